@@ -1,0 +1,91 @@
+"""The `wave-lsp` command line (PRODUCT.md *Command line*).
+
+`check` runs the rules over SKILL.md files. Settings come from the defaults, then
+`[tool.wave-lsp]` in the nearest `pyproject.toml`, then the flags. Exit codes: 0 no error
+findings, 1 at least one error finding, 2 usage or configuration errors. Heavy modules are imported
+inside the subcommand that needs them, so `wave-lsp serve` starts quickly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from wave_lsp import __version__
+from wave_lsp.core.catalog import TARGETS
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="wave-lsp",
+        description="Language server and checker for Agent Skills (SKILL.md files).")
+    parser.add_argument("--version", action="version", version=f"wave-lsp {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser("check", help="check SKILL.md files and report findings",
+                                description="Find every SKILL.md under the paths (default: .) "
+                                            "and report what the target runtime would do wrong.")
+    check.add_argument("paths", nargs="*", type=Path, default=[], metavar="PATH")
+    check.add_argument("--target", choices=TARGETS, help="runtime to model (default: wave)")
+    check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    check.add_argument("--select", action="append", default=[], metavar="CODES",
+                       help="only these rule codes or prefixes (comma-separated, repeatable)")
+    check.add_argument("--ignore", action="append", default=[], metavar="CODES",
+                       help="skip these rule codes or prefixes")
+    check.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
+                       help="override a rule's severity (error|warning|information|hint|off)")
+    check.add_argument("--no-personal", action="store_true",
+                       help="do not consult personal roots (~/.wave, ~/.claude, ~/.agents)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "check":
+        return run_check(args, parser)
+    parser.print_help()
+    return EXIT_USAGE
+
+
+def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from wave_lsp.core.checker import check_file
+    from wave_lsp.core.config import (
+        SettingsError,
+        load_pyproject,
+        parse_codes,
+        parse_severity_overrides,
+        settings_from_mapping,
+    )
+    from wave_lsp.core.discovery import find_skill_files
+    from wave_lsp.output import write
+
+    try:
+        section, _ = load_pyproject(Path.cwd())
+        settings = settings_from_mapping(section)
+        settings = settings.merged(
+            target=args.target,
+            select=parse_codes(args.select, "--select") or None,
+            ignore=(settings.ignore + parse_codes(args.ignore, "--ignore")) or None,
+            severity=({**settings.severity, **parse_severity_overrides(args.severity)}
+                      if args.severity else None),
+            personal=False if args.no_personal else None,
+        )
+    except SettingsError as error:
+        parser.exit(EXIT_USAGE, f"wave-lsp: {error}\n")
+    paths = args.paths or [Path(".")]
+    missing = [p for p in paths if not p.exists() and not p.is_symlink()]
+    if missing:
+        parser.exit(EXIT_USAGE, f"wave-lsp: no such file or directory: {missing[0]}\n")
+    reports = [check_file(path, settings) for path in find_skill_files(paths)]
+    write(reports, args.format, settings.target)
+    has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
+    return EXIT_FINDINGS if has_errors else EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""The rule catalog (RULES.md), loaded from `wave_lsp/data/rules.toml`.
+
+One table serves every surface: the engine asks it for a rule's severity under a target, the CLI for
+names, the LSP for `codeDescription` links and hover text, `wave_lsp.docs` for the pages under
+`docs/rules/`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import cache
+from importlib import resources
+
+TARGETS: tuple[str, ...] = ("wave", "claude-code", "agentskills", "portable")
+DEFAULT_TARGET = "wave"
+DOCS_BASE_URL = "https://github.com/wave-lsp/wave-lsp/blob/main/docs/rules/"
+
+
+class Severity(IntEnum):
+    """Finding severities, numbered as LSP numbers them (1 is the most severe)."""
+
+    ERROR = 1
+    WARNING = 2
+    INFORMATION = 3
+    HINT = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        key = text.strip().lower()
+        aliases = {"e": "error", "w": "warning", "warn": "warning", "i": "information",
+                   "info": "information", "h": "hint"}
+        return cls[aliases.get(key, key).upper()]
+
+
+_LETTERS = {"E": Severity.ERROR, "W": Severity.WARNING, "I": Severity.INFORMATION,
+            "H": Severity.HINT, "-": None}
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    name: str
+    family: str
+    severities: dict[str, Severity | None]
+    summary: str
+    why: str
+    example: str
+    fix: str
+
+    def severity(self, target: str) -> Severity | None:
+        """The default severity under `target`, or None when the target does not report it."""
+        return self.severities.get(target)
+
+    @property
+    def url(self) -> str:
+        return f"{DOCS_BASE_URL}{self.code}.md"
+
+
+@cache
+def rules() -> dict[str, Rule]:
+    """Every rule of the catalog by code, in catalog order."""
+    raw = tomllib.loads(resources.files("wave_lsp.data").joinpath("rules.toml").read_text("utf-8"))
+    catalog: dict[str, Rule] = {}
+    for code, entry in raw.items():
+        levels = dict(zip(TARGETS, (_LETTERS[letter] for letter in entry["severity"]), strict=True))
+        catalog[code] = Rule(code=code, name=entry["name"], family=entry["family"],
+                             severities=levels, summary=entry["summary"], why=entry["why"],
+                             example=entry["example"], fix=entry["fix"])
+    return catalog
+
+
+def rule(code: str) -> Rule:
+    return rules()[code]
+
+
+def by_name(name: str) -> Rule | None:
+    for candidate in rules().values():
+        if candidate.name == name:
+            return candidate
+    return None

@@ -1,0 +1,95 @@
+"""Checking files on disk: safe reading, then the engine. Used by `wave-lsp check`.
+
+Bad input gets a finding, never an exception (PRODUCT.md *Contract details*): a directory, a FIFO
+or a device named SKILL.md is reported without being opened, an unreadable file says why, invalid
+UTF-8 is decoded with replacement characters and reported as SK003 at the first bad byte.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wave_lsp.core.config import Settings
+from wave_lsp.core.document import SkillDocument
+from wave_lsp.core.engine import check_document, finalize, reported
+from wave_lsp.core.findings import Finding
+from wave_lsp.core.location import locate
+from wave_lsp.core.source import decode
+from wave_lsp.core.text import Span
+
+#: files larger than this are not read at all (a SKILL.md is a few KiB; SK111 starts at 64 KiB)
+MAX_READ_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(slots=True)
+class FileReport:
+    path: Path
+    findings: list[Finding] = field(default_factory=list)
+    document: SkillDocument | None = None
+    skill: str | None = None
+
+    def count(self, severity_label: str) -> int:
+        return sum(1 for f in self.findings if f.severity.label == severity_label)
+
+
+def read_skill_file(path: Path) -> tuple[bytes | None, str | None]:
+    """The file's bytes, or None and a sentence saying why it cannot be read."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None, "does not exist"
+    except OSError as error:
+        return None, f"cannot be examined ({error.strerror or error})"
+    if stat.S_ISDIR(info.st_mode):
+        return None, "is a directory, not a file"
+    if stat.S_ISFIFO(info.st_mode):
+        return None, "is a named pipe (FIFO), not a regular file; it was not opened"
+    if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode):
+        return None, "is a device, not a regular file; it was not opened"
+    if stat.S_ISSOCK(info.st_mode):
+        return None, "is a socket, not a regular file; it was not opened"
+    if not stat.S_ISREG(info.st_mode):
+        return None, "is not a regular file; it was not opened"
+    if info.st_size > MAX_READ_BYTES:
+        return None, (f"is {info.st_size / 1048576:,.1f} MiB, too large to be a skill "
+                      f"(not read beyond {MAX_READ_BYTES // 1048576} MiB)")
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(MAX_READ_BYTES + 1), None
+    except PermissionError:
+        return None, "cannot be read: permission denied"
+    except OSError as error:
+        return None, f"cannot be read ({error.strerror or error})"
+
+
+def check_file(path: Path, settings: Settings | None = None, *, text: str | None = None,
+               strict: bool = False) -> FileReport:
+    """Check one SKILL.md on disk (or `text` as the content of `path`)."""
+    settings = settings or Settings()
+    location = locate(path, home=settings.home)
+    report = FileReport(path=path)
+    if text is None:
+        data, problem = read_skill_file(path)
+        if data is None:
+            report.findings = _unreadable(path, problem or "cannot be read", settings)
+            return report
+        document = SkillDocument.from_decoded(decode(data))
+    else:
+        document = SkillDocument.from_text(text)
+    report.document = document
+    report.findings = check_document(document, location, settings, strict=strict)
+    name = document.value("name")
+    report.skill = name.strip() if isinstance(name, str) and name.strip() else location.dir_name
+    return report
+
+
+def _unreadable(path: Path, problem: str, settings: Settings) -> list[Finding]:
+    """A file that cannot be analysed still gets a finding (the SK003 family: unreadable input)."""
+    if not reported("SK003", settings):
+        return []
+    document = SkillDocument.from_text("")
+    finding = Finding(code="SK003", message=f"`{path.name}` {problem}.", span=Span(0, 0))
+    return finalize([finding], document, settings)

@@ -1,0 +1,147 @@
+"""Settings that change what is reported: target, rule selection, severity overrides.
+
+Implements RULES.md *Configuration and suppression* (the part that is not inline comments): the same
+`Settings` object is built from CLI flags, `[tool.wave-lsp]` in `pyproject.toml` and the LSP
+`wave` configuration section. Codes in `select`/`ignore` may be prefixes (`SK02` = SK020-SK029) or
+`ALL`; a severity override of `off` ignores the rule.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from wave_lsp.core.catalog import DEFAULT_TARGET, TARGETS, Severity, rules
+
+OFF = "off"
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be understood (the CLI exits 2; the server logs and uses defaults)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    target: str = DEFAULT_TARGET
+    select: tuple[str, ...] = ("ALL",)
+    ignore: tuple[str, ...] = ()
+    #: code -> Severity, or "off"
+    severity: Mapping[str, Severity | str] = field(default_factory=dict)
+    #: look at personal roots (~/.wave/skills, ~/.wave/settings.json, ...)
+    personal: bool = True
+    home: Path | None = None
+
+    def enabled(self, code: str) -> bool:
+        if self.severity.get(code) == OFF:
+            return False
+        if any(_matches(code, pattern) for pattern in self.ignore):
+            return False
+        return any(_matches(code, pattern) for pattern in self.select)
+
+    def severity_of(self, code: str, default: Severity) -> Severity:
+        override = self.severity.get(code)
+        return override if isinstance(override, Severity) else default
+
+    def merged(self, **changes: Any) -> Settings:
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def _matches(code: str, pattern: str) -> bool:
+    return pattern == "ALL" or code.startswith(pattern)
+
+
+def parse_target(value: str) -> str:
+    if value not in TARGETS:
+        raise SettingsError(f"unknown target {value!r}; choose one of {', '.join(TARGETS)}")
+    return value
+
+
+def parse_codes(values: Iterable[str], what: str) -> tuple[str, ...]:
+    """Split comma-separated codes and check that each names (a prefix of) a known rule."""
+    codes: list[str] = []
+    for value in values:
+        for part in str(value).split(","):
+            code = part.strip().upper()
+            if not code:
+                continue
+            if code != "ALL" and not any(known.startswith(code) for known in rules()):
+                raise SettingsError(f"{what}: {part.strip()!r} is not a rule code (e.g. SK054)")
+            codes.append(code)
+    return tuple(codes)
+
+
+def parse_severity_overrides(items: Mapping[str, Any] | Iterable[str]) -> dict[str, Severity | str]:
+    """`{"SK054": "warning"}` or `["SK054=warning"]` -> overrides."""
+    pairs: list[tuple[str, Any]] = []
+    if isinstance(items, Mapping):
+        pairs = list(items.items())
+    else:
+        for item in items:
+            code, sep, level = str(item).partition("=")
+            if not sep:
+                raise SettingsError(f"--severity expects CODE=LEVEL, got {item!r}")
+            pairs.append((code, level))
+    overrides: dict[str, Severity | str] = {}
+    for code, level in pairs:
+        code = str(code).strip().upper()
+        if code not in rules():
+            raise SettingsError(f"severity override: {code!r} is not a rule code")
+        text = str(level).strip().lower()
+        if text in (OFF, "none", "ignore", "false"):
+            overrides[code] = OFF
+            continue
+        try:
+            overrides[code] = Severity.parse(text)
+        except KeyError:
+            raise SettingsError(
+                f"severity override for {code}: {level!r} is not error, warning, "
+                "information, hint or off"
+            ) from None
+    return overrides
+
+
+def load_pyproject(start: Path) -> tuple[dict[str, Any], Path | None]:
+    """`[tool.wave-lsp]` of the nearest pyproject.toml at or above `start`."""
+    start = start.resolve()
+    for directory in [start, *start.parents]:
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text("utf-8"))
+            except (OSError, tomllib.TOMLDecodeError) as error:
+                raise SettingsError(f"{candidate}: {error}") from error
+            section = data.get("tool", {}).get("wave-lsp")
+            if section is not None:
+                return dict(section), candidate
+    return {}, None
+
+
+def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None) -> Settings:
+    """Settings from `[tool.wave-lsp]` or the LSP `wave` section (unknown keys are ignored)."""
+    settings = base or Settings()
+    changes: dict[str, Any] = {}
+    if "target" in data:
+        changes["target"] = parse_target(str(data["target"]))
+    if "select" in data:
+        changes["select"] = parse_codes(_as_list(data["select"]), "select")
+    if "ignore" in data:
+        changes["ignore"] = parse_codes(_as_list(data["ignore"]), "ignore")
+    rules_setting = data.get("rules", data.get("severity"))
+    if rules_setting is not None:
+        if not isinstance(rules_setting, Mapping):
+            raise SettingsError("rules/severity must be a table of CODE = level")
+        changes["severity"] = {**settings.severity, **parse_severity_overrides(rules_setting)}
+    if "personal" in data or "personalSkills" in data:
+        changes["personal"] = bool(data.get("personal", data.get("personalSkills")))
+    return settings.merged(**changes)
+
+
+def _as_list(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Iterable):
+        return [str(v) for v in value]
+    raise SettingsError(f"expected a list of codes, got {value!r}")

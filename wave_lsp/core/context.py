@@ -1,0 +1,116 @@
+"""What a rule sees: the parsed document, where it lives, the target and the settings.
+
+Shared, lazily computed facts (schema issues, field nodes) live here so that no rule re-parses or
+re-validates what another rule already looked at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from wave_lsp.core import schema
+from wave_lsp.core.catalog import Severity
+from wave_lsp.core.config import Settings
+from wave_lsp.core.document import FieldEntry, SkillDocument
+from wave_lsp.core.findings import Finding, Fix, Related, TextEdit
+from wave_lsp.core.location import SkillLocation
+from wave_lsp.core.schema import SchemaIssue
+from wave_lsp.core.text import Span
+from wave_lsp.core.yamltree import YamlNode
+
+
+@dataclass(slots=True)
+class LocatedIssue:
+    issue: SchemaIssue
+    node: YamlNode  #: the node the issue is about (a key node for `on_key` issues)
+
+
+@dataclass
+class CheckContext:
+    document: SkillDocument
+    location: SkillLocation
+    settings: Settings = field(default_factory=Settings)
+
+    @property
+    def target(self) -> str:
+        return self.settings.target
+
+    @property
+    def text(self) -> str:
+        return self.document.text
+
+    # -- findings --------------------------------------------------------------------------
+    def finding(self, code: str, span: Span, message: str, *, level: Severity | None = None,
+                related: list[Related] | None = None, fixes: list[Fix] | None = None,
+                **data: Any) -> Finding:
+        return Finding(code=code, message=message, span=span, level=level,
+                       related=related or [], fixes=fixes or [], data=data)
+
+    def replace_fix(self, title: str, span: Span, new_text: str, preferred: bool = True) -> Fix:
+        return Fix(title=title, edits=[TextEdit(span, new_text)], preferred=preferred)
+
+    # -- fields ----------------------------------------------------------------------------
+    def field(self, name: str) -> FieldEntry | None:
+        return self.document.fields.get(name)
+
+    def value(self, name: str, default: Any = None) -> Any:
+        return self.document.value(name, default)
+
+    def reads(self, name: str) -> bool:
+        spec = schema.field_spec(name)
+        return spec is not None and spec.read_by(self.target)
+
+    @cached_property
+    def schema_issues(self) -> list[LocatedIssue]:
+        """Every schema issue of every known field, located on its node."""
+        located: list[LocatedIssue] = []
+        for name, entry in self.document.fields.items():
+            if schema.field_spec(name) is None or not _convertible(entry.node):
+                continue
+            for issue in schema.validate_field(name, entry.value):
+                located.append(LocatedIssue(issue, self._locate(entry, issue)))
+        return located
+
+    def issues_for(self, code: str) -> list[LocatedIssue]:
+        return [item for item in self.schema_issues if item.issue.code == code]
+
+    def _locate(self, entry: FieldEntry, issue: SchemaIssue) -> YamlNode:
+        node = node_at(entry.node, issue.path)
+        if issue.on_key and node.kind == "mapping":
+            for key_node, _ in node.pairs:
+                if key_node.kind == "scalar" and key_node.text == str(issue.value):
+                    return key_node
+        return node
+
+    def entry_span(self, entry: FieldEntry) -> Span:
+        """The value's span, or the key's when the value is empty."""
+        span = entry.node.content_span
+        return span if len(span) else entry.key.span
+
+    # -- body ------------------------------------------------------------------------------
+    @property
+    def body_span(self) -> Span:
+        return Span(self.document.body_offset, len(self.document.text))
+
+
+def node_at(node: YamlNode, path: tuple[str | int, ...]) -> YamlNode:
+    """The node at a JSON path below `node` (as far as the path resolves)."""
+    for step in path:
+        if node.kind == "mapping":
+            child = next((v for k, v in reversed(node.pairs)
+                          if k.kind == "scalar" and k.text == str(step)), None)
+        elif node.kind == "sequence" and isinstance(step, int) and step < len(node.items):
+            child = node.items[step]
+        else:
+            child = None
+        if child is None:
+            break
+        node = child
+    return node
+
+
+def _convertible(node: YamlNode) -> bool:
+    """Aliases are reported by SK023 and never expanded: do not validate through them."""
+    return not any(n.kind == "alias" for n in node.walk())

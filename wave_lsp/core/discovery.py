@@ -1,0 +1,120 @@
+"""Finding the SKILL.md files under the paths given to `wave-lsp check`.
+
+PRODUCT.md *Command line*: every `SKILL.md` under the paths, skipping `.git`, `node_modules` and
+gitignored paths (each `.gitignore` applies to its own folder and below, as git reads it). Files
+spelled differently (`skill.md`, SK001) and stray markdown files directly in a skills root (SK002)
+are included so those rules can speak. A path named explicitly is always checked. Symlinked
+folders are followed once (by real path), so a symlink loop ends.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pathspec
+
+from wave_lsp.core.location import ALL_SKILLS_ROOTS, find_git_root
+
+SKIPPED_DIRS = {".git", "node_modules", ".hg", ".svn"}
+SKILL_FILE = "SKILL.md"
+
+
+class _IgnoreStack:
+    """The `.gitignore` files met on the way down, each with the folder it applies to."""
+
+    def __init__(self) -> None:
+        self._specs: list[tuple[Path, pathspec.PathSpec]] = []
+
+    def push(self, folder: Path) -> bool:
+        ignore = folder / ".gitignore"
+        try:
+            lines = ignore.read_text("utf-8", errors="replace").splitlines()
+        except OSError:
+            return False
+        self._specs.append((folder, pathspec.GitIgnoreSpec.from_lines(lines)))
+        return True
+
+    def pop(self) -> None:
+        self._specs.pop()
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        for folder, spec in self._specs:
+            try:
+                relative = path.relative_to(folder).as_posix()
+            except ValueError:
+                continue
+            if spec.match_file(relative + ("/" if is_dir else "")):
+                return True
+        return False
+
+
+def _is_skills_root(folder: Path) -> bool:
+    return f"{folder.parent.name}/{folder.name}" in ALL_SKILLS_ROOTS or (
+        folder.name == "skills" and any((folder.parent / m).is_file() for m in
+                                        (".wave-plugin/plugin.json", ".claude-plugin/plugin.json")))
+
+
+def find_skill_files(paths: list[Path]) -> Iterator[Path]:
+    """Every skill file under `paths`, in a stable order, each once."""
+    seen: set[str] = set()
+    for root in paths:
+        if not root.is_dir() or root.name.lower() == SKILL_FILE.lower():
+            key = os.path.realpath(root)
+            if key not in seen:
+                seen.add(key)
+                yield root
+            continue
+        yield from _walk(root, seen)
+
+
+def _walk(root: Path, seen: set[str]) -> Iterator[Path]:
+    root = Path(os.path.abspath(root))
+    ignores = _IgnoreStack()
+    git_root = find_git_root(root)
+    if git_root is not None and git_root != root:
+        for ancestor in reversed(root.parents):
+            if ancestor == git_root or git_root in ancestor.parents:
+                ignores.push(ancestor)
+    visited: set[str] = set()
+    yield from _walk_folder(root, ignores, visited, seen)
+
+
+def _walk_folder(folder: Path, ignores: _IgnoreStack, visited: set[str],
+                 seen: set[str]) -> Iterator[Path]:
+    real = os.path.realpath(folder)
+    if real in visited:
+        return
+    visited.add(real)
+    pushed = ignores.push(folder)
+    try:
+        try:
+            children = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            return
+        in_skills_root = _is_skills_root(folder)
+        subfolders = []
+        for child in children:
+            path = Path(child.path)
+            try:
+                is_dir = child.is_dir()
+            except OSError:
+                continue
+            if is_dir and child.name in SKIPPED_DIRS:
+                continue
+            if ignores.ignored(path, is_dir):
+                continue
+            if child.name.lower() == SKILL_FILE.lower() or (
+                    in_skills_root and not is_dir and child.name.lower().endswith(".md")):
+                key = os.path.realpath(path)
+                if key not in seen:
+                    seen.add(key)
+                    yield path
+            elif is_dir:
+                subfolders.append(path)
+        for sub in subfolders:
+            yield from _walk_folder(sub, ignores, visited, seen)
+    finally:
+        if pushed:
+            ignores.pop()

@@ -1,0 +1,63 @@
+"""Running the rules: one document in, the findings the target reports out.
+
+Implements the severity model of RULES.md: the catalog severity for the target (a rule marked `–`
+is not reported), an instance level where the rule says so, then the user's overrides, selection and
+inline suppressions. The CLI and the language server both call `check_document`, so they cannot
+disagree.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from wave_lsp.core.catalog import rule
+from wave_lsp.core.config import Settings
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.document import SkillDocument
+from wave_lsp.core.findings import Finding
+from wave_lsp.core.location import SkillLocation
+from wave_lsp.core.rules import all_checks
+from wave_lsp.core.suppression import collect
+
+log = logging.getLogger(__name__)
+
+
+def reported(code: str, settings: Settings) -> bool:
+    """Whether `code` can be reported at all under these settings."""
+    return rule(code).severity(settings.target) is not None and settings.enabled(code)
+
+
+def check_document(document: SkillDocument, location: SkillLocation,
+                   settings: Settings | None = None, *, strict: bool = False) -> list[Finding]:
+    """All findings for one document, sorted by position, with severities and ranges."""
+    settings = settings or Settings()
+    context = CheckContext(document=document, location=location, settings=settings)
+    raw: list[Finding] = []
+    for item in all_checks():
+        if not any(reported(code, settings) for code in item.codes):
+            continue
+        try:
+            raw.extend(f for f in item.function(context) if reported(f.code, settings))
+        except Exception:
+            if strict:
+                raise
+            log.exception("rule check %s failed on %s", item.name, location.path)
+    return finalize(raw, document, settings)
+
+
+def finalize(raw: list[Finding], document: SkillDocument, settings: Settings) -> list[Finding]:
+    """Apply severities and suppressions, resolve ranges, sort."""
+    suppressions = collect(document)
+    findings: list[Finding] = []
+    for finding in raw:
+        default = rule(finding.code).severity(settings.target)
+        if default is None:
+            continue
+        finding.severity = settings.severity_of(finding.code, finding.level or default)
+        finding.resolve(document.lines)
+        assert finding.range is not None
+        if suppressions.silences(finding.code, finding.range.start.line):
+            continue
+        findings.append(finding)
+    findings.sort(key=lambda f: (f.span.start, f.span.end, f.code))
+    return findings

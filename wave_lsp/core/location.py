@@ -1,0 +1,122 @@
+"""Where a SKILL.md lives: its skill folder, project root, skills root, scope and plugin.
+
+Implements PRODUCT.md *Discovery* and *Contract details*: the project root of
+`<root>/.{wave,claude,agents}/skills/<dir>/SKILL.md` is `<root>`, else the nearest ancestor holding
+`.git`; a directory holding `.wave-plugin/plugin.json` or `.claude-plugin/plugin.json` is a plugin
+root whose skills live in `<plugin root>/skills/<dir>/`. SK002 needs to know whether a file lies in a
+skills root of the target and at which depth.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+#: project (and personal) skills roots per target, lowest precedence first
+SKILLS_ROOTS: dict[str, tuple[str, ...]] = {
+    "wave": (".agents/skills", ".claude/skills", ".wave/skills"),
+    "claude-code": (".claude/skills",),
+    "agentskills": (),
+    "portable": (".agents/skills", ".claude/skills", ".wave/skills"),
+}
+ALL_SKILLS_ROOTS = (".agents/skills", ".claude/skills", ".wave/skills")
+PLUGIN_MANIFESTS = (".wave-plugin/plugin.json", ".claude-plugin/plugin.json")
+
+
+@dataclass(frozen=True, slots=True)
+class Plugin:
+    name: str
+    root: Path
+
+
+@dataclass(frozen=True, slots=True)
+class SkillLocation:
+    """Facts about a SKILL.md path that do not depend on its content."""
+
+    path: Path | None  #: absolute path of the file (None for an unsaved document)
+    skill_dir: Path | None
+    project_root: Path | None
+    #: the skills root the file lies under (`<root>/.wave/skills`, a plugin's `skills`), if any
+    skills_root: Path | None = None
+    #: 1 for `<skills root>/<dir>/SKILL.md`, 0 for a file in the root itself, 2+ deeper
+    depth_in_root: int | None = None
+    scope: str = "workspace"  #: "project", "personal", "plugin" or "workspace"
+    plugin: Plugin | None = None
+
+    @property
+    def dir_name(self) -> str | None:
+        return self.skill_dir.name if self.skill_dir else None
+
+    @property
+    def file_name(self) -> str | None:
+        return self.path.name if self.path else None
+
+
+def locate(path: Path | None, *, home: Path | None = None) -> SkillLocation:
+    """Locate a SKILL.md (or any markdown file under a skills root) on disk."""
+    if path is None:
+        return SkillLocation(None, None, None)
+    path = Path(os.path.abspath(path))
+    skill_dir = path.parent
+    home = Path(os.path.abspath(home or Path.home()))
+    plugin = find_plugin(skill_dir)
+    root, depth, scope, project = _skills_root_of(path, plugin, home)
+    if project is None:
+        project = find_git_root(skill_dir)
+    return SkillLocation(path=path, skill_dir=skill_dir, project_root=project, skills_root=root,
+                         depth_in_root=depth, scope=scope, plugin=plugin)
+
+
+def _skills_root_of(path: Path, plugin: Plugin | None, home: Path):
+    """(skills root, depth, scope, project root) for the nearest enclosing skills root."""
+    parents = list(path.parents)
+    for depth, ancestor in enumerate(parents):
+        if ancestor.name != "skills":
+            continue
+        owner = ancestor.parent
+        if owner.name in (".wave", ".claude", ".agents"):
+            base = owner.parent
+            scope = "personal" if base == home else "project"
+            return ancestor, depth, scope, (None if scope == "personal" else base)
+        if plugin is not None and ancestor == plugin.root / "skills":
+            return ancestor, depth, "plugin", None
+    return None, None, "workspace", None
+
+
+def find_plugin(start: Path) -> Plugin | None:
+    """The plugin whose root is `start` or one of its ancestors, if any."""
+    for candidate in [start, *start.parents]:
+        for manifest in PLUGIN_MANIFESTS:
+            manifest_path = candidate / manifest
+            if manifest_path.is_file():
+                return Plugin(name=_plugin_name(manifest_path) or candidate.name, root=candidate)
+    return None
+
+
+def _plugin_name(manifest: Path) -> str | None:
+    try:
+        data = json.loads(manifest.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) and name.strip() else None
+
+
+def find_git_root(start: Path) -> Path | None:
+    for candidate in [start, *start.parents]:
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def in_target_skills_root(location: SkillLocation, target: str) -> bool:
+    """True when the file lies under a skills root that `target` scans (plugin roots included)."""
+    root = location.skills_root
+    if root is None:
+        return False
+    if location.scope == "plugin":
+        return target != "agentskills"
+    relative = f"{root.parent.name}/{root.name}"
+    return relative in SKILLS_ROOTS.get(target, ())

@@ -1,0 +1,182 @@
+"""RULES.md *allowed-tools*: SK080-SK087."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding, Fix, TextEdit
+from wave_lsp.core.rules import check
+from wave_lsp.core.rules.helpers import capped, type_name
+from wave_lsp.core.text import Span
+from wave_lsp.core.toolrules import (
+    LEGACY_NAMES,
+    SHELL_TOOLS,
+    Entry,
+    entries,
+    is_known_tool,
+    known_tools,
+    parse_rule,
+    split_outside_parens,
+)
+from wave_lsp.core.variables import PLACEHOLDER, known_to, variable
+
+_LIMIT = 50
+#: parameter names that make `Tool(param:value)` a parameter rule (valid for deny/ask only)
+PARAMETERS = {
+    "Bash": ("command", "description", "timeout", "run_in_background"),
+    "PowerShell": ("command", "description", "timeout", "run_in_background"),
+    "Agent": ("model", "subagent_type", "prompt", "description"),
+    "Task": ("model", "subagent_type", "prompt", "description"),
+    "Read": ("file_path",), "Write": ("file_path",), "Edit": ("file_path",),
+}
+
+
+def tool_entries(ctx: CheckContext) -> list[Entry]:
+    entry = ctx.field("allowed-tools")
+    if entry is None:
+        return []
+    return entries(entry.node, ctx.text)
+
+
+@check("SK080")
+def allowed_tools_type(ctx: CheckContext) -> Iterator[Finding]:
+    entry = ctx.field("allowed-tools")
+    if entry is None:
+        return
+    for located in ctx.issues_for("SK080"):
+        if located.issue.field != "allowed-tools":
+            continue
+        node = located.node
+        where = "an entry" if located.issue.path else "`allowed-tools`"
+        yield ctx.finding("SK080", node.content_span if len(node.content_span)
+                          else entry.key.span,
+                          f"{where} is {type_name(located.issue.value)}: runtimes drop what is not "
+                          "a string, so nothing is pre-approved. Write a list of rules "
+                          "(`- Read`) or one string.")
+
+
+@check("SK081")
+def allowed_tools_form(ctx: CheckContext) -> Iterator[Finding]:
+    entry = ctx.field("allowed-tools")
+    if entry is None:
+        return
+    node = entry.node
+    span = ctx.entry_span(entry)
+    rules = [e.text for e in entries(node, ctx.text)]
+    if node.kind == "scalar" and isinstance(entry.value, str) and ctx.target in ("wave",
+                                                                                 "portable"):
+        by_comma = split_outside_parens(entry.value, ",")
+        spaced = [entry.value[b:e] for b, e in by_comma
+                  if split_outside_parens(entry.value[b:e], " \t") != [(0, e - b)]]
+        if spaced:
+            yield ctx.finding(
+                "SK081", span,
+                f"Wave splits a string on commas only, so `{spaced[0]}` is one bogus entry. "
+                "Write a YAML list (or separate the rules with commas).",
+                fixes=[_to_list_fix(ctx, entry, rules)])
+    elif node.kind == "sequence" and ctx.target == "agentskills" and rules:
+        joined = " ".join(rules)
+        yield ctx.finding(
+            "SK081", span,
+            "The open spec writes `allowed-tools` as one space-separated string "
+            f"(`{joined}`); a list is not the spec form.",
+            fixes=[Fix("Convert to a space-separated string",
+                       [TextEdit(_value_region(ctx, entry), f" {joined}")])])
+    elif (node.kind == "scalar" and ctx.target == "agentskills" and isinstance(entry.value, str)
+          and "," in entry.value):
+        joined = " ".join(rules)
+        yield ctx.finding("SK081", span,
+                          "The open spec separates `allowed-tools` rules with spaces, not commas.",
+                          fixes=[Fix("Separate the rules with spaces",
+                                     [TextEdit(node.content_span, joined)])])
+
+
+def _value_region(ctx: CheckContext, entry) -> Span:
+    """From just after `allowed-tools:` to the end of the value."""
+    colon = ctx.text.index(":", entry.key.span.end) + 1
+    return Span(colon, max(entry.node.content_span.end, colon))
+
+
+def _to_list_fix(ctx: CheckContext, entry, rules: list[str]) -> Fix:
+    lines = ctx.document.lines
+    key_line_start = lines.line_start(lines.line_of(entry.key.span.start))
+    indent = " " * (entry.key.span.start - key_line_start + 2)
+    new_text = "".join(f"\n{indent}- {rule}" for rule in rules)
+    return Fix("Convert to a YAML list", [TextEdit(_value_region(ctx, entry), new_text)],
+               preferred=True)
+
+
+@check("SK082", "SK083", "SK084", "SK085", "SK086", "SK087")
+def tool_rules(ctx: CheckContext) -> Iterator[Finding]:
+    for item in capped(tool_entries(ctx), _LIMIT):
+        rule = parse_rule(item.text)
+        if not rule.well_formed:
+            yield ctx.finding("SK082", item.span,
+                              f"`{item.text}` is not `Tool` or `Tool(content)`: {rule.problem}. "
+                              "It is read as a tool name and never matches.")
+            continue
+        yield from _tool_name(ctx, item, rule.tool)
+        if rule.tool == "*" or (rule.tool in SHELL_TOOLS and (rule.content or "").strip() in
+                                ("", "*", "* *")):
+            yield ctx.finding("SK085", item.span,
+                              f"`{item.text}` pre-approves every shell command for whoever "
+                              "installs the skill. List the commands it needs, e.g. "
+                              "`Bash(git status)`.")
+        content = rule.content or ""
+        if rule.tool in SHELL_TOOLS and ":*" in content and not content.endswith(":*"):
+            yield ctx.finding("SK084", item.span,
+                              f"`:*` is only recognised at the end of a rule; in `{item.text}` "
+                              "the colon is a literal character and the rule never matches. Use "
+                              "`*` with a space (`Bash(git * push)`).")
+        yield from _placeholders(ctx, item)
+        parameter = re.match(r"([a-z_]+):", content)
+        if (parameter and parameter.group(1) in PARAMETERS.get(rule.tool, ())
+                and not content.endswith(":*")):
+            yield ctx.finding("SK087", item.span,
+                              f"`{item.text}` is a parameter rule, which is valid only in deny "
+                              "and ask lists; in allowed-tools it is ignored with a warning. "
+                              f"Write the pattern directly (`{rule.tool}("
+                              f"{content[parameter.end():].strip()})`).")
+
+
+def _tool_name(ctx: CheckContext, item: Entry, tool: str) -> Iterator[Finding]:
+    if tool == "*" or is_known_tool(tool):
+        if tool in LEGACY_NAMES:
+            pass  # aliased by the runtime; nothing to report
+        return
+    suggestion = difflib.get_close_matches(tool, list(known_tools()), n=1, cutoff=0.6)
+    hint = f" Did you mean `{suggestion[0]}`?" if suggestion else ""
+    fixes = []
+    if suggestion and item.exact:
+        start = item.span.start
+        fixes.append(Fix(f"Replace with `{suggestion[0]}`",
+                         [TextEdit(Span(start, start + len(tool)), suggestion[0])],
+                         preferred=True))
+    yield ctx.finding("SK083", item.span,
+                      f"`{tool}` is not a tool the runtime knows, so this rule never matches."
+                      f"{hint}", fixes=fixes)
+
+
+def _placeholders(ctx: CheckContext, item: Entry) -> Iterator[Finding]:
+    for match in PLACEHOLDER.finditer(item.text):
+        name = match.group(1)
+        known = variable(name)
+        if known is not None and known_to(name, ctx.target) and known.in_rules:
+            if not known.plugin_only or ctx.location.plugin is not None:
+                continue
+            reason = f"`${{{name}}}` has a value only in plugin skills, and this one is not in a plugin"
+        elif known is not None and known_to(name, ctx.target):
+            reason = f"`${{{name}}}` is not substituted inside allowed-tools rules"
+        else:
+            reason = f"`${{{name}}}` is not a variable this runtime knows"
+        span = item.span
+        if item.exact:
+            span = Span(span.start + match.start(), span.start + match.end())
+        consequence = ("Wave will not substitute it and drops the rule with a notice"
+                       if ctx.target == "wave" else "it stays literal and the rule never matches")
+        yield ctx.finding("SK086", span,
+                          f"{reason}: {consequence}. Use `${{WAVE_SKILL_DIR}}` or "
+                          "`${CLAUDE_SKILL_DIR}` for files of the skill itself.")

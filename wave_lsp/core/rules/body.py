@@ -1,0 +1,53 @@
+"""RULES.md *Body*: SK110 and SK111 (the reference and placeholder rules come with the preview)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wave_lsp.core.catalog import Severity
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding
+from wave_lsp.core.rules import check
+from wave_lsp.core.text import Span
+
+MAX_BODY_LINES = 500
+MAX_BODY_TOKENS = 5000
+CHARS_PER_TOKEN = 4
+MAX_FILE_BYTES = 64 * 1024
+
+
+def estimated_tokens(text: str) -> int:
+    return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+@check("SK110")
+def body_too_long(ctx: CheckContext) -> Iterator[Finding]:
+    document = ctx.document
+    lines = document.lines
+    first = lines.line_of(document.body_offset)
+    body_lines = lines.line_count - first - (1 if document.text.endswith(("\n", "\r")) else 0)
+    if body_lines > MAX_BODY_LINES:
+        line = first + MAX_BODY_LINES
+        yield ctx.finding("SK110", lines.span_of_line(line),
+                          f"The body has {body_lines} lines; the spec recommends under "
+                          f"{MAX_BODY_LINES}, because the whole body enters the context on every "
+                          "invocation. Move reference material from here on into "
+                          "`references/` files and link them.")
+        return
+    tokens = estimated_tokens(document.body)
+    if tokens > MAX_BODY_TOKENS:
+        yield ctx.finding("SK110", lines.span_of_line(first),
+                          f"The body is about {tokens:,} tokens (characters / 4); the spec "
+                          f"recommends under {MAX_BODY_TOKENS:,}. Move details into referenced "
+                          "files.", level=Severity.INFORMATION)
+
+
+@check("SK111")
+def file_too_large(ctx: CheckContext) -> Iterator[Finding]:
+    size = len(ctx.text.encode("utf-8", errors="surrogatepass")) + (3 if ctx.document.bom else 0)
+    if size <= MAX_FILE_BYTES:
+        return
+    yield ctx.finding("SK111", Span(0, min(3, len(ctx.text))),
+                      f"SKILL.md is {size / 1024:,.1f} KiB; indexers such as Wisp refuse text "
+                      f"files over {MAX_FILE_BYTES // 1024} KiB and it is a large context cost "
+                      "on every invocation. Split it into referenced files.")

@@ -1,0 +1,212 @@
+"""RULES.md *description and other spec fields*: SK050-SK062."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from wave_lsp.core import schema
+from wave_lsp.core.catalog import Severity
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding, Fix, TextEdit
+from wave_lsp.core.rules import check
+from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
+from wave_lsp.core.text import Span
+from wave_lsp.core.yamltree import yaml11_type
+
+#: Claude Code's per-entry listing cap (spec-facts.md §3.5)
+LISTING_ENTRY_CAP = 1536
+
+#: words that say *when* a skill applies (English, Chinese, Japanese)
+_TRIGGER = re.compile(
+    r"\b(use|used|uses|using|invoke[sd]?|trigger(s|ed)?|when(ever)?|if|whether|asks?|asked|"
+    r"mentions?|mentioned|needs?|wants?|requests?|before|after|during|for)\b"
+    r"|当|时|時|用于|適用|适用|使用|如果|場合|とき|際",
+    re.IGNORECASE,
+)
+
+
+@check("SK050")
+def description_missing(ctx: CheckContext) -> Iterator[Finding]:
+    if ctx.document.mapping is None or ctx.document.has("description"):
+        return
+    consequence = {
+        "claude-code": "Claude Code falls back to the first line of the body, which rarely says "
+                       "when to use the skill",
+    }.get(ctx.target, "the model decides whether to use a skill from its description alone, "
+                      "so this skill is never chosen")
+    yield ctx.finding("SK050", ctx.document.opener_span,
+                      f"The frontmatter has no `description`: {consequence}. Add one that says "
+                      "what the skill does and when to use it.")
+
+
+@check("SK051")
+def description_type(ctx: CheckContext) -> Iterator[Finding]:
+    entry = ctx.field("description")
+    if entry is None:
+        return
+    node = entry.node
+    if ctx.issues_for("SK051"):
+        what = type_name(entry.value)
+    elif node.is_plain and node.text and yaml11_type(node.text):
+        what = f"text for YAML 1.2 but a {yaml11_type(node.text)} for YAML 1.1 loaders"
+    else:
+        return
+    fixes = []
+    if node.kind == "scalar" and node.style is None and node.text:
+        fixes.append(Fix("Quote the description",
+                         [TextEdit(node.content_span, double_quoted(node.text))], preferred=True))
+    yield ctx.finding(
+        "SK051", ctx.entry_span(entry),
+        f"`description` is {what}: skills-ref and the claude.ai upload reject it "
+        "(`Description must be a string`). Write the description as quoted text.", fixes=fixes)
+
+
+def _description(ctx: CheckContext) -> tuple[object, str] | None:
+    entry = ctx.field("description")
+    if entry is None or not isinstance(entry.value, str):
+        return None
+    return entry, entry.value
+
+
+@check("SK052", "SK053", "SK054", "SK056")
+def description_text(ctx: CheckContext) -> Iterator[Finding]:
+    found = _description(ctx)
+    if found is None:
+        return
+    entry, text = found
+    span = ctx.entry_span(entry)
+    if not text.strip():
+        yield ctx.finding("SK052", span, "`description` is empty: the model has nothing to match "
+                                         "against and never chooses the skill.")
+        return
+    limit = schema.max_length("description") or 1024
+    if len(text) > limit:
+        consequence = ("Wave has no limit, but skills-ref, Codex, VS Code and the claude.ai upload"
+                       " reject it" if ctx.target == "wave" else "skills-ref, Codex, VS Code and "
+                       "the claude.ai upload reject it")
+        yield ctx.finding("SK053", span, f"`description` has {len(text):,} characters (limit "
+                                         f"{limit:,}): {consequence}. Shorten it and move "
+                                         "details into the body.")
+    for offset in _angle_brackets(ctx, entry):
+        yield ctx.finding("SK054", Span(offset, offset + 1),
+                          "`description` contains `<` or `>`: the claude.ai upload and "
+                          "skill-creator's validator reject descriptions with angle brackets. "
+                          "Write the words instead.")
+        break
+    if not _TRIGGER.search(text):
+        yield ctx.finding("SK056", span, "`description` says what the skill is but not *when* to "
+                                         "use it; add a sentence such as \"Use when the user asks "
+                                         "to …\" so the model knows when to pick it.")
+
+
+def _angle_brackets(ctx: CheckContext, entry) -> Iterator[int]:
+    """Offsets of `<`/`>` inside the description's source (block headers excluded)."""
+    node = entry.node
+    if "<" not in entry.value and ">" not in entry.value:
+        return
+    start, end = node.content_span.start, node.content_span.end
+    if node.is_block_scalar:
+        newline = ctx.text.find("\n", start, end)
+        start = newline + 1 if newline >= 0 else end
+    found = False
+    for match in re.finditer(r"[<>]", ctx.text[start:end]):
+        found = True
+        yield start + match.start()
+    if not found:
+        yield node.content_span.start
+
+
+@check("SK055")
+def listing_truncated(ctx: CheckContext) -> Iterator[Finding]:
+    found = _description(ctx)
+    if found is None:
+        return
+    entry, text = found
+    when = ctx.value("when_to_use")
+    total = len(text.strip()) + (3 + len(when.strip()) if isinstance(when, str) and when.strip()
+                                 else 0)
+    if total <= LISTING_ENTRY_CAP:
+        return
+    combined = "`description` + ` - when_to_use`" if isinstance(when, str) else "`description`"
+    yield ctx.finding("SK055", ctx.entry_span(entry),
+                      f"{combined} is {total:,} characters; the skill listing cuts each entry at "
+                      f"{LISTING_ENTRY_CAP:,}, so the model never sees the last "
+                      f"{total - LISTING_ENTRY_CAP:,}. Put the trigger words first and shorten it.")
+
+
+@check("SK060")
+def compatibility_invalid(ctx: CheckContext) -> Iterator[Finding]:
+    entry = ctx.field("compatibility")
+    if entry is None:
+        return
+    for located in ctx.issues_for("SK060")[:1]:
+        issue = located.issue
+        if issue.keyword == "maxLength":
+            message = (f"`compatibility` has {len(issue.value):,} characters; the limit is "
+                       f"{schema.max_length('compatibility')}.")
+        elif issue.keyword == "minLength":
+            message = "`compatibility` is empty: the spec asks for 1-500 characters; remove it."
+        else:
+            message = (f"`compatibility` is {type_name(issue.value)}, not text: skills-ref "
+                       "rejects it (`Field 'compatibility' must be a string`).")
+        yield ctx.finding("SK060", ctx.entry_span(entry), message + " Write one short sentence.")
+
+
+#: a file name in a `license` value: `LICENSE`, `COPYING.md`, `docs/terms.txt` (not "MIT license")
+_LICENSE_FILE = re.compile(r"(?<![\w./:-])((?:[\w.-]+/)*(?:LICEN[CS]E|COPYING|NOTICE)[\w.-]*"
+                           r"|(?:[\w.-]+/)*[\w-]+\.(?:txt|md|rst|TXT|MD))(?![\w/-])")
+
+
+@check("SK061")
+def license_invalid(ctx: CheckContext) -> Iterator[Finding]:
+    entry = ctx.field("license")
+    if entry is None:
+        return
+    if ctx.issues_for("SK061"):
+        yield ctx.finding("SK061", ctx.entry_span(entry),
+                          f"`license` is {type_name(entry.value)}, not text: write a licence "
+                          "name (`MIT`) or the name of a bundled licence file.")
+        return
+    skill_dir = ctx.location.skill_dir
+    if not isinstance(entry.value, str) or skill_dir is None:
+        return
+    match = _LICENSE_FILE.search(entry.value)
+    if match is None or re.fullmatch(r"[\w.-]+-\d+(\.\d+)*", match.group(1)):
+        return
+    name = match.group(1)
+    if (skill_dir / name).exists():
+        return
+    yield ctx.finding("SK061", ctx.entry_span(entry),
+                      f"`license` names `{name}`, which does not exist in the skill folder: add "
+                      "the file or write the licence name.", level=Severity.HINT)
+
+
+@check("SK062")
+def metadata_shape(ctx: CheckContext) -> Iterator[Finding]:
+    entry = ctx.field("metadata")
+    if entry is None:
+        return
+    for located in ctx.issues_for("SK062"):
+        node, issue = located.node, located.issue
+        if not issue.path:
+            if entry.value is None:
+                message = ("`metadata` is empty (null): Claude Code drops a value that is not a "
+                           "mapping. Remove it or add `key: \"value\"` lines.")
+            else:
+                message = (f"`metadata` is {type_name(issue.value)}, not a mapping of text "
+                           "values: Claude Code drops it.")
+            yield ctx.finding("SK062", ctx.entry_span(entry), message)
+            continue
+        key = ".".join(str(p) for p in issue.path)
+        fixes = []
+        if node.kind == "scalar" and node.style is None and node.text:
+            fixes.append(Fix("Quote the value", [TextEdit(node.content_span,
+                                                          double_quoted(node.text))],
+                             preferred=True))
+            what = f"{type_name(issue.value)} (`{shown(node.text)}`)"
+        else:
+            what = f"{type_name(issue.value)}"
+        yield ctx.finding("SK062", node.content_span,
+                          f"`metadata.{key}` is {what}; the spec wants string values (quote "
+                          "numbers, flatten nested maps).", fixes=fixes)

@@ -1,0 +1,196 @@
+"""RULES.md *File and delimiters*: SK001-SK010."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding, Fix, TextEdit
+from wave_lsp.core.location import in_target_skills_root
+from wave_lsp.core.rules import check
+from wave_lsp.core.text import Span
+
+SKILL_FILE = "SKILL.md"
+
+
+def first_line_span(ctx: CheckContext) -> Span:
+    lines = ctx.document.lines
+    return Span(0, min(lines.line_end(0), 3)) if lines.line_end(0) else Span(0, 0)
+
+
+@check("SK001")
+def file_name(ctx: CheckContext) -> Iterator[Finding]:
+    name = ctx.location.file_name
+    if name is None or name == SKILL_FILE or name.lower() != SKILL_FILE.lower():
+        return
+    readers = {
+        "agentskills": "skills-ref accepts it, but every runtime looks for `SKILL.md`",
+        "claude-code": "Claude Code looks for `SKILL.md` exactly and will not find this file",
+        "wave": "Wave looks for `SKILL.md` exactly and will not find this file",
+    }
+    why = readers.get(ctx.target, "only skills-ref accepts another spelling")
+    yield ctx.finding("SK001", first_line_span(ctx),
+                      f"The file is named `{name}`: {why}. Rename it to `SKILL.md`.")
+
+
+@check("SK002")
+def skill_location(ctx: CheckContext) -> Iterator[Finding]:
+    location = ctx.location
+    if location.depth_in_root is None or not in_target_skills_root(location, ctx.target):
+        return
+    root = location.skills_root
+    assert root is not None and location.path is not None
+    shown_root = f"{root.parent.name}/{root.name}" if location.scope != "plugin" else "skills"
+    is_skill_file = location.path.name.lower() == SKILL_FILE.lower()
+    if location.depth_in_root == 0 and is_skill_file:
+        message = (f"This SKILL.md lies directly in `{shown_root}/`: runtimes load only "
+                   f"`{shown_root}/<skill-name>/SKILL.md`. Move it into a folder named after "
+                   "the skill.")
+    elif location.depth_in_root == 0:
+        message = (f"`{location.path.name}` is a single markdown file in `{shown_root}/`: only "
+                   f"folders holding SKILL.md are skills. Move it to "
+                   f"`{shown_root}/{location.path.stem}/SKILL.md`.")
+    elif location.depth_in_root >= 2 and is_skill_file:
+        message = (f"This SKILL.md is nested {location.depth_in_root} folders deep in "
+                   f"`{shown_root}/`: runtimes look only one level down "
+                   f"(`{shown_root}/<skill-name>/SKILL.md`), so it is never discovered.")
+    else:
+        return
+    yield ctx.finding("SK002", first_line_span(ctx), message)
+
+
+@check("SK003")
+def not_utf8(ctx: CheckContext) -> Iterator[Finding]:
+    document = ctx.document
+    if document.invalid_byte_offset is None or document.invalid_text_offset is None:
+        return
+    start = document.invalid_text_offset
+    yield ctx.finding(
+        "SK003", Span(start, min(start + 1, len(document.text))),
+        f"The file is not valid UTF-8: byte {document.invalid_byte_offset} (0-based) cannot be "
+        "decoded, and runtimes fail to read the skill. Re-save the file as UTF-8.")
+
+
+@check("SK004")
+def bom(ctx: CheckContext) -> Iterator[Finding]:
+    if not ctx.document.bom:
+        return
+    yield ctx.finding(
+        "SK004", first_line_span(ctx),
+        "The file starts with a byte-order mark (U+FEFF): runtimes look for `---` at offset 0 "
+        "and do not recognise the frontmatter, so the skill has no name or description. Save "
+        "the file as UTF-8 without BOM.")
+
+
+@check("SK005")
+def no_frontmatter(ctx: CheckContext) -> Iterator[Finding]:
+    source = ctx.document.source
+    consequence = {
+        "claude-code": "Claude Code loads the skill with empty metadata, so the model has no "
+                       "description to match",
+        "agentskills": "skills-ref rejects it (`SKILL.md must start with YAML frontmatter (---)`)",
+    }.get(ctx.target, "the runtime finds no name and no description and does not load the skill")
+    if source.opener is None:
+        yield ctx.finding("SK005", first_line_span(ctx),
+                          f"The file does not start with a `---` frontmatter: {consequence}. "
+                          "Start it with `---`, the fields (`name`, `description`) and `---`.")
+        return
+    if (source.leading_blank_lines == 0 and source.opener.span.start == 0) or ctx.document.bom:
+        return
+    if source.leading_blank_lines:
+        what = f"{source.leading_blank_lines} blank line(s) come before the opening `---`"
+    else:
+        what = "the opening `---` is indented"
+    opener_text_start = ctx.text.index("---", source.opener.span.start)
+    fix = Fix("Remove what precedes the opening `---`", [TextEdit(Span(0, opener_text_start), "")],
+              preferred=True)
+    yield ctx.finding("SK005", Span(0, opener_text_start + 3),
+                      f"The frontmatter must start at the very first character, but {what}: "
+                      f"{consequence}.", fixes=[fix])
+
+
+@check("SK006")
+def frontmatter_unclosed(ctx: CheckContext) -> Iterator[Finding]:
+    source = ctx.document.source
+    if source.opener is None or source.closer is not None:
+        return
+    lines = ctx.document.lines
+    hint = ""
+    for line in range(source.opener.line + 1, lines.line_count):
+        if re.fullmatch(r"[ \t]+---[ \t]*", lines.line_text(line)):
+            hint = (f" The `---` on line {line + 1} is indented, so it is part of a YAML value, "
+                    "not a delimiter.")
+            break
+    yield ctx.finding("SK006", source.opener.span,
+                      "The frontmatter is never closed: add a line `---` after the last field, "
+                      f"otherwise the skill does not load.{hint}")
+
+
+@check("SK007")
+def delimiter_form(ctx: CheckContext) -> Iterator[Finding]:
+    source = ctx.document.source
+    for role, delimiter in (("opening", source.opener), ("closing", source.closer)):
+        if delimiter is None or delimiter.exact:
+            continue
+        text = ctx.text[delimiter.span.start : delimiter.span.end]
+        if role == "opening" and text[:1] in (" ", "\t"):
+            continue  # an indented opener is SK005
+        fix = Fix("Write the delimiter as `---`", [TextEdit(delimiter.span, "---")],
+                  preferred=True)
+        yield ctx.finding(
+            "SK007", delimiter.span,
+            f"The {role} delimiter is `{text.strip() or text}`, not exactly `---`: runtimes "
+            "disagree on such lines (skills-ref splits on the first `---`, Claude Code needs "
+            "`---` followed only by white space). Write exactly `---`.", fixes=[fix])
+
+
+@check("SK008")
+def dashes_inside_frontmatter(ctx: CheckContext) -> Iterator[Finding]:
+    source = ctx.document.source
+    if not source.inner_dashes:
+        return
+    span = source.inner_dashes[0]
+    consequence = {
+        "wave": "Wave reads it correctly, but Claude Code and skills-ref end the frontmatter "
+                "there and lose everything after it",
+        "claude-code": "Claude Code ends the frontmatter at the first `---` anywhere: the rest of "
+                       "this value and every later field are lost",
+        "agentskills": "skills-ref splits on the first `---` anywhere: the rest of this value "
+                       "and every later field are lost",
+    }.get(ctx.target, "Claude Code and skills-ref end the frontmatter here and lose the rest")
+    yield ctx.finding("SK008", span, f"`---` inside the frontmatter: {consequence}. Write an em "
+                                     "dash (—) or a single `-` instead.")
+
+
+@check("SK009")
+def frontmatter_not_mapping(ctx: CheckContext) -> Iterator[Finding]:
+    yaml = ctx.document.yaml
+    if yaml is None or yaml.problem is not None or yaml.mapping is not None:
+        return
+    if yaml.root is None or (yaml.root.kind == "scalar" and yaml.root.is_plain
+                             and not yaml.root.text):
+        what, span = "empty", ctx.document.opener_span
+    else:
+        kinds = {"sequence": "a list", "scalar": "a single value", "alias": "an alias"}
+        what, span = kinds.get(yaml.root.kind, yaml.root.kind), yaml.root.content_span
+    consequence = ("Claude Code ignores it and loads the skill without metadata"
+                   if ctx.target == "claude-code" else "the skill has no name and no description")
+    yield ctx.finding("SK009", span,
+                      f"The frontmatter is {what}, not a mapping of `key: value` fields: "
+                      f"{consequence}.")
+
+
+@check("SK010")
+def crlf(ctx: CheckContext) -> Iterator[Finding]:
+    text = ctx.text
+    first = text.find("\r\n")
+    if first < 0:
+        return
+    edits = [TextEdit(Span(m.start(), m.start() + 1), "") for m in re.finditer(r"\r\n", text)]
+    line = ctx.document.lines.line_of(first)
+    yield ctx.finding(
+        "SK010", ctx.document.lines.span_of_line(line),
+        f"The file uses CRLF line endings ({len(edits)} lines): several third-party loaders "
+        "match `---\\n` literally and miss the frontmatter. Save with LF endings.",
+        fixes=[Fix("Convert line endings to LF", edits)])

@@ -1,0 +1,97 @@
+"""Small pieces several rule families share: quoting, type names, naming suggestions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any, TypeVar
+
+from wave_lsp.core.yamltree import ALIAS, YamlNode
+
+T = TypeVar("T")
+
+
+def type_name(value: Any) -> str:
+    if value is ALIAS:
+        return "an alias"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "text"
+
+
+def double_quoted(text: str) -> str:
+    """`text` as a YAML double-quoted scalar (JSON escaping is valid YAML)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def shown(text: str, limit: int = 80) -> str:
+    """A value for a message: one line, cut at `limit` characters."""
+    flat = text.replace("\r", "").replace("\n", "⏎")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def damerau_levenshtein(a: str, b: str, limit: int = 3) -> int:
+    """Optimal-string-alignment distance, stopping early above `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def closest(word: str, candidates: Iterable[str], max_distance: int = 2) -> str | None:
+    best: tuple[int, str] | None = None
+    for candidate in candidates:
+        distance = damerau_levenshtein(word.lower(), candidate.lower(), max_distance)
+        if distance <= max_distance and (best is None or distance < best[0]):
+            best = (distance, candidate)
+    return best[1] if best else None
+
+
+def capped(items: Iterable[T], limit: int) -> Iterator[T]:
+    """At most `limit` items (rules that could fire thousands of times on hostile input)."""
+    for index, item in enumerate(items):
+        if index >= limit:
+            return
+        yield item
+
+
+def scalar_source(text: str, node: YamlNode) -> str:
+    return text[node.content_span.start : node.content_span.end]
+
+
+def inner_offset(text: str, node: YamlNode, value_index: int) -> int | None:
+    """The file offset of character `value_index` of a single-line scalar's value, if exact.
+
+    Works for plain scalars and for quoted scalars without escapes, where the source text between
+    the quotes equals the value; None otherwise.
+    """
+    if node.kind != "scalar" or node.style in ("|", ">"):
+        return None
+    raw = scalar_source(text, node)
+    if node.style in ("'", '"'):
+        raw = raw[1:-1] if len(raw) >= 2 else raw
+        start = node.content_span.start + 1
+    else:
+        start = node.content_span.start
+    if raw != node.text:
+        return None
+    return start + value_index

@@ -1,0 +1,306 @@
+"""RULES.md *Invocation control*: SK090-SK100."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pathspec
+
+from wave_lsp.core import schema
+from wave_lsp.core.catalog import Severity
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding, Fix, Related, TextEdit
+from wave_lsp.core.rules import check
+from wave_lsp.core.rules.helpers import closest, shown, type_name
+from wave_lsp.core.text import Span
+from wave_lsp.core.toolrules import entries
+from wave_lsp.core.yamltree import ALIAS
+
+BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable", "background")
+_TRUE_WORDS = {"yes", "y", "on", "1", "true"}
+_FALSE_WORDS = {"no", "n", "off", "0", "false"}
+AGENT_FOLDERS = (".wave/agents", ".claude/agents")
+_MODEL_FAMILIES = re.compile(
+    r"(claude|gpt|o\d|gemini|deepseek|qwen|llama|mistral|codestral|glm|kimi|grok|moonshot|"
+    r"doubao|ernie|command|phi|gemma)[\w.:\[\]-]*", re.IGNORECASE)
+
+
+def truthy(value: object) -> bool | None:
+    """How Wave and Claude Code read a boolean field (`true` or `"true"`), None if not boolean."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return None
+
+
+@check("SK090")
+def boolean_literal(ctx: CheckContext) -> Iterator[Finding]:
+    for name in BOOLEAN_FIELDS:
+        entry = ctx.field(name)
+        if entry is None or entry.value is ALIAS or truthy(entry.value) is not None:
+            continue
+        word = str(entry.value).strip().lower() if not isinstance(entry.value, (list, dict)) else ""
+        span = ctx.entry_span(entry)
+        if word in _TRUE_WORDS | _FALSE_WORDS:
+            meant = "true" if word in _TRUE_WORDS else "false"
+            fix = Fix(f"Write `{meant}`", [TextEdit(entry.node.content_span, meant)],
+                      preferred=True)
+            yield ctx.finding("SK090", span,
+                              f"`{name}: {shown(entry.node.text)}`: Wave and older Claude Code "
+                              "builds accept only `true` and `false`, so this is read as "
+                              f"`false`. Write `{meant}`.", fixes=[fix])
+        else:
+            fixes = [Fix(f"Write `{v}`", [TextEdit(entry.node.content_span, v)])
+                     for v in ("true", "false")]
+            yield ctx.finding("SK090", span,
+                              f"`{name}` must be `true` or `false`, not "
+                              f"{type_name(entry.value) if word == '' else f'`{shown(word)}`'}: "
+                              "the setting is ignored.", level=Severity.ERROR, fixes=fixes)
+
+
+@check("SK091")
+def unreachable_skill(ctx: CheckContext) -> Iterator[Finding]:
+    hidden = ctx.field("user-invocable")
+    no_model = ctx.field("disable-model-invocation")
+    if hidden is None or no_model is None:
+        return
+    if truthy(hidden.value) is False and truthy(no_model.value) is True:
+        yield ctx.finding(
+            "SK091", ctx.entry_span(hidden),
+            "`user-invocable: false` hides the skill from the `/` menu and "
+            "`disable-model-invocation: true` keeps the model from invoking it: nobody can ever "
+            "run this skill. Remove one of the two.",
+            related=[Related("`disable-model-invocation: true`", span=no_model.key.span)])
+
+
+@check("SK092")
+def context_value(ctx: CheckContext) -> Iterator[Finding]:
+    for located in ctx.issues_for("SK092"):
+        entry = ctx.field("context")
+        assert entry is not None
+        fixes = [Fix("Write `context: fork`", [TextEdit(entry.node.content_span, "fork")],
+                     preferred=True)]
+        yield ctx.finding("SK092", ctx.entry_span(entry),
+                          f"`context: {shown(str(located.issue.value))}` runs the skill inline: "
+                          "only the exact value `fork` forks a sub-agent (or write `inline`).",
+                          fixes=fixes)
+
+
+@check("SK093")
+def agent_without_fork(ctx: CheckContext) -> Iterator[Finding]:
+    if ctx.value("context") == "fork":
+        return
+    for name in ("agent", "background"):
+        entry = ctx.field(name)
+        if entry is None:
+            continue
+        fixes = []
+        if not ctx.document.has("context"):
+            lines = ctx.document.lines
+            line_start = lines.line_start(lines.line_of(entry.key.span.start))
+            indent = ctx.text[line_start : entry.key.span.start]
+            newline = "\r\n" if "\r\n" in ctx.text else "\n"
+            fixes.append(Fix("Add `context: fork`",
+                             [TextEdit(Span(line_start, line_start),
+                                       f"{indent}context: fork{newline}")], preferred=True))
+        yield ctx.finding("SK093", entry.key.span,
+                          f"`{name}` applies only to forked skills, and this skill has no "
+                          "`context: fork`: it is ignored.", fixes=fixes)
+
+
+@check("SK094")
+def unknown_agent(ctx: CheckContext) -> Iterator[Finding]:
+    entry = ctx.field("agent")
+    if entry is None or not isinstance(entry.value, str) or not entry.value.strip():
+        return
+    agent = entry.value.strip()
+    builtins = schema.fields()["agent"].values
+    if agent in builtins or any(path.is_file() for path in _agent_files(ctx, agent)):
+        return
+    suggestion = closest(agent, builtins)
+    hint = f" Did you mean `{suggestion}`?" if suggestion else ""
+    fixes = ([Fix(f"Use `{suggestion}`", [TextEdit(entry.node.content_span, suggestion)],
+                  preferred=True)] if suggestion else [])
+    yield ctx.finding("SK094", ctx.entry_span(entry),
+                      f"`agent: {shown(agent)}` is neither a built-in agent "
+                      f"({', '.join(builtins)}) nor an agent file in `.wave/agents/` or "
+                      f"`.claude/agents/`.{hint}", fixes=fixes)
+
+
+def _agent_files(ctx: CheckContext, agent: str) -> list[Path]:
+    roots: list[Path] = []
+    location = ctx.location
+    if location.project_root is not None:
+        roots += [location.project_root / folder for folder in AGENT_FOLDERS]
+    if location.plugin is not None:
+        roots.append(location.plugin.root / "agents")
+    if ctx.settings.personal:
+        home = ctx.settings.home or Path.home()
+        roots += [home / folder for folder in AGENT_FOLDERS]
+    return [root / f"{agent}.md" for root in roots]
+
+
+@check("SK095")
+def effort_value(ctx: CheckContext) -> Iterator[Finding]:
+    for _ in ctx.issues_for("SK095")[:1]:
+        entry = ctx.field("effort")
+        assert entry is not None
+        levels = [v for v in schema.fields()["effort"].values if isinstance(v, str)]
+        suggestion = closest(str(entry.value), levels, 3)
+        fixes = ([Fix(f"Write `{suggestion}`", [TextEdit(entry.node.content_span, suggestion)],
+                      preferred=True)] if suggestion else [])
+        yield ctx.finding("SK095", ctx.entry_span(entry),
+                          f"`effort: {shown(str(entry.value))}` is not a valid level "
+                          f"({', '.join(levels)} or a positive integer): it is ignored.",
+                          fixes=fixes)
+
+
+@check("SK096")
+def shell_value(ctx: CheckContext) -> Iterator[Finding]:
+    for _ in ctx.issues_for("SK096")[:1]:
+        entry = ctx.field("shell")
+        assert entry is not None
+        yield ctx.finding("SK096", ctx.entry_span(entry),
+                          f"`shell: {shown(str(entry.value))}` is not recognised: Claude Code "
+                          "falls back to bash with a warning. Write `bash` or `powershell`.")
+
+
+@check("SK097")
+def model_value(ctx: CheckContext) -> Iterator[Finding]:
+    entry = ctx.field("model")
+    if entry is None or not isinstance(entry.value, str):
+        return
+    model = entry.value.strip()
+    aliases = schema.fields()["model"].values
+    if model in aliases or _MODEL_FAMILIES.fullmatch(model) or re.fullmatch(
+            r"[\w.-]+/[\w.:/-]+", model):
+        return
+    yield ctx.finding("SK097", ctx.entry_span(entry),
+                      f"`model: {shown(model)}` is not `inherit`, a known alias "
+                      f"({', '.join(a for a in aliases if a != 'inherit')}) or a model id the "
+                      "runtime recognises: the session's model runs the skill instead.")
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@check("SK098")
+def arguments_names(ctx: CheckContext) -> Iterator[Finding]:
+    entry = ctx.field("arguments")
+    if entry is None:
+        return
+    for located in ctx.issues_for("SK098")[:1]:
+        yield ctx.finding("SK098", ctx.entry_span(entry),
+                          f"`arguments` is {type_name(located.issue.value)}: write a list of "
+                          "names or one space-separated string.")
+        return
+    seen: set[str] = set()
+    for item in entries(entry.node, ctx.text, separators=" \t"):
+        name = item.text
+        if name.isdigit():
+            problem = "is numeric and is dropped (positions already have `$N`)"
+        elif name in seen:
+            problem = "is declared twice"
+        elif not _IDENTIFIER.fullmatch(name):
+            problem = ("is not an identifier (`[A-Za-z_][A-Za-z0-9_]*`); the runtime builds a "
+                       "regular expression from it unescaped")
+        else:
+            seen.add(name)
+            continue
+        yield ctx.finding("SK098", item.span, f"Argument name `{shown(name)}` {problem}.")
+    if entry.node.kind == "sequence":
+        for item in entry.node.items:
+            if item.kind == "scalar" and not item.text.strip():
+                yield ctx.finding("SK098", item.span, "An empty argument name is dropped.")
+
+
+@check("SK099")
+def paths_value(ctx: CheckContext) -> Iterator[Finding]:
+    entry = ctx.field("paths")
+    if entry is None:
+        return
+    for located in ctx.issues_for("SK099")[:1]:
+        yield ctx.finding("SK099", ctx.entry_span(entry),
+                          f"`paths` is {type_name(located.issue.value)}: write a list of "
+                          "gitignore-style patterns or one comma-separated string.")
+        return
+    patterns = path_patterns(entry.value)
+    if not patterns:
+        yield ctx.finding("SK099", ctx.entry_span(entry),
+                          "`paths` holds no pattern: the skill is treated as unconditional.")
+        return
+    if all(p.strip("/") == "**" for p in patterns):
+        yield ctx.finding("SK099", ctx.entry_span(entry),
+                          "Every `paths` pattern is `**`, which runtimes treat as no `paths` at "
+                          "all: remove it, or narrow the patterns.")
+    for pattern in patterns:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([pattern])
+        except Exception as error:  # pathspec raises several error types for bad patterns
+            yield ctx.finding("SK099", ctx.entry_span(entry),
+                              f"`{shown(pattern)}` is not a valid gitignore-style pattern "
+                              f"({error}): it never matches.")
+
+
+def path_patterns(value: object) -> list[str]:
+    """`paths` as Claude Code reads it: commas split a string (not inside `{}`), braces expand."""
+    raw: list[str] = []
+    if isinstance(value, str):
+        depth, current = 0, ""
+        for char in value:
+            depth += char == "{"
+            depth -= char == "}"
+            if char == "," and depth <= 0:
+                raw.append(current)
+                current = ""
+            else:
+                current += char
+        raw.append(current)
+    elif isinstance(value, list):
+        raw = [v for v in value if isinstance(v, str)]
+    patterns: list[str] = []
+    for item in (r.strip() for r in raw):
+        if not item:
+            continue
+        patterns.extend(_expand_braces(item))
+    return [p[: -len("/**")] if p.endswith("/**") and p != "/**" else p for p in patterns]
+
+
+def _expand_braces(pattern: str) -> list[str]:
+    match = re.search(r"\{([^{}]*)\}", pattern)
+    if not match:
+        return [pattern]
+    head, tail = pattern[: match.start()], pattern[match.end() :]
+    return [x for option in match.group(1).split(",") for x in _expand_braces(head + option + tail)]
+
+
+@check("SK100")
+def hooks_schema(ctx: CheckContext) -> Iterator[Finding]:
+    events = schema.fields()["hooks"].schema["propertyNames"]["enum"]
+    for located in ctx.issues_for("SK100")[:10]:
+        issue, node = located.issue, located.node
+        fixes: list[Fix] = []
+        if issue.on_key:
+            suggestion = closest(str(issue.value), events, 4)
+            message = f"`{issue.value}` is not a hook event."
+            if suggestion:
+                message += f" Did you mean `{suggestion}`?"
+                fixes.append(Fix(f"Rename to `{suggestion}`",
+                                 [TextEdit(node.content_span, suggestion)], preferred=True))
+        elif issue.keyword == "required":
+            message = "Each hooks entry needs a `hooks:` list of `{type, …}` items."
+        elif issue.keyword == "enum":
+            message = (f"Hook type `{shown(str(issue.value))}` is not one of "
+                       f"{', '.join(issue.schema['enum'])}.")
+        elif issue.keyword == "type":
+            where = ".".join(str(p) for p in issue.path) or "hooks"
+            message = (f"`{where}` is {type_name(issue.value)}, expected "
+                       f"{issue.schema.get('type')}.")
+        else:
+            message = issue.message
+        yield ctx.finding("SK100", node.content_span if len(node.content_span) else
+                          node.span, f"{message} An invalid `hooks` block is dropped as a whole: "
+                          "none of its hooks run.", fixes=fixes)

@@ -1,0 +1,164 @@
+"""RULES.md *name*: SK030-SK041."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+from wave_lsp.core import schema
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding, Fix, TextEdit
+from wave_lsp.core.rules import check
+from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
+from wave_lsp.core.text import Span
+from wave_lsp.core.yamltree import ALIAS
+
+RESERVED_WORDS = ("anthropic", "claude")
+_VALID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+
+
+def nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+def suggest_name(text: str) -> str:
+    """A kebab-case identifier close to `text` (`My Skill_v2` -> `my-skill-v2`)."""
+    lowered = nfkc(text).strip().lower()
+    ascii_only = unicodedata.normalize("NFKD", lowered).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_only).strip("-")[:64].strip("-")
+
+
+def is_valid_name(text: str) -> bool:
+    limit = schema.max_length("name") or 64
+    return bool(_VALID.fullmatch(text)) and len(text) <= limit
+
+
+@check("SK030")
+def name_missing(ctx: CheckContext) -> Iterator[Finding]:
+    document = ctx.document
+    if document.mapping is None or document.has("name"):
+        return
+    consequence = {
+        "claude-code": "Claude Code uses the folder name instead",
+    }.get(ctx.target, "the runtime requires a name and rejects the skill")
+    fixes = []
+    folder = ctx.location.dir_name
+    if folder and is_valid_name(folder) and document.source.opener is not None:
+        newline = "\r\n" if "\r\n" in document.text else "\n"
+        at = document.source.frontmatter_offset
+        fixes.append(Fix(f"Add `name: {folder}`", [TextEdit(Span(at, at), f"name: {folder}"
+                                                             f"{newline}")], preferred=True))
+    yield ctx.finding("SK030", document.opener_span,
+                      f"The frontmatter has no `name`: {consequence}. Add `name:` with the "
+                      "folder's name.", fixes=fixes)
+
+
+def _name(ctx: CheckContext):
+    entry = ctx.field("name")
+    if entry is None or not isinstance(entry.value, str):
+        return None
+    return entry
+
+
+@check("SK031")
+def name_type(ctx: CheckContext) -> Iterator[Finding]:
+    for located in ctx.issues_for("SK031"):
+        node = located.node
+        fixes = []
+        if node.is_plain and node.text:
+            fixes.append(Fix("Quote the name", [TextEdit(node.content_span,
+                                                         double_quoted(node.text))]))
+        yield ctx.finding("SK031", ctx.entry_span(ctx.field("name")),
+                          f"`name` is {type_name(located.issue.value)}, not text: validators "
+                          "reject it. Write the name as text (quote it if it is all digits).",
+                          fixes=fixes)
+
+
+@check("SK032", "SK033", "SK034", "SK035", "SK036", "SK037", "SK038", "SK040", "SK041")
+def name_format(ctx: CheckContext) -> Iterator[Finding]:
+    entry = _name(ctx)
+    if entry is None:
+        return
+    raw: str = entry.value
+    span = ctx.entry_span(entry)
+    stripped = raw.strip()
+    name = nfkc(stripped)
+    if not stripped:
+        yield ctx.finding("SK032", span, "`name` is empty: the skill cannot be invoked or "
+                                         "listed. Set it to the folder name.")
+        return
+    if raw != stripped:
+        yield ctx.finding("SK041", span,
+                          f"`name` has white space at its edges (`{shown(raw)}`): skills-ref "
+                          "strips it, other loaders do not, so the skill gets two names.",
+                          fixes=[_set_name(ctx, entry, stripped, "Remove the white space")])
+    limit = schema.max_length("name") or 64
+    if len(name) > limit:
+        yield ctx.finding("SK033", span, f"`name` has {len(name)} characters; the limit is "
+                                         f"{limit}. Shorten it (and the folder).")
+    if name != name.lower():
+        yield ctx.finding("SK034", span, f"`name` `{shown(name)}` has upper-case letters: "
+                                         "names must be lower case.",
+                          fixes=[_set_name(ctx, entry, name.lower(), "Convert to lower case")])
+    if name.startswith("-") or name.endswith("-"):
+        yield ctx.finding("SK035", span, "`name` starts or ends with `-`, which the spec "
+                                         "forbids.",
+                          fixes=[_set_name(ctx, entry, name.strip("-"), "Remove the edge hyphen")])
+    if "--" in name:
+        yield ctx.finding("SK036", span, "`name` contains `--`; use single hyphens.",
+                          fixes=[_set_name(ctx, entry, re.sub("-{2,}", "-", name),
+                                           "Collapse the hyphens")])
+    invalid = sorted({ch for ch in name if not (ch.isalnum() or ch == "-")})
+    if invalid:
+        shown_chars = " ".join(f"`{ch}`" if ch.strip() else "space" for ch in invalid)
+        suggestion = suggest_name(name)
+        fixes = [_set_name(ctx, entry, suggestion, f"Rename to `{suggestion}`")] if suggestion else []
+        yield ctx.finding("SK037", span,
+                          f"`name` contains {shown_chars}: only letters, digits and `-` are "
+                          "allowed.", fixes=fixes)
+    non_ascii = sorted({ch for ch in name if ch.isalnum() and not ch.isascii()})
+    if non_ascii:
+        who = ("skills-ref accepts it, but Wave, VS Code, OpenCode and the claude.ai upload "
+               "accept only `a-z`, `0-9` and `-`")
+        yield ctx.finding("SK038", span, f"`name` has non-ASCII letters ({' '.join(non_ascii)}): "
+                                         f"{who}.")
+    lowered = name.lower()
+    for word in RESERVED_WORDS:
+        if word in lowered:
+            yield ctx.finding("SK040", span,
+                              f"`name` contains the reserved word `{word}`: the claude.ai upload "
+                              "and the Skills API reject it.")
+            break
+
+
+@check("SK039")
+def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
+    entry = _name(ctx)
+    folder = ctx.location.dir_name
+    if entry is None or not folder or entry.value is ALIAS or not entry.value.strip():
+        return
+    if ctx.location.depth_in_root == 0:
+        return  # the folder is a skills root itself (SK002)
+    name = nfkc(entry.value.strip())
+    if name == nfkc(folder):
+        return
+    consequence = {
+        "wave": "Wave keys the skill by `name`, while the folder says otherwise; the spec "
+                "requires them to match",
+        "claude-code": f"Claude Code names the command `/{folder}` after the folder and shows "
+                       "`name` only as a label",
+        "agentskills": f"skills-ref: Directory name '{folder}' must match skill name '{name}'",
+        "portable": "the spec, skills-ref and VS Code require the name to equal the folder",
+    }[ctx.target]
+    fixes = []
+    if is_valid_name(folder):
+        fixes.append(_set_name(ctx, entry, folder, f"Set `name` to `{folder}`"))
+    yield ctx.finding("SK039", ctx.entry_span(entry),
+                      f"`name` is `{shown(name)}` but the folder is `{folder}`: {consequence}. "
+                      "Set the name to the folder's (or rename the folder).", fixes=fixes)
+
+
+def _set_name(ctx: CheckContext, entry, new: str, title: str) -> Fix:
+    text = new if is_valid_name(new) else double_quoted(new)
+    return Fix(title, [TextEdit(entry.node.content_span, text)], preferred=True)

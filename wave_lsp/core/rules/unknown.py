@@ -1,0 +1,91 @@
+"""RULES.md *Unknown and target-specific fields*: SK070, SK071.
+
+The field set of each target is the schema's `x-targets`. A key that is not a field of any target
+but is a likely misspelling of one (same words in another case or separator, an edit distance of at
+most 2, or a known confusion such as `args` or `tools`) is SK071; any other key the target does not
+read is SK070.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from wave_lsp.core import schema
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding, Fix, TextEdit
+from wave_lsp.core.rules import check
+from wave_lsp.core.rules.helpers import damerau_levenshtein
+
+#: well-known confusions that edit distance does not catch
+KNOWN_CONFUSIONS = {"args": "arguments", "tools": "allowed-tools", "content": "context",
+                    "allowedtools": "allowed-tools", "whentouse": "when_to_use"}
+#: informational keys authors commonly put at the top level (the spec wants them in `metadata`)
+INFORMATIONAL = {"version", "author", "authors", "tags", "homepage", "repository", "category",
+                 "keywords", "source", "origin", "created", "updated", "maintainer", "emoji"}
+
+
+def normalized(key: str) -> str:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", key)
+    return re.sub(r"[-_\s]+", "", spaced.lower())
+
+
+def likely_meant(key: str) -> str | None:
+    """The known field `key` is probably a misspelling of, if any."""
+    known = list(schema.fields())
+    if key in known:
+        return None
+    squashed = normalized(key)
+    for field_name in known:
+        if normalized(field_name) == squashed:
+            return field_name
+    if squashed in KNOWN_CONFUSIONS:
+        return KNOWN_CONFUSIONS[squashed]
+    if len(key) < 5:
+        return None
+    best = min(known, key=lambda f: damerau_levenshtein(key.lower(), f, 3))
+    return best if damerau_levenshtein(key.lower(), best, 3) <= 2 else None
+
+
+def _readers(field_name: str) -> str:
+    names = {"wave": "Wave", "claude-code": "Claude Code", "agentskills": "the open spec",
+             "portable": "every runtime"}
+    spec = schema.field_spec(field_name)
+    targets = [t for t in (spec.targets if spec else ()) if t != "portable"]
+    return " and ".join(names[t] for t in targets) or "no runtime"
+
+
+@check("SK070", "SK071")
+def unknown_fields(ctx: CheckContext) -> Iterator[Finding]:
+    for name, entry in ctx.document.fields.items():
+        if ctx.reads(name):
+            continue
+        meant = likely_meant(name)
+        if meant is not None and (meant == "context" and name == "content"
+                                  and ctx.value("content") != "fork"):
+            meant = None
+        if meant is not None:
+            fixes = []
+            if not ctx.document.has(meant):
+                fixes.append(Fix(f"Rename to `{meant}`", [TextEdit(entry.key.span, meant)],
+                                 preferred=True))
+            yield ctx.finding("SK071", entry.key.span,
+                              f"`{name}` is not a field; did you mean `{meant}`? A misspelt key "
+                              "is ignored silently.", fixes=fixes, suggestion=meant)
+            continue
+        yield ctx.finding("SK070", entry.key.span, _unknown_message(ctx, name))
+
+
+def _unknown_message(ctx: CheckContext, name: str) -> str:
+    known = schema.field_spec(name) is not None
+    where = f"`{name}` is read by {_readers(name)}" if known else f"`{name}` is not a skill field"
+    if ctx.target == "agentskills":
+        allowed = ", ".join(sorted(s.name for s in schema.fields_for("agentskills")))
+        tail = f"skills-ref rejects the skill (only {allowed} are allowed)"
+    elif ctx.target == "portable":
+        tail = "skills-ref and the claude.ai upload reject the skill"
+    else:
+        tail = "Wave ignores it" if ctx.target == "wave" else "Claude Code ignores it"
+    advice = (" Move it under `metadata`." if name in INFORMATIONAL or not known
+              else " Remove it for this target.")
+    return f"{where}: {tail}.{advice}"

@@ -1,0 +1,303 @@
+"""RULES.md *YAML*: SK020-SK028."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from wave_lsp.core import schema
+from wave_lsp.core.catalog import Severity
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding, Fix, Related, TextEdit
+from wave_lsp.core.rules import check
+from wave_lsp.core.rules.helpers import capped, double_quoted, shown
+from wave_lsp.core.text import Span
+from wave_lsp.core.yamltree import YamlNode, yaml11_type, yaml12_type
+
+_CONSEQUENCE = {
+    "wave": "Wave cannot load this skill",
+    "claude-code": "Claude Code loads the skill with empty metadata, so the model has no "
+                   "description to match",
+    "agentskills": "skills-ref rejects the skill",
+    "portable": "most runtimes drop the skill",
+}
+_PROBLEM_CODES = {"colon": "SK021", "alias": "SK023", "tab": "SK026"}
+_KEY_LINE = re.compile(r"([ \t]*)([A-Za-z_][\w-]*):[ \t]+(\S.*?)[ \t]*")
+_LIMIT = 20
+
+
+@check("SK020", "SK021", "SK023", "SK026")
+def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
+    """The parse error of the frontmatter, reported under the rule that explains it best."""
+    yaml = ctx.document.yaml
+    if yaml is None or yaml.problem is None:
+        return
+    problem = yaml.problem
+    code = _PROBLEM_CODES.get(problem.kind, "SK020")
+    if code == "SK026" and _leading_tabs(ctx):
+        return  # reported per line by `tab_indent`
+    rescued = " (Claude Code's quoting retry parses it)" if yaml.recovered else ""
+    consequence = _CONSEQUENCE[ctx.target]
+    if code == "SK021":
+        fixes = _quote_value_fix(ctx, problem.span)
+        yield ctx.finding(
+            "SK021", problem.span,
+            "This unquoted value contains `: `, which YAML reads as a nested mapping (\"mapping "
+            f"values are not allowed here\"): {consequence}{rescued}. Quote the value or write "
+            "it as a `>-` block.", fixes=fixes)
+    elif code == "SK023":
+        yield ctx.finding("SK023", problem.span,
+                          f"YAML reads this `*` or `&` as an alias or anchor: {problem.message}. "
+                          f"{consequence}{rescued}. Quote the value.")
+    elif code == "SK026":
+        yield ctx.finding("SK026", problem.span,
+                          f"A tab character where YAML expects indentation or a value: "
+                          f"{consequence}. Use spaces.")
+    else:
+        yield ctx.finding("SK020", problem.span,
+                          f"YAML error: {problem.message}. {consequence}{rescued}.")
+
+
+def _quote_value_fix(ctx: CheckContext, span: Span) -> list[Fix]:
+    """Quote a one-line `key: value` whose value is not continued on the next line."""
+    lines = ctx.document.lines
+    line = lines.line_of(span.start)
+    match = _KEY_LINE.fullmatch(lines.line_text(line))
+    if not match or match.group(3)[0] in "\"'|>[{":
+        return []
+    if line + 1 < lines.line_count:
+        following = lines.line_text(line + 1)
+        indent = len(following) - len(following.lstrip())
+        if following.strip() and indent > len(match.group(1)) and not following.lstrip().startswith("#"):
+            return []
+    start = lines.line_start(line) + match.start(3)
+    value_span = Span(start, start + len(match.group(3)))
+    value = match.group(3)
+    comment = re.search(r"\s#", value)
+    if comment:
+        value_span = Span(start, start + comment.start())
+        value = value[: comment.start()]
+    return [Fix("Quote the value", [TextEdit(value_span, double_quoted(value))], preferred=True)]
+
+
+@check("SK022")
+def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
+    yaml = ctx.document.yaml
+    if yaml is None:
+        return
+    consequence = {
+        "claude-code": "Claude Code under Node throws and drops all metadata (Bun keeps the last)",
+        "agentskills": "skills-ref rejects the file",
+    }.get(ctx.target, "YAML forbids it and loaders disagree on which value wins")
+    for first, later in capped(yaml.duplicates, _LIMIT):
+        fixes = []
+        removal = _entry_lines(ctx, later)
+        if removal is not None:
+            fixes.append(Fix(f"Remove this duplicate `{later.text}`",
+                             [TextEdit(removal, "")]))
+        yield ctx.finding(
+            "SK022", later.span,
+            f"`{later.text}` appears twice in this mapping: {consequence}. Keep one of them.",
+            related=[Related(f"first `{first.text}`", span=first.span)], fixes=fixes)
+
+
+def _entry_lines(ctx: CheckContext, key: YamlNode) -> Span | None:
+    """The whole lines of a block mapping entry (its key line through its value's last line)."""
+    mapping = ctx.document.mapping
+    if mapping is None:
+        return None
+    for parent in mapping.walk():
+        for key_node, value_node in parent.pairs:
+            if key_node is key and not parent.flow:
+                lines = ctx.document.lines
+                first = lines.line_of(key.span.start)
+                last = lines.line_of(max(value_node.content_span.end, key.span.end))
+                end = lines.line_start(last + 1) if last + 1 < lines.line_count else len(ctx.text)
+                return Span(lines.line_start(first), end)
+    return None
+
+
+@check("SK023")
+def yaml_alias(ctx: CheckContext) -> Iterator[Finding]:
+    mapping = ctx.document.yaml.root if ctx.document.yaml else None
+    if mapping is None:
+        return
+    consequence = {
+        "claude-code": "Claude Code resolves it, but skills-ref rejects anchors and aliases",
+    }.get(ctx.target, "skills-ref and Wisp reject anchors and aliases")
+    found = (node for node in mapping.walk() if node.kind == "alias" or node.anchor_span)
+    for node in capped(found, _LIMIT):
+        if node.kind == "alias":
+            source = ctx.text[node.span.start : node.span.end]
+            if re.search(r"[^\w-]", (node.anchor or "")):
+                fixes = _quote_value_fix(ctx, node.span)
+                yield ctx.finding(
+                    "SK023", node.span,
+                    f"`{shown(source)}` starts with `*`, so YAML reads it as an alias to an "
+                    "anchor that does not exist; most parsers fail. Quote it "
+                    f"(`\"{shown(source)}\"`).", fixes=fixes)
+            else:
+                yield ctx.finding("SK023", node.span,
+                                  f"Alias `{source}`: {consequence}. Write the value out.")
+        else:
+            assert node.anchor_span is not None
+            yield ctx.finding("SK023", node.anchor_span,
+                              f"Anchor `&{node.anchor}`: {consequence}. Remove it.")
+
+
+@check("SK024")
+def yaml_tag(ctx: CheckContext) -> Iterator[Finding]:
+    root = ctx.document.yaml.root if ctx.document.yaml else None
+    if root is None:
+        return
+    consequence = {
+        "claude-code": "Claude Code keeps the text, but skills-ref rejects tags",
+    }.get(ctx.target, "skills-ref rejects tags (\"do not specify types in markup\")")
+    for node in capped((n for n in root.walk() if n.tag_span), _LIMIT):
+        assert node.tag_span is not None
+        fixes = []
+        if node.kind == "scalar" and node.style is None:
+            value_span = Span(node.tag_span.start, node.content_span.end)
+            fixes.append(Fix("Remove the tag and quote the value",
+                             [TextEdit(value_span, double_quoted(node.text))], preferred=True))
+        yield ctx.finding("SK024", node.tag_span,
+                          f"Explicit tag `{node.tag}`: {consequence}. Quote the value instead.",
+                          fixes=fixes)
+
+
+@check("SK025")
+def flow_collection(ctx: CheckContext) -> Iterator[Finding]:
+    mapping = ctx.document.mapping
+    if mapping is None:
+        return
+    for key_node, value_node in mapping.pairs:
+        for node in value_node.walk():
+            if node.kind in ("mapping", "sequence") and node.flow:
+                kind = "[...] list" if node.kind == "sequence" else "{...} mapping"
+                fixes = _block_list_fix(ctx, key_node, node) if node is value_node else []
+                yield ctx.finding(
+                    "SK025", node.content_span,
+                    f"Flow-style {kind} in `{key_node.text}`: skills-ref (strictyaml) rejects "
+                    "flow style. Write it in block style.", fixes=fixes)
+                break
+
+
+def _block_list_fix(ctx: CheckContext, key: YamlNode, node: YamlNode) -> list[Fix]:
+    if node.kind != "sequence" or not all(i.kind == "scalar" for i in node.items):
+        return []
+    if ctx.document.lines.line_of(node.span.start) != ctx.document.lines.line_of(node.span.end):
+        return []
+    indent = " " * (key.span.start - ctx.document.lines.line_start(
+        ctx.document.lines.line_of(key.span.start)) + 2)
+    items = [ctx.text[i.span.start : i.span.end] for i in node.items]
+    if key.text == "allowed-tools":
+        return []  # SK081 offers the list/string conversions for allowed-tools
+    new_text = "".join(f"\n{indent}- {item}" for item in items)
+    colon_end = ctx.text.index(":", key.span.end) + 1
+    return [Fix("Convert to a block list", [TextEdit(Span(colon_end, node.span.end), new_text)])]
+
+
+@check("SK026")
+def tab_indent(ctx: CheckContext) -> Iterator[Finding]:
+    for start, end in capped(_leading_tabs(ctx), _LIMIT):
+        edit = TextEdit(Span(start, end), ctx.text[start:end].replace("\t", "  "))
+        yield ctx.finding("SK026", Span(start, end),
+                          "A tab is used as indentation: YAML forbids it and every parser fails "
+                          f"here ({_CONSEQUENCE[ctx.target]}). Indent with spaces.",
+                          fixes=[Fix("Replace the tabs with spaces", [edit], preferred=True)])
+
+
+def _leading_tabs(ctx: CheckContext) -> list[tuple[int, int]]:
+    source = ctx.document.source
+    if source.frontmatter is None:
+        return []
+    found = []
+    for match in re.finditer(r"^([ \t]*\t[ \t]*)(?=\S)", source.frontmatter, re.M):
+        found.append((source.frontmatter_offset + match.start(1),
+                      source.frontmatter_offset + match.end(1)))
+    return found
+
+
+#: fields whose own rule reports a value that is not text under YAML 1.2 (SK027 then reports only
+#: what a YAML 1.1 loader would mistype)
+_OWN_TYPE_RULE = {"name", "description", "license", "compatibility", "metadata"}
+
+
+@check("SK027")
+def implicit_type(ctx: CheckContext) -> Iterator[Finding]:
+    for located in ctx.issues_for("SK027"):
+        node, issue = located.node, located.issue
+        if not ctx.reads(issue.field):
+            continue
+        if node.kind == "sequence" and node.flow:
+            what = "a YAML list"
+        elif node.kind == "mapping":
+            what = "a YAML mapping"
+        else:
+            what = f"read as {yaml12_type(node.text) or 'not text'}"
+        written = shown(ctx.text[node.content_span.start : node.content_span.end])
+        yield ctx.finding("SK027", node.content_span,
+                          f"`{issue.field}: {written}` is {what}, not text. Quote the value.",
+                          fixes=_quote_node_fix(ctx, node))
+    for field_name, node in _text_scalars(ctx):
+        kind12 = yaml12_type(node.text)
+        kind11 = yaml11_type(node.text)
+        if field_name in _OWN_TYPE_RULE or field_name.startswith("metadata."):
+            kind = kind11 if kind12 is None else None
+        else:
+            kind = None  # type errors of the other fields came from the schema above
+            if kind12 is None:
+                kind = kind11
+        if kind is None:
+            continue
+        loader = "YAML 1.1 loaders (PyYAML, the claude.ai upload)" if kind12 is None else "YAML"
+        yield ctx.finding("SK027", node.content_span,
+                          f"`{field_name}: {node.text}` is read as a {kind} by {loader}, not as "
+                          "text. Quote the value.", fixes=_quote_node_fix(ctx, node))
+
+
+def _text_scalars(ctx: CheckContext) -> Iterator[tuple[str, YamlNode]]:
+    """Plain scalars of fields whose value must be text (the schema says `type: string`)."""
+    for name, entry in ctx.document.fields.items():
+        spec = schema.field_spec(name)
+        if spec is None or name == "description" or not ctx.reads(name):
+            continue
+        if spec.is_text and entry.node.is_plain and entry.node.text:
+            yield name, entry.node
+        if name == "metadata" and entry.node.kind == "mapping":
+            for key, value in entry.node.pairs:
+                if value.is_plain and value.text:
+                    yield f"metadata.{key.text}", value
+
+
+def _quote_node_fix(ctx: CheckContext, node: YamlNode) -> list[Fix]:
+    lines = ctx.document.lines
+    if lines.line_of(node.content_span.start) != lines.line_of(node.content_span.end):
+        return []
+    raw = ctx.text[node.content_span.start : node.content_span.end]
+    return [Fix("Quote the value", [TextEdit(node.content_span, double_quoted(raw))],
+                preferred=True)]
+
+
+@check("SK028")
+def block_scalar(ctx: CheckContext) -> Iterator[Finding]:
+    mapping = ctx.document.mapping
+    if mapping is None:
+        return
+    for key, node in mapping.pairs:
+        if not node.is_block_scalar:
+            continue
+        header = ctx.text[node.content_span.start : node.content_span.end].split("\n", 1)[0]
+        header = header.split("#", 1)[0].strip()
+        kind = "literal (newlines kept)" if node.style == "|" else "folded"
+        message = (f"`{key.text}` is a {kind} block scalar `{header}`; YAML reads it as "
+                   f"\"{shown(node.text, 160)}\" ({len(node.text)} characters).")
+        if node.style == "|" and key.text == "description" and "\n" in node.text.rstrip("\n"):
+            message += " The newlines stay in the description the model sees."
+        if ctx.target == "portable":
+            message += (" Naive line-based loaders read the indicator literally (the value "
+                        f"becomes `{header}`); write one quoted line to be portable.")
+        level = Severity.WARNING if ctx.target == "portable" else None
+        yield ctx.finding("SK028", Span(node.content_span.start,
+                                        node.content_span.start + len(header)), message,
+                          level=level, resolved=node.text)

@@ -1,0 +1,64 @@
+"""The `${…}` placeholders each target substitutes, in the body and in `allowed-tools` rules.
+
+Sources: PRODUCT.md *Preview* step 3, spec-facts.md §3.6 (Claude Code) and §4.4 (the Wave seed).
+Used by SK086 and SK117, by completion and hover, and by the invocation preview.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_.]*)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    name: str
+    targets: tuple[str, ...]
+    description: str
+    plugin_only: bool = False
+    #: substituted inside `allowed-tools` rules too
+    in_rules: bool = True
+    #: only meaningful inside injected shell commands
+    shell_only: bool = False
+
+
+VARIABLES: tuple[Variable, ...] = (
+    Variable("WAVE_SKILL_DIR", ("wave",), "the absolute path of the skill folder"),
+    Variable("CLAUDE_SKILL_DIR", ("wave", "claude-code", "portable"),
+             "the absolute path of the skill folder"),
+    Variable("WAVE_PLUGIN_ROOT", ("wave",), "the root folder of the plugin that ships the skill",
+             plugin_only=True),
+    Variable("CLAUDE_PLUGIN_ROOT", ("wave", "claude-code", "portable"),
+             "the root folder of the plugin that ships the skill", plugin_only=True),
+    Variable("CLAUDE_PLUGIN_DATA", ("claude-code",),
+             "a persistent data folder of the plugin", plugin_only=True),
+    Variable("WAVE_SESSION_ID", ("wave",), "the id of the current session"),
+    Variable("CLAUDE_SESSION_ID", ("wave", "claude-code", "portable"),
+             "the id of the current session"),
+    Variable("CLAUDE_PROJECT_DIR", ("claude-code",), "the project root"),
+    Variable("CLAUDE_EFFORT", ("claude-code",), "the effort level (`low` … `max`)",
+             in_rules=False),
+    Variable("WAVE_ARGUMENTS_FILE", ("wave",),
+             "the absolute path of a file holding the raw arguments (injected commands only)",
+             in_rules=False, shell_only=True),
+)
+
+_BY_NAME = {variable.name: variable for variable in VARIABLES}
+
+
+def variable(name: str) -> Variable | None:
+    return _BY_NAME.get(name)
+
+
+def known_to(name: str, target: str) -> bool:
+    found = _BY_NAME.get(name)
+    if found is not None:
+        return target in found.targets
+    # Claude Code plugins expose their user configuration as ${user_config.KEY}
+    return name.startswith("user_config.") and target == "claude-code"
+
+
+def for_target(target: str) -> list[Variable]:
+    return [v for v in VARIABLES if target in v.targets]

@@ -1,0 +1,509 @@
+"""The frontmatter as a YAML node tree with exact spans, built from ruamel.yaml's event stream.
+
+Implements what RULES.md *YAML* (SK020-SK028) needs to see: every key and value with its span in the
+file, the scalar style (plain, quoted, block) and its resolved text, explicit tags, anchors, aliases
+(kept as alias nodes: never expanded, so an alias bomb costs nothing), flow collections and duplicate
+keys. Parse errors become a `YamlProblem` with a kind that picks the rule (SK020 syntax, SK021 the
+unquoted `: `, SK023 an alias-like `*` value, SK026 a tab).
+
+Scalars resolve with the YAML 1.2 core schema (what the `wave` target models); `yaml11_type` tells
+what a YAML 1.1 loader (PyYAML, the claude.ai upload) would make of a plain scalar (SK027).
+
+After a parse error the tree is rebuilt, when possible, from Claude Code's quoting retry
+(spec-facts.md §3.1 `quoteProblematicValues`), with spans mapped back to the original text, so that
+the other rules can still speak about the rest of the frontmatter.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ruamel.yaml import YAML, events
+from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.reader import ReaderError
+
+from wave_lsp.core.text import Span
+
+MAX_DEPTH = 100
+MAX_FRONTMATTER_CHARS = 1_048_576
+
+NodeKind = Literal["scalar", "mapping", "sequence", "alias"]
+ProblemKind = Literal["syntax", "colon", "alias", "tab", "depth", "size"]
+
+
+class _Alias:
+    """Stands in for the value of an alias node: aliases are never expanded."""
+
+    def __repr__(self) -> str:
+        return "<alias>"
+
+
+ALIAS = _Alias()
+
+
+@dataclass(eq=False, slots=True)
+class YamlNode:
+    kind: NodeKind
+    span: Span  #: the node including its anchor and tag
+    content_span: Span  #: the value itself (after anchor and tag; trailing blank lines trimmed)
+    tag: str | None = None  #: explicit tag as written (`!!str`, `!foo`)
+    tag_span: Span | None = None
+    anchor: str | None = None  #: the anchor defined on this node, or the alias' target name
+    anchor_span: Span | None = None
+    style: str | None = None  #: scalars: None (plain), `'`, `"`, `|`, `>`
+    flow: bool = False  #: collections written as `[...]` / `{...}`
+    text: str = ""  #: scalars: the value text as YAML resolves it (folded, unescaped)
+    pairs: list[tuple[YamlNode, YamlNode]] = field(default_factory=list)
+    items: list[YamlNode] = field(default_factory=list)
+    depth: int = 0
+
+    # -- values ----------------------------------------------------------------------------
+    @property
+    def is_plain(self) -> bool:
+        return self.kind == "scalar" and self.style is None and self.tag is None
+
+    @property
+    def is_block_scalar(self) -> bool:
+        return self.kind == "scalar" and self.style in ("|", ">")
+
+    def value(self) -> Any:
+        """The value with the YAML 1.2 core schema (aliases become `ALIAS`)."""
+        return to_python(self)
+
+    def get(self, key: str) -> YamlNode | None:
+        """The value node of `key` in a mapping (the last one when a key is duplicated)."""
+        found = None
+        for key_node, value_node in self.pairs:
+            if key_node.kind == "scalar" and key_node.text == key:
+                found = value_node
+        return found
+
+    def key_node(self, key: str) -> YamlNode | None:
+        found = None
+        for key_node, _ in self.pairs:
+            if key_node.kind == "scalar" and key_node.text == key:
+                found = key_node
+        return found
+
+    def walk(self) -> Iterator[YamlNode]:
+        """Every node of the tree, depth first, without recursion."""
+        stack: list[YamlNode] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            children: list[YamlNode] = []
+            for key_node, value_node in node.pairs:
+                children += [key_node, value_node]
+            children += node.items
+            stack.extend(reversed(children))
+
+
+@dataclass(slots=True)
+class YamlProblem:
+    kind: ProblemKind
+    message: str
+    span: Span
+
+
+@dataclass(slots=True)
+class YamlDocument:
+    """The result of parsing one frontmatter."""
+
+    root: YamlNode | None = None
+    problem: YamlProblem | None = None
+    #: the tree was rebuilt from Claude Code's quoting retry after `problem`
+    recovered: bool = False
+    #: spans of every duplicated key: (first occurrence, later occurrence)
+    duplicates: list[tuple[YamlNode, YamlNode]] = field(default_factory=list)
+    #: the document holds several YAML documents or nothing at all
+    empty: bool = False
+
+    @property
+    def mapping(self) -> YamlNode | None:
+        return self.root if self.root is not None and self.root.kind == "mapping" else None
+
+
+# -- resolution -----------------------------------------------------------------------------
+
+_NULL_12 = re.compile(r"~|null|Null|NULL|")
+_BOOL_12 = re.compile(r"true|True|TRUE|false|False|FALSE")
+_INT_12 = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
+_FLOAT_12 = re.compile(
+    r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
+)
+# YAML 1.1 implicit types, as PyYAML resolves them (resolver.py)
+_BOOL_11 = re.compile(
+    r"yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"
+)
+_INT_11 = re.compile(
+    r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+"
+    r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+"
+)
+_FLOAT_11 = re.compile(
+    r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?"
+    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+)
+_TIMESTAMP_11 = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
+    r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?"
+)
+
+
+def resolve_plain_12(text: str) -> Any:
+    """A plain scalar under the YAML 1.2 core schema."""
+    if _NULL_12.fullmatch(text):
+        return None
+    if _BOOL_12.fullmatch(text):
+        return text.lower() == "true"
+    if _INT_12.fullmatch(text):
+        return int(text, 0) if text[:2] in ("0o", "0x") else int(text)
+    if _FLOAT_12.fullmatch(text):
+        lowered = text.lower()
+        if lowered.endswith(".inf"):
+            return float("-inf") if lowered.startswith("-") else float("inf")
+        if lowered.endswith(".nan"):
+            return float("nan")
+        return float(text)
+    return text
+
+
+def yaml11_type(text: str) -> str | None:
+    """The type a YAML 1.1 loader gives a plain scalar, or None when it stays a string."""
+    if _NULL_12.fullmatch(text):
+        return "null"
+    if _BOOL_11.fullmatch(text):
+        return "boolean"
+    if _INT_11.fullmatch(text):
+        return "integer"
+    if _FLOAT_11.fullmatch(text):
+        return "number"
+    if _TIMESTAMP_11.fullmatch(text):
+        return "date"
+    return None
+
+
+def yaml12_type(text: str) -> str | None:
+    value = resolve_plain_12(text)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return None
+
+
+def to_python(node: YamlNode) -> Any:
+    """Convert a node tree to Python values, iteratively (deep trees do not recurse)."""
+    results: dict[int, Any] = {}
+    order: list[YamlNode] = list(node.walk())
+    for current in reversed(order):
+        results[id(current)] = _convert_one(current, results)
+    return results[id(node)]
+
+
+def _convert_one(node: YamlNode, done: dict[int, Any]) -> Any:
+    if node.kind == "alias":
+        return ALIAS
+    if node.kind == "scalar":
+        if node.tag in ("!!str", "!"):
+            return node.text
+        if node.tag in ("!!int", "!!float", "!!bool", "!!null") or node.is_plain:
+            return resolve_plain_12(node.text)
+        return node.text
+    if node.kind == "sequence":
+        return [done[id(item)] for item in node.items]
+    mapping: dict[Any, Any] = {}
+    for key_node, value_node in node.pairs:
+        key = done[id(key_node)]
+        if isinstance(key, (list, dict)) or key is ALIAS:
+            key = str(key)
+        mapping[key] = done[id(value_node)]
+    return mapping
+
+
+# -- parsing --------------------------------------------------------------------------------
+
+
+def parse_frontmatter(text: str, offset: int = 0) -> YamlDocument:
+    """Parse the YAML text of a frontmatter that starts at `offset` in the file."""
+    if len(text) > MAX_FRONTMATTER_CHARS:
+        return YamlDocument(
+            problem=YamlProblem(
+                "size",
+                f"the frontmatter is {len(text):,} characters long; it is not parsed "
+                f"(more than {MAX_FRONTMATTER_CHARS:,})",
+                Span(offset, offset + 3),
+            )
+        )
+    too_deep = _nesting_guard(text)
+    if too_deep is not None:
+        return YamlDocument(
+            problem=YamlProblem(
+                "depth",
+                f"the frontmatter nests more than {MAX_DEPTH} levels deep; it is not parsed",
+                Span(offset + too_deep, offset + too_deep + 1),
+            )
+        )
+    try:
+        return _build(text, offset, _identity)
+    except (MarkedYAMLError, ReaderError) as error:
+        problem = _problem_from_error(error, text, offset)
+    recovered = _recover(text, offset)
+    if recovered is not None:
+        recovered.problem = problem
+        recovered.recovered = True
+        return recovered
+    return YamlDocument(problem=problem)
+
+
+def _identity(index: int) -> int:
+    return index
+
+
+def _nesting_guard(text: str) -> int | None:
+    """Index where flow brackets or block indentation nest deeper than MAX_DEPTH, else None.
+
+    ruamel.yaml's scanner is quadratic in the flow nesting depth (10,000 levels take seconds), so
+    absurd nesting is refused before parsing; no frontmatter of a real skill comes near the limit.
+    """
+    depth = 0
+    for match in re.finditer(r"[\[\]{}]", text):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            return match.start()
+        depth = max(depth, 0)
+    indents: list[int] = []
+    position = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.lstrip(" -")
+        if stripped.strip() and not stripped.startswith("#"):
+            width = len(line) - len(stripped)
+            while indents and indents[-1] >= width:
+                indents.pop()
+            indents.append(width)
+            if len(indents) > MAX_DEPTH:
+                return position
+        position += len(line)
+    return None
+
+
+def _problem_from_error(error: Exception, text: str, offset: int) -> YamlProblem:
+    if isinstance(error, ReaderError):
+        index = min(error.position, len(text))
+        return YamlProblem(
+            "syntax",
+            f"character U+{error.character:04X} is not allowed in YAML "
+            f"({error.reason})",
+            Span(offset + index, offset + min(index + 1, len(text))),
+        )
+    assert isinstance(error, MarkedYAMLError)
+    mark = error.problem_mark or error.context_mark
+    index = min(mark.index, len(text)) if mark is not None else 0
+    problem = (error.problem or "").strip()
+    context = (error.context or "").strip()
+    span = Span(offset + index, offset + min(index + 1, len(text)))
+    if problem.startswith("mapping values are not allowed"):
+        return YamlProblem("colon", problem, _value_span_of_line(text, index, offset) or span)
+    if "'\\t'" in problem or "\t" in problem:
+        return YamlProblem("tab", problem, span)
+    if context.startswith(("while scanning an alias", "while scanning an anchor")):
+        return YamlProblem("alias", f"{context}: {problem}", span)
+    message = f"{context}: {problem}" if context else problem
+    return YamlProblem("syntax", message, span)
+
+
+def _value_span_of_line(text: str, index: int, offset: int) -> Span | None:
+    """For the unquoted-colon case: the span of the plain value on the key's line."""
+    line_start = text.rfind("\n", 0, index) + 1
+    line_end_match = re.compile(r"\r?\n|\r|$").search(text, index)
+    line_end = line_end_match.start() if line_end_match else len(text)
+    line = text[line_start:line_end]
+    match = re.match(r"\s*(?:-\s+)?[^:#]+?:\s+", line)
+    if not match:
+        return None
+    return Span(offset + line_start + match.end(), offset + line_end)
+
+
+# Claude Code's quoting retry (spec-facts.md §3.1), reproduced exactly.
+_RETRY_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(.+)$")
+_YAML_SPECIAL_CHARS = re.compile(r"[{}[\]*&#!|>%@`]|: ")
+
+
+@dataclass(slots=True)
+class _Rewrite:
+    new_start: int
+    new_end: int
+    old_start: int
+    old_end: int
+
+
+def quote_problematic_values(text: str) -> tuple[str, list[_Rewrite]]:
+    """Quote top-level `key: value` lines whose value holds YAML special characters."""
+    out: list[str] = []
+    rewrites: list[_Rewrite] = []
+    old_pos = new_pos = 0
+    for raw_line in text.splitlines(keepends=True):
+        content = raw_line.rstrip("\r\n")
+        ending = raw_line[len(content) :]
+        match = _RETRY_LINE.match(content)
+        value = match.group(2) if match else ""
+        if (
+            match
+            and not (value.startswith('"') and value.endswith('"'))
+            and not (value.startswith("'") and value.endswith("'"))
+            and _YAML_SPECIAL_CHARS.search(value)
+        ):
+            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+            new_content = f'{match.group(1)}: "{escaped}"'
+            value_start = match.start(2)
+            rewrites.append(
+                _Rewrite(
+                    new_pos + value_start,
+                    new_pos + len(new_content),
+                    old_pos + value_start,
+                    old_pos + len(content),
+                )
+            )
+            out.append(new_content + ending)
+            new_pos += len(new_content) + len(ending)
+        else:
+            out.append(raw_line)
+            new_pos += len(raw_line)
+        old_pos += len(raw_line)
+    return "".join(out), rewrites
+
+
+def _recover(text: str, offset: int) -> YamlDocument | None:
+    rewritten, rewrites = quote_problematic_values(text)
+    if not rewrites:
+        return None
+    new_starts = [r.new_start for r in rewrites]
+
+    def to_old(index: int) -> int:
+        position = bisect.bisect_right(new_starts, index) - 1
+        if position < 0:
+            return index
+        rewrite = rewrites[position]
+        if index <= rewrite.new_end:
+            # inside the rewritten value: map onto the original value text
+            return min(rewrite.old_start + max(index - rewrite.new_start - 1, 0), rewrite.old_end)
+        return index - rewrite.new_end + rewrite.old_end
+
+    try:
+        return _build(rewritten, offset, to_old)
+    except (MarkedYAMLError, ReaderError):
+        return None
+
+
+def _build(text: str, offset: int, to_old) -> YamlDocument:
+    """Build the node tree from the event stream, iteratively."""
+    yaml = YAML(typ="safe", pure=True)
+    document = YamlDocument()
+    # open collections: (node, pending key for mappings, local index where its content starts)
+    stack: list[tuple[YamlNode, list[YamlNode], int]] = []
+    roots: list[YamlNode] = []
+    seen_keys: list[dict[Any, YamlNode]] = []
+
+    def file_span(start: int, end: int) -> Span:
+        return Span(offset + to_old(start), offset + to_old(max(end, start)))
+
+    def attach(node: YamlNode) -> None:
+        if not stack:
+            roots.append(node)
+            return
+        parent, pending, _ = stack[-1]
+        node.depth = parent.depth + 1
+        if parent.kind == "sequence":
+            parent.items.append(node)
+        elif pending:
+            key_node = pending.pop()
+            parent.pairs.append((key_node, node))
+            _note_duplicate(document, seen_keys[-1], key_node)
+        else:
+            pending.append(node)
+
+    for event in yaml.parse(text):
+        if isinstance(event, events.ScalarEvent):
+            node, _ = _new_node("scalar", event, text, file_span)
+            node.style = event.style if event.style in ("'", '"', "|", ">") else None
+            node.text = event.value
+            attach(node)
+        elif isinstance(event, (events.MappingStartEvent, events.SequenceStartEvent)):
+            kind: NodeKind = (
+                "mapping" if isinstance(event, events.MappingStartEvent) else "sequence"
+            )
+            node, content_start = _new_node(kind, event, text, file_span)
+            node.flow = bool(event.flow_style)
+            attach(node)
+            stack.append((node, [], content_start))
+            seen_keys.append({})
+        elif isinstance(event, (events.MappingEndEvent, events.SequenceEndEvent)):
+            node, _, content_start = stack.pop()
+            seen_keys.pop()
+            end = _trimmed_end(text, content_start, event.end_mark.index)
+            node.span = Span(node.span.start, offset + to_old(end))
+            node.content_span = file_span(content_start, end)
+        elif isinstance(event, events.AliasEvent):
+            span = file_span(event.start_mark.index, event.end_mark.index)
+            node = YamlNode("alias", span, span, anchor=event.anchor, anchor_span=span)
+            attach(node)
+    if len(roots) != 1:
+        document.empty = True
+    document.root = roots[0] if roots else None
+    return document
+
+
+def _note_duplicate(document: YamlDocument, seen: dict[Any, YamlNode], key_node: YamlNode) -> None:
+    if key_node.kind != "scalar":
+        return
+    key = key_node.text
+    if key in seen:
+        document.duplicates.append((seen[key], key_node))
+    else:
+        seen[key] = key_node
+
+
+_PROPERTY = re.compile(r"([&!][^\s,\[\]{}]*)[ \t]*")
+
+
+def _new_node(kind: NodeKind, event, text: str, file_span) -> tuple[YamlNode, int]:
+    """A node with its anchor and tag located in the text before the content.
+
+    Returns the node and the local index where its content starts (after anchor and tag).
+    """
+    start, end = event.start_mark.index, event.end_mark.index
+    node = YamlNode(kind, file_span(start, end), file_span(start, end))
+    node.anchor = getattr(event, "anchor", None)
+    explicit_tag = getattr(event, "tag", None) is not None
+    content_start = start
+    if node.anchor is not None or explicit_tag:
+        for _ in range(2):
+            match = _PROPERTY.match(text, content_start)
+            if not match:
+                break
+            token = match.group(1)
+            token_span = file_span(match.start(1), match.end(1))
+            if token.startswith("&"):
+                node.anchor_span = token_span
+            else:
+                node.tag, node.tag_span = token, token_span
+            content_start = match.end()
+    trimmed = _trimmed_end(text, content_start, max(end, content_start))
+    node.content_span = file_span(content_start, trimmed)
+    return node, content_start
+
+
+def _trimmed_end(text: str, start: int, end: int) -> int:
+    """`end` moved back over the trailing blanks and line breaks that block values swallow."""
+    end = min(end, len(text))
+    while end > start and text[end - 1] in " \t\r\n":
+        end -= 1
+    return max(end, start)

@@ -1,0 +1,161 @@
+"""Report formats of `wave-lsp check`: text, JSON (stable, documented in the README), SARIF 2.1.0
+for code scanning, and GitHub workflow annotations."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any, TextIO
+
+from wave_lsp import __version__
+from wave_lsp.core.catalog import Severity, rule
+from wave_lsp.core.checker import FileReport
+
+JSON_VERSION = 1
+_COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m",
+            Severity.INFORMATION: "\033[36m", Severity.HINT: "\033[2m"}
+_RESET, _BOLD = "\033[0m", "\033[1m"
+
+
+def display_path(path: Path, cwd: Path | None = None) -> str:
+    """Relative to the current directory when the file is below it, else absolute."""
+    cwd = cwd or Path.cwd()
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(cwd).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
+
+def summary(reports: list[FileReport]) -> dict[str, int]:
+    counts = Counter(f.severity.label for r in reports for f in r.findings)
+    return {"files": len(reports), "findings": sum(counts.values()),
+            "error": counts["error"], "warning": counts["warning"],
+            "information": counts["information"], "hint": counts["hint"]}
+
+
+def write_text(reports: list[FileReport], out: TextIO, colour: bool) -> None:
+    def paint(text: str, code: str) -> str:
+        return f"{code}{text}{_RESET}" if colour else text
+
+    for report in reports:
+        path = display_path(report.path)
+        for finding in report.findings:
+            assert finding.range is not None
+            start = finding.range.start
+            label = paint(f"[{finding.severity.label}]", _COLOURS[finding.severity])
+            code = paint(finding.code, _BOLD)
+            out.write(f"{path}:{start.line + 1}:{start.character + 1}: {code} {label} "
+                      f"{finding.message}\n")
+    totals = summary(reports)
+    parts = [f"{totals[k]} {k}{'s' if totals[k] != 1 and k in ('error', 'warning', 'hint') else ''}"
+             for k in ("error", "warning", "information", "hint")]
+    line = (f"Checked {totals['files']} file{'s' if totals['files'] != 1 else ''}: "
+            + ", ".join(parts) + ".")
+    out.write((paint(line, _BOLD) if colour else line) + "\n")
+
+
+def to_json(reports: list[FileReport], target: str) -> dict[str, Any]:
+    return {
+        "version": JSON_VERSION,
+        "tool": {"name": "wave-lsp", "version": __version__},
+        "target": target,
+        "files": [
+            {"path": display_path(r.path), "skill": r.skill,
+             "findings": [f.to_json() for f in r.findings]}
+            for r in reports
+        ],
+        "summary": summary(reports),
+    }
+
+
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning",
+                Severity.INFORMATION: "note", Severity.HINT: "note"}
+
+
+def to_sarif(reports: list[FileReport], target: str) -> dict[str, Any]:
+    used = sorted({f.code for r in reports for f in r.findings})
+    rule_index = {code: i for i, code in enumerate(used)}
+    results = []
+    for report in reports:
+        uri = display_path(report.path)
+        for finding in report.findings:
+            assert finding.range is not None
+            start, end = finding.range.start, finding.range.end
+            results.append({
+                "ruleId": finding.code,
+                "ruleIndex": rule_index[finding.code],
+                "level": _SARIF_LEVEL[finding.severity],
+                "message": {"text": finding.message},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": uri},
+                    "region": {"startLine": start.line + 1, "startColumn": start.character + 1,
+                               "endLine": end.line + 1, "endColumn": end.character + 1},
+                }}],
+            })
+    driver_rules = [{
+        "id": code, "name": rule(code).name,
+        "shortDescription": {"text": rule(code).summary},
+        "fullDescription": {"text": rule(code).why},
+        "helpUri": rule(code).url,
+        "help": {"text": f"{rule(code).why} Fix: {rule(code).fix}"},
+    } for code in used]
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "wave-lsp", "version": __version__,
+                                "informationUri": "https://github.com/wave-lsp/wave-lsp",
+                                "rules": driver_rules}},
+            "properties": {"target": target},
+            "results": results,
+        }],
+    }
+
+
+_GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning",
+                 Severity.INFORMATION: "notice", Severity.HINT: "notice"}
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def write_github(reports: list[FileReport], out: TextIO) -> None:
+    for report in reports:
+        path = display_path(report.path)
+        for finding in report.findings:
+            assert finding.range is not None
+            start, end = finding.range.start, finding.range.end
+            props = (f"file={_escape_property(path)},line={start.line + 1},"
+                     f"col={start.character + 1},endLine={end.line + 1},"
+                     f"endColumn={end.character + 1},"
+                     f"title={_escape_property(f'{finding.code} {finding.name}')}")
+            out.write(f"::{_GITHUB_LEVEL[finding.severity]} {props}::"
+                      f"{_escape_data(finding.message)}\n")
+    totals = summary(reports)
+    out.write(f"wave-lsp: {totals['files']} files, {totals['error']} errors, "
+              f"{totals['warning']} warnings\n")
+
+
+def write(reports: list[FileReport], fmt: str, target: str, out: TextIO | None = None) -> None:
+    out = out or sys.stdout
+    if fmt == "json":
+        json.dump(to_json(reports, target), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    elif fmt == "sarif":
+        json.dump(to_sarif(reports, target), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    elif fmt == "github":
+        write_github(reports, out)
+    else:
+        colour = out.isatty() and not os.environ.get("NO_COLOR")
+        write_text(reports, out, colour)
+
