@@ -52,6 +52,7 @@ class Rule:
     why: str
     example: str
     fix: str
+    notes: str = ""  #: how wave-lsp decides where RULES.md leaves room
 
     def severity(self, target: str) -> Severity | None:
         """The default severity under `target`, or None when the target does not report it."""
@@ -71,7 +72,8 @@ def rules() -> dict[str, Rule]:
         levels = dict(zip(TARGETS, (_LETTERS[letter] for letter in entry["severity"]), strict=True))
         catalog[code] = Rule(code=code, name=entry["name"], family=entry["family"],
                              severities=levels, summary=entry["summary"], why=entry["why"],
-                             example=entry["example"], fix=entry["fix"])
+                             example=entry["example"], fix=entry["fix"],
+                             notes=entry.get("notes", ""))
     return catalog
 
 

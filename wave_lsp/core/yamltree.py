@@ -252,10 +252,11 @@ def parse_frontmatter(text: str, offset: int = 0) -> YamlDocument:
                 Span(offset + too_deep, offset + too_deep + 1),
             )
         )
+    parse_text = _neutralise_inner_tabs(text)
     try:
-        return _build(text, offset, _identity)
+        return _build(parse_text, offset, _identity)
     except (MarkedYAMLError, ReaderError) as error:
-        problem = _problem_from_error(error, text, offset)
+        problem = _problem_from_error(error, parse_text, offset)
     recovered = _recover(text, offset)
     if recovered is not None:
         recovered.problem = problem
@@ -266,6 +267,20 @@ def parse_frontmatter(text: str, offset: int = 0) -> YamlDocument:
 
 def _identity(index: int) -> int:
     return index
+
+
+_INNER_TAB = re.compile(r"(?m)(?<=[^\s])([^\S\r\n]*)\t")
+
+
+def _neutralise_inner_tabs(text: str) -> str:
+    """Tabs after the first non-blank character of a line, as spaces (same length).
+
+    YAML 1.2 allows tabs inside a line (`a: x<TAB>y`), but ruamel.yaml's scanner rejects them;
+    the runtimes' parsers accept them. Leading tabs stay, so indentation by tab is still an error.
+    """
+    if "\t" not in text:
+        return text
+    return _INNER_TAB.sub(lambda m: m.group(1) + " ", text)
 
 
 def _nesting_guard(text: str) -> int | None:
@@ -306,6 +321,9 @@ def _problem_from_error(error: Exception, text: str, offset: int) -> YamlProblem
         )
     assert isinstance(error, MarkedYAMLError)
     mark = error.problem_mark or error.context_mark
+    at_end = mark is not None and not text[mark.index :].strip()
+    if at_end and error.context_mark is not None:
+        mark = error.context_mark  # "found unexpected end of stream": show where it started
     index = min(mark.index, len(text)) if mark is not None else 0
     problem = (error.problem or "").strip()
     context = (error.context or "").strip()

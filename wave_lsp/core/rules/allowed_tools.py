@@ -44,18 +44,18 @@ def tool_entries(ctx: CheckContext) -> list[Entry]:
 @check("SK080")
 def allowed_tools_type(ctx: CheckContext) -> Iterator[Finding]:
     entry = ctx.field("allowed-tools")
-    if entry is None:
+    if entry is None or not ctx.issues_for("SK080"):
         return
-    for located in ctx.issues_for("SK080"):
-        if located.issue.field != "allowed-tools":
-            continue
-        node = located.node
-        where = "an entry" if located.issue.path else "`allowed-tools`"
-        yield ctx.finding("SK080", node.content_span if len(node.content_span)
-                          else entry.key.span,
-                          f"{where} is {type_name(located.issue.value)}: runtimes drop what is not "
-                          "a string, so nothing is pre-approved. Write a list of rules "
-                          "(`- Read`) or one string.")
+    if isinstance(entry.value, list):
+        for item in entry.node.items:
+            if item.kind != "scalar" or not isinstance(item.value(), str):
+                yield ctx.finding("SK080", item.content_span,
+                                  f"This entry is {type_name(item.value())}: runtimes drop entries "
+                                  "that are not strings. Write the rule as text (`- Read`).")
+        return
+    yield ctx.finding("SK080", ctx.entry_span(entry),
+                      f"`allowed-tools` is {type_name(entry.value)}: runtimes drop it, so nothing "
+                      "is pre-approved. Write a list of rules (`- Read`) or one string.")
 
 
 @check("SK081")

@@ -15,8 +15,8 @@ SKILL_FILE = "SKILL.md"
 
 
 def first_line_span(ctx: CheckContext) -> Span:
-    lines = ctx.document.lines
-    return Span(0, min(lines.line_end(0), 3)) if lines.line_end(0) else Span(0, 0)
+    """The first line, for findings about the file as a whole."""
+    return ctx.document.lines.span_of_line(0)
 
 
 @check("SK001")

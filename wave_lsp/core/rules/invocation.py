@@ -192,11 +192,14 @@ def arguments_names(ctx: CheckContext) -> Iterator[Finding]:
     entry = ctx.field("arguments")
     if entry is None:
         return
-    for located in ctx.issues_for("SK098")[:1]:
+    if not isinstance(entry.value, (str, list)):
         yield ctx.finding("SK098", ctx.entry_span(entry),
-                          f"`arguments` is {type_name(located.issue.value)}: write a list of "
-                          "names or one space-separated string.")
+                          f"`arguments` is {type_name(entry.value)}: write a list of names or "
+                          "one space-separated string.")
         return
+    for item in non_scalar_items(entry.node):
+        yield ctx.finding("SK098", item.content_span,
+                          f"An argument name must be a word, not {type_name(item.value())}.")
     seen: set[str] = set()
     for item in entries(entry.node, ctx.text, separators=" \t"):
         name = item.text
@@ -222,11 +225,17 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
     entry = ctx.field("paths")
     if entry is None:
         return
-    for located in ctx.issues_for("SK099")[:1]:
-        yield ctx.finding("SK099", ctx.entry_span(entry),
-                          f"`paths` is {type_name(located.issue.value)}: write a list of "
-                          "gitignore-style patterns or one comma-separated string.")
+    if not isinstance(entry.value, (str, list)) or entry.value is ALIAS:
+        if entry.value is not ALIAS:
+            yield ctx.finding("SK099", ctx.entry_span(entry),
+                              f"`paths` is {type_name(entry.value)}: write a list of "
+                              "gitignore-style patterns or one comma-separated string.")
         return
+    for item in non_scalar_items(entry.node) + [i for i in entry.node.items
+                                                if i.kind == "scalar" and not i.is_plain
+                                                and not isinstance(i.value(), str)]:
+        yield ctx.finding("SK099", item.content_span,
+                          f"A `paths` pattern must be text, not {type_name(item.value())}.")
     patterns = path_patterns(entry.value)
     if not patterns:
         yield ctx.finding("SK099", ctx.entry_span(entry),
@@ -243,6 +252,12 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
             yield ctx.finding("SK099", ctx.entry_span(entry),
                               f"`{shown(pattern)}` is not a valid gitignore-style pattern "
                               f"({error}): it never matches.")
+
+
+def non_scalar_items(node) -> list:
+    """Items of a YAML list that are not scalars (or are scalars that are not text)."""
+    return [item for item in node.items
+            if item.kind != "scalar" or not isinstance(item.value(), str)]
 
 
 def path_patterns(value: object) -> list[str]:

@@ -1,0 +1,46 @@
+"""Applying a quick fix removes the finding it belongs to (and breaks nothing else)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import run
+from wave_lsp.core.findings import apply_edits
+
+CASES = [
+    ("SK005", "\n\n---\nname: my-skill\ndescription: X. Use when asked.\n---\n"),
+    ("SK007", "----\nname: my-skill\ndescription: X. Use when asked.\n---\n"),
+    ("SK010", "---\r\nname: my-skill\r\ndescription: X. Use when asked.\r\n---\r\n"),
+    ("SK021", "---\nname: my-skill\ndescription: Use when: the user asks\n---\n"),
+    ("SK022", "---\nname: my-skill\ndescription: X. Use when asked.\nname: other\n---\n"),
+    ("SK023", "---\nname: my-skill\ndescription: X. Use when asked.\npaths: **/*.ts\n---\n"),
+    ("SK024", "---\nname: my-skill\ndescription: X. Use when asked.\nlicense: !!str MIT\n---\n"),
+    ("SK026", "---\nname: my-skill\ndescription: X. Use when asked.\nmetadata:\n\tv: '1'\n---\n"),
+    ("SK027", "---\nname: my-skill\ndescription: X. Use when asked.\nargument-hint: [n]\n---\n"),
+    ("SK030", "---\ndescription: X. Use when asked.\n---\n"),
+    ("SK034", "---\nname: My-Skill\ndescription: X. Use when asked.\n---\n"),
+    ("SK039", "---\nname: other\ndescription: X. Use when asked.\n---\n"),
+    ("SK051", "---\nname: my-skill\ndescription: yes\n---\n"),
+    ("SK062", "---\nname: my-skill\ndescription: X. Use when asked.\nmetadata:\n  v: 1.0\n---\n"),
+    ("SK071", "---\nname: my-skill\ndescription: X. Use when asked.\nallowedTools: Read\n---\n"),
+    ("SK081", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools: Read Grep\n---\n"),
+    ("SK083", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools:\n  - Grap\n---\n"),
+    ("SK090", "---\nname: my-skill\ndescription: X. Use when asked.\nuser-invocable: no\n---\n"),
+    ("SK092", "---\nname: my-skill\ndescription: X. Use when asked.\ncontext: forked\n---\n"),
+    ("SK093", "---\nname: my-skill\ndescription: X. Use when asked.\nagent: Explore\n---\n"),
+    ("SK095", "---\nname: my-skill\ndescription: X. Use when asked.\neffort: hihg\n---\n"),
+    ("SK100", "---\nname: my-skill\ndescription: X. Use when asked.\nhooks:\n  PreToolUs:\n"
+              "    - hooks:\n        - type: command\n          command: x\n---\n"),
+]
+
+
+@pytest.mark.parametrize(("code", "text"), CASES, ids=[c for c, _ in CASES])
+def test_fix_removes_the_finding(code: str, text: str, tmp_path) -> None:
+    target = "portable" if code == "SK010" else "wave"
+    report = run(tmp_path, text, target=target)
+    finding = next(f for f in report.findings if f.code == code)
+    assert finding.fixes, f"{code} offers no fix"
+    fixed = apply_edits(report.document.text, finding.fixes[0].edits)
+    after = run(tmp_path, ("\ufeff" if report.document.bom else "") + fixed, target=target)
+    assert code not in [f.code for f in after.findings], fixed
+    assert not any(f.code in ("SK020", "SK021") for f in after.findings), fixed

@@ -1,0 +1,58 @@
+"""Property tests: whatever the text, the core never raises and every range lies in the document."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wave_lsp.core.catalog import TARGETS
+from wave_lsp.core.config import Settings
+from wave_lsp.core.document import SkillDocument
+from wave_lsp.core.engine import check_document
+from wave_lsp.core.location import locate
+from wave_lsp.core.text import LineIndex
+
+PIECES = [
+    "---\n", "---\r\n", "name: my-skill\n", "name: My_Skill\n", "description: x\n",
+    "description: >-\n  folded\n", "description: |\n  kept\n", "description: a: b\n",
+    "allowed-tools: Read Grep\n", "allowed-tools:\n  - Bash(git:*)\n  - Bsh\n",
+    "metadata:\n  v: 1.0\n", "  - item\n", "key: &a [1, *a]\n", "t: !!str 5\n", "\t", "# c\n",
+    "# wave-lsp: ignore SK070\n", "x: [1, {2: 3}]\n", "!`cmd`\n", "技能😀", "\ufeff", "\r",
+    "context: forked\n", "paths: **/*.ts\n", "hooks:\n  Stop: []\n", "'", '"', ":", "\n",
+]
+
+
+def check_all_targets(text: str) -> None:
+    document = SkillDocument.from_text(text)
+    lines = LineIndex(document.text)
+    end = lines.position(len(document.text))
+    for target in TARGETS:
+        findings = check_document(document, locate(None), Settings(target=target), strict=True)
+        for finding in findings:
+            assert finding.range is not None
+            for point in (finding.range.start, finding.range.end):
+                assert 0 <= point.line < lines.line_count
+                assert (point.line, point.character) <= (end.line, end.character)
+                assert point.character <= len(lines.line_text(point.line))
+            assert finding.range.start <= finding.range.end
+            assert finding.message
+        again = check_document(document, locate(None), Settings(target=target), strict=True)
+        assert [(f.code, f.range) for f in again] == [(f.code, f.range) for f in findings]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(PIECES), max_size=25).map("".join))
+def test_generated_skills_never_raise(text: str) -> None:
+    check_all_targets(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_arbitrary_text_never_raises(text: str) -> None:
+    check_all_targets(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200))
+def test_arbitrary_frontmatter_never_raises(text: str) -> None:
+    check_all_targets("---\nname: my-skill\n" + text + "\n---\nbody\n")

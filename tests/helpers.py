@@ -1,0 +1,42 @@
+"""Test helpers: range markers and running the checker on a text placed in a temporary tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wave_lsp.core.checker import FileReport, check_file
+from wave_lsp.core.config import Settings
+from wave_lsp.core.text import LineIndex, Position, Range
+
+OPEN, CLOSE = "«", "»"
+
+
+def strip_markers(marked: str) -> tuple[str, Range | None]:
+    """Remove one «…» pair and return the text and the range it marked (in the clean text)."""
+    start = marked.find(OPEN)
+    if start < 0:
+        return marked, None
+    end = marked.find(CLOSE, start)
+    text = marked[:start] + marked[start + 1 : end] + marked[end + 1 :]
+    # positions do not count a leading byte-order mark, as editors do not
+    bom = 1 if text.startswith("\ufeff") else 0
+    lines = LineIndex(text[bom:])
+    return text, Range(lines.position(start - bom), lines.position(end - 1 - bom))
+
+
+def run(tmp_path: Path, text: str, *, target: str = "wave", relpath: str = "my-skill/SKILL.md",
+        files: dict[str, str] | None = None, home: Path | None = None) -> FileReport:
+    """Write `text` to `tmp_path/relpath` (plus `files`) and check it strictly."""
+    path = tmp_path / relpath
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8"))
+    for name, content in (files or {}).items():
+        extra = tmp_path / name
+        extra.parent.mkdir(parents=True, exist_ok=True)
+        extra.write_text(content, "utf-8")
+    settings = Settings(target=target, home=home or tmp_path / "home")
+    return check_file(path, settings, strict=True)
+
+
+def pos(line: int, character: int) -> Position:
+    return Position(line, character)

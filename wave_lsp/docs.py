@@ -1,0 +1,79 @@
+"""Generate the rule pages under `docs/rules/` from the catalog: `python -m wave_lsp.docs [DIR]`.
+
+The pages are generated, never edited by hand; `tests/core/test_catalog.py` fails when they drift.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from wave_lsp.core.catalog import TARGETS, Rule, rules
+from wave_lsp.core.rules import implemented_codes
+
+_LEVEL = {None: "–", 1: "error", 2: "warning", 3: "information", 4: "hint"}
+
+
+def rule_page(item: Rule) -> str:
+    levels = " | ".join(_LEVEL[int(s) if s else None] for s in item.severities.values())
+    status = ("" if item.code in implemented_codes()
+              else "\n> Not reported yet: this rule is specified and will be implemented soon.\n")
+    return f"""# {item.code} {item.name}
+
+*{item.family}*
+{status}
+{item.summary}
+
+| {" | ".join(TARGETS)} |
+|{"---|" * len(TARGETS)}
+| {levels} |
+
+## Why
+
+{item.why}
+
+## Example
+
+```yaml
+{item.example}
+```
+
+## Fix
+
+{item.fix}
+{f"{chr(10)}## How wave-lsp decides{chr(10)}{chr(10)}{item.notes}{chr(10)}" if item.notes else ""}
+Silence it on one line with `# wave-lsp: ignore {item.code}` (frontmatter) or
+`<!-- wave-lsp: ignore {item.code} -->` (body), for a file with `wave-lsp: ignore-file {item.code}`,
+or everywhere with `--ignore {item.code}` / `[tool.wave-lsp] ignore = ["{item.code}"]`.
+"""
+
+
+def index_page() -> str:
+    lines = ["# wave-lsp rules", "", "Generated from `wave_lsp/data/rules.toml`.", "",
+             f"| code | name | {' | '.join(TARGETS)} | summary |",
+             f"|---|---|{'---|' * len(TARGETS)}---|"]
+    for item in rules().values():
+        levels = " | ".join(_LEVEL[int(s) if s else None][:1].upper() if s else "–"
+                            for s in item.severities.values())
+        summary = item.summary.replace("|", "\\|")
+        lines.append(f"| [{item.code}]({item.code}.md) | {item.name} | {levels} | {summary} |")
+    return "\n".join(lines) + "\n"
+
+
+def pages() -> dict[str, str]:
+    generated = {f"{code}.md": rule_page(item) for code, item in rules().items()}
+    generated["README.md"] = index_page()
+    return generated
+
+
+def main(argv: list[str] | None = None) -> int:
+    target = Path((argv or sys.argv[1:] or ["docs/rules"])[0])
+    target.mkdir(parents=True, exist_ok=True)
+    for name, content in pages().items():
+        (target / name).write_text(content, "utf-8")
+    print(f"wrote {len(pages())} pages to {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
