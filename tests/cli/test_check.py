@@ -161,3 +161,12 @@ def test_module_entry_point_runs_on_the_examples() -> None:
     assert {("release-notes", "SK021"), ("pr-review", "SK092"), ("pr-review", "SK071"),
             ("Meeting Notes", "SK037"), ("git-context", "SK085")} <= found
     assert not any(name == "pdf-extract" and code != "SK028" for name, code in found)
+
+
+def test_json_output_validates_against_its_schema(capsys, monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    main(["check", "examples/skills", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    schema = json.loads((ROOT / "schemas" / "check-output.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert len(data["files"]) == 5
