@@ -18,7 +18,6 @@ from wave_lsp.core.text import Span
 from wave_lsp.core.toolrules import entries
 from wave_lsp.core.yamltree import ALIAS
 
-BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable", "background")
 _TRUE_WORDS = {"yes", "y", "on", "1", "true"}
 _FALSE_WORDS = {"no", "n", "off", "0", "false"}
 AGENT_FOLDERS = (".wave/agents", ".claude/agents")
@@ -38,7 +37,7 @@ def truthy(value: object) -> bool | None:
 
 @check("SK090")
 def boolean_literal(ctx: CheckContext) -> Iterator[Finding]:
-    for name in BOOLEAN_FIELDS:
+    for name in (spec.name for spec in schema.fields().values() if spec.is_boolean):
         entry = ctx.field(name)
         if entry is None or entry.value is ALIAS or truthy(entry.value) is not None:
             continue

@@ -218,9 +218,13 @@ def _leading_tabs(ctx: CheckContext) -> list[tuple[int, int]]:
     return found
 
 
-#: fields whose own rule reports a value that is not text under YAML 1.2 (SK027 then reports only
-#: what a YAML 1.1 loader would mistype)
-_OWN_TYPE_RULE = {"name", "description", "license", "compatibility", "metadata"}
+def _has_own_type_rule(field_name: str) -> bool:
+    """A field whose schema `x-rule` reports a non-text value under a code other than SK027.
+
+    For those, SK027 reports only what a YAML 1.1 loader would mistype.
+    """
+    spec = schema.field_spec(field_name.split(".", 1)[0])
+    return spec is not None and spec.rule_for("type") not in (None, "SK027")
 
 
 @check("SK027")
@@ -242,7 +246,7 @@ def implicit_type(ctx: CheckContext) -> Iterator[Finding]:
     for field_name, node in _text_scalars(ctx):
         kind12 = yaml12_type(node.text)
         kind11 = yaml11_type(node.text)
-        if field_name in _OWN_TYPE_RULE or field_name.startswith("metadata."):
+        if _has_own_type_rule(field_name):
             kind = kind11 if kind12 is None else None
         else:
             kind = None  # type errors of the other fields came from the schema above
