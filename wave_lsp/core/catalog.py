@@ -80,9 +80,3 @@ def rules() -> dict[str, Rule]:
 def rule(code: str) -> Rule:
     return rules()[code]
 
-
-def by_name(name: str) -> Rule | None:
-    for candidate in rules().values():
-        if candidate.name == name:
-            return candidate
-    return None

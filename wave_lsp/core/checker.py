@@ -31,9 +31,6 @@ class FileReport:
     document: SkillDocument | None = None
     skill: str | None = None
 
-    def count(self, severity_label: str) -> int:
-        return sum(1 for f in self.findings if f.severity.label == severity_label)
-
 
 def read_skill_file(path: Path) -> tuple[bytes | None, str | None]:
     """The file's bytes, or None and a sentence saying why it cannot be read."""

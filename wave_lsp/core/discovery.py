@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pathspec
 
-from wave_lsp.core.location import ALL_SKILLS_ROOTS, find_git_root
+from wave_lsp.core.location import ALL_SKILLS_ROOTS, PLUGIN_MANIFESTS, SKILL_FILE, find_git_root
 
 SKIPPED_DIRS = {".git", "node_modules", ".hg", ".svn"}
-SKILL_FILE = "SKILL.md"
 
 
 class _IgnoreStack:
@@ -52,8 +51,7 @@ class _IgnoreStack:
 
 def _is_skills_root(folder: Path) -> bool:
     return f"{folder.parent.name}/{folder.name}" in ALL_SKILLS_ROOTS or (
-        folder.name == "skills" and any((folder.parent / m).is_file() for m in
-                                        (".wave-plugin/plugin.json", ".claude-plugin/plugin.json")))
+        folder.name == "skills" and any((folder.parent / m).is_file() for m in PLUGIN_MANIFESTS))
 
 
 def find_skill_files(paths: list[Path]) -> Iterator[Path]:

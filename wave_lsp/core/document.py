@@ -63,11 +63,6 @@ class SkillDocument:
         return name in self.fields
 
     @property
-    def data(self) -> dict[str, Any]:
-        """The frontmatter as plain values (aliases left out)."""
-        return {name: e.value for name, e in self.fields.items() if e.value is not ALIAS}
-
-    @property
     def opener_span(self) -> Span:
         opener = self.source.opener
         return opener.span if opener else Span(0, min(3, len(self.text)))

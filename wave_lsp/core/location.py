@@ -22,6 +22,7 @@ SKILLS_ROOTS: dict[str, tuple[str, ...]] = {
     "portable": (".agents/skills", ".claude/skills", ".wave/skills"),
 }
 ALL_SKILLS_ROOTS = (".agents/skills", ".claude/skills", ".wave/skills")
+SKILL_FILE = "SKILL.md"
 PLUGIN_MANIFESTS = (".wave-plugin/plugin.json", ".claude-plugin/plugin.json")
 
 

@@ -146,6 +146,3 @@ def validate_field(name: str, value: Any) -> list[SchemaIssue]:
 def max_length(name: str) -> int | None:
     return fields()[name].schema.get("maxLength")
 
-
-def min_length(name: str) -> int | None:
-    return fields()[name].schema.get("minLength")

@@ -78,15 +78,6 @@ class SkillSource:
     #: `---` found inside the frontmatter text before the closer (SK008)
     inner_dashes: list[Span] = field(default_factory=list)
 
-    @property
-    def has_frontmatter(self) -> bool:
-        return self.frontmatter is not None
-
-    @property
-    def frontmatter_line(self) -> int:
-        """The 0-based line where the YAML text starts."""
-        return self.opener.line + 1 if self.opener else 0
-
 
 def split(text: str, *, bom: bool = False) -> SkillSource:
     """Split a SKILL.md text into frontmatter and body."""

@@ -26,13 +26,6 @@ class Span:
         if self.end < self.start:
             raise ValueError(f"span end {self.end} before start {self.start}")
 
-    def contains(self, offset: int) -> bool:
-        """True when `offset` lies inside the span or touches its end (a cursor after a word)."""
-        return self.start <= offset <= self.end
-
-    def shifted(self, delta: int) -> Span:
-        return Span(self.start + delta, self.end + delta)
-
     def __len__(self) -> int:
         return self.end - self.start
 

@@ -20,8 +20,6 @@ from wave_lsp.core.yamltree import YamlNode
 
 MCP_TOOL = re.compile(r"mcp__[A-Za-z0-9_-]+?(__[A-Za-z0-9_*-]+)?")
 SHELL_TOOLS = ("Bash", "PowerShell")
-LEGACY_NAMES = {"Task": "Agent", "KillShell": "TaskStop", "AgentOutputTool": "TaskOutput",
-                "BashOutputTool": "TaskOutput", "BashOutput": "TaskOutput"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +29,6 @@ class ToolRule:
     content: str | None  #: None for a bare tool name; unescaped
     well_formed: bool = True
     problem: str | None = None
-
-    @property
-    def tool_wide(self) -> bool:
-        return self.content is None or self.content in ("", "*")
 
 
 def _unescaped(text: str, char: str) -> list[int]:

@@ -59,6 +59,3 @@ def known_to(name: str, target: str) -> bool:
     # Claude Code plugins expose their user configuration as ${user_config.KEY}
     return name.startswith("user_config.") and target == "claude-code"
 
-
-def for_target(target: str) -> list[Variable]:
-    return [v for v in VARIABLES if target in v.targets]

@@ -59,7 +59,6 @@ class YamlNode:
     text: str = ""  #: scalars: the value text as YAML resolves it (folded, unescaped)
     pairs: list[tuple[YamlNode, YamlNode]] = field(default_factory=list)
     items: list[YamlNode] = field(default_factory=list)
-    depth: int = 0
 
     # -- values ----------------------------------------------------------------------------
     @property
@@ -73,21 +72,6 @@ class YamlNode:
     def value(self) -> Any:
         """The value with the YAML 1.2 core schema (aliases become `ALIAS`)."""
         return to_python(self)
-
-    def get(self, key: str) -> YamlNode | None:
-        """The value node of `key` in a mapping (the last one when a key is duplicated)."""
-        found = None
-        for key_node, value_node in self.pairs:
-            if key_node.kind == "scalar" and key_node.text == key:
-                found = value_node
-        return found
-
-    def key_node(self, key: str) -> YamlNode | None:
-        found = None
-        for key_node, _ in self.pairs:
-            if key_node.kind == "scalar" and key_node.text == key:
-                found = key_node
-        return found
 
     def walk(self) -> Iterator[YamlNode]:
         """Every node of the tree, depth first, without recursion."""
@@ -119,8 +103,6 @@ class YamlDocument:
     recovered: bool = False
     #: spans of every duplicated key: (first occurrence, later occurrence)
     duplicates: list[tuple[YamlNode, YamlNode]] = field(default_factory=list)
-    #: the document holds several YAML documents or nothing at all
-    empty: bool = False
 
     @property
     def mapping(self) -> YamlNode | None:
@@ -329,25 +311,13 @@ def _problem_from_error(error: Exception, text: str, offset: int) -> YamlProblem
     context = (error.context or "").strip()
     span = Span(offset + index, offset + min(index + 1, len(text)))
     if problem.startswith("mapping values are not allowed"):
-        return YamlProblem("colon", problem, _value_span_of_line(text, index, offset) or span)
+        return YamlProblem("colon", problem, span)
     if "'\\t'" in problem or "\t" in problem:
         return YamlProblem("tab", problem, span)
     if context.startswith(("while scanning an alias", "while scanning an anchor")):
         return YamlProblem("alias", f"{context}: {problem}", span)
     message = f"{context}: {problem}" if context else problem
     return YamlProblem("syntax", message, span)
-
-
-def _value_span_of_line(text: str, index: int, offset: int) -> Span | None:
-    """For the unquoted-colon case: the span of the plain value on the key's line."""
-    line_start = text.rfind("\n", 0, index) + 1
-    line_end_match = re.compile(r"\r?\n|\r|$").search(text, index)
-    line_end = line_end_match.start() if line_end_match else len(text)
-    line = text[line_start:line_end]
-    match = re.match(r"\s*(?:-\s+)?[^:#]+?:\s+", line)
-    if not match:
-        return None
-    return Span(offset + line_start + match.end(), offset + line_end)
 
 
 # Claude Code's quoting retry (spec-facts.md §3.1), reproduced exactly.
@@ -438,7 +408,6 @@ def _build(text: str, offset: int, to_old) -> YamlDocument:
             roots.append(node)
             return
         parent, pending, _ = stack[-1]
-        node.depth = parent.depth + 1
         if parent.kind == "sequence":
             parent.items.append(node)
         elif pending:
@@ -473,8 +442,6 @@ def _build(text: str, offset: int, to_old) -> YamlDocument:
             span = file_span(event.start_mark.index, event.end_mark.index)
             node = YamlNode("alias", span, span, anchor=event.anchor, anchor_span=span)
             attach(node)
-    if len(roots) != 1:
-        document.empty = True
     document.root = roots[0] if roots else None
     return document
 

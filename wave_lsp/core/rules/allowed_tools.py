@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator
 
 from wave_lsp.core.context import CheckContext
 from wave_lsp.core.findings import Finding, Fix, TextEdit
 from wave_lsp.core.rules import check
-from wave_lsp.core.rules.helpers import capped, type_name
+from wave_lsp.core.rules.helpers import capped, closest, type_name, value_region
 from wave_lsp.core.text import Span
 from wave_lsp.core.toolrules import (
-    LEGACY_NAMES,
     SHELL_TOOLS,
     Entry,
     entries,
@@ -84,7 +82,7 @@ def allowed_tools_form(ctx: CheckContext) -> Iterator[Finding]:
             "The open spec writes `allowed-tools` as one space-separated string "
             f"(`{joined}`); a list is not the spec form.",
             fixes=[Fix("Convert to a space-separated string",
-                       [TextEdit(_value_region(ctx, entry), f" {joined}")])])
+                       [TextEdit(value_region(ctx.text, entry.key, entry.node), f" {joined}")])])
     elif (node.kind == "scalar" and ctx.target == "agentskills" and isinstance(entry.value, str)
           and "," in entry.value):
         joined = " ".join(rules)
@@ -94,18 +92,12 @@ def allowed_tools_form(ctx: CheckContext) -> Iterator[Finding]:
                                      [TextEdit(node.content_span, joined)])])
 
 
-def _value_region(ctx: CheckContext, entry) -> Span:
-    """From just after `allowed-tools:` to the end of the value."""
-    colon = ctx.text.index(":", entry.key.span.end) + 1
-    return Span(colon, max(entry.node.content_span.end, colon))
-
-
 def _to_list_fix(ctx: CheckContext, entry, rules: list[str]) -> Fix:
     lines = ctx.document.lines
     key_line_start = lines.line_start(lines.line_of(entry.key.span.start))
     indent = " " * (entry.key.span.start - key_line_start + 2)
     new_text = "".join(f"\n{indent}- {rule}" for rule in rules)
-    return Fix("Convert to a YAML list", [TextEdit(_value_region(ctx, entry), new_text)],
+    return Fix("Convert to a YAML list", [TextEdit(value_region(ctx.text, entry.key, entry.node), new_text)],
                preferred=True)
 
 
@@ -144,17 +136,14 @@ def tool_rules(ctx: CheckContext) -> Iterator[Finding]:
 
 def _tool_name(ctx: CheckContext, item: Entry, tool: str) -> Iterator[Finding]:
     if tool == "*" or is_known_tool(tool):
-        if tool in LEGACY_NAMES:
-            pass  # aliased by the runtime; nothing to report
         return
-    suggestion = difflib.get_close_matches(tool, list(known_tools()), n=1, cutoff=0.6)
-    hint = f" Did you mean `{suggestion[0]}`?" if suggestion else ""
+    suggestion = closest(tool, known_tools())
+    hint = f" Did you mean `{suggestion}`?" if suggestion else ""
     fixes = []
     if suggestion and item.exact:
         start = item.span.start
-        fixes.append(Fix(f"Replace with `{suggestion[0]}`",
-                         [TextEdit(Span(start, start + len(tool)), suggestion[0])],
-                         preferred=True))
+        fixes.append(Fix(f"Replace with `{suggestion}`",
+                         [TextEdit(Span(start, start + len(tool)), suggestion)], preferred=True))
     yield ctx.finding("SK083", item.span,
                       f"`{tool}` is not a tool the runtime knows, so this rule never matches."
                       f"{hint}", fixes=fixes)

@@ -7,11 +7,9 @@ from collections.abc import Iterator
 
 from wave_lsp.core.context import CheckContext
 from wave_lsp.core.findings import Finding, Fix, TextEdit
-from wave_lsp.core.location import in_target_skills_root
+from wave_lsp.core.location import SKILL_FILE, in_target_skills_root
 from wave_lsp.core.rules import check
 from wave_lsp.core.text import Span
-
-SKILL_FILE = "SKILL.md"
 
 
 def first_line_span(ctx: CheckContext) -> Span:

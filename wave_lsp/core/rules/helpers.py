@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
+from wave_lsp.core.text import Span
 from wave_lsp.core.yamltree import ALIAS, YamlNode
 
 T = TypeVar("T")
@@ -74,24 +75,12 @@ def capped(items: Iterable[T], limit: int) -> Iterator[T]:
         yield item
 
 
-def scalar_source(text: str, node: YamlNode) -> str:
-    return text[node.content_span.start : node.content_span.end]
+def after_key_colon(text: str, key: YamlNode) -> int:
+    """The offset just after the `:` that follows a mapping key."""
+    return text.index(":", key.span.end) + 1
 
 
-def inner_offset(text: str, node: YamlNode, value_index: int) -> int | None:
-    """The file offset of character `value_index` of a single-line scalar's value, if exact.
-
-    Works for plain scalars and for quoted scalars without escapes, where the source text between
-    the quotes equals the value; None otherwise.
-    """
-    if node.kind != "scalar" or node.style in ("|", ">"):
-        return None
-    raw = scalar_source(text, node)
-    if node.style in ("'", '"'):
-        raw = raw[1:-1] if len(raw) >= 2 else raw
-        start = node.content_span.start + 1
-    else:
-        start = node.content_span.start
-    if raw != node.text:
-        return None
-    return start + value_index
+def value_region(text: str, key: YamlNode, value: YamlNode) -> Span:
+    """From just after `key:` to the end of its value (for edits that rewrite a value's form)."""
+    colon = after_key_colon(text, key)
+    return Span(colon, max(value.content_span.end, colon))

@@ -15,7 +15,7 @@ from wave_lsp.core import schema
 from wave_lsp.core.context import CheckContext
 from wave_lsp.core.findings import Finding, Fix, TextEdit
 from wave_lsp.core.rules import check
-from wave_lsp.core.rules.helpers import damerau_levenshtein
+from wave_lsp.core.rules.helpers import closest
 
 #: well-known confusions that edit distance does not catch
 KNOWN_CONFUSIONS = {"args": "arguments", "tools": "allowed-tools", "content": "context",
@@ -41,10 +41,7 @@ def likely_meant(key: str) -> str | None:
             return field_name
     if squashed in KNOWN_CONFUSIONS:
         return KNOWN_CONFUSIONS[squashed]
-    if len(key) < 5:
-        return None
-    best = min(known, key=lambda f: damerau_levenshtein(key.lower(), f, 3))
-    return best if damerau_levenshtein(key.lower(), best, 3) <= 2 else None
+    return closest(key, known) if len(key) >= 5 else None
 
 
 def _readers(field_name: str) -> str:

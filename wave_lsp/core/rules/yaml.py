@@ -10,7 +10,7 @@ from wave_lsp.core.catalog import Severity
 from wave_lsp.core.context import CheckContext
 from wave_lsp.core.findings import Finding, Fix, Related, TextEdit
 from wave_lsp.core.rules import check
-from wave_lsp.core.rules.helpers import capped, double_quoted, shown
+from wave_lsp.core.rules.helpers import capped, double_quoted, shown, value_region
 from wave_lsp.core.text import Span
 from wave_lsp.core.yamltree import YamlNode, yaml11_type, yaml12_type
 
@@ -39,12 +39,12 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
     rescued = " (Claude Code's quoting retry parses it)" if yaml.recovered else ""
     consequence = _CONSEQUENCE[ctx.target]
     if code == "SK021":
-        fixes = _quote_value_fix(ctx, problem.span)
+        value = _line_value(ctx, problem.span.start)
         yield ctx.finding(
-            "SK021", problem.span,
+            "SK021", value or problem.span,
             "This unquoted value contains `: `, which YAML reads as a nested mapping (\"mapping "
             f"values are not allowed here\"): {consequence}{rescued}. Quote the value or write "
-            "it as a `>-` block.", fixes=fixes)
+            "it as a `>-` block.", fixes=_quote_value_fix(ctx, value))
     elif code == "SK023":
         yield ctx.finding("SK023", problem.span,
                           f"YAML reads this `*` or `&` as an alias or anchor: {problem.message}. "
@@ -58,26 +58,32 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
                           f"YAML error: {problem.message}. {consequence}{rescued}.")
 
 
-def _quote_value_fix(ctx: CheckContext, span: Span) -> list[Fix]:
-    """Quote a one-line `key: value` whose value is not continued on the next line."""
+def _line_value(ctx: CheckContext, offset: int) -> Span | None:
+    """The plain one-line value of the `key: value` line holding `offset` (a trailing comment
+    excluded), when that value is not quoted, not a block or flow start and not continued on the
+    next line; None otherwise."""
     lines = ctx.document.lines
-    line = lines.line_of(span.start)
+    line = lines.line_of(offset)
     match = _KEY_LINE.fullmatch(lines.line_text(line))
     if not match or match.group(3)[0] in "\"'|>[{":
-        return []
+        return None
     if line + 1 < lines.line_count:
         following = lines.line_text(line + 1)
         indent = len(following) - len(following.lstrip())
-        if following.strip() and indent > len(match.group(1)) and not following.lstrip().startswith("#"):
-            return []
-    start = lines.line_start(line) + match.start(3)
-    value_span = Span(start, start + len(match.group(3)))
+        continued = following.strip() and not following.lstrip().startswith("#")
+        if continued and indent > len(match.group(1)):
+            return None
     value = match.group(3)
     comment = re.search(r"\s#", value)
-    if comment:
-        value_span = Span(start, start + comment.start())
-        value = value[: comment.start()]
-    return [Fix("Quote the value", [TextEdit(value_span, double_quoted(value))], preferred=True)]
+    start = lines.line_start(line) + match.start(3)
+    return Span(start, start + (comment.start() if comment else len(value)))
+
+
+def _quote_value_fix(ctx: CheckContext, value: Span | None) -> list[Fix]:
+    if value is None:
+        return []
+    text = ctx.text[value.start : value.end]
+    return [Fix("Quote the value", [TextEdit(value, double_quoted(text))], preferred=True)]
 
 
 @check("SK022")
@@ -130,7 +136,7 @@ def yaml_alias(ctx: CheckContext) -> Iterator[Finding]:
         if node.kind == "alias":
             source = ctx.text[node.span.start : node.span.end]
             if re.search(r"[^\w-]", (node.anchor or "")):
-                fixes = _quote_value_fix(ctx, node.span)
+                fixes = _quote_value_fix(ctx, _line_value(ctx, node.span.start))
                 yield ctx.finding(
                     "SK023", node.span,
                     f"`{shown(source)}` starts with `*`, so YAML reads it as an alias to an "
@@ -193,8 +199,7 @@ def _block_list_fix(ctx: CheckContext, key: YamlNode, node: YamlNode) -> list[Fi
     if key.text == "allowed-tools":
         return []  # SK081 offers the list/string conversions for allowed-tools
     new_text = "".join(f"\n{indent}- {item}" for item in items)
-    colon_end = ctx.text.index(":", key.span.end) + 1
-    return [Fix("Convert to a block list", [TextEdit(Span(colon_end, node.span.end), new_text)])]
+    return [Fix("Convert to a block list", [TextEdit(value_region(ctx.text, key, node), new_text)])]
 
 
 @check("SK026")
