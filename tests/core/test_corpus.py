@@ -50,3 +50,39 @@ def test_agreement_with_skills_ref(tmp_path) -> None:
         assert wanted <= codes, (row["skill"], wanted, codes)
         checked += 1
     assert checked > 40
+
+
+def _mirror_with_listed_files(source: Path, destination: Path) -> Path:
+    """Copy a corpus skill and create (empty) every file `.corpus-files.tsv` says the upstream
+    folder holds, so reference checks see the folder as it is upstream."""
+    destination.mkdir(parents=True)
+    (destination / "SKILL.md").write_bytes((source / "SKILL.md").read_bytes())
+    listing = source / ".corpus-files.tsv"
+    if listing.exists():
+        for line in listing.read_text("utf-8").splitlines():
+            fields = line.split("\t")
+            if line.startswith("#") or len(fields) < 3:
+                continue
+            relative, kind = fields[0], fields[2]
+            target = destination / relative
+            if kind == "dir":
+                target.mkdir(parents=True, exist_ok=True)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.touch()
+    return destination / "SKILL.md"
+
+
+def test_broken_references_are_really_missing_upstream(tmp_path) -> None:
+    """Every SK112 on the corpus names a path that the upstream skill folder does not hold."""
+    settings = Settings(home=tmp_path / "home")
+    reported = 0
+    for path in FILES:
+        copy = _mirror_with_listed_files(path.parent, tmp_path / path.parent.parent.name
+                                         / path.parent.name)
+        for finding in check_file(copy, settings).findings:
+            if finding.code == "SK112":
+                target = finding.data["target"]
+                assert not (copy.parent / target).exists(), (path, target)
+                reported += 1
+    assert reported > 0

@@ -121,6 +121,14 @@ TRIGGERS: list[Case] = [
     Case("SK110", fm(NAME, DESC, body="«" + "w" * 60 + "»\n" + ("w" * 60 + "\n") * 400),
          level={t: Severity.INFORMATION for t in TARGETS}),
     Case("SK111", fm(NAME, DESC, body="x" * 70_000).replace("---", "«---»", 1)),
+    Case("SK112", fm(NAME, DESC, body="See [the list](«references/checklist.md»).\n")),
+    Case("SK112", fm(NAME, DESC, body="Run `python «scripts/extract.py»`.\n")),
+    Case("SK112", fm(NAME, DESC, body="Run `node «${WAVE_SKILL_DIR}/scripts/x.mjs»`.\n")
+         .replace("«${WAVE_SKILL_DIR}/", "${WAVE_SKILL_DIR}/«")),
+    Case("SK113", fm(NAME, DESC, body="See [shared](«../common/rules.md»).\n"),
+         files={"common/rules.md": "# Rules\n"}),
+    Case("SK113", fm(NAME, DESC, body="Read «/etc/hosts» first? No: [hosts](«/etc/hosts»).\n")
+         .replace("«/etc/hosts» first", "/etc/hosts first", 1).replace("»).", ").", 0)),
 ]
 
 
@@ -167,6 +175,9 @@ NON_TRIGGERS: dict[str, str] = {
     "SK100": fm(NAME, DESC, "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n"
                             "        - type: command\n          command: ./check.sh"),
     "SK110": GOOD, "SK111": GOOD,
+    "SK112": fm(NAME, DESC, body="See [api](https://x.dev/api.md), [top](#usage), `a/scripts/x`, "
+                                 "and:\n```\n[x](nope.md)\n```\n"),
+    "SK113": fm(NAME, DESC, body="See [the web](https://example.com/../x) and [a](#b).\n"),
 }
 
 

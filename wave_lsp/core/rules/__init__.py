@@ -48,6 +48,7 @@ def all_checks() -> list[Check]:
         file,
         invocation,
         name,
+        references,
         unknown,
         yaml,
     )
