@@ -40,6 +40,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="override a rule's severity (error|warning|information|hint|off)")
     check.add_argument("--no-personal", action="store_true",
                        help="do not consult personal roots (~/.wave, ~/.claude, ~/.agents)")
+
+    serve = commands.add_parser("serve", help="run the language server (stdio by default)",
+                                description="Run the language server. Logs go to stderr.")
+    serve.add_argument("--stdio", action="store_true", help="use stdin/stdout (the default)")
+    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP address instead")
+    serve.add_argument("--log-level", default="warning",
+                       choices=("debug", "info", "warning", "error"))
     return parser
 
 
@@ -48,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "check":
         return run_check(args, parser)
+    if args.command == "serve":
+        return run_serve(args, parser)
     parser.print_help()
     return EXIT_USAGE
 
@@ -85,6 +94,27 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     write(reports, args.format, settings.target)
     has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
     return EXIT_FINDINGS if has_errors else EXIT_OK
+
+
+def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import logging
+
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    address = None
+    if args.tcp:
+        host, _, port = args.tcp.rpartition(":")
+        if not host or not port.isdigit():
+            parser.exit(EXIT_USAGE, f"wave-lsp: --tcp wants HOST:PORT, got {args.tcp!r}\n")
+        address = (host, int(port))
+    from wave_lsp.lsp.server import create_server
+
+    server = create_server()
+    if address:
+        server.start_tcp(*address)
+    else:
+        server.start_io()
+    return EXIT_OK
 
 
 if __name__ == "__main__":

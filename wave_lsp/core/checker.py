@@ -17,7 +17,7 @@ from wave_lsp.core.document import SkillDocument
 from wave_lsp.core.engine import check_document, finalize, reported
 from wave_lsp.core.findings import Finding
 from wave_lsp.core.location import locate
-from wave_lsp.core.source import decode
+from wave_lsp.core.source import DecodeResult, decode, strip_bom
 from wave_lsp.core.text import Span
 
 #: files larger than this are not read at all (a SKILL.md is a few KiB; SK111 starts at 64 KiB)
@@ -63,8 +63,9 @@ def read_skill_file(path: Path) -> tuple[bytes | None, str | None]:
 
 
 def check_file(path: Path, settings: Settings | None = None, *, text: str | None = None,
-               strict: bool = False) -> FileReport:
-    """Check one SKILL.md on disk (or `text` as the content of `path`)."""
+               bom: bool = False, strict: bool = False) -> FileReport:
+    """Check one SKILL.md on disk, or `text` as the content of `path` (an editor's buffer; `bom`
+    says the file on disk starts with a byte-order mark that the editor does not show)."""
     settings = settings or Settings()
     location = locate(path, home=settings.home)
     report = FileReport(path=path)
@@ -75,7 +76,9 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
             return report
         document = SkillDocument.from_decoded(decode(data))
     else:
-        document = SkillDocument.from_text(text)
+        decoded = strip_bom(DecodeResult(text=text))
+        decoded.bom = decoded.bom or bom
+        document = SkillDocument.from_decoded(decoded)
     report.document = document
     report.findings = check_document(document, location, settings, strict=strict)
     name = document.value("name")

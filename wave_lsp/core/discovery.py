@@ -116,3 +116,12 @@ def _walk_folder(folder: Path, ignores: _IgnoreStack, visited: set[str],
     finally:
         if pushed:
             ignores.pop()
+
+
+def is_skill_file(path: Path) -> bool:
+    """Whether `check` would look at this file: any-case `SKILL.md`, or a `*.md` file directly in
+    a skills root (a stray skill, SK002). The language server uses the same test for open files."""
+    name = path.name.lower()
+    if name == SKILL_FILE.lower():
+        return True
+    return name.endswith(".md") and _is_skills_root(path.parent)

@@ -9,13 +9,11 @@ from wave_lsp.core import schema
 from wave_lsp.core.catalog import Severity
 from wave_lsp.core.context import CheckContext
 from wave_lsp.core.findings import Finding, Fix, TextEdit
+from wave_lsp.core.listing import LISTING_ENTRY_CAP
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
 from wave_lsp.core.text import Span
 from wave_lsp.core.yamltree import yaml11_type
-
-#: Claude Code's per-entry listing cap (spec-facts.md §3.5)
-LISTING_ENTRY_CAP = 1536
 
 #: words that say *when* a skill applies (English, Chinese, Japanese)
 _TRIGGER = re.compile(

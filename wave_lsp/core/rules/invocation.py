@@ -12,6 +12,7 @@ from wave_lsp.core import schema
 from wave_lsp.core.catalog import Severity
 from wave_lsp.core.context import CheckContext
 from wave_lsp.core.findings import Finding, Fix, Related, TextEdit
+from wave_lsp.core.listing import truthy
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import closest, shown, type_name
 from wave_lsp.core.text import Span
@@ -24,15 +25,6 @@ AGENT_FOLDERS = (".wave/agents", ".claude/agents")
 _MODEL_FAMILIES = re.compile(
     r"(claude|gpt|o\d|gemini|deepseek|qwen|llama|mistral|codestral|glm|kimi|grok|moonshot|"
     r"doubao|ernie|command|phi|gemma)[\w.:\[\]-]*", re.IGNORECASE)
-
-
-def truthy(value: object) -> bool | None:
-    """How Wave and Claude Code read a boolean field (`true` or `"true"`), None if not boolean."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    return None
 
 
 @check("SK090")

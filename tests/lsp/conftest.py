@@ -1,0 +1,80 @@
+"""pytest-lsp fixtures: the real server in a subprocess, driven with real clients' capabilities.
+
+`client` runs every test of a module once per client profile: VS Code (push diagnostics, UTF-16)
+and Neovim 0.11 (pull diagnostics, UTF-8 preferred). One server per module and profile keeps the
+suite fast; tests use their own document URIs. The workspace is a temporary folder with a few
+skills, scripts and an agent file.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "wave_lsp", "serve", "--stdio"])
+PROFILES = ["visual-studio-code", "neovim"]
+
+DEMO = """---
+name: demo
+description: Runs the demo. Use when the user asks for a demo.
+argument-hint: "[topic]"
+---
+# Demo
+
+Run `scripts/run.sh` and read [the guide](references/guide.md).
+"""
+
+OTHER = """---
+name: other
+description: Formats release notes. Use when the user asks for release notes.
+---
+# Other
+"""
+
+
+def make_workspace(root: Path) -> Path:
+    files = {
+        ".wave/skills/demo/SKILL.md": DEMO,
+        ".wave/skills/demo/scripts/run.sh": "#!/bin/sh\necho demo\n",
+        ".wave/skills/demo/references/guide.md": "# Guide\n",
+        ".wave/skills/other/SKILL.md": OTHER,
+        ".wave/agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews code.\n---\nReview.\n",
+        "home/.keep": "",
+    }
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    (root / ".git").mkdir()
+    return root
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_workspace(tmp_path_factory.mktemp("ws"))
+
+
+async def start(client: LanguageClient, profile: str | types.ClientCapabilities, root: Path,
+                settings: dict | None = None) -> None:
+    """Initialize a session as the given client would (its capabilities and its answers)."""
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def on_register(params: types.RegistrationParams) -> None:
+        client.registrations = [*getattr(client, "registrations", []), *params.registrations]
+
+    client.set_configuration({"personalSkills": False, **(settings or {})}, section="wave")
+    capabilities = client_capabilities(profile) if isinstance(profile, str) else profile
+    client.initialize_result = await client.initialize_session(types.InitializeParams(
+        capabilities=capabilities, root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="ws")]))
+
+
+@pytest_lsp.fixture(scope="module", params=PROFILES, config=SERVER)
+async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest, workspace: Path):
+    await start(lsp_client, request.param, workspace)
+    yield
+    await lsp_client.shutdown_session()

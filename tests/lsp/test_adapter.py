@@ -1,0 +1,72 @@
+"""In-process tests of the adapter's pure parts: position conversion, snippets for clients without
+snippet support, settings parsing, and handlers that fail."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from wave_lsp.core.text import LineIndex
+from wave_lsp.lsp.convert import Positions
+from wave_lsp.lsp.features import plain_text
+from wave_lsp.lsp.server import WaveLanguageServer, safe
+from wave_lsp.lsp.state import read_client_settings
+
+TEXT = "a😀b\r\n中x\n"
+
+
+@pytest.mark.parametrize(("encoding", "offset", "expected"), [
+    ("utf-16", 2, (0, 3)), ("utf-8", 2, (0, 5)), ("utf-32", 2, (0, 2)),
+    ("utf-16", 3, (0, 4)), ("utf-8", 6, (1, 3)), ("utf-32", 7, (1, 2)),
+    ("utf-16", 8, (2, 0)),
+])
+def test_positions_both_ways(encoding: str, offset: int, expected: tuple[int, int]) -> None:
+    positions = Positions(LineIndex(TEXT), encoding)
+    assert positions.position(offset) == types.Position(*expected)
+    assert positions.offset(types.Position(*expected)) == offset
+
+
+def test_positions_inside_a_surrogate_pair_or_past_the_line_clamp() -> None:
+    positions = Positions(LineIndex(TEXT), "utf-16")
+    assert positions.offset(types.Position(0, 2)) == 1  # middle of 😀: before it
+    assert positions.offset(types.Position(0, 99)) == 3  # past the end: end of line
+    assert positions.offset(types.Position(99, 0)) == len(TEXT)
+
+
+def test_client_byte_order_mark_shifts_the_first_line_only() -> None:
+    positions = Positions(LineIndex("---\nx\n"), "utf-8", client_bom=True)
+    assert positions.position(0) == types.Position(0, 3)
+    assert positions.position(4) == types.Position(1, 0)
+    assert positions.offset(types.Position(0, 3)) == 0
+
+
+@pytest.mark.parametrize(("snippet", "plain"), [
+    ("description: ${1:What it does}. Use when ${2:asked}.", "description: What it does. Use when asked."),
+    ("context: ${1|fork,inline|}", "context: fork"),
+    ("x: $1", "x: "),
+    ("Bash(node \\${WAVE_SKILL_DIR}/${1:x.mjs} *)", "Bash(node ${WAVE_SKILL_DIR}/x.mjs *)"),
+    ("hooks:\n  ${1|PreToolUse,Stop|}:\n    - matcher: \"${2:Bash}\"",
+     "hooks:\n  PreToolUse:\n    - matcher: \"Bash\""),
+])
+def test_snippets_become_plain_text(snippet: str, plain: str) -> None:
+    assert plain_text(snippet) == plain
+
+
+def test_client_settings_keep_what_is_valid() -> None:
+    settings = read_client_settings({"target": "claude-code", "rules": {"SK070": "loud"},
+                                     "preview": {"allowExecution": True}, "settingsFiles": 3})
+    assert settings.raw == {"target": "claude-code", "preview": {"allowExecution": True}}
+    assert settings.allow_execution is True
+    assert len(settings.problems) == 2
+    assert read_client_settings([1, 2]).problems
+
+
+def test_a_failing_handler_is_logged_and_answers_empty(caplog) -> None:
+    server = WaveLanguageServer()
+
+    @safe(list)
+    def broken(ls: WaveLanguageServer, params: object) -> list:
+        raise RuntimeError("boom")
+
+    assert broken(server, None) == []
+    assert "boom" in caplog.text

@@ -1,0 +1,37 @@
+"""Editor features computed by the pure core: completion, hover, symbols, links, lenses, actions.
+
+Each module answers one question about a document at an offset and returns plain dataclasses in
+document offsets; the language server only converts them to the protocol (one module per feature,
+as vscode-markdown-languageservice does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wave_lsp.core.config import Settings
+from wave_lsp.core.document import SkillDocument
+from wave_lsp.core.location import SkillLocation, locate
+from wave_lsp.core.workspace import SkillIndex
+
+
+@dataclass(slots=True)
+class FeatureContext:
+    """Everything a feature may look at besides the offset."""
+
+    document: SkillDocument
+    location: SkillLocation
+    settings: Settings = field(default_factory=Settings)
+    index: SkillIndex = field(default_factory=SkillIndex)
+
+    @property
+    def target(self) -> str:
+        return self.settings.target
+
+    @staticmethod
+    def for_text(text: str, path: Path | None, settings: Settings | None = None,
+                 index: SkillIndex | None = None) -> FeatureContext:
+        settings = settings or Settings()
+        return FeatureContext(SkillDocument.from_text(text), locate(path, home=settings.home),
+                              settings, index or SkillIndex())

@@ -1,0 +1,178 @@
+"""Hover text at an offset (PRODUCT.md *Language server*, hover).
+
+On a frontmatter key: the field's documentation and allowed values (from the schema). On a block or
+quoted multi-line scalar: the text the runtime actually gets. On an `allowed-tools` entry: the rule
+as it is registered after placeholder substitution (or why it is dropped). On `${…}`: what it
+resolves to here. On `$N` / `$ARGUMENTS`: what it binds to in the target. On `/skill-name`: that
+skill's description. Injections add their permission decision (see `wave_lsp.core.preview`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wave_lsp.core import schema
+from wave_lsp.core.document import FieldEntry
+from wave_lsp.core.features import FeatureContext
+from wave_lsp.core.features.completion import field_documentation
+from wave_lsp.core.substitute import VariableValues, substitute
+from wave_lsp.core.text import Span
+from wave_lsp.core.toolrules import entries
+from wave_lsp.core.variables import PLACEHOLDER, variable
+from wave_lsp.core.yamltree import YamlNode
+
+_SKILL_REFERENCE = re.compile(r"(?:^|(?<=\s))/([a-z0-9][\w:-]*)", re.M)
+_POSITIONAL = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)(?!\w)")
+
+
+@dataclass(frozen=True, slots=True)
+class HoverText:
+    markdown: str
+    span: Span
+
+
+def hover(ctx: FeatureContext, offset: int) -> HoverText | None:
+    for produce in (_placeholder, _field, _positional, _skill_reference):
+        found = produce(ctx, offset)
+        if found is not None:
+            return found
+    return None
+
+
+def _within(span: Span, offset: int) -> bool:
+    return span.start <= offset < span.end or (span.start == span.end == offset)
+
+
+def _entry_at(ctx: FeatureContext, offset: int) -> FieldEntry | None:
+    for entry in ctx.document.fields.values():
+        if entry.key.span.start <= offset < max(entry.node.span.end, entry.key.span.end):
+            return entry
+    return None
+
+
+def _field(ctx: FeatureContext, offset: int) -> HoverText | None:
+    entry = _entry_at(ctx, offset)
+    if entry is None:
+        return None
+    spec = schema.field_spec(entry.name)
+    if _within(entry.key.span, offset):
+        if spec is None:
+            return HoverText(f"**{entry.name}** — not a field any target reads.", entry.key.span)
+        return HoverText(f"**{entry.name}** ({' | '.join(spec.types)})\n\n"
+                         + field_documentation(spec, ctx.target), entry.key.span)
+    if entry.name in ("allowed-tools", "disallowed-tools"):
+        return _tool_rule(ctx, entry, offset)
+    node = _scalar_at(entry.node, offset)
+    if node is not None and (node.is_block_scalar or "\n" in ctx.document.text[
+            node.content_span.start : node.content_span.end]):
+        return HoverText(_resolved_scalar(node), node.content_span)
+    return None
+
+
+def _scalar_at(node: YamlNode, offset: int) -> YamlNode | None:
+    for candidate in node.walk():
+        if candidate.kind == "scalar" and candidate.span.start <= offset < candidate.span.end:
+            return candidate
+    return None
+
+
+def _resolved_scalar(node: YamlNode) -> str:
+    styles = {"|": "literal block (`|`): line breaks are kept",
+              ">": "folded block (`>`): single line breaks become spaces",
+              "'": "single-quoted: line breaks fold into spaces",
+              '"': "double-quoted: escapes resolved, line breaks fold into spaces"}
+    how = styles.get(node.style or "", "plain multi-line: line breaks fold into spaces")
+    fence = "````" if "```" in node.text else "```"
+    return (f"**Resolved value** — {how}; {len(node.text):,} characters:\n\n"
+            f"{fence}text\n{node.text}\n{fence}")
+
+
+def _tool_rule(ctx: FeatureContext, entry: FieldEntry, offset: int) -> HoverText | None:
+    separators = ", \t" if ctx.target != "wave" else ","
+    values = VariableValues.for_location(ctx.location, ctx.target)
+    for item in entries(entry.node, ctx.document.text, separators):
+        if not _within(item.span, offset) and item.span.end != offset:
+            continue
+        rule = item.text.strip()
+        result = substitute(rule, values)
+        if result.unresolved:
+            reasons = "; ".join(values.why_unresolved(name) for name in result.unresolved)
+            text = (f"**Dropped when the skill loads**: `{rule}` keeps a placeholder ({reasons}), "
+                    "so the rule is not registered and a notice is shown.")
+        elif result.text != rule:
+            text = f"**Registered as** `{result.text}`"
+        else:
+            text = f"**Registered as** `{rule}` (no placeholders)"
+        return HoverText(text, item.span)
+    return None
+
+
+def _placeholder(ctx: FeatureContext, offset: int) -> HoverText | None:
+    text = ctx.document.text
+    lines = ctx.document.lines
+    line = lines.span_of_line(lines.line_of(offset))
+    for match in PLACEHOLDER.finditer(text, line.start, line.end):
+        if not match.start() <= offset < match.end():
+            continue
+        name = match.group(1)
+        values = VariableValues.for_location(ctx.location, ctx.target)
+        known = variable(name)
+        resolved = values.value(name, in_shell=known is not None and known.shell_only)
+        about = known.description if known else "not a known variable"
+        if resolved is not None:
+            body = f"`${{{name}}}` — {about}.\n\nResolves to `{resolved}`."
+        elif known is not None and known.shell_only and ctx.target == "wave":
+            body = (f"`${{{name}}}` — {about}. Inside an injected command it names a temporary "
+                    "file holding the arguments; elsewhere it stays literal.")
+        else:
+            body = f"`${{{name}}}` — {about}.\n\n{values.why_unresolved(name)}: it stays literal."
+        return HoverText(body, Span(match.start(), match.end()))
+    return None
+
+
+def _positional(ctx: FeatureContext, offset: int) -> HoverText | None:
+    document = ctx.document
+    if offset < document.body_offset:
+        return None
+    lines = document.lines
+    line = lines.span_of_line(lines.line_of(offset))
+    wave = ctx.target != "claude-code"
+    for match in _POSITIONAL.finditer(document.text, line.start, line.end):
+        if not match.start() <= offset < match.end():
+            continue
+        span = Span(match.start(), match.end())
+        if match.group(0) == "$ARGUMENTS":
+            return HoverText("`$ARGUMENTS` — everything the user typed after `/skill-name`, as "
+                             "typed (quotes kept).", span)
+        n = int(match.group(1) or match.group(2))
+        base = 1 if wave else 0
+        if n < base:
+            return HoverText(f"`{match.group(0)}` is always empty in `{ctx.target}`: arguments "
+                             "count from 1.", span)
+        ordinal = n - base + 1
+        return HoverText(f"`{match.group(0)}` — argument {ordinal} (a shell-quoted word; "
+                         f"`{ctx.target}` counts from {base}). Empty when fewer arguments "
+                         "are given.", span)
+    return None
+
+
+def _skill_reference(ctx: FeatureContext, offset: int) -> HoverText | None:
+    document = ctx.document
+    if offset < document.body_offset:
+        return None
+    lines = document.lines
+    line = lines.span_of_line(lines.line_of(offset))
+    for match in _SKILL_REFERENCE.finditer(document.text, line.start, line.end):
+        if not match.start() <= offset < match.end():
+            continue
+        found = ctx.index.named(match.group(1))
+        if not found:
+            return None
+        entry = found[0]
+        hint = f" `{entry.argument_hint}`" if entry.argument_hint else ""
+        return HoverText(f"**/{entry.name}**{hint} — {entry.scope} skill\n\n"
+                         f"{entry.description or '(no description)'}",
+                         Span(match.start(), match.end()))
+    return None
+

@@ -1,0 +1,42 @@
+"""Code lenses on the frontmatter (PRODUCT.md *Language server*, code lens).
+
+The first line shows what the skill costs while it is *not* being used: its entry in the model's
+skill listing is resident in every conversation. A second lens offers the invocation preview.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wave_lsp.core.features import FeatureContext
+from wave_lsp.core.listing import listing_entry
+from wave_lsp.core.text import Span
+
+PREVIEW_COMMAND = "wave.previewInvocation"
+
+
+@dataclass(frozen=True, slots=True)
+class Lens:
+    span: Span
+    title: str
+    command: str = ""
+    arguments: list[Any] = field(default_factory=list)
+
+
+def listing_cost(ctx: FeatureContext) -> Lens:
+    entry = listing_entry(ctx.document, ctx.location)
+    first_line = ctx.document.lines.span_of_line(0)
+    if not entry.model_invocable:
+        return Lens(first_line, "Not in the model's skill listing (disable-model-invocation): "
+                                "costs no resident tokens")
+    cut = ", cut at 1,536 characters" if entry.truncated else ""
+    return Lens(first_line, f"Listing entry: ~{entry.tokens:,} tokens ({entry.chars:,} characters"
+                            f"{cut}) resident in every conversation")
+
+
+def code_lenses(ctx: FeatureContext, uri: str) -> list[Lens]:
+    lenses = [listing_cost(ctx)]
+    lenses.append(Lens(ctx.document.lines.span_of_line(0), "Preview invocation", PREVIEW_COMMAND,
+                       [{"uri": uri, "arguments": "", "mode": "dry-run"}]))
+    return lenses

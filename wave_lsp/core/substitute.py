@@ -1,0 +1,90 @@
+"""Values of the `${…}` placeholders for one skill, and their substitution (PRODUCT.md *Preview* 3).
+
+The same substitution serves the invocation preview (body and `allowed-tools` rules) and the hovers
+that say what a placeholder resolves to. A placeholder the target does not know, or one with no
+value here (a plugin root outside a plugin), is left in place and reported as unresolved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wave_lsp.core.location import SkillLocation
+from wave_lsp.core.variables import PLACEHOLDER, known_to, variable
+
+#: the session id shown by previews when none is given
+PREVIEW_SESSION_ID = "preview-session"
+
+
+@dataclass(frozen=True, slots=True)
+class VariableValues:
+    target: str
+    skill_dir: Path | None
+    plugin_root: Path | None = None
+    project_dir: Path | None = None
+    session_id: str = PREVIEW_SESSION_ID
+    arguments_file: Path | None = None
+
+    @staticmethod
+    def for_location(location: SkillLocation, target: str, session_id: str = PREVIEW_SESSION_ID,
+                     arguments_file: Path | None = None) -> VariableValues:
+        return VariableValues(target=target, skill_dir=location.skill_dir,
+                              plugin_root=location.plugin.root if location.plugin else None,
+                              project_dir=location.project_root, session_id=session_id,
+                              arguments_file=arguments_file)
+
+    def value(self, name: str, *, in_shell: bool = False) -> str | None:
+        """The value of `${name}`, or None when it stays literal."""
+        known = variable(name)
+        if known is None or not known_to(name, self.target):
+            return None
+        if known.shell_only and not in_shell:
+            return None
+        values = {
+            "WAVE_SKILL_DIR": self.skill_dir, "CLAUDE_SKILL_DIR": self.skill_dir,
+            "WAVE_PLUGIN_ROOT": self.plugin_root, "CLAUDE_PLUGIN_ROOT": self.plugin_root,
+            "CLAUDE_PLUGIN_DATA": None, "CLAUDE_PROJECT_DIR": self.project_dir,
+            "WAVE_SESSION_ID": self.session_id, "CLAUDE_SESSION_ID": self.session_id,
+            "CLAUDE_EFFORT": None, "WAVE_ARGUMENTS_FILE": self.arguments_file,
+        }
+        found = values.get(name)
+        return None if found is None else _posix(found)
+
+    def why_unresolved(self, name: str) -> str:
+        known = variable(name)
+        if known is None or not known_to(name, self.target):
+            return f"`${{{name}}}` is not a variable of the `{self.target}` target"
+        if known.plugin_only and self.plugin_root is None:
+            return f"`${{{name}}}` has a value only in plugin skills"
+        if known.shell_only:
+            return f"`${{{name}}}` has a value only inside injected commands"
+        return f"`${{{name}}}` has no value in a preview"
+
+
+def _posix(value: object) -> str:
+    return value.as_posix() if isinstance(value, Path) else str(value)
+
+
+@dataclass(slots=True)
+class Substitution:
+    text: str
+    unresolved: list[str] = field(default_factory=list)  #: names left in place, in order
+
+
+def substitute(text: str, values: VariableValues, *, in_shell: bool = False) -> Substitution:
+    result = Substitution(text="")
+    parts: list[str] = []
+    position = 0
+    for match in PLACEHOLDER.finditer(text):
+        found = values.value(match.group(1), in_shell=in_shell)
+        parts.append(text[position : match.start()])
+        if found is None:
+            parts.append(match.group(0))
+            result.unresolved.append(match.group(1))
+        else:
+            parts.append(found)
+        position = match.end()
+    parts.append(text[position:])
+    result.text = "".join(parts)
+    return result

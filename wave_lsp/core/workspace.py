@@ -1,0 +1,131 @@
+"""The skills and agents known around the document being edited (PRODUCT.md *Language server*).
+
+`SkillIndex` holds a summary of every SKILL.md under the workspace folders and, when the settings
+allow, the personal skills roots (`~/.agents/skills`, `~/.claude/skills`, `~/.wave/skills`). It is
+what `/skill-name` completion, hover and go-to-definition ask. Open documents update their entry
+with the editor's text. Agents are the built-ins of the schema plus the agent files found in
+`.wave/agents/` and `.claude/agents/` of each folder and of the home directory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from wave_lsp.core import schema
+from wave_lsp.core.checker import read_skill_file
+from wave_lsp.core.config import Settings
+from wave_lsp.core.discovery import find_skill_files
+from wave_lsp.core.document import SkillDocument
+from wave_lsp.core.listing import ListingEntry, listing_entry
+from wave_lsp.core.location import ALL_SKILLS_ROOTS, SKILL_FILE, locate
+from wave_lsp.core.source import decode
+
+AGENT_FOLDERS = (".wave/agents", ".claude/agents")
+#: more SKILL.md files than this in the workspace are not summarised (the rest stay unknown)
+MAX_INDEXED = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class SkillEntry:
+    name: str  #: the name it is invoked by (`plugin:skill` for plugin skills)
+    path: Path  #: the SKILL.md
+    scope: str
+    description: str
+    argument_hint: str | None
+    listing: ListingEntry
+
+    @property
+    def skill_dir(self) -> Path:
+        return self.path.parent
+
+
+@dataclass(frozen=True, slots=True)
+class AgentEntry:
+    name: str
+    description: str
+    path: Path | None  #: None for a built-in agent
+
+
+def summarize(path: Path, document: SkillDocument, home: Path | None = None) -> SkillEntry:
+    location = locate(path, home=home)
+    listing = listing_entry(document, location)
+    description = document.value("description")
+    hint = document.value("argument-hint")
+    return SkillEntry(name=listing.name, path=path, scope=location.scope,
+                      description=description.strip() if isinstance(description, str) else "",
+                      argument_hint=hint if isinstance(hint, str) else None, listing=listing)
+
+
+def _read_document(path: Path) -> SkillDocument | None:
+    data, _problem = read_skill_file(path)
+    return None if data is None else SkillDocument.from_decoded(decode(data))
+
+
+class SkillIndex:
+    """Summaries of the SKILL.md files around the workspace, keyed by absolute path."""
+
+    def __init__(self) -> None:
+        self._entries: dict[Path, SkillEntry] = {}
+        self.folders: list[Path] = []
+        self.home: Path | None = None
+
+    def rebuild(self, folders: Iterable[Path], settings: Settings) -> None:
+        self.folders = [folder.resolve() for folder in folders]
+        self.home = settings.home or Path.home()
+        roots = [folder for folder in self.folders if folder.is_dir()]
+        if settings.personal:
+            roots += [self.home / root for root in ALL_SKILLS_ROOTS if (self.home / root).is_dir()]
+        entries: dict[Path, SkillEntry] = {}
+        for path in find_skill_files(roots):
+            if len(entries) >= MAX_INDEXED:
+                break
+            if path.name != SKILL_FILE:
+                continue
+            absolute = path.absolute()
+            document = _read_document(absolute)
+            if document is not None:
+                entries[absolute] = summarize(absolute, document, self.home)
+        self._entries = entries
+
+    def update(self, path: Path, document: SkillDocument) -> None:
+        if path.name == SKILL_FILE:
+            self._entries[path.absolute()] = summarize(path.absolute(), document, self.home)
+
+    def refresh(self, path: Path) -> None:
+        """Re-read `path` from disk (it changed, appeared or disappeared)."""
+        document = _read_document(path) if path.is_file() else None
+        if document is None:
+            self._entries.pop(path.absolute(), None)
+        else:
+            self.update(path, document)
+
+    def skills(self) -> list[SkillEntry]:
+        return sorted(self._entries.values(), key=lambda entry: (entry.name, str(entry.path)))
+
+    def named(self, name: str) -> list[SkillEntry]:
+        return [entry for entry in self.skills() if entry.name == name]
+
+    def agents(self) -> list[AgentEntry]:
+        agent = schema.field_spec("agent")
+        found = {name: AgentEntry(name, "built-in agent", None)
+                 for name in (agent.values if agent else ())}
+        bases = [*self.folders, *([self.home] if self.home else [])]
+        for base in bases:
+            for folder in AGENT_FOLDERS:
+                directory = base / folder
+                if not directory.is_dir():
+                    continue
+                for path in sorted(directory.glob("*.md"))[:500]:
+                    entry = _agent(path)
+                    found.setdefault(entry.name, entry)
+        return sorted(found.values(), key=lambda entry: entry.name.lower())
+
+
+def _agent(path: Path) -> AgentEntry:
+    document = _read_document(path)
+    name = document.value("name") if document else None
+    description = document.value("description") if document else None
+    return AgentEntry(name.strip() if isinstance(name, str) and name.strip() else path.stem,
+                      description.strip() if isinstance(description, str) else "", path)

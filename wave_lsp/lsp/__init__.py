@@ -1,0 +1,1 @@
+"""The thin LSP adapter (pygls 2): the only package that imports pygls or lsprotocol."""

@@ -1,0 +1,131 @@
+"""Core ↔ protocol conversion: the only place that knows about position encodings.
+
+The core counts code points from the start of the text (without a byte-order mark). The client
+counts UTF-16 code units, UTF-8 bytes or code points (negotiated at `initialize`) and, when its text
+starts with a BOM, counts it too. `Positions` converts both ways for one document text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from wave_lsp.core.catalog import Severity, rule
+from wave_lsp.core.findings import Finding, Fix, TextEdit
+from wave_lsp.core.text import LineIndex, Position, Span
+
+SOURCE = "wave-lsp"
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFORMATION: types.DiagnosticSeverity.Information,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
+}
+
+
+def _units(text: str, encoding: str) -> int:
+    if encoding == types.PositionEncodingKind.Utf8:
+        return len(text.encode("utf-8", errors="surrogatepass"))
+    if encoding == types.PositionEncodingKind.Utf32:
+        return len(text)
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+
+
+class Positions:
+    """Offsets of one document (as the core sees it) ↔ LSP positions (as the client sees them)."""
+
+    def __init__(self, lines: LineIndex, encoding: str, client_bom: bool = False) -> None:
+        self.lines = lines
+        self.encoding = str(encoding or types.PositionEncodingKind.Utf16)
+        self._bom_units = _units("\ufeff", self.encoding) if client_bom else 0
+
+    def position(self, offset: int) -> types.Position:
+        core = self.lines.position(offset)
+        prefix = self.lines.line_text(core.line)[: core.character]
+        extra = self._bom_units if core.line == 0 else 0
+        return types.Position(core.line, _units(prefix, self.encoding) + extra)
+
+    def range(self, span: Span) -> types.Range:
+        return types.Range(self.position(span.start), self.position(span.end))
+
+    def offset(self, position: types.Position) -> int:
+        if position.line >= self.lines.line_count:
+            return len(self.lines.text)
+        text = self.lines.line_text(position.line)
+        wanted = position.character - (self._bom_units if position.line == 0 else 0)
+        if self.encoding == types.PositionEncodingKind.Utf32:
+            character = min(max(wanted, 0), len(text))
+        else:
+            character, used = 0, 0
+            while character < len(text):
+                step = _units(text[character], self.encoding)
+                if used + step > wanted:
+                    break
+                used += step
+                character += 1
+        return self.lines.offset(Position(position.line, character))
+
+
+def diagnostic(finding: Finding, positions: Positions, uri: str) -> types.Diagnostic:
+    catalog = rule(finding.code)
+    related = [
+        types.DiagnosticRelatedInformation(
+            location=types.Location(
+                uri=Path(item.path).as_uri() if item.path else uri,
+                range=positions.range(item.span) if item.span is not None and item.path is None
+                else _range_json(item.range)),
+            message=item.message)
+        for item in finding.related
+    ]
+    return types.Diagnostic(
+        range=positions.range(finding.span),
+        message=finding.message,
+        severity=_SEVERITY[finding.severity],
+        code=finding.code,
+        code_description=types.CodeDescription(href=catalog.url),
+        source=SOURCE,
+        related_information=related or None,
+        tags=_tags(finding),
+        data={"name": catalog.name, "fixes": [fix_json(fix, positions) for fix in finding.fixes]},
+    )
+
+
+def _tags(finding: Finding) -> list[types.DiagnosticTag] | None:
+    return [types.DiagnosticTag.Unnecessary] if finding.data.get("unnecessary") else None
+
+
+def _range_json(value: Any) -> types.Range:
+    if value is None:
+        return types.Range(types.Position(0, 0), types.Position(0, 0))
+    return types.Range(types.Position(value.start.line, value.start.character),
+                       types.Position(value.end.line, value.end.character))
+
+
+def fix_json(fix: Fix, positions: Positions) -> dict[str, Any]:
+    return {"title": fix.title,
+            "edits": [{"range": _range_dict(positions.range(edit.span)), "newText": edit.new_text}
+                      for edit in fix.edits]}
+
+
+def _range_dict(value: types.Range) -> dict[str, Any]:
+    return {"start": {"line": value.start.line, "character": value.start.character},
+            "end": {"line": value.end.line, "character": value.end.character}}
+
+
+def text_edits(edits: Iterable[TextEdit], positions: Positions) -> list[types.TextEdit]:
+    return [types.TextEdit(range=positions.range(edit.span), new_text=edit.new_text)
+            for edit in edits]
+
+
+def workspace_edit(uri: str, version: int | None, edits: list[types.TextEdit],
+                   document_changes: bool) -> types.WorkspaceEdit:
+    """A `WorkspaceEdit` in the form the client declared (versioned document changes or `changes`)."""
+    if document_changes:
+        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
+            text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
+            edits=edits)])
+    return types.WorkspaceEdit(changes={uri: edits})

@@ -1,0 +1,217 @@
+"""Request handlers for the editor features: each gets the analysis, asks the core, converts.
+
+Completion, hover, code actions (the core's fixes plus "disable for this line/file"), document
+symbols, document links, go to definition and code lenses. Core modules:
+`wave_lsp.core.features.*`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from wave_lsp.lsp.server import COMPLETION_TRIGGERS, WaveLanguageServer, safe
+
+if TYPE_CHECKING:
+    from wave_lsp.core.features import completion, symbols
+    from wave_lsp.lsp import convert
+
+_KINDS = {
+    "field": types.CompletionItemKind.Property, "value": types.CompletionItemKind.EnumMember,
+    "model": types.CompletionItemKind.EnumMember, "tool": types.CompletionItemKind.Function,
+    "snippet": types.CompletionItemKind.Snippet, "variable": types.CompletionItemKind.Variable,
+    "argument": types.CompletionItemKind.Variable, "skill": types.CompletionItemKind.Reference,
+    "file": types.CompletionItemKind.File, "agent": types.CompletionItemKind.Class,
+    "event": types.CompletionItemKind.Event,
+}
+_SNIPPET_FIELD = re.compile(r"\$\{\d+\|([^,|]*)[^}]*\|\}|\$\{\d+:((?:[^{}\\]|\\.)*)\}|\$\d+")
+
+
+def plain_text(snippet: str) -> str:
+    """A snippet's text with every placeholder replaced by its default (for clients without
+    snippet support)."""
+    def default(match: re.Match[str]) -> str:
+        return match.group(1) if match.group(1) is not None else match.group(2) or ""
+
+    previous = None
+    while previous != snippet:
+        previous, snippet = snippet, _SNIPPET_FIELD.sub(default, snippet)
+    return re.sub(r"\\([$}\\,|])", r"\1", snippet)
+
+
+def register(server: WaveLanguageServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION,
+                    types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS))
+    @safe(lambda: types.CompletionList(is_incomplete=False, items=[]))
+    def on_completion(ls: WaveLanguageServer, params: types.CompletionParams) -> types.CompletionList:
+        analysis = ls.analysis(params.text_document.uri)
+        if analysis is None:
+            return types.CompletionList(is_incomplete=False, items=[])
+        from wave_lsp.core.features import completion
+
+        offset = analysis.positions.offset(params.position)
+        snippets = ls.client_supports(
+            "text_document.completion.completion_item.snippet_support", False)
+        markdown = _markdown(ls, "text_document.completion.completion_item.documentation_format")
+        items = [_completion_item(candidate, analysis.positions, snippets, markdown)
+                 for candidate in completion.complete(analysis.context, offset)]
+        return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @safe(lambda: None)
+    def on_hover(ls: WaveLanguageServer, params: types.HoverParams) -> types.Hover | None:
+        analysis = ls.analysis(params.text_document.uri)
+        if analysis is None:
+            return None
+        from wave_lsp.core.features import hover
+
+        found = hover.hover(analysis.context, analysis.positions.offset(params.position))
+        if found is None:
+            return None
+        kind = (types.MarkupKind.Markdown if _markdown(ls, "text_document.hover.content_format")
+                else types.MarkupKind.PlainText)
+        return types.Hover(contents=types.MarkupContent(kind=kind, value=found.markdown),
+                           range=analysis.positions.range(found.span))
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix]))
+    @safe(list)
+    def on_code_action(ls: WaveLanguageServer,
+                       params: types.CodeActionParams) -> list[types.CodeAction]:
+        return _code_actions(ls, params)
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @safe(list)
+    def on_symbols(ls: WaveLanguageServer, params: types.DocumentSymbolParams) -> list:
+        analysis = ls.analysis(params.text_document.uri)
+        if analysis is None:
+            return []
+        from wave_lsp.core.features import symbols
+
+        found = symbols.document_symbols(analysis.context.document)
+        if ls.client_supports(
+                "text_document.document_symbol.hierarchical_document_symbol_support", False):
+            return [_document_symbol(symbol, analysis.positions) for symbol in found]
+        return _flat_symbols(found, analysis.positions, params.text_document.uri, None)
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions())
+    @safe(list)
+    def on_links(ls: WaveLanguageServer,
+                 params: types.DocumentLinkParams) -> list[types.DocumentLink]:
+        analysis = ls.analysis(params.text_document.uri)
+        if analysis is None:
+            return []
+        from wave_lsp.core.features import navigation
+
+        tooltips = ls.client_supports("text_document.document_link.tooltip_support", False)
+        return [types.DocumentLink(range=analysis.positions.range(link.span),
+                                   target=link.target.as_uri(),
+                                   tooltip=link.tooltip if tooltips else None)
+                for link in navigation.document_links(analysis.context)]
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    @safe(list)
+    def on_definition(ls: WaveLanguageServer,
+                      params: types.DefinitionParams) -> list[types.Location]:
+        analysis = ls.analysis(params.text_document.uri)
+        if analysis is None:
+            return []
+        from wave_lsp.core.features import navigation
+
+        offset = analysis.positions.offset(params.position)
+        start = types.Range(types.Position(0, 0), types.Position(0, 0))
+        return [types.Location(uri=path.as_uri(), range=start)
+                for path, _span in navigation.definition(analysis.context, offset)]
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
+    @safe(list)
+    def on_code_lens(ls: WaveLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        analysis = ls.analysis(params.text_document.uri)
+        if analysis is None:
+            return []
+        from wave_lsp.core.features import lens
+
+        return [types.CodeLens(range=analysis.positions.range(item.span),
+                               command=types.Command(title=item.title, command=item.command,
+                                                     arguments=item.arguments or None))
+                for item in lens.code_lenses(analysis.context, params.text_document.uri)]
+
+
+def _markdown(ls: WaveLanguageServer, capability: str) -> bool:
+    formats = ls.client_supports(capability, None)
+    return formats is None or types.MarkupKind.Markdown in formats
+
+
+def _completion_item(candidate: completion.Candidate, positions: convert.Positions,
+                     snippets: bool, markdown: bool) -> types.CompletionItem:
+    text = candidate.insert_text if candidate.insert_text is not None else candidate.label
+    use_snippet = candidate.snippet and snippets
+    if candidate.snippet and not snippets:
+        text = plain_text(text)
+    documentation = None
+    if candidate.documentation:
+        documentation = types.MarkupContent(
+            kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
+            value=candidate.documentation)
+    return types.CompletionItem(
+        label=candidate.label, kind=_KINDS.get(candidate.kind), detail=candidate.detail or None,
+        documentation=documentation, sort_text=candidate.sort_text,
+        filter_text=candidate.filter_text,
+        text_edit=types.TextEdit(range=positions.range(candidate.replace), new_text=text),
+        insert_text_format=(types.InsertTextFormat.Snippet if use_snippet
+                            else types.InsertTextFormat.PlainText))
+
+
+def _code_actions(ls: WaveLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    from wave_lsp.core.features import actions
+    from wave_lsp.lsp import convert
+
+    uri = params.text_document.uri
+    analysis = ls.analysis(uri)
+    if analysis is None:
+        return []
+    positions = analysis.positions
+    start, end = positions.offset(params.range.start), positions.offset(params.range.end)
+    document = ls.workspace.text_documents.get(uri)
+    version = document.version if document else None
+    changes = ls.client_supports("workspace.workspace_edit.document_changes", False)
+    result = []
+    for finding in analysis.report.findings:
+        if finding.span.end < start or finding.span.start > end:
+            continue
+        diagnostic = convert.diagnostic(finding, positions, uri)
+        fixes = [(fix, True) for fix in finding.fixes]
+        fixes += [(fix, False) for fix in actions.suppression_fixes(analysis.context.document,
+                                                                      finding)]
+        for fix, quick in fixes:
+            edit = convert.workspace_edit(uri, version, convert.text_edits(fix.edits, positions),
+                                          changes)
+            result.append(types.CodeAction(
+                title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+                is_preferred=fix.preferred if quick else None, edit=edit))
+    return result
+
+
+_SYMBOL_KINDS = {"field": types.SymbolKind.Property, "key": types.SymbolKind.Key,
+                 "heading": types.SymbolKind.String}
+
+
+def _document_symbol(symbol: symbols.Symbol, positions: convert.Positions) -> types.DocumentSymbol:
+    return types.DocumentSymbol(
+        name=symbol.name or " ", kind=_SYMBOL_KINDS[symbol.kind], range=positions.range(symbol.span),
+        selection_range=positions.range(symbol.selection), detail=symbol.detail or None,
+        children=[_document_symbol(child, positions) for child in symbol.children] or None)
+
+
+def _flat_symbols(found: list[symbols.Symbol], positions: convert.Positions, uri: str,
+                  container: str | None) -> list[types.SymbolInformation]:
+    result = []
+    for symbol in found:
+        result.append(types.SymbolInformation(
+            name=symbol.name or " ", kind=_SYMBOL_KINDS[symbol.kind],
+            location=types.Location(uri=uri, range=positions.range(symbol.span)),
+            container_name=container))
+        result += _flat_symbols(symbol.children, positions, uri, symbol.name)
+    return result

@@ -1,0 +1,155 @@
+"""Session life cycle: initialize, settings, document sync, diagnostics and file watching.
+
+- `initialize`: pull diagnostics are registered only for clients that declare
+  `textDocument.diagnostic`; everybody else gets pushed diagnostics.
+- `initialized`: settings are pulled from `workspace/configuration` (section `wave`), falling back to
+  `initializationOptions`; `workspace/didChangeConfiguration` and file watchers are registered
+  dynamically when the client allows it; the skill index is built off the event loop.
+- open/change/save publish (push clients); close clears the document's diagnostics.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from wave_lsp.lsp.server import CONFIG_SECTION, WaveLanguageServer, safe
+
+WATCHED = ["**/SKILL.md", "**/skill.md", "**/.wave-plugin/plugin.json",
+           "**/.claude-plugin/plugin.json", "**/pyproject.toml", "**/.claude/agents/*.md",
+           "**/.wave/agents/*.md"]
+
+
+def register(server: WaveLanguageServer) -> None:
+    @server.feature(types.INITIALIZE)
+    def on_initialize(ls: WaveLanguageServer, params: types.InitializeParams) -> None:
+        options = params.initialization_options
+        if isinstance(options, Mapping):
+            section = options.get(CONFIG_SECTION, options)
+            ls.initial_settings = dict(section) if isinstance(section, Mapping) else {}
+        if ls.client_supports("text_document.diagnostic", None) is not None:
+            ls.pull_diagnostics = True
+            ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
+                identifier="wave-lsp", inter_file_dependencies=True,
+                workspace_diagnostics=False))(pull_diagnostics)
+
+    @server.feature(types.INITIALIZED)
+    @safe(lambda: None)
+    async def on_initialized(ls: WaveLanguageServer, params: types.InitializedParams) -> None:
+        _apply_settings(ls, {})
+        await _pull_settings(ls)
+        await _register_dynamic(ls)
+        folders = _workspace_folders(ls)
+        settings = ls.state.settings_for(folders[0] / "SKILL.md" if folders else None)
+        ls.state.home = settings.home
+        await asyncio.to_thread(ls.state.index.rebuild, folders, settings)
+        ls.state.invalidate()
+        ls.refresh_all()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @safe(lambda: None)
+    async def on_configuration(ls: WaveLanguageServer,
+                               params: types.DidChangeConfigurationParams) -> None:
+        pushed = params.settings
+        if isinstance(pushed, Mapping) and isinstance(pushed.get(CONFIG_SECTION), Mapping):
+            _apply_settings(ls, pushed[CONFIG_SECTION])
+        else:
+            await _pull_settings(ls)
+        ls.refresh_all()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @safe(lambda: None)
+    def on_watched(ls: WaveLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
+        for change in params.changes:
+            path_text = to_fs_path(change.uri)
+            if path_text is not None and Path(path_text).name.lower() == "skill.md":
+                ls.state.index.refresh(Path(path_text))
+        ls.state.invalidate()
+        ls.refresh_all()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @safe(lambda: None)
+    def on_open(ls: WaveLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.publish(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @safe(lambda: None)
+    def on_change(ls: WaveLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.publish(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    @safe(lambda: None)
+    def on_save(ls: WaveLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+        # files next to the skill may have appeared (SK112): re-check everything open
+        ls.state.invalidate()
+        ls.refresh_all()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @safe(lambda: None)
+    def on_close(ls: WaveLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.state.forget(params.text_document.uri)
+        if not ls.pull_diagnostics:
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                uri=params.text_document.uri, diagnostics=[]))
+
+
+@safe(lambda: types.FullDocumentDiagnosticReport(items=[]))
+def pull_diagnostics(ls: WaveLanguageServer,
+                     params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+    analysis = ls.analysis(params.text_document.uri)
+    if analysis is None:
+        return types.FullDocumentDiagnosticReport(items=[])
+    result_id = f"{analysis.version}:{ls.state.generation}:{hash(analysis.report.document.text)}"
+    if params.previous_result_id == result_id:
+        return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
+    return types.FullDocumentDiagnosticReport(items=ls.diagnostics(analysis), result_id=result_id)
+
+
+def _apply_settings(ls: WaveLanguageServer, raw: Any) -> None:
+    """Use `raw` (the client's `wave` section) on top of the `initializationOptions`."""
+    if isinstance(raw, Mapping):
+        raw = {**ls.initial_settings, **raw}
+    for problem in ls.state.set_client_settings(raw):
+        ls.log_problem(f"{problem}; using the default", level=types.MessageType.Warning)
+
+
+async def _pull_settings(ls: WaveLanguageServer) -> None:
+    if not ls.client_supports("workspace.configuration", False):
+        return
+    answer = await ls.workspace_configuration_async(types.ConfigurationParams(
+        items=[types.ConfigurationItem(section=CONFIG_SECTION)]))
+    raw = answer[0] if answer else None
+    _apply_settings(ls, raw if raw is not None else {})
+
+
+async def _register_dynamic(ls: WaveLanguageServer) -> None:
+    registrations = []
+    if ls.client_supports("workspace.did_change_configuration.dynamic_registration", False):
+        registrations.append(types.Registration(
+            id="wave-configuration", method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
+            register_options=types.DidChangeConfigurationRegistrationOptions(
+                section=CONFIG_SECTION)))
+    if ls.client_supports("workspace.did_change_watched_files.dynamic_registration", False):
+        registrations.append(types.Registration(
+            id="wave-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
+                types.FileSystemWatcher(glob_pattern=pattern) for pattern in WATCHED])))
+    if not registrations:
+        return
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations))
+    except Exception as error:
+        ls.log_problem(f"the client refused dynamic registration ({error}); changes to files "
+                       "are picked up on open and save instead", level=types.MessageType.Warning)
+
+
+def _workspace_folders(ls: WaveLanguageServer) -> list[Path]:
+    folders = [to_fs_path(folder.uri) for folder in ls.workspace.folders.values()]
+    if not folders and ls.workspace.root_path:
+        folders = [ls.workspace.root_path]
+    return [Path(folder) for folder in folders if folder]

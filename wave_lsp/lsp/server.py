@@ -1,0 +1,157 @@
+"""The language server: registers every LSP method once and converts between core and protocol.
+
+No analysis happens here. Each handler gets the document's `Analysis` (findings plus a feature
+context, computed by the core), asks the core feature module and converts the answer. Diagnostics
+are pushed (`textDocument/publishDiagnostics`, with the document version) or pulled
+(`textDocument/diagnostic`), never both: pull is offered only to clients that declare it.
+An exception inside a handler is logged (stderr and the client's log) and answered with an empty
+result; the server keeps serving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from lsprotocol import types
+from pygls.capabilities import get_capability
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from wave_lsp import __version__
+
+if TYPE_CHECKING:
+    from wave_lsp.lsp.state import Analysis, ServerState
+
+log = logging.getLogger("wave_lsp")
+CONFIG_SECTION = "wave"
+COMPLETION_TRIGGERS = [":", " ", "$", "{", "/", "(", "-", "[", ","]
+T = TypeVar("T")
+
+
+class WaveLanguageServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("wave-lsp", __version__,
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self._state: ServerState | None = None
+        self.pull_diagnostics = False
+        #: the `wave` part of `initializationOptions`; `workspace/configuration` answers override it
+        self.initial_settings: dict[str, Any] = {}
+
+    @property
+    def state(self) -> ServerState:
+        """Created on first use: the core is imported after the `initialize` response."""
+        if self._state is None:
+            from wave_lsp.lsp.state import ServerState
+
+            self._state = ServerState()
+        return self._state
+
+    # -- errors -------------------------------------------------------------------------------
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Log instead of pygls' default pop-up: a bad document must not nag the user."""
+        self.log_problem(f"internal error: {error!r}", error)
+
+    def log_problem(self, message: str, error: BaseException | None = None,
+                    level: types.MessageType = types.MessageType.Error) -> None:
+        detail = "".join(traceback.format_exception(error)) if error else ""
+        log.log(logging.ERROR if level == types.MessageType.Error else logging.WARNING,
+                "%s\n%s", message, detail)
+        try:
+            self.window_log_message(types.LogMessageParams(type=level, message=f"wave-lsp: {message}"))
+        except Exception:
+            log.debug("could not send a log message", exc_info=True)
+
+    # -- documents ----------------------------------------------------------------------------
+    @property
+    def encoding(self) -> str:
+        return str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16)
+
+    def analysis(self, uri: str) -> Analysis | None:
+        document = self.workspace.text_documents.get(uri)
+        path_text = to_fs_path(uri)
+        if path_text is None:
+            return None
+        path = Path(path_text)
+        if document is None:
+            try:
+                text = path.read_text("utf-8", errors="replace")
+            except OSError:
+                return None
+            return self.state.analyse(uri, path, text, None, self.encoding)
+        return self.state.analyse(uri, path, document.source, document.version, self.encoding)
+
+    def diagnostics(self, analysis: Analysis) -> list[types.Diagnostic]:
+        from wave_lsp.lsp import convert
+
+        return [convert.diagnostic(finding, analysis.positions, analysis.uri)
+                for finding in analysis.report.findings]
+
+    def publish(self, uri: str) -> None:
+        """Push the findings of an open document (push clients only), tagged with its version."""
+        if self.pull_diagnostics:
+            return
+        document = self.workspace.text_documents.get(uri)
+        if document is None:
+            return
+        analysis = self.analysis(uri)
+        if analysis is None:
+            return
+        if document.version is not None and analysis.version != document.version:
+            return  # a newer version has arrived since: its own publish follows
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=document.version, diagnostics=self.diagnostics(analysis)))
+
+    def refresh_all(self) -> None:
+        """Settings or the index changed: re-check every open document."""
+        if self.pull_diagnostics:
+            if get_capability(self.client_capabilities, "workspace.diagnostics.refresh_support",
+                              False):
+                self.workspace_diagnostic_refresh(None)
+            return
+        for uri in list(self.workspace.text_documents):
+            self.publish(uri)
+
+    def client_supports(self, path: str, default: Any = False) -> Any:
+        return get_capability(self.client_capabilities, path, default)
+
+
+def safe(default: Callable[[], T]) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Handler wrapper: an exception is logged and answered with `default()`."""
+
+    def wrap(handler: Callable[..., T]) -> Callable[..., T]:
+        if asyncio.iscoroutinefunction(handler):
+            @functools.wraps(handler)
+            async def run_async(ls: WaveLanguageServer, *args: Any) -> T:
+                try:
+                    return await handler(ls, *args)
+                except Exception as error:
+                    ls.log_problem(f"{handler.__name__} failed: {error!r}", error)
+                    return default()
+            return run_async  # type: ignore[return-value]
+
+        @functools.wraps(handler)
+        def run(ls: WaveLanguageServer, *args: Any) -> T:
+            try:
+                return handler(ls, *args)
+            except Exception as error:
+                ls.log_problem(f"{handler.__name__} failed: {error!r}", error)
+                return default()
+        return run
+
+    return wrap
+
+
+def create_server() -> WaveLanguageServer:
+    """A fresh server with every feature registered (tests build their own)."""
+    server = WaveLanguageServer()
+    from wave_lsp.lsp import features, lifecycle
+
+    lifecycle.register(server)
+    features.register(server)
+    return server

@@ -1,0 +1,150 @@
+"""What the server knows between requests: settings, the skill index and analysed documents.
+
+Settings are the `[tool.wave-lsp]` section of the nearest `pyproject.toml` (as the CLI reads it),
+with the client's `wave` section on top; so with no editor settings the server reports exactly
+what `wave-lsp check` reports. A setting that cannot be understood is logged and ignored.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from wave_lsp.core.checker import FileReport, check_file
+from wave_lsp.core.config import Settings, SettingsError, load_pyproject, settings_from_mapping
+from wave_lsp.core.discovery import is_skill_file
+from wave_lsp.core.features import FeatureContext
+from wave_lsp.core.location import locate
+from wave_lsp.core.workspace import SkillIndex
+from wave_lsp.lsp.convert import Positions
+
+log = logging.getLogger(__name__)
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(slots=True)
+class ClientSettings:
+    """The client's `wave` section, understood."""
+
+    raw: dict[str, Any] = field(default_factory=dict)
+    allow_execution: bool = False
+    settings_files: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def read_client_settings(raw: Any) -> ClientSettings:
+    """Understand the `wave` section; every problem is reported and the key ignored."""
+    result = ClientSettings()
+    if raw is None:
+        return result
+    if not isinstance(raw, Mapping):
+        result.problems.append(f"the `wave` settings must be an object, not {type(raw).__name__}")
+        return result
+    for key, value in raw.items():
+        try:
+            settings_from_mapping({key: value})
+        except SettingsError as error:
+            result.problems.append(f"wave.{key}: {error}")
+            continue
+        except (TypeError, ValueError) as error:
+            result.problems.append(f"wave.{key}: {error}")
+            continue
+        result.raw[key] = value
+    preview = raw.get("preview")
+    if isinstance(preview, Mapping) and "allowExecution" in preview:
+        result.allow_execution = preview.get("allowExecution") is True
+    elif "preview.allowExecution" in raw:
+        result.allow_execution = raw.get("preview.allowExecution") is True
+    files = raw.get("settingsFiles")
+    if isinstance(files, list) and all(isinstance(item, str) for item in files):
+        result.settings_files = list(files)
+    elif files is not None:
+        result.problems.append("wave.settingsFiles must be a list of paths")
+        result.raw.pop("settingsFiles", None)
+    return result
+
+
+@lru_cache(maxsize=256)
+def _project_settings(directory: Path) -> tuple[dict[str, Any], str | None]:
+    try:
+        section, _ = load_pyproject(directory)
+        settings_from_mapping(section)
+        return section, None
+    except SettingsError as error:
+        return {}, str(error)
+
+
+@dataclass(slots=True)
+class Analysis:
+    uri: str
+    version: int | None
+    report: FileReport
+    positions: Positions
+    context: FeatureContext
+
+
+class ServerState:
+    def __init__(self) -> None:
+        self.client = ClientSettings()
+        self.index = SkillIndex()
+        self.generation = 0  #: bumped whenever settings or the index change
+        self._analyses: dict[str, tuple[tuple[Any, ...], Analysis]] = {}
+        self.home: Path | None = None
+
+    def set_client_settings(self, raw: Any) -> list[str]:
+        self.client = read_client_settings(raw)
+        self.invalidate()
+        return self.client.problems
+
+    def invalidate(self) -> None:
+        self.generation += 1
+        self._analyses.clear()
+        _project_settings.cache_clear()
+
+    def settings_for(self, path: Path | None) -> Settings:
+        base = Settings(home=self.home)
+        if path is not None:
+            section, problem = _project_settings(path.parent)
+            if problem:
+                log.warning("ignoring [tool.wave-lsp]: %s", problem)
+            base = settings_from_mapping(section, base)
+        return settings_from_mapping(self.client.raw, base)
+
+    def analyse(self, uri: str, path: Path | None, text: str, version: int | None,
+                encoding: str) -> Analysis | None:
+        """Findings and feature context for one document text (cached per version and settings);
+        None for documents that are not skill files (or have no file name, like `untitled:`)."""
+        if path is None or not is_skill_file(path):
+            return None
+        key = (version, len(text), hash(text), self.generation, encoding)
+        cached = self._analyses.get(uri)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        settings = self.settings_for(path)
+        client_bom = text.startswith("\ufeff")
+        disk_bom = not client_bom and _starts_with_bom(path)
+        report = check_file(path, settings, text=text, bom=disk_bom)
+        document = report.document
+        assert document is not None
+        location = locate(path, home=settings.home)
+        context = FeatureContext(document, location, settings, self.index)
+        analysis = Analysis(uri, version, report, Positions(document.lines, encoding, client_bom),
+                            context)
+        self._analyses[uri] = (key, analysis)
+        self.index.update(path, document)
+        return analysis
+
+    def forget(self, uri: str) -> None:
+        self._analyses.pop(uri, None)
+
+
+def _starts_with_bom(path: Path) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(3) == BOM
+    except OSError:
+        return False
