@@ -129,6 +129,30 @@ TRIGGERS: list[Case] = [
          files={"common/rules.md": "# Rules\n"}),
     Case("SK113", fm(NAME, DESC, body="Read «/etc/hosts» first? No: [hosts](«/etc/hosts»).\n")
          .replace("«/etc/hosts» first", "/etc/hosts first", 1).replace("»).", ").", 0)),
+    Case("SK114", fm(NAME, DESC, body="Start with [a](«references/a.md»).\n"),
+         files={"my-skill/references/a.md": "See [b](b.md).\n",
+                "my-skill/references/b.md": "Back to [a](a.md) and [main](../SKILL.md).\n"}),
+    Case("SK115", fm(NAME, DESC, body="Fix issue «$1» now.\n")),
+    Case("SK115", fm(NAME, DESC, body="Use «$0».\n"), level={"wave": Severity.WARNING}),
+    Case("SK116", fm(NAME, DESC, 'argument-hint: "[file]"',
+                     body="```\nawk '{print «$1»}' $ARGUMENTS\n```\n")),
+    Case("SK117", fm(NAME, DESC, body="Run «${SKILL_DIR}»/x.\n")),
+    Case("SK117", fm(NAME, DESC, body="Run «${CLAUDE_PLUGIN_ROOT}»/x.\n"),
+         level={"wave": Severity.WARNING, "claude-code": Severity.WARNING}),
+    Case("SK118", fm(NAME, DESC, "arguments: [issue]", body="Deploy «$env» for $issue.\n")),
+    Case("SK119", fm(NAME, DESC, body="Issue: !`gh issue view «$ARGUMENTS»`\n")),
+    Case("SK120", fm(NAME, DESC, body="Branch: «!`git branch`»\n")),
+    Case("SK121", fm(NAME, DESC, body="Example:\n\n```\n«!`echo hi`»\n```\n")),
+    Case("SK122", fm(NAME, DESC, body="Means #REF«!`x`».\n")),
+    Case("SK123", fm(NAME, DESC, body="Branch: «!`git branch`»\n")),
+    Case("SK124", fm(NAME, DESC, body="Branch: «!`git branch`»\n"),
+         files={"home/.wave/settings.json": '{"permissions": {"allow": ["Bash(git branch)"]}}'},
+         only=("wave", "portable")),
+    Case("SK124", fm(NAME, DESC, body="Branch: «!`git branch`»\n"),
+         files={"home/.claude/settings.json": '{"permissions": {"allow": ["Bash(git branch)"]}}'},
+         only=("claude-code",)),
+    Case("SK125", fm(NAME, DESC, body="State: !`«git status && git log -1»`\n")),
+    Case("SK126", fm(NAME, DESC, body="Run:\n«```!»\ngit status\n")),
 ]
 
 
@@ -178,6 +202,20 @@ NON_TRIGGERS: dict[str, str] = {
     "SK112": fm(NAME, DESC, body="See [api](https://x.dev/api.md), [top](#usage), `a/scripts/x`, "
                                  "and:\n```\n[x](nope.md)\n```\n"),
     "SK113": fm(NAME, DESC, body="See [the web](https://example.com/../x) and [a](#b).\n"),
+    "SK114": fm(NAME, DESC, body="See [a](references/a.md).\n"),
+    "SK115": fm(NAME, DESC, body="Use $ARGUMENTS and `awk '{print $1}'`.\n"),
+    "SK116": fm(NAME, DESC, body="```\nawk '{print $1}'\n```\n"),
+    "SK117": fm(NAME, DESC, body="Run ${CLAUDE_SKILL_DIR}/y.\n\n```bash\n"
+                                 "echo ${HOME}\n```\n"),
+    "SK118": fm(NAME, DESC, "arguments: [issue]", body="Fix $issue; see $HOME and $PATH.\n"),
+    "SK119": fm(NAME, DESC, body="Args: !`cat ${WAVE_ARGUMENTS_FILE}` and $ARGUMENTS.\n"),
+    "SK120": fm(NAME, DESC, body="`#REF!` means a bad reference; so does KEY=!`x`.\n"),
+    "SK121": fm(NAME, DESC, body="Branch: !`git branch`\n"),
+    "SK122": fm(NAME, DESC, body="Branch: !`git branch` and ```!\ngit status\n```\n"),
+    "SK123": fm(NAME, DESC, "allowed-tools:\n  - Bash(git branch)", body="Branch: !`git branch`\n"),
+    "SK124": fm(NAME, DESC, "allowed-tools:\n  - Bash(git branch)", body="Branch: !`git branch`\n"),
+    "SK125": fm(NAME, DESC, "allowed-tools:\n  - Bash(git branch)", body="Branch: !`git branch`\n"),
+    "SK126": fm(NAME, DESC, body="```!\ngit status\n```\n"),
 }
 
 

@@ -33,6 +33,8 @@ class Settings:
     #: look at personal roots (~/.wave/skills, ~/.wave/settings.json, ...)
     personal: bool = True
     home: Path | None = None
+    #: more settings files whose `permissions` the permission engine reads (`wave.settingsFiles`)
+    settings_files: tuple[str, ...] = ()
 
     def enabled(self, code: str) -> bool:
         if self.severity.get(code) == OFF:
@@ -134,6 +136,11 @@ def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None)
         if not isinstance(rules_setting, Mapping):
             raise SettingsError("rules/severity must be a table of CODE = level")
         changes["severity"] = {**settings.severity, **parse_severity_overrides(rules_setting)}
+    if "settingsFiles" in data or "settings-files" in data:
+        files = data.get("settingsFiles", data.get("settings-files"))
+        if not isinstance(files, list) or not all(isinstance(item, str) for item in files):
+            raise SettingsError("settingsFiles must be a list of paths")
+        changes["settings_files"] = tuple(files)
     if "personal" in data or "personalSkills" in data:
         changes["personal"] = bool(data.get("personal", data.get("personalSkills")))
     return settings.merged(**changes)

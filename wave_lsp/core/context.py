@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wave_lsp.core import schema
 from wave_lsp.core.catalog import Severity
@@ -19,6 +19,9 @@ from wave_lsp.core.location import SkillLocation
 from wave_lsp.core.schema import SchemaIssue
 from wave_lsp.core.text import Span
 from wave_lsp.core.yamltree import YamlNode
+
+if TYPE_CHECKING:
+    from wave_lsp.core.preview import Plan
 
 
 @dataclass(slots=True)
@@ -72,6 +75,13 @@ class CheckContext:
             for issue in schema.validate_field(name, entry.value):
                 located.append(LocatedIssue(issue, self._locate(entry, issue)))
         return located
+
+    @cached_property
+    def injection_plan(self) -> Plan:
+        """Every injection with its permission decision (dry-run, no arguments)."""
+        from wave_lsp.core.preview import plan_injections
+
+        return plan_injections(self.document, self.location, self.settings)
 
     def issues_for(self, code: str) -> list[LocatedIssue]:
         return [item for item in self.schema_issues if item.issue.code == code]

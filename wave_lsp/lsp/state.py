@@ -32,7 +32,6 @@ class ClientSettings:
 
     raw: dict[str, Any] = field(default_factory=dict)
     allow_execution: bool = False
-    settings_files: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
@@ -59,12 +58,6 @@ def read_client_settings(raw: Any) -> ClientSettings:
         result.allow_execution = preview.get("allowExecution") is True
     elif "preview.allowExecution" in raw:
         result.allow_execution = raw.get("preview.allowExecution") is True
-    files = raw.get("settingsFiles")
-    if isinstance(files, list) and all(isinstance(item, str) for item in files):
-        result.settings_files = list(files)
-    elif files is not None:
-        result.problems.append("wave.settingsFiles must be a list of paths")
-        result.raw.pop("settingsFiles", None)
     return result
 
 

@@ -9,10 +9,12 @@ edits of the written path (or has the same file name).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from wave_lsp.core.context import CheckContext
+from wave_lsp.core.document import SkillDocument
 from wave_lsp.core.findings import Finding
 from wave_lsp.core.references import Reference, escapes, find_references, skill_files
 from wave_lsp.core.rules import check
@@ -57,3 +59,88 @@ def _same_file_name(written: str, files: list[str]) -> str | None:
     name = PurePosixPath(written).name
     matches = [path for path in files if PurePosixPath(path).name == name]
     return matches[0] if len(matches) == 1 else None
+
+
+MAX_HELPERS = 100
+MAX_HELPER_BYTES = 256 * 1024
+
+
+@check("SK114")
+def reference_cycle(ctx: CheckContext) -> Iterator[Finding]:
+    """Helper markdown files (not SKILL.md) that link each other in a cycle. Links in a helper are
+    resolved against the helper's own folder, as a reader following them would."""
+    skill_dir = ctx.location.skill_dir
+    if skill_dir is None or not skill_dir.is_dir():
+        return
+    root = Path(os.path.realpath(skill_dir))
+    starts: dict[Path, Reference] = {}
+    for reference in find_references(ctx.document):
+        target = _helper(reference, skill_dir, root)
+        if target is not None:
+            starts.setdefault(target, reference)
+    graph = _helper_graph(list(starts), root)
+    reported: set[frozenset[Path]] = set()
+    for start, reference in starts.items():
+        cycle = _cycle_from(start, graph)
+        if cycle is None or frozenset(cycle) in reported:
+            continue
+        reported.add(frozenset(cycle))
+        path = " → ".join(p.relative_to(root).as_posix() for p in [*cycle, cycle[0]])
+        yield ctx.finding("SK114", reference.span,
+                          f"Helper files link each other in a cycle ({path}): a model that "
+                          "follows links may loop. Link the helper files from SKILL.md only.")
+
+
+def _helper(reference: Reference, folder: Path, root: Path) -> Path | None:
+    if reference.absolute or not reference.target.lower().endswith(".md"):
+        return None
+    path = Path(os.path.realpath(reference.resolve(folder)))
+    if path.name == "SKILL.md" or root not in path.parents or not path.is_file():
+        return None
+    return path
+
+
+def _helper_graph(starts: list[Path], root: Path) -> dict[Path, list[Path]]:
+    graph: dict[Path, list[Path]] = {}
+    queue = list(starts)
+    while queue and len(graph) < MAX_HELPERS:
+        current = queue.pop(0)
+        if current in graph:
+            continue
+        graph[current] = []
+        try:
+            with open(current, "rb") as handle:
+                text = handle.read(MAX_HELPER_BYTES).decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        for reference in find_references(SkillDocument.from_text(text)):
+            target = _helper(reference, current.parent, root)
+            if target is not None and target not in graph[current]:
+                graph[current].append(target)
+                queue.append(target)
+    return graph
+
+
+def _cycle_from(start: Path, graph: dict[Path, list[Path]]) -> list[Path] | None:
+    """A cycle reachable from `start` (depth-first, the first one found)."""
+    path: list[Path] = []
+    on_path: set[Path] = set()
+    done: set[Path] = set()
+
+    def visit(node: Path) -> list[Path] | None:
+        if node in on_path:
+            return path[path.index(node):]
+        if node in done:
+            return None
+        path.append(node)
+        on_path.add(node)
+        for successor in graph.get(node, []):
+            found = visit(successor)
+            if found is not None:
+                return found
+        path.pop()
+        on_path.discard(node)
+        done.add(node)
+        return None
+
+    return visit(start)

@@ -1,0 +1,271 @@
+"""The invocation preview: rendering, arguments, variables, permission decisions and execution —
+the seed's acceptance scenarios, and canary files proving what never runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from wave_lsp.core.arguments import split_arguments, substitute_arguments
+from wave_lsp.core.config import Settings
+from wave_lsp.core.document import SkillDocument
+from wave_lsp.core.execution import run_command
+from wave_lsp.core.injection import find_injections
+from wave_lsp.core.location import locate
+from wave_lsp.core.preview import Invocation, invoke
+
+
+def skill(tmp_path: Path, body: str, *frontmatter: str, name: str = "demo",
+          settings: dict | None = None, home_settings: dict | None = None) -> Path:
+    """A project with `.wave/skills/<name>/SKILL.md` (and settings files); returns SKILL.md."""
+    project = tmp_path / "project"
+    path = project / ".wave/skills" / name / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = "".join(line + "\n" for line in (f"name: {name}",
+                                              "description: Demo. Use when asked.", *frontmatter))
+    path.write_text(f"---\n{header}---\n{body}", "utf-8")
+    if settings is not None:
+        (project / ".wave/settings.json").write_text(json.dumps(settings), "utf-8")
+    if home_settings is not None:
+        (tmp_path / "home/.wave").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "home/.wave/settings.json").write_text(json.dumps(home_settings), "utf-8")
+    return path
+
+
+def run(path: Path, arguments: str = "", mode: str = "dry-run", target: str = "wave",
+        tmp_home: Path | None = None) -> Invocation:
+    home = tmp_home or path.parents[4] / "home"
+    settings = Settings(target=target, home=home)
+    document = SkillDocument.from_text(path.read_text("utf-8"))
+    return invoke(document, locate(path, home=home), settings, arguments, mode)
+
+
+# -- injection parsing ----------------------------------------------------------------------------
+@pytest.mark.parametrize(("body", "commands"), [
+    ("Branch: !`git branch`\n", ["git branch"]),
+    ("!`pwd` at line start\n", ["pwd"]),
+    ("`#REF!` and `#DIV/0!` are errors\n", []),
+    ("Rust: format!`x` and KEY=!`x`\n", []),
+    ("```!\ngit status\ngit log -1\n```\n", ["git status\ngit log -1"]),
+    ("Two: !`a` and !`b`\n", ["a", "b"]),
+    ("Empty: !` `\n", [""]),
+])
+def test_injections_are_found_like_the_runtime(body: str, commands: list[str]) -> None:
+    assert [i.command for i in find_injections(body).items] == commands
+
+
+def test_injection_ranges_are_exact() -> None:
+    text = "---\nname: x\n---\nSee !`git status` now\n"
+    (item,) = find_injections(text, text.index("See")).items
+    assert text[item.span.start:item.span.end] == "!`git status`"
+    assert text[item.command_span.start:item.command_span.end] == "git status"
+    assert item.pattern == "!`git status`"
+
+
+# -- arguments ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("target", "raw", "words"), [
+    ("wave", 'one "two three" four', ["one", "two three", "four"]),
+    ("wave", "it\\'s 'a b'", ["it's", "a b"]),
+    ("claude-code", 'one "two three" | four', ["one", "two three", "four"]),
+    ("claude-code", "unterminated 'quote", ["unterminated", "'quote"]),
+])
+def test_argument_words(target: str, raw: str, words: list[str]) -> None:
+    assert split_arguments(raw, target) == words
+
+
+@pytest.mark.parametrize(("target", "text", "expected"), [
+    ("wave", "$1/$2/$0/$3", "a/b c//"),
+    ("claude-code", "$0/$1/$2", "a/b c/$2"),
+    ("wave", "$ARGUMENTS[1] $ARGUMENTS", 'a a "b c"'),
+    ("claude-code", "$ARGUMENTS[1]", "b c"),
+    ("wave", "$issue and $branch and $other", "a and b c and $other"),
+    ("wave", "costs \\$1 and \\$issue", "costs $1 and $issue"),
+    ("wave", "$1x stays, $12 is empty", "$1x stays,  is empty"),
+])
+def test_argument_substitution(target: str, text: str, expected: str) -> None:
+    raw = 'a "b c"'
+    words = split_arguments(raw, target)
+    assert substitute_arguments(text, raw, words, ["issue", "branch"], target) == expected
+
+
+def test_argument_text_is_not_substituted_again() -> None:
+    assert substitute_arguments("$1 $2", "$2 x", ["$2", "x"], [], "wave") == "$2 x"
+
+
+# -- rendering ------------------------------------------------------------------------------------
+def test_base_directory_and_variables(tmp_path: Path) -> None:
+    path = skill(tmp_path, "Run `node ${WAVE_SKILL_DIR}/tool.mjs` or ${CLAUDE_SKILL_DIR}/x.\n")
+    result = run(path)
+    assert result.ok
+    skill_dir = path.parent.as_posix()
+    assert result.text == (f"Base directory for this skill: {skill_dir}\n\n"
+                           f"Run `node {skill_dir}/tool.mjs` or {skill_dir}/x.")
+    assert "${" not in result.text
+
+
+def test_arguments_are_appended_without_a_placeholder(tmp_path: Path) -> None:
+    path = skill(tmp_path, "Do the thing.\n")
+    assert run(path, "a b").text.endswith("Do the thing. a b")
+    assert run(path, "a b", target="claude-code").text.endswith("Do the thing.\n\n\nARGUMENTS: a b")
+    assert run(path, "").text.endswith("Do the thing.")
+
+
+def test_placeholders_are_substituted_and_not_appended(tmp_path: Path) -> None:
+    path = skill(tmp_path, "Fix $1 on $branch ($ARGUMENTS).\n", "arguments: [issue, branch]")
+    assert run(path, "42 main").text.endswith("Fix 42 on main (42 main).")
+    assert run(path, "42 main", target="claude-code").text.endswith("Fix main on main (42 main).\n")
+
+
+def test_allowed_tools_placeholders_resolved_or_dropped(tmp_path: Path) -> None:
+    path = skill(tmp_path, "Hi\n", "allowed-tools:",
+                 "  - Bash(node ${WAVE_SKILL_DIR}/scripts/x.mjs *)",
+                 "  - Bash(${WAVE_PLUGIN_ROOT}/y.sh)", "  - Read")
+    result = run(path)
+    resolved = {item.original: item for item in result.allowed}
+    assert resolved["Bash(node ${WAVE_SKILL_DIR}/scripts/x.mjs *)"].resolved == (
+        f"Bash(node {path.parent.as_posix()}/scripts/x.mjs *)")
+    dropped = resolved["Bash(${WAVE_PLUGIN_ROOT}/y.sh)"]
+    assert dropped.dropped and "plugin" in dropped.reason
+    assert any("WAVE_PLUGIN_ROOT" in warning for warning in result.warnings)
+    assert resolved["Read"].resolved == "Read"
+
+
+# -- the seed's injection scenarios ------------------------------------------------------------------
+def test_deny_rule_aborts_with_the_exact_message(tmp_path: Path) -> None:
+    path = skill(tmp_path, "Fetch: !`curl http://example.invalid`\n",
+                 settings={"permissions": {"deny": ["Bash(curl*)"]}})
+    result = run(path, mode="execute")
+    assert not result.ok and result.text is None
+    assert result.error == ('Shell command permission check failed for pattern '
+                            '"!`curl http://example.invalid`": Permission to use Bash with command '
+                            "curl http://example.invalid has been denied.")
+    assert result.injections[0].decision.rule.source == "project settings"
+    assert not result.injections[0].executed
+
+
+def test_allowed_tools_match_runs_without_prompting(tmp_path: Path) -> None:
+    path = skill(tmp_path, "Say: !`echo hello`\n", "allowed-tools: Bash(echo *)")
+    result = run(path, mode="execute")
+    assert result.ok, result.error
+    assert result.text.endswith("Say: hello\n")
+    assert result.injections[0].executed and result.injections[0].exit_code == 0
+    assert result.injections[0].decision.rule.source == "allowed-tools"
+
+
+def test_no_matching_rule_is_denied(tmp_path: Path) -> None:
+    path = skill(tmp_path, "Say: !`echo hello`\n")
+    result = run(path, mode="execute")
+    assert not result.ok
+    assert result.error.startswith('Shell command permission check failed for pattern "!`echo hello`": ')
+    assert "requires approval" in result.error
+
+
+def test_non_zero_exit_keeps_going_with_an_error_block(tmp_path: Path) -> None:
+    path = skill(tmp_path, "A: !`ls /nonexistent-wave-lsp-dir`\nB: !`echo next`\n",
+                 "allowed-tools: Bash(ls *), Bash(echo *)")
+    result = run(path, mode="execute")
+    assert result.ok
+    assert "<error>Command failed (exit code 2): " in result.text
+    assert result.text.endswith("B: next\n")
+    assert [i.exit_code for i in result.injections] == [2, 0]
+
+
+def test_claude_code_aborts_on_non_zero_exit(tmp_path: Path) -> None:
+    (tmp_path / "project/.claude/skills/demo").mkdir(parents=True)
+    path = tmp_path / "project/.claude/skills/demo/SKILL.md"
+    path.write_text("---\nname: demo\ndescription: D. Use when asked.\nallowed-tools: Bash(ls *), "
+                    "Bash(touch *)\n---\nA: !`ls /nonexistent-wave-lsp-dir`\nB: !`touch B`\n", "utf-8")
+    result = run(path, mode="execute", target="claude-code")
+    assert not result.ok and result.error.startswith('Shell command failed for pattern "!`ls ')
+    assert not (tmp_path / "project/B").exists()
+
+
+def test_first_denial_stops_every_command(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    path = skill(tmp_path, "!`touch A`\n!`curl http://example.invalid`\n!`touch C`\n",
+                 "allowed-tools: Bash(touch *)")
+    result = run(path, mode="execute")
+    assert not result.ok and "curl" in result.error
+    assert not (project / "A").exists() and not (project / "C").exists()
+    assert [i.decision.behavior for i in result.injections] == ["allow", "ask", "allow"]
+    assert not any(i.executed for i in result.injections)
+
+
+def test_ref_error_text_is_not_a_command(tmp_path: Path) -> None:
+    path = skill(tmp_path, "`#REF!`: invalid reference; `#DIV/0!`: division by zero.\n")
+    result = run(path, mode="execute")
+    assert result.ok and result.injections == []
+    assert "`#REF!`: invalid reference" in result.text
+
+
+# -- execution details ------------------------------------------------------------------------------
+def test_commands_run_in_the_project_root(tmp_path: Path) -> None:
+    (tmp_path / "project/.git").mkdir(parents=True)
+    path = skill(tmp_path, "Here: !`pwd`\n", "allowed-tools: Bash(pwd)")
+    result = run(path, mode="execute")
+    assert result.text.endswith(f"Here: {(tmp_path / 'project').resolve()}\n")
+
+
+def test_long_output_is_saved_to_a_private_file(tmp_path: Path) -> None:
+    path = skill(tmp_path, "Big: !`printf '%040000d' 0`\n", "allowed-tools: Bash(printf *)")
+    result = run(path, mode="execute")
+    assert result.ok, result.error
+    (planned,) = result.injections
+    saved = planned.output_file
+    assert saved is not None and saved.is_absolute() and saved.read_text() == "0" * 40000
+    assert stat.S_IMODE(os.stat(saved).st_mode) == 0o600
+    assert f"Full output saved to: {saved}]" in result.text
+    assert "[Output truncated (40,000 chars)." in result.text
+
+
+def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
+    outcome = run_command("(sleep 1; touch late) & sleep 5; touch never", tmp_path, timeout=0.3)
+    assert outcome.timed_out and outcome.exit_code == 124
+    time.sleep(1.5)  # long enough for the background child to have written, had it survived
+    assert not (tmp_path / "late").exists() and not (tmp_path / "never").exists()
+
+
+# -- canaries: what never runs ----------------------------------------------------------------------
+def test_dry_run_runs_nothing(tmp_path: Path) -> None:
+    path = skill(tmp_path, "!`touch CANARY`\n", "allowed-tools: Bash(touch *)")
+    result = run(path)
+    assert result.ok and result.injections[0].decision.allowed
+    assert not result.injections[0].executed
+    assert not (tmp_path / "project/CANARY").exists()
+
+
+@pytest.mark.parametrize("arguments", [
+    "; touch CANARY", "$(touch CANARY)", "`touch CANARY`", "x\ntouch CANARY",
+    "' ; touch CANARY ; '", '" ; touch CANARY ; "', "&& touch CANARY", "| touch CANARY",
+    "!`touch CANARY`",
+])
+@pytest.mark.parametrize("target", ["wave", "claude-code"])
+def test_argument_text_never_reaches_a_shell(tmp_path: Path, arguments: str, target: str) -> None:
+    folder = ".claude" if target == "claude-code" else ".wave"
+    path = tmp_path / f"project/{folder}/skills/demo/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("---\nname: demo\ndescription: D. Use when asked.\nallowed-tools: Bash\n---\n"
+                    "Args: $ARGUMENTS and $1\n!`cat ${WAVE_ARGUMENTS_FILE}`\n!`echo $ARGUMENTS $1`\n",
+                    "utf-8")
+    result = run(path, arguments, mode="execute", target=target)
+    assert not (tmp_path / "project/CANARY").exists()
+    assert not (path.parent / "CANARY").exists()
+    if target == "wave":
+        assert result.ok, result.error
+        # the file channel delivers the arguments verbatim; the command itself never sees them
+        assert result.injections[0].output_preview == arguments
+        assert result.injections[1].shell_command == "echo $ARGUMENTS $1"
+    else:
+        assert not result.ok  # Claude Code would splice them into the shell; we refuse to run it
+
+
+def test_arguments_file_is_removed_after_the_invocation(tmp_path: Path) -> None:
+    path = skill(tmp_path, "!`echo ${WAVE_ARGUMENTS_FILE}`\n", "allowed-tools: Bash(echo *)")
+    result = run(path, "secret", mode="execute")
+    used = Path(result.injections[0].output_preview.strip())
+    assert used.name == "arguments" and not used.exists() and not used.parent.exists()

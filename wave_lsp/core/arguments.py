@@ -1,0 +1,110 @@
+"""Arguments of an invocation: splitting the raw string and substituting placeholders
+(PRODUCT.md *Preview* step 2; spec-facts.md §3.6 for Claude Code, §4.3 for Wave).
+
+- `wave`: words split quote-aware (`"a b"` is one word, `\\` escapes), `$N` and `$ARGUMENTS[N]`
+  are 1-based (`$0` is always empty), a missing word is empty.
+- `claude-code`: shell-quote words (operators dropped), `$N` and `$ARGUMENTS[N]` 0-based, an
+  indexed placeholder with no word stays as written, a declared name with no word is empty.
+- Both: `$ARGUMENTS` is the raw string; a declared name (`arguments: [issue]`) becomes `$issue`;
+  `\\$` before a placeholder keeps it literal. Substitution is one pass, so argument text is never
+  substituted again.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+
+PLACEHOLDER = re.compile(r"(\\)?\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\d+)(?!\w)|"
+                         r"([A-Za-z_]\w*)(?!\[))")
+_OPERATORS = {";", "&&", "||", "|", "&", "|&", "<", ">", ">>", "<<", "(", ")", ";;", "<&", ">&"}
+
+
+def split_arguments(raw: str, target: str) -> list[str]:
+    if target == "claude-code":
+        return _shell_words(raw)
+    return _quoted_words(raw)
+
+
+def _shell_words(raw: str) -> list[str]:
+    try:
+        lexer = shlex.shlex(raw, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        return [word for word in lexer if word not in _OPERATORS]
+    except ValueError:
+        return raw.split()
+
+
+def _quoted_words(raw: str) -> list[str]:
+    words: list[str] = []
+    current: list[str] = []
+    quote: str | None = None
+    started = False
+    index = 0
+    while index < len(raw):
+        char = raw[index]
+        if char == "\\" and index + 1 < len(raw):
+            current.append(raw[index + 1])
+            started = True
+            index += 2
+            continue
+        if quote:
+            if char == quote:
+                quote = None
+            else:
+                current.append(char)
+        elif char in "\"'":
+            quote, started = char, True
+        elif char.isspace():
+            if started:
+                words.append("".join(current))
+                current, started = [], False
+        else:
+            current.append(char)
+            started = True
+        index += 1
+    if started:
+        words.append("".join(current))
+    return words
+
+
+def declared_names(value: object) -> list[str]:
+    names = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
+    return [name for name in names if isinstance(name, str) and re.fullmatch(r"[A-Za-z_]\w*", name)]
+
+
+def has_placeholder(text: str, names: Sequence[str]) -> bool:
+    return any(_is_placeholder(match, names) for match in PLACEHOLDER.finditer(text))
+
+
+def _is_placeholder(match: re.Match[str], names: Sequence[str]) -> bool:
+    if match.group(1):
+        return False
+    return match.group(5) is None or match.group(5) in names
+
+
+def substitute_arguments(text: str, raw: str, words: Sequence[str], names: Sequence[str],
+                         target: str) -> str:
+    """`text` with every argument placeholder replaced (one pass)."""
+    first = 0 if target == "claude-code" else 1
+
+    def replace(match: re.Match[str]) -> str:
+        if match.group(1):  # escaped: drop the backslash, keep the placeholder literal
+            escaped = match.group(5) is None or match.group(5) in names
+            return match.group(0)[1:] if escaped else match.group(0)
+        if match.group(3):
+            return raw
+        index_text = match.group(2) or match.group(4)
+        if index_text is not None:
+            index = int(index_text) - first
+            if 0 <= index < len(words):
+                return words[index]
+            return match.group(0) if target == "claude-code" else ""
+        name = match.group(5)
+        if name in names:
+            position = list(names).index(name)
+            return words[position] if position < len(words) else ""
+        return match.group(0)
+
+    return PLACEHOLDER.sub(replace, text)

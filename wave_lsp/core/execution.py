@@ -1,0 +1,102 @@
+"""Running one allowed injected command, safely (PRODUCT.md *Preview* step 4).
+
+Only the preview's execute mode calls this, and only for commands the permission engine allowed.
+The command runs with `bash -c` (`sh -c` when bash is missing) in its own process group, stdin
+closed, cwd = the project root, and a 30 s timeout after which the whole group is killed. Output is
+collected in anonymous temporary files (bounded memory), at most `MAX_CAPTURE` bytes are read back.
+Long output is saved to a new private file (`O_EXCL`, mode 0600, never through a symlink) whose
+path the rendered text names; that file outlives the invocation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+TIMEOUT_SECONDS = 30.0
+MAX_OUTPUT_CHARS = 30_000  #: Wave's SKILL_BASH_MAX_OUTPUT_CHARS
+PREVIEW_CHARS = 2_048
+MAX_CAPTURE = 16 * 1024 * 1024
+TIMEOUT_EXIT_CODE = 124
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    exit_code: int
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+
+
+def shell() -> list[str]:
+    found = shutil.which("bash")
+    return [found, "-c"] if found else ["/bin/sh", "-c"]
+
+
+def run_command(command: str, cwd: Path, timeout: float = TIMEOUT_SECONDS) -> Outcome:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen([*shell(), command], cwd=cwd, stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=err, start_new_session=True)
+        timed_out = False
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill_group(process)
+        _kill_group(process)  # background children left behind are not ours to keep
+        exit_code = TIMEOUT_EXIT_CODE if timed_out else process.returncode
+        return Outcome(exit_code, _read(out), _read(err), timed_out)
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def _read(handle: IO[bytes]) -> str:
+    handle.seek(0)
+    return handle.read(MAX_CAPTURE).decode("utf-8", errors="replace")
+
+
+def save_output(text: str) -> Path:
+    """Write `text` to a new private file and return its absolute path."""
+    folder = Path(tempfile.mkdtemp(prefix="wave-skill-bash-"))
+    path = folder / "output.txt"
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                         0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return path.resolve()
+
+
+def shown_output(text: str) -> tuple[str, Path | None]:
+    """What replaces the pattern: the output, or a preview and the file holding all of it."""
+    if len(text) <= MAX_OUTPUT_CHARS:
+        return text, None
+    path = save_output(text)
+    return (f"{text[:PREVIEW_CHARS]}\n\n[Output truncated ({len(text):,} chars). Full output saved "
+            f"to: {path}]", path)
+
+
+class ArgumentsFile:
+    """A private temporary file holding the raw arguments (`${WAVE_ARGUMENTS_FILE}`), removed with
+    the invocation."""
+
+    def __init__(self, arguments: str) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="wave-lsp-invocation-"))
+        self.path = (self.folder / "arguments").resolve()
+        descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                             | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(arguments)
+
+    def close(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)

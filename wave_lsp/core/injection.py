@@ -1,0 +1,74 @@
+"""Shell injections in a SKILL.md body (spec-facts.md §3.7, seed story on injected commands).
+
+Exactly Claude Code's patterns, which the Wave seed adopts: a block is ```` ```! ```` up to the next
+```` ``` ```` (`/```!\\s*\\n?([\\s\\S]*?)\\n?```/`), an inline injection is `` !`cmd` `` where the `!`
+stands at the start of a line or after white space (`/(?<=^|\\s)!`([^`]+)`/m`), so `` `#REF!` ``,
+`format!` and `KEY=!`x`` are text. Patterns run over the raw body, code fences included. The
+command is the captured text, trimmed; an empty command is skipped by the runtimes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from wave_lsp.core.text import Span
+
+BLOCK_PATTERN = re.compile(r"```!\s*\n?([\s\S]*?)\n?```")
+INLINE_PATTERN = re.compile(r"(?<!\S)!`([^`]+)`", re.M)
+#: `!`x`` right after a non-space character: not an injection in current runtimes (SK122)
+AFTER_WORD_PATTERN = re.compile(r"(?<=\S)!`([^`]+)`")
+BLOCK_OPENER = re.compile(r"```!")
+
+
+@dataclass(frozen=True, slots=True)
+class Injection:
+    kind: str  #: "inline" or "block"
+    pattern: str  #: the matched text, markers included (what error messages quote)
+    command: str  #: trimmed
+    span: Span  #: the whole match, in document offsets
+    command_span: Span  #: the trimmed command
+
+    @property
+    def empty(self) -> bool:
+        return not self.command
+
+
+@dataclass(frozen=True, slots=True)
+class Injections:
+    items: tuple[Injection, ...]
+    unclosed: tuple[Span, ...]  #: ```` ```! ```` openers that no closing fence ends
+    after_word: tuple[Span, ...]  #: `!`x`` glued to a word (not injections)
+
+
+def find_injections(text: str, start: int = 0) -> Injections:
+    """Injections of `text[start:]` (the body), in document order."""
+    return _find(text, start)
+
+
+@lru_cache(maxsize=64)
+def _find(text: str, start: int) -> Injections:
+    found: list[Injection] = []
+    taken: list[Span] = []
+    for match in BLOCK_PATTERN.finditer(text, start):
+        found.append(_injection("block", match))
+        taken.append(Span(match.start(), match.end()))
+    if "!`" in text[start:]:
+        for match in INLINE_PATTERN.finditer(text, start):
+            found.append(_injection("inline", match))
+    unclosed = tuple(Span(m.start(), m.end()) for m in BLOCK_OPENER.finditer(text, start)
+                     if not any(s.start <= m.start() < s.end for s in taken))
+    after_word = tuple(Span(m.start(), m.end()) for m in AFTER_WORD_PATTERN.finditer(text, start)
+                       if not any(s.start <= m.start() < s.end for s in taken))
+    found.sort(key=lambda item: item.span.start)
+    return Injections(tuple(found), unclosed, after_word)
+
+
+def _injection(kind: str, match: re.Match[str]) -> Injection:
+    raw = match.group(1)
+    leading = len(raw) - len(raw.lstrip())
+    command = raw.strip()
+    command_start = match.start(1) + leading
+    return Injection(kind, match.group(0), command, Span(match.start(), match.end()),
+                     Span(command_start, command_start + len(command)))

@@ -1,0 +1,300 @@
+"""The invocation preview: what the model receives and which commands would run
+(PRODUCT.md *Preview*, steps 1–5; the Wave seed's stories on placeholders, arguments and injected
+commands).
+
+1. `Base directory for this skill: <dir>`, a blank line, the body.
+2. Arguments (`wave_lsp.core.arguments`), never inside injected commands under `wave`: there the
+   command sees `${WAVE_ARGUMENTS_FILE}`, a file holding the raw arguments. With no placeholder
+   the arguments are appended (`wave`: after a space; `claude-code`: `ARGUMENTS: …`).
+3. `${…}` variables, in the body and in every `allowed-tools` rule; a rule left with a placeholder
+   is dropped, with a warning.
+4. Injections in document order. Every decision is made before anything runs; the first command
+   that is not allowed aborts the invocation with exactly
+   `Shell command permission check failed for pattern "<pattern>": <reason>` and no text.
+   Dry-run runs nothing. Execute mode runs the allowed commands (`wave_lsp.core.execution`).
+5. A structured result (`Invocation.to_json`), the same for the CLI and the language server.
+
+Argument text is never treated as a command and never reaches a shell: injections are found in the
+document before substitution, and under `claude-code` (whose runtime would splice the arguments
+into the command) a command changed by argument substitution is shown but never executed.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wave_lsp.core import arguments as args_module
+from wave_lsp.core.config import Settings
+from wave_lsp.core.document import SkillDocument
+from wave_lsp.core.execution import ArgumentsFile, run_command, shown_output
+from wave_lsp.core.injection import Injection, find_injections
+from wave_lsp.core.listing import skill_name
+from wave_lsp.core.location import SkillLocation
+from wave_lsp.core.permissions import (
+    Decision,
+    PermissionEngine,
+    RuleSet,
+    load_settings,
+    make_rule,
+    settings_files,
+)
+from wave_lsp.core.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
+from wave_lsp.core.text import Span
+from wave_lsp.core.toolrules import entries
+
+MODES = ("dry-run", "execute")
+#: where `${WAVE_ARGUMENTS_FILE}` points in a dry-run (no file is created)
+DRY_RUN_ARGUMENTS = Path(tempfile.gettempdir()) / "wave-lsp-invocation" / "arguments"
+
+
+@dataclass(frozen=True, slots=True)
+class AllowedTool:
+    original: str
+    resolved: str | None
+    dropped: bool
+    reason: str | None
+    span: Span
+
+    def to_json(self) -> dict[str, Any]:
+        return {"original": self.original, "resolved": self.resolved, "dropped": self.dropped,
+                "reason": self.reason}
+
+
+def resolve_allowed_tools(document: SkillDocument, values: VariableValues) -> list[AllowedTool]:
+    """Each `allowed-tools` rule after placeholder substitution, or why it is dropped."""
+    entry = document.fields.get("allowed-tools")
+    if entry is None:
+        return []
+    separators = "," if values.target == "wave" else ", \t"
+    result = []
+    for item in entries(entry.node, document.text, separators):
+        rule = item.text.strip()
+        if not rule:
+            continue
+        substituted = substitute(rule, values)
+        if substituted.unresolved:
+            reasons = "; ".join(values.why_unresolved(name) for name in substituted.unresolved)
+            result.append(AllowedTool(rule, None, True, f"not registered: {reasons}", item.span))
+        else:
+            result.append(AllowedTool(rule, substituted.text, False, None, item.span))
+    return result
+
+
+def permission_rules(document: SkillDocument, location: SkillLocation, settings: Settings,
+                     values: VariableValues) -> tuple[RuleSet, list[AllowedTool]]:
+    """The rules the engine uses for this skill: the settings files, then `allowed-tools`."""
+    rules = RuleSet()
+    for label, path, personal in settings_files(settings.target, location.project_root,
+                                                settings.home or Path.home(), settings.personal,
+                                                settings.settings_files):
+        rules.extend(load_settings(label, path, personal))
+    allowed = resolve_allowed_tools(document, values)
+    for item in allowed:
+        if item.resolved is not None:
+            rule = make_rule(item.resolved, "allow", "allowed-tools", location.path)
+            if rule is not None:
+                rules.rules.append(rule)
+    return rules, allowed
+
+
+def shell_tool(document: SkillDocument, target: str) -> str:
+    return "PowerShell" if target == "claude-code" and document.value("shell") == "powershell" \
+        else "Bash"
+
+
+@dataclass(slots=True)
+class PlannedInjection:
+    injection: Injection
+    shell_command: str  #: after substitution: what the shell would run
+    decision: Decision
+    from_arguments: bool = False  #: argument text was spliced in (claude-code)
+    executed: bool = False
+    exit_code: int | None = None
+    output_preview: str | None = None
+    output_file: Path | None = None
+
+    def to_json(self, document: SkillDocument) -> dict[str, Any]:
+        return {"pattern": self.injection.pattern, "command": self.shell_command,
+                "range": document.lines.range(self.injection.span).to_json(),
+                **self.decision.to_json(), "executed": self.executed, "exitCode": self.exit_code,
+                "outputPreview": self.output_preview,
+                "outputFile": str(self.output_file) if self.output_file else None}
+
+
+def permission_message(planned: PlannedInjection) -> str:
+    return (f'Shell command permission check failed for pattern "{planned.injection.pattern}": '
+            f"{planned.decision.reason}")
+
+
+@dataclass(slots=True)
+class Invocation:
+    document: SkillDocument
+    location: SkillLocation
+    target: str
+    mode: str
+    arguments: str
+    ok: bool = True
+    text: str | None = None
+    error: str | None = None
+    allowed: list[AllowedTool] = field(default_factory=list)
+    injections: list[PlannedInjection] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        document = self.document
+        plugin = self.location.plugin
+        return {
+            "version": 1, "target": self.target, "mode": self.mode, "arguments": self.arguments,
+            "ok": self.ok, "text": self.text, "error": self.error,
+            "skill": {"name": skill_name(document, self.location),
+                      "dir": str(self.location.skill_dir) if self.location.skill_dir else None,
+                      "source": str(self.location.path) if self.location.path else None,
+                      "pluginRoot": str(plugin.root) if plugin else None},
+            "context": _text_value(document.value("context")),
+            "agent": _text_value(document.value("agent")),
+            "model": _text_value(document.value("model")),
+            "allowedTools": [item.to_json() for item in self.allowed],
+            "injections": [item.to_json(document) for item in self.injections],
+            "warnings": self.warnings,
+        }
+
+
+def _text_value(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+# -- planning (pure, shared with the diagnostics) ---------------------------------------------------
+@dataclass(slots=True)
+class Plan:
+    values: VariableValues
+    allowed: list[AllowedTool]
+    rules: RuleSet
+    injections: list[PlannedInjection]
+
+
+def plan_injections(document: SkillDocument, location: SkillLocation, settings: Settings,
+                    raw_arguments: str | None = None, session_id: str = PREVIEW_SESSION_ID,
+                    arguments_file: Path = DRY_RUN_ARGUMENTS) -> Plan:
+    """Every injection with the command the shell would get and the engine's decision."""
+    target = settings.target
+    values = VariableValues.for_location(location, target, session_id, arguments_file)
+    rules, allowed = permission_rules(document, location, settings, values)
+    engine = PermissionEngine(rules.rules, shell_tool(document, target))
+    names = args_module.declared_names(document.value("arguments"))
+    words = args_module.split_arguments(raw_arguments or "", target)
+    planned = []
+    for injection in find_injections(document.text, document.body_offset).items:
+        if injection.empty:
+            continue
+        command = injection.command
+        spliced = False
+        if target == "claude-code" and raw_arguments is not None:
+            replaced = args_module.substitute_arguments(command, raw_arguments, words, names, target)
+            spliced = replaced != command
+            command = replaced
+        command = substitute(command, values, in_shell=True).text
+        planned.append(PlannedInjection(injection, command, engine.check(command), spliced))
+    return Plan(values, allowed, rules, planned)
+
+
+# -- the invocation -----------------------------------------------------------------------------
+def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
+           raw_arguments: str = "", mode: str = "dry-run",
+           session_id: str | None = None) -> Invocation:
+    """Render the invocation; in execute mode run the allowed commands."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}")
+    session = session_id or PREVIEW_SESSION_ID
+    result = Invocation(document, location, settings.target, mode, raw_arguments)
+    arguments_file = ArgumentsFile(raw_arguments) if mode == "execute" else None
+    try:
+        plan = plan_injections(document, location, settings, raw_arguments, session,
+                               arguments_file.path if arguments_file else DRY_RUN_ARGUMENTS)
+        result.allowed, result.injections = plan.allowed, plan.injections
+        result.warnings += [f"`{item.original}` {item.reason}" for item in plan.allowed
+                            if item.dropped]
+        result.warnings += plan.rules.problems
+        denied = next((p for p in plan.injections if not p.decision.allowed), None)
+        if denied is not None:
+            result.ok, result.error = False, permission_message(denied)
+            return result
+        if mode == "execute" and not _execute(result, plan):
+            return result
+        result.text = _render(result, plan, raw_arguments)
+        return result
+    finally:
+        if arguments_file is not None:
+            arguments_file.close()
+
+
+def _execute(result: Invocation, plan: Plan) -> bool:
+    cwd = result.location.project_root or result.location.skill_dir or Path.cwd()
+    for planned in plan.injections:
+        if planned.from_arguments:
+            result.ok = False
+            result.error = (f'Shell command not run for pattern "{planned.injection.pattern}": '
+                            "argument text was spliced into it (Claude Code does this; wave-lsp "
+                            "never runs user text in a shell, see SK119)")
+            return False
+        outcome = run_command(planned.shell_command, cwd)
+        planned.executed, planned.exit_code = True, outcome.exit_code
+        if outcome.exit_code == 0:
+            shown, saved = shown_output(outcome.stdout)
+        elif result.target == "claude-code":
+            result.ok = False
+            result.error = (f'Shell command failed for pattern "{planned.injection.pattern}": '
+                            f"{outcome.stdout.strip()}\n[stderr]\n{outcome.stderr.strip()}")
+            return False
+        else:
+            detail = (f"timed out after {30} s" if outcome.timed_out
+                      else (outcome.stderr or outcome.stdout).strip())
+            shown, saved = shown_output(
+                f"<error>Command failed (exit code {outcome.exit_code}): {detail}</error>")
+        planned.output_preview, planned.output_file = shown, saved
+    return True
+
+
+def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
+    document, target = result.document, result.target
+    body = document.body
+    start = document.body_offset + (len(body) - len(body.lstrip()))
+    end = document.body_offset + len(body.rstrip())
+    if target == "claude-code":
+        start, end = document.body_offset, len(document.text)
+    names = args_module.declared_names(document.value("arguments"))
+    words = args_module.split_arguments(raw_arguments, target)
+    pieces: list[str] = []
+    position = start
+    placeholder = False
+    by_span = {p.injection.span: p for p in plan.injections}
+    for injection in find_injections(document.text, document.body_offset).items:
+        if injection.span.start < position:
+            continue
+        gap = document.text[position : injection.span.start]
+        placeholder |= args_module.has_placeholder(gap, names)
+        pieces.append(_substituted(gap, raw_arguments, words, names, plan.values))
+        planned = by_span.get(injection.span)
+        if planned is not None and planned.executed:
+            pieces.append(planned.output_preview or "")
+        else:
+            pieces.append(substitute(injection.pattern, plan.values, in_shell=True).text)
+        position = injection.span.end
+    gap = document.text[position:end]
+    placeholder |= args_module.has_placeholder(gap, names)
+    pieces.append(_substituted(gap, raw_arguments, words, names, plan.values))
+    text = "".join(pieces)
+    uses_file = "${WAVE_ARGUMENTS_FILE}" in document.text[start:end] and target == "wave"
+    if raw_arguments and not placeholder and not uses_file:
+        text += f" {raw_arguments}" if target != "claude-code" else f"\n\nARGUMENTS: {raw_arguments}"
+    skill_dir = result.location.skill_dir
+    header = f"Base directory for this skill: {skill_dir.as_posix()}\n\n" if skill_dir else ""
+    return header + text
+
+
+def _substituted(text: str, raw: str, words: list[str], names: list[str],
+                 values: VariableValues) -> str:
+    with_arguments = args_module.substitute_arguments(text, raw, words, names, values.target)
+    return substitute(with_arguments, values).text

@@ -1,0 +1,160 @@
+"""RULES.md *Shell injection*: SK120–SK126.
+
+Injections are found exactly as the runtimes find them (`wave_lsp.core.injection`); decisions come
+from the one permission engine (`wave_lsp.core.permissions`) through the dry-run plan of the
+preview, so a diagnostic, a hover and `wave-lsp preview` never disagree.
+
+Decisions: SK123's quick fix adds the narrowest rule — the exact command as written, placeholders
+kept so that the rule is substituted like the command — to `allowed-tools`, in the form the file
+uses (block list, flow list or string; a block list when the field is missing). It is offered only
+when no rule matched; a deny or ask rule in a settings file is the user's decision. SK121 counts an
+injection as "in an example" when its `!` lies inside inline code or inside a fenced block that is
+not itself the ```` ```! ```` injection.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding, Fix, TextEdit
+from wave_lsp.core.injection import find_injections
+from wave_lsp.core.markdown import parse_body
+from wave_lsp.core.permissions import narrowest_rule, split_command
+from wave_lsp.core.preview import PlannedInjection, permission_message
+from wave_lsp.core.rules import check
+from wave_lsp.core.rules.helpers import capped, shown
+from wave_lsp.core.text import Span
+
+MAX_INJECTION_FINDINGS = 100
+
+
+@check("SK120", "SK123", "SK124", "SK125")
+def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
+    for planned in capped(ctx.injection_plan.injections, MAX_INJECTION_FINDINGS):
+        yield _announce(ctx, planned)
+        decision = planned.decision
+        if not decision.allowed:
+            fixes = [] if decision.rule is not None else [_allow_fix(ctx, planned)]
+            yield ctx.finding("SK123", planned.injection.span,
+                              f"{permission_message(planned)}. The whole invocation aborts and "
+                              "nothing runs.", fixes=[fix for fix in fixes if fix is not None])
+        elif decision.rule is not None and decision.rule.personal:
+            yield ctx.finding("SK124", planned.injection.span,
+                              f"`{shown(planned.shell_command)}` is allowed only by "
+                              f"`{decision.rule.raw}` in your {decision.rule.where}: for anyone "
+                              "without that rule the invocation aborts. Add the rule to "
+                              "`allowed-tools`.", fixes=_optional(_allow_fix(ctx, planned)))
+        split = split_command(planned.shell_command)
+        expansion = next((p.expansion for p in split.parts if p.expansion), None)
+        if split.compound or expansion:
+            what = "several commands" if split.compound else f"a {expansion}"
+            yield ctx.finding("SK125", planned.injection.command_span,
+                              f"`{shown(planned.injection.command)}` has {what}: every part must "
+                              "match an allow rule on its own, and prefix or wildcard rules never "
+                              "allow `$(…)`, backticks or `$VAR`. Split it into separate "
+                              "injections or move the logic into a script.")
+
+
+def _optional(fix: Fix | None) -> list[Fix]:
+    return [fix] if fix is not None else []
+
+
+def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
+    decision = planned.decision
+    verdict = (f"allowed by `{decision.rule.raw}` from {decision.rule.where}"
+               if decision.allowed and decision.rule is not None else
+               "allowed" if decision.allowed else f"not allowed ({decision.reason})")
+    return ctx.finding("SK120", planned.injection.span,
+                       f"Runs `{shown(planned.shell_command)}` in a shell each time the skill is "
+                       f"invoked, before the model sees anything; its output replaces the pattern. "
+                       f"Permission: {verdict}.")
+
+
+def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
+    rule = narrowest_rule(planned.injection.command,
+                          "PowerShell" if planned.decision.reason.startswith("This PowerShell")
+                          else "Bash")
+    edit = add_allowed_tool(ctx, rule)
+    if edit is None:
+        return None
+    return Fix(f"Allow `{shown(rule, 60)}` in `allowed-tools`", [edit], preferred=True)
+
+
+def add_allowed_tool(ctx: CheckContext, rule: str) -> TextEdit | None:
+    """An edit that adds `rule` to `allowed-tools`, keeping the form the file uses."""
+    document = ctx.document
+    source = document.source
+    if source.opener is None or source.closer is None or document.mapping is None:
+        return None
+    newline = "\r\n" if "\r\n" in document.text else "\n"
+    entry = ctx.field("allowed-tools")
+    if entry is None:
+        at = document.lines.line_start(source.closer.line)
+        return TextEdit(Span(at, at), f"allowed-tools:{newline}  - {_yaml_item(rule)}{newline}")
+    node = entry.node
+    if node.kind == "sequence" and not node.flow and node.items:
+        last = node.items[-1]
+        line = document.lines.line_of(last.span.start)
+        line_text = document.lines.line_text(line)
+        indent = line_text[: len(line_text) - len(line_text.lstrip())]
+        end = document.lines.line_end(document.lines.line_of(last.span.end))
+        return TextEdit(Span(end, end), f"{newline}{indent}- {_yaml_item(rule)}")
+    if node.kind == "sequence" and node.flow:
+        close = document.text.rfind("]", node.span.start, node.span.end)
+        if close < 0:
+            return None
+        separator = ", " if node.items else ""
+        return TextEdit(Span(close, close), f"{separator}{_yaml_item(rule)}")
+    if node.kind == "scalar" and isinstance(entry.value, str):
+        separator = ", " if entry.value.strip() else ""
+        if node.style is None:
+            if re.search(r": |\s#", rule):
+                return None
+            return TextEdit(Span(node.content_span.end, node.content_span.end), separator + rule)
+        if node.style in ("'", '"'):
+            quote_at = node.content_span.end - 1
+            inner = rule.replace("'", "''") if node.style == "'" else json.dumps(rule)[1:-1]
+            return TextEdit(Span(quote_at, quote_at), separator + inner)
+    return None
+
+
+def _yaml_item(rule: str) -> str:
+    """`rule` as a YAML scalar: plain when that is safe, else double-quoted."""
+    if re.search(r": |\s#|^[!&*%@`'\"|>{\[-]", rule) or rule != rule.strip():
+        return json.dumps(rule, ensure_ascii=False)
+    return rule
+
+
+@check("SK121", "SK122", "SK126")
+def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
+    document = ctx.document
+    found = find_injections(document.text, document.body_offset)
+    structure = parse_body(document.text, document.body_offset)
+    for injection in capped(found.items, MAX_INJECTION_FINDINGS):
+        fence = structure.fence_at(injection.span.start)
+        in_fence = fence is not None and fence.span.start != injection.span.start and (
+            fence.content.start <= injection.span.start)
+        code = structure.code_at(injection.span.start)
+        if in_fence or (code is not None and injection.kind == "inline"):
+            yield ctx.finding("SK121", injection.span,
+                              f"`{shown(injection.pattern)}` looks like an example, but the "
+                              "runtime matches injections in code too: it runs (and is "
+                              "permission-checked) on every invocation. Break the pattern, e.g. "
+                              "`! `cmd`` with a space.")
+        if injection.empty:
+            yield ctx.finding("SK126", injection.span,
+                              "This injection has no command: the runtime skips it, and the "
+                              "pattern stays in the text.")
+    for span in capped(found.unclosed, MAX_INJECTION_FINDINGS):
+        yield ctx.finding("SK126", span,
+                          "This ```` ```! ```` block has no closing ```` ``` ````: it is not "
+                          "recognised as a command (or swallows what follows once a fence "
+                          "appears). Close the fence.")
+    for span in capped(found.after_word, MAX_INJECTION_FINDINGS):
+        yield ctx.finding("SK122", span,
+                          f"`{shown(document.text[span.start:span.end])}` follows a word "
+                          "character, so current runtimes do not run it; loaders without the "
+                          "line-start rule would.")

@@ -1,0 +1,180 @@
+"""RULES.md *Body*: argument placeholders and `${…}` variables — SK115–SK119.
+
+Decisions (so that findings are ones an author agrees with):
+- SK115 reports each `$N` outside injected commands; `$0` under `wave` is a warning (always empty).
+- SK116 needs a skill "that takes arguments": one with `arguments` or `argument-hint`, or with an
+  argument placeholder outside code. Then `$N`, `$ARGUMENTS` and declared `$name` inside code are
+  reported; the fix escapes the dollar sign.
+- SK117 reports any unknown `${NAME}` in prose, but inside code only names that look like ours
+  (`WAVE_…`, `CLAUDE_…`): `${HOME}` in a shell example is the user's shell's business.
+- SK118 reports `$name` in prose (not code, not injections) when `name` starts with a lowercase
+  letter — `$HOME`-style environment variables are left alone — and is not declared.
+- SK119 reports argument placeholders inside injected commands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from wave_lsp.core.arguments import PLACEHOLDER as ARGUMENT
+from wave_lsp.core.arguments import declared_names
+from wave_lsp.core.catalog import Severity
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding
+from wave_lsp.core.injection import find_injections
+from wave_lsp.core.markdown import parse_body
+from wave_lsp.core.rules import check
+from wave_lsp.core.rules.helpers import capped, closest
+from wave_lsp.core.text import Span
+from wave_lsp.core.variables import PLACEHOLDER as VARIABLE
+from wave_lsp.core.variables import variable
+
+MAX_PLACEHOLDER_FINDINGS = 50
+
+
+def _spans_outside(ctx: CheckContext) -> list[Span]:
+    """Injection spans of the body (placeholders there are SK119's business)."""
+    return [i.span for i in find_injections(ctx.text, ctx.document.body_offset).items]
+
+
+def _inside(offset: int, spans: list[Span]) -> bool:
+    return any(span.start <= offset < span.end for span in spans)
+
+
+def _arguments(ctx: CheckContext) -> Iterator[re.Match[str]]:
+    for match in ARGUMENT.finditer(ctx.text, ctx.document.body_offset):
+        if not match.group(1):
+            yield match
+
+
+@check("SK115")
+def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
+    injections = _spans_outside(ctx)
+    structure = parse_body(ctx.text, ctx.document.body_offset)
+    wave = ctx.target != "claude-code"
+    declares = ctx.document.has("arguments") or ctx.document.has("argument-hint")
+    found = (m for m in _arguments(ctx) if m.group(4) is not None
+             and not _inside(m.start(), injections) and not structure.in_code(m.start()))
+    for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
+        n = int(match.group(4))
+        span = Span(match.start(), match.end())
+        amount = "" if declares else f" If you meant the amount `${n}`, write `\\${n}`."
+        if wave and n == 0:
+            yield ctx.finding("SK115", span, "`$0` is always empty in Wave: arguments count from 1 "
+                                             "(`$1` is the first). Claude Code reads `$0` as the "
+                                             "first argument.", level=Severity.WARNING)
+        elif wave:
+            yield ctx.finding("SK115", span, f"`${n}` is argument {n} here (Wave counts from 1); "
+                                             f"Claude Code would put argument {n + 1} here. Use "
+                                             "named `arguments` to be explicit." + amount)
+        else:
+            yield ctx.finding("SK115", span, f"`${n}` is argument {n + 1} here (Claude Code counts "
+                                             f"from 0); Wave would put argument {n} here. Use named "
+                                             "`arguments` to be explicit." + amount)
+
+
+def _takes_arguments(ctx: CheckContext, names: list[str], code_spans) -> bool:
+    if ctx.document.has("arguments") or ctx.document.has("argument-hint"):
+        return True
+    structure = code_spans
+    return any(not structure.in_code(m.start()) and (m.group(5) is None or m.group(5) in names)
+               for m in _arguments(ctx))
+
+
+@check("SK116")
+def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
+    names = declared_names(ctx.value("arguments"))
+    structure = parse_body(ctx.text, ctx.document.body_offset)
+    if not _takes_arguments(ctx, names, structure):
+        return
+    injections = _spans_outside(ctx)
+    found = (m for m in _arguments(ctx) if structure.in_code(m.start())
+             and not _inside(m.start(), injections)
+             and (m.group(5) is None or m.group(5) in names))
+    for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
+        text = match.group(0)
+        yield ctx.finding("SK116", Span(match.start(), match.end()),
+                          f"`{text}` is inside code, but substitution runs over code too: it is "
+                          "replaced by the user's argument. Write `\\" + text + "` to keep it.",
+                          fixes=[ctx.replace_fix(f"Escape as `\\{text}`",
+                                                 Span(match.start(), match.start()), "\\")])
+
+
+@check("SK117")
+def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
+    structure = parse_body(ctx.text, ctx.document.body_offset)
+    plugin = ctx.location.plugin is not None
+    injections = _spans_outside(ctx)
+    found = 0
+    for match in VARIABLE.finditer(ctx.text, ctx.document.body_offset):
+        if found >= MAX_PLACEHOLDER_FINDINGS:
+            return
+        name = match.group(1)
+        span = Span(match.start(), match.end())
+        known = variable(name)
+        if known is not None and ctx.target in known.targets:
+            if known.plugin_only and not plugin:
+                found += 1
+                yield ctx.finding("SK117", span, f"`${{{name}}}` has a value only in plugin skills; "
+                                                 "this skill is not in a plugin, so it stays "
+                                                 "literal.", level=Severity.WARNING)
+            elif known.shell_only and not _inside(match.start(), injections):
+                found += 1
+                yield ctx.finding("SK117", span, f"`${{{name}}}` is replaced only inside injected "
+                                                 "commands; here it stays literal.")
+            continue
+        if name.startswith("user_config.") and ctx.target == "claude-code":
+            continue
+        ours = name.startswith(("WAVE_", "CLAUDE_"))
+        if structure.in_code(match.start()) and not ours:
+            continue
+        found += 1
+        suggestion = closest(name, [v.name for v in _known(ctx.target)])
+        hint = f" Did you mean `${{{suggestion}}}`?" if suggestion else ""
+        fixes = ([ctx.replace_fix(f"Change to `${{{suggestion}}}`", span, f"${{{suggestion}}}")]
+                 if suggestion else [])
+        yield ctx.finding("SK117", span, f"`${{{name}}}` is not a variable of the `{ctx.target}` "
+                                         f"target: it reaches the model literally.{hint}",
+                          fixes=fixes)
+
+
+def _known(target: str):
+    from wave_lsp.core.variables import VARIABLES
+
+    return [v for v in VARIABLES if target in v.targets]
+
+
+@check("SK118")
+def undeclared_argument(ctx: CheckContext) -> Iterator[Finding]:
+    names = declared_names(ctx.value("arguments"))
+    structure = parse_body(ctx.text, ctx.document.body_offset)
+    injections = _spans_outside(ctx)
+    found = (m for m in _arguments(ctx) if m.group(5) is not None and m.group(5) not in names
+             and m.group(5)[0].islower() and not structure.in_code(m.start())
+             and not _inside(m.start(), injections))
+    for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
+        name = match.group(5)
+        suggestion = closest(name, names)
+        hint = (f" Did you mean `${suggestion}`?" if suggestion
+                else " Declare it in `arguments` to have it substituted.")
+        yield ctx.finding("SK118", Span(match.start(), match.end()),
+                          f"`${name}` is not declared in `arguments`, so it stays literal.{hint}")
+
+
+@check("SK119")
+def argument_in_shell(ctx: CheckContext) -> Iterator[Finding]:
+    names = declared_names(ctx.value("arguments"))
+    wave = ctx.target == "wave"
+    for injection in find_injections(ctx.text, ctx.document.body_offset).items:
+        span = injection.command_span
+        for match in ARGUMENT.finditer(ctx.text, span.start, span.end):
+            if match.group(1) or (match.group(5) is not None and match.group(5) not in names):
+                continue
+            message = (f"`{match.group(0)}` inside an injected command: Wave never splices "
+                       "arguments into shell text (the command sees it literally); read them "
+                       "from `${WAVE_ARGUMENTS_FILE}` instead." if wave else
+                       f"`{match.group(0)}` inside an injected command: the user's raw text "
+                       "becomes shell syntax (`; rm -rf ~` included). Pass data through a file "
+                       "or a script argument the script validates.")
+            yield ctx.finding("SK119", Span(match.start(), match.end()), message)
