@@ -12,9 +12,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wave_lsp import __version__
 from wave_lsp.core.catalog import TARGETS
+
+if TYPE_CHECKING:
+    from wave_lsp.core.preview import Invocation
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -41,6 +45,23 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-personal", action="store_true",
                        help="do not consult personal roots (~/.wave, ~/.claude, ~/.agents)")
 
+    preview = commands.add_parser(
+        "preview", help="show what the model receives when the skill is invoked",
+        description="Render the invocation as the runtime would: base directory line, arguments, "
+                    "variables, and every injected command with its permission decision. Nothing "
+                    "runs unless --execute is given, and then only what the permission engine "
+                    "allows. Pass the arguments as one string to keep them exactly as typed.")
+    preview.add_argument("path", type=Path, metavar="PATH", help="a SKILL.md or its folder")
+    preview.add_argument("arguments", nargs="*", metavar="ARGS",
+                         help="what the user types after /skill-name")
+    preview.add_argument("--execute", action="store_true",
+                         help="run the allowed commands (30 s timeout each, cwd = project root)")
+    preview.add_argument("--session-id", default=None, metavar="ID")
+    preview.add_argument("--target", choices=TARGETS, help="runtime to model (default: wave)")
+    preview.add_argument("--format", choices=("text", "json"), default="text")
+    preview.add_argument("--no-personal", action="store_true",
+                         help="ignore personal settings (~/.wave/settings.json …)")
+
     serve = commands.add_parser("serve", help="run the language server (stdio by default)",
                                 description="Run the language server. Logs go to stderr.")
     serve.add_argument("--stdio", action="store_true", help="use stdin/stdout (the default)")
@@ -55,6 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "check":
         return run_check(args, parser)
+    if args.command == "preview":
+        return run_preview(args, parser)
     if args.command == "serve":
         return run_serve(args, parser)
     parser.print_help()
@@ -94,6 +117,65 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     write(reports, args.format, settings.target)
     has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
     return EXIT_FINDINGS if has_errors else EXIT_OK
+
+
+def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: Path):
+    from wave_lsp.core.config import SettingsError, load_pyproject, settings_from_mapping
+
+    try:
+        section, _ = load_pyproject(start)
+        settings = settings_from_mapping(section)
+    except SettingsError as error:
+        parser.exit(EXIT_USAGE, f"wave-lsp: {error}\n")
+    return settings.merged(target=args.target, personal=False if args.no_personal else None)
+
+
+def run_preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import json
+    import shlex
+
+    from wave_lsp.core.checker import read_skill_file
+    from wave_lsp.core.document import SkillDocument
+    from wave_lsp.core.location import SKILL_FILE, locate
+    from wave_lsp.core.preview import invoke
+    from wave_lsp.core.source import decode
+
+    path = args.path / SKILL_FILE if args.path.is_dir() else args.path
+    raw = args.arguments[0] if len(args.arguments) == 1 else shlex.join(args.arguments)
+    settings = _settings(args, parser, Path.cwd())
+    data, problem = read_skill_file(path)
+    if data is None:
+        message = f"{path}: {problem}"
+        if args.format == "json":
+            print(json.dumps({"version": 1, "ok": False, "text": None, "error": message}))
+        else:
+            print(f"wave-lsp: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    document = SkillDocument.from_decoded(decode(data))
+    result = invoke(document, locate(path, home=settings.home), settings, raw,
+                    "execute" if args.execute else "dry-run", args.session_id)
+    if args.format == "json":
+        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+    else:
+        _print_preview(result)
+    return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
+def _print_preview(result: Invocation) -> None:
+    """The prompt on stdout (exactly what the model receives); decisions and notes on stderr."""
+    if result.text is not None:
+        sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
+    lines = result.document.lines
+    for index, planned in enumerate(result.injections, 1):
+        line = lines.position(planned.injection.span.start).line + 1
+        decision = planned.decision
+        state = ("ran, exit code " + str(planned.exit_code)) if planned.executed else "not run"
+        print(f"injection {index} (line {line}) `{planned.shell_command}`: {decision.behavior} — "
+              f"{decision.reason} [{state}]", file=sys.stderr)
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if result.error:
+        print(f"error: {result.error}", file=sys.stderr)
 
 
 def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -31,10 +31,25 @@ CASES = [
     ("SK095", "---\nname: my-skill\ndescription: X. Use when asked.\neffort: hihg\n---\n"),
     ("SK100", "---\nname: my-skill\ndescription: X. Use when asked.\nhooks:\n  PreToolUs:\n"
               "    - hooks:\n        - type: command\n          command: x\n---\n"),
+    ("SK116", "---\nname: my-skill\ndescription: X. Use when asked.\nargument-hint: '[f]'\n---\n"
+              "```\nawk '{print $1}'\n```\n"),
+    ("SK117", "---\nname: my-skill\ndescription: X. Use when asked.\n---\nRun ${WAVE_SKIL_DIR}/x\n"),
+    # SK123: the narrowest rule goes into `allowed-tools`, in the form the file uses
+    ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\n---\nB: !`git branch`\n"),
+    ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools:\n  - Read\n"
+              "---\nB: !`git log -1 --format=%H: (x)`\n"),
+    ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools: [Read]\n---\n"
+              "B: !`git status && git log -1`\n"),
+    ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools: Read\n---\n"
+              "B: !`node ${WAVE_SKILL_DIR}/x.mjs`\n"),
+    ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools: \"Read\"\n---\n"
+              "B: !`echo \"hi\"`\n"),
+    ("SK123", "---\r\nname: my-skill\r\ndescription: X. Use when asked.\r\nallowed-tools:\r\n"
+              "    - Read\r\n---\r\nB: !`git branch`\r\n"),
 ]
 
 
-@pytest.mark.parametrize(("code", "text"), CASES, ids=[c for c, _ in CASES])
+@pytest.mark.parametrize(("code", "text"), CASES, ids=[f"{c}-{i}" for i, (c, _) in enumerate(CASES)])
 def test_fix_removes_the_finding(code: str, text: str, tmp_path) -> None:
     target = "portable" if code == "SK010" else "wave"
     report = run(tmp_path, text, target=target)
@@ -44,3 +59,12 @@ def test_fix_removes_the_finding(code: str, text: str, tmp_path) -> None:
     after = run(tmp_path, ("\ufeff" if report.document.bom else "") + fixed, target=target)
     assert code not in [f.code for f in after.findings], fixed
     assert not any(f.code in ("SK020", "SK021") for f in after.findings), fixed
+
+
+def test_broken_reference_fix_points_at_the_nearest_file(tmp_path) -> None:
+    text = "---\nname: my-skill\ndescription: X. Use when asked.\n---\nSee [x](references/gude.md).\n"
+    report = run(tmp_path, text, files={"my-skill/references/guide.md": "# G\n"})
+    finding = next(f for f in report.findings if f.code == "SK112")
+    assert "references/guide.md" in finding.message
+    fixed = apply_edits(report.document.text, finding.fixes[0].edits)
+    assert "(references/guide.md)" in fixed

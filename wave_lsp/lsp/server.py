@@ -150,8 +150,9 @@ def safe(default: Callable[[], T]) -> Callable[[Callable[..., T]], Callable[...,
 def create_server() -> WaveLanguageServer:
     """A fresh server with every feature registered (tests build their own)."""
     server = WaveLanguageServer()
-    from wave_lsp.lsp import features, lifecycle
+    from wave_lsp.lsp import commands, features, lifecycle
 
     lifecycle.register(server)
     features.register(server)
+    commands.register(server)
     return server

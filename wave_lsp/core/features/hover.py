@@ -33,7 +33,7 @@ class HoverText:
 
 
 def hover(ctx: FeatureContext, offset: int) -> HoverText | None:
-    for produce in (_placeholder, _field, _positional, _skill_reference):
+    for produce in (_injection, _placeholder, _field, _positional, _skill_reference):
         found = produce(ctx, offset)
         if found is not None:
             return found
@@ -176,3 +176,34 @@ def _skill_reference(ctx: FeatureContext, offset: int) -> HoverText | None:
                          Span(match.start(), match.end()))
     return None
 
+
+
+def _injection(ctx: FeatureContext, offset: int) -> HoverText | None:
+    from wave_lsp.core.injection import find_injections
+
+    document = ctx.document
+    if offset < document.body_offset:
+        return None
+    found = [i for i in find_injections(document.text, document.body_offset).items
+             if i.span.start <= offset < i.span.end]
+    if not found:
+        return None
+    from wave_lsp.core.preview import plan_injections
+
+    plan = plan_injections(document, ctx.location, ctx.settings)
+    planned = next((p for p in plan.injections if p.injection.span == found[0].span), None)
+    if planned is None:
+        return HoverText("**Injected command** — empty: the runtime skips it.", found[0].span)
+    decision = planned.decision
+    verdict = {"allow": "✅ **allowed**", "deny": "⛔ **denied**",
+               "ask": "⛔ **denied** (needs approval, and a skill load cannot ask)"}[decision.behavior]
+    lines = [f"**Injected command** — runs when the skill is invoked, before the model sees "
+             f"anything; its output replaces the pattern.\n\n```sh\n{planned.shell_command}\n```",
+             f"Permission: {verdict}. {decision.reason}"]
+    if decision.rule is not None:
+        where = f" in `{decision.rule.path}`" if decision.rule.path and \
+            decision.rule.source != "allowed-tools" else ""
+        lines.append(f"Rule: `{decision.rule.raw}` ({decision.rule.source}{where}).")
+    if not decision.allowed:
+        lines.append("The whole invocation aborts: no command runs and the model gets no text.")
+    return HoverText("\n\n".join(lines), found[0].span)
