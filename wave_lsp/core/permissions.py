@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from wave_lsp.core.toolrules import parse_rule
+from wave_lsp.core.toolrules import parse_rule, unescaped_positions
 
 BEHAVIORS = ("deny", "ask", "allow")
 #: `NAME=value` assignments that allow rules may skip (Claude Code's ENV_VAR_PATTERN)
@@ -78,15 +78,7 @@ class PermissionRule:
 
 
 def _unescaped_stars(content: str) -> list[int]:
-    found, escaped = [], False
-    for index, char in enumerate(content):
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == "*":
-            found.append(index)
-    return found
+    return unescaped_positions(content, "*")
 
 
 def _unescape(text: str) -> str:

@@ -31,7 +31,7 @@ class ToolRule:
     problem: str | None = None
 
 
-def _unescaped(text: str, char: str) -> list[int]:
+def unescaped_positions(text: str, char: str) -> list[int]:
     positions, escaped = [], False
     for index, current in enumerate(text):
         if escaped:
@@ -49,7 +49,7 @@ def unescape(content: str) -> str:
 
 def parse_rule(raw: str) -> ToolRule:
     text = raw.strip()
-    opens, closes = _unescaped(text, "("), _unescaped(text, ")")
+    opens, closes = unescaped_positions(text, "("), unescaped_positions(text, ")")
     if not opens and not closes:
         return ToolRule(raw, text, None)
     if not opens or not closes or closes[-1] != len(text) - 1 or closes[-1] < opens[0]:

@@ -7,6 +7,7 @@ as vscode-markdown-languageservice does).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,3 +36,14 @@ class FeatureContext:
         settings = settings or Settings()
         return FeatureContext(SkillDocument.from_text(text), locate(path, home=settings.home),
                               settings, index or SkillIndex())
+
+
+def match_at(ctx: FeatureContext, pattern: re.Pattern[str], offset: int,
+             body_only: bool = True) -> re.Match[str] | None:
+    """The match of `pattern` on the offset's line that contains the offset."""
+    document = ctx.document
+    if body_only and offset < document.body_offset:
+        return None
+    line = document.lines.span_of_line(document.lines.line_of(offset))
+    return next((m for m in pattern.finditer(document.text, line.start, line.end)
+                 if m.start() <= offset < m.end()), None)

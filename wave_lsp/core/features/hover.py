@@ -14,15 +14,15 @@ from dataclasses import dataclass
 
 from wave_lsp.core import schema
 from wave_lsp.core.document import FieldEntry
-from wave_lsp.core.features import FeatureContext
+from wave_lsp.core.features import FeatureContext, match_at
 from wave_lsp.core.features.completion import field_documentation
+from wave_lsp.core.features.navigation import SKILL_REFERENCE
 from wave_lsp.core.substitute import VariableValues, substitute
 from wave_lsp.core.text import Span
 from wave_lsp.core.toolrules import entries
 from wave_lsp.core.variables import PLACEHOLDER, variable
 from wave_lsp.core.yamltree import YamlNode
 
-_SKILL_REFERENCE = re.compile(r"(?:^|(?<=\s))/([a-z0-9][\w:-]*)", re.M)
 _POSITIONAL = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)(?!\w)")
 
 
@@ -109,12 +109,8 @@ def _tool_rule(ctx: FeatureContext, entry: FieldEntry, offset: int) -> HoverText
 
 
 def _placeholder(ctx: FeatureContext, offset: int) -> HoverText | None:
-    text = ctx.document.text
-    lines = ctx.document.lines
-    line = lines.span_of_line(lines.line_of(offset))
-    for match in PLACEHOLDER.finditer(text, line.start, line.end):
-        if not match.start() <= offset < match.end():
-            continue
+    match = match_at(ctx, PLACEHOLDER, offset, body_only=False)
+    if match is not None:
         name = match.group(1)
         values = VariableValues.for_location(ctx.location, ctx.target)
         known = variable(name)
@@ -132,15 +128,9 @@ def _placeholder(ctx: FeatureContext, offset: int) -> HoverText | None:
 
 
 def _positional(ctx: FeatureContext, offset: int) -> HoverText | None:
-    document = ctx.document
-    if offset < document.body_offset:
-        return None
-    lines = document.lines
-    line = lines.span_of_line(lines.line_of(offset))
     wave = ctx.target != "claude-code"
-    for match in _POSITIONAL.finditer(document.text, line.start, line.end):
-        if not match.start() <= offset < match.end():
-            continue
+    match = match_at(ctx, _POSITIONAL, offset)
+    if match is not None:
         span = Span(match.start(), match.end())
         if match.group(0) == "$ARGUMENTS":
             return HoverText("`$ARGUMENTS` — everything the user typed after `/skill-name`, as "
@@ -158,14 +148,8 @@ def _positional(ctx: FeatureContext, offset: int) -> HoverText | None:
 
 
 def _skill_reference(ctx: FeatureContext, offset: int) -> HoverText | None:
-    document = ctx.document
-    if offset < document.body_offset:
-        return None
-    lines = document.lines
-    line = lines.span_of_line(lines.line_of(offset))
-    for match in _SKILL_REFERENCE.finditer(document.text, line.start, line.end):
-        if not match.start() <= offset < match.end():
-            continue
+    match = match_at(ctx, SKILL_REFERENCE, offset)
+    if match is not None:
         found = ctx.index.named(match.group(1))
         if not found:
             return None

@@ -11,11 +11,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from wave_lsp.core.features import FeatureContext
+from wave_lsp.core.features import FeatureContext, match_at
 from wave_lsp.core.references import escapes, find_references
 from wave_lsp.core.text import Span
 
-_SKILL_REFERENCE = re.compile(r"(?:^|(?<=\s))/([a-z0-9][\w:-]*)", re.M)
+#: `/skill-name` at the start of a line or after white space
+SKILL_REFERENCE = re.compile(r"(?:^|(?<=\s))/([a-z0-9][\w:-]*)", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +44,7 @@ def definition(ctx: FeatureContext, offset: int) -> list[tuple[Path, Span | None
     for link in document_links(ctx):
         if link.span.start <= offset <= link.span.end:
             return [(link.target, None)]
-    if offset < ctx.document.body_offset:
+    match = match_at(ctx, SKILL_REFERENCE, offset)
+    if match is None:
         return []
-    lines = ctx.document.lines
-    line = lines.span_of_line(lines.line_of(offset))
-    for match in _SKILL_REFERENCE.finditer(ctx.document.text, line.start, line.end):
-        if match.start() <= offset <= match.end():
-            return [(entry.path, None) for entry in ctx.index.named(match.group(1))]
-    return []
+    return [(entry.path, None) for entry in ctx.index.named(match.group(1))]
