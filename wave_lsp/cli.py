@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from wave_lsp.core.checker import check_file
+    from wave_lsp.core.checker import check_file, split_by_file
     from wave_lsp.core.config import (
         SettingsError,
         load_pyproject,
@@ -113,7 +113,7 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing:
         parser.exit(EXIT_USAGE, f"wave-lsp: no such file or directory: {missing[0]}\n")
-    reports = [check_file(path, settings) for path in find_skill_files(paths)]
+    reports = split_by_file([check_file(path, settings) for path in find_skill_files(paths)])
     write(reports, args.format, settings.target)
     has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
     return EXIT_FINDINGS if has_errors else EXIT_OK

@@ -24,6 +24,7 @@ def fm(*lines: str, body: str = "# Body\n") -> str:
 
 NAME = "name: my-skill"
 DESC = "description: Extracts text. Use when the user asks for it."
+LONG = "description: " + "A long description of what this skill does for people. " * 5 + "Use when asked."
 
 
 @dataclass
@@ -153,6 +154,16 @@ TRIGGERS: list[Case] = [
          only=("claude-code",)),
     Case("SK125", fm(NAME, DESC, body="State: !`«git status && git log -1»`\n")),
     Case("SK126", fm(NAME, DESC, body="Run:\n«```!»\ngit status\n")),
+    Case("SK130", fm("name: «my-skill»", DESC), relpath=".claude/skills/my-skill/SKILL.md",
+         files={"home/.claude/skills/my-skill/SKILL.md": GOOD}, only=("wave", "claude-code", "portable")),
+    Case("SK131", fm(NAME, "description: «" + "Very long words " * 40 + "Use when asked.»"),
+         relpath=".claude/skills/my-skill/SKILL.md",
+         files={f".claude/skills/s{i:02d}/SKILL.md": fm(f"name: s{i:02d}", LONG) for i in range(40)}),
+    Case("SK132", fm("name: «my-skill»", DESC), relpath=".claude/skills/my-skill/SKILL.md",
+         files={".claude/commands/my-skill.md": "Old command.\n"}),
+    Case("SK133", "«---»\n" + NAME + "\n" + DESC + "\n---\n", relpath="node_modules/my-skill/SKILL.md"),
+    Case("SK140", "«»" + GOOD, files={"my-skill/assets/logo.png": "\x00PNG"}),
+    Case("SK141", "«---»" + GOOD[3:], files={f"my-skill/references/r{i:03d}.md": "x" for i in range(201)}),
 ]
 
 
@@ -216,6 +227,7 @@ NON_TRIGGERS: dict[str, str] = {
     "SK124": fm(NAME, DESC, "allowed-tools:\n  - Bash(git branch)", body="Branch: !`git branch`\n"),
     "SK125": fm(NAME, DESC, "allowed-tools:\n  - Bash(git branch)", body="Branch: !`git branch`\n"),
     "SK126": fm(NAME, DESC, body="```!\ngit status\n```\n"),
+    "SK130": GOOD, "SK131": GOOD, "SK132": GOOD, "SK133": GOOD, "SK140": GOOD, "SK141": GOOD,
 }
 
 

@@ -93,3 +93,22 @@ def _unreadable(path: Path, problem: str, settings: Settings) -> list[Finding]:
     document = SkillDocument.from_text("")
     finding = Finding(code="SK003", message=f"`{path.name}` {problem}.", span=Span(0, 0))
     return finalize([finding], document, settings)
+
+
+def split_by_file(reports: list[FileReport]) -> list[FileReport]:
+    """Findings about other files of a skill (resources) moved into reports of their own, right
+    after the SKILL.md's report, so that every finding is listed under the file it is about."""
+    result: list[FileReport] = []
+    for report in reports:
+        others: dict[str, FileReport] = {}
+        own = []
+        for finding in report.findings:
+            if finding.path is None:
+                own.append(finding)
+                continue
+            other = others.setdefault(finding.path, FileReport(Path(finding.path), skill=report.skill))
+            other.findings.append(finding)
+        report.findings = own
+        result.append(report)
+        result.extend(others.values())
+    return result

@@ -50,6 +50,9 @@ class Finding:
     related: list[Related] = field(default_factory=list)
     fixes: list[Fix] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
+    #: the finding is about another file of the skill (a resource): its absolute path; `span` is
+    #: then empty and the position is the start of that file
+    path: str | None = None
     # filled in by the engine
     severity: Severity = Severity.WARNING
     range: Range | None = None
@@ -59,7 +62,7 @@ class Finding:
         return rule(self.code).name
 
     def resolve(self, lines: LineIndex) -> None:
-        self.range = lines.range(self.span)
+        self.range = lines.range(self.span) if self.path is None else lines.range(Span(0, 0))
         for item in self.related:
             if item.span is not None and item.path is None:
                 item.range = lines.range(item.span)

@@ -72,3 +72,48 @@ def listing_entry(document: SkillDocument, location: SkillLocation) -> ListingEn
         combined = combined[: LISTING_ENTRY_CAP - 1] + "…"
     text = f"- {name}: {combined}" if combined else f"- {name}"
     return ListingEntry(name, text, True, user, truncated)
+
+
+#: Claude Code: 1% of a 200k context × 4 characters per token (`SLASH_COMMAND_TOOL_CHAR_BUDGET`)
+DEFAULT_LISTING_BUDGET = 8_000
+MIN_DESCRIPTION_CHARS = 20
+LISTING_HEADER = "The following skills are available for use with the Skill tool:\n\n"
+
+
+@dataclass(slots=True)
+class Listing:
+    """The model-visible listing of all skills, as the runtime renders it under a budget."""
+
+    text: str
+    budget: int
+    full_chars: int  #: what the listing would take without cutting
+    #: name -> characters of its description kept (only for entries that were cut)
+    cut: dict[str, int]
+    names_only: bool = False
+
+    @property
+    def over_budget(self) -> bool:
+        return self.full_chars > self.budget
+
+
+def render_listing(entries: list[ListingEntry], budget: int = DEFAULT_LISTING_BUDGET) -> Listing:
+    """Claude Code's overflow algorithm (v2.1.88): when the entries do not fit, every description
+    gets the same share; below 20 characters only names are listed."""
+    visible = [entry for entry in entries if entry.model_invocable]
+    full = "\n".join(entry.text for entry in visible)
+    if len(full) <= budget or not visible:
+        return Listing(full, budget, len(full), {})
+    count = len(visible)
+    names = sum(len(entry.name) + 4 for entry in visible)
+    share = (budget - names - (count - 1)) // count
+    if share < MIN_DESCRIPTION_CHARS:
+        text = "\n".join(f"- {entry.name}" for entry in visible)
+        return Listing(text, budget, len(full), {e.name: 0 for e in visible}, names_only=True)
+    lines, cut = [], {}
+    for entry in visible:
+        description = entry.text[len(entry.name) + 4 :]
+        if len(description) > share:
+            description = description[: share - 1] + "…"
+            cut[entry.name] = share - 1
+        lines.append(f"- {entry.name}: {description}" if description else f"- {entry.name}")
+    return Listing("\n".join(lines), budget, len(full), cut)

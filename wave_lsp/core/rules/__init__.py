@@ -51,7 +51,9 @@ def all_checks() -> list[Check]:
         name,
         placeholders,
         references,
+        resources,
         unknown,
+        workspace,
         yaml,
     )
 

@@ -1,0 +1,113 @@
+"""RULES.md *Workspace*: the files of a skill folder — SK140 resource-unreadable, SK141
+resource-limits (the Wisp indexer's limits, seed `wisp-local-skills.md`).
+
+Decisions: hidden files and folders, `node_modules` and `scripts/` are skipped, as the indexer skips
+them (scripts are run, not read). SK140 is reported on the resource itself (its own path, first
+position); SK141 on the SKILL.md's opening delimiter. A folder with more than `MAX_WALK` entries is
+not walked further (SK141 says so).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding
+from wave_lsp.core.location import SKILL_FILE
+from wave_lsp.core.rules import check
+from wave_lsp.core.text import Span
+
+MAX_RESOURCE_BYTES = 64 * 1024
+MAX_ENTRIES_PER_FOLDER = 200
+MAX_DEPTH = 5
+MAX_TEXT_BYTES = 2 * 1024 * 1024
+MAX_WALK = 5_000
+SKIPPED = {"node_modules", "scripts"}
+
+
+def _unreadable(path: Path, info: os.stat_result) -> str | None:
+    if stat.S_ISLNK(info.st_mode):
+        return "is a symbolic link"
+    if not stat.S_ISREG(info.st_mode):
+        return "is not a regular file"
+    if info.st_nlink > 1:
+        return f"is a hard link ({info.st_nlink} names for one file)"
+    if info.st_size > MAX_RESOURCE_BYTES:
+        return f"is {info.st_size / 1024:,.0f} KiB (over 64 KiB)"
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(8192)
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
+    if b"\x00" in head:
+        return "is binary"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 4:  # not just a character cut at the 8 KiB boundary
+            return "is not UTF-8 text"
+    return None
+
+
+@check("SK140", "SK141")
+def resources(ctx: CheckContext) -> Iterator[Finding]:
+    skill_dir = ctx.location.skill_dir
+    if skill_dir is None or not skill_dir.is_dir() or ctx.location.path is None:
+        return
+    limits: list[str] = []
+    text_bytes = walked = 0
+    for folder, dirs, files in os.walk(skill_dir):
+        depth = len(Path(folder).relative_to(skill_dir).parts)
+        entries = len(dirs) + len(files)
+        if entries > MAX_ENTRIES_PER_FOLDER:
+            limits.append(f"`{_relative(Path(folder), skill_dir)}` has {entries} entries "
+                          f"(limit {MAX_ENTRIES_PER_FOLDER})")
+        if depth >= MAX_DEPTH and dirs:
+            limits.append(f"`{_relative(Path(folder), skill_dir)}` is nested deeper than "
+                          f"{MAX_DEPTH} levels")
+            dirs[:] = []
+        for name in list(dirs):
+            if os.path.islink(os.path.join(folder, name)):
+                yield _resource(ctx, Path(folder) / name, "is a symbolic link to a folder")
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED
+                         and not os.path.islink(os.path.join(folder, d)))
+        for name in sorted(files):
+            if name.startswith(".") or (depth == 0 and name == SKILL_FILE):
+                continue
+            walked += 1
+            if walked > MAX_WALK:
+                limits.append(f"more than {MAX_WALK:,} files (not all were examined)")
+                break
+            path = Path(folder) / name
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            problem = _unreadable(path, info)
+            if problem:
+                yield _resource(ctx, path, problem)
+            else:
+                text_bytes += info.st_size
+        if walked > MAX_WALK:
+            break
+    if text_bytes > MAX_TEXT_BYTES:
+        limits.append(f"{text_bytes / 1048576:.1f} MiB of text (limit 2 MiB)")
+    if limits:
+        yield ctx.finding("SK141", ctx.document.opener_span,
+                          "The skill folder exceeds the indexer's limits: " + "; ".join(limits)
+                          + ". Whatever lies beyond them is invisible to the model.")
+
+
+def _relative(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix() or "."
+
+
+def _resource(ctx: CheckContext, path: Path, problem: str) -> Finding:
+    finding = ctx.finding("SK140", Span(0, 0),
+                          f"`{_relative(path, ctx.location.skill_dir)}` {problem}: indexers mark it "
+                          "unreadable and the model cannot open it.")
+    finding.path = str(path)
+    return finding

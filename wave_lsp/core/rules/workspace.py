@@ -1,0 +1,147 @@
+"""RULES.md *Workspace*: SK130 name-collision, SK131 listing-budget, SK132 command-shadowed,
+SK133 ignored-skill-dir.
+
+These rules look at the skills the target loads from the document's project
+(`wave_lsp.core.runtime`), with the document's current text standing in for its file on disk.
+
+Decisions: SK130 is reported on the skill that loses (the winner is named, with the reason and a
+related location); a skill outside every skills root is not loaded by any runtime and gets no SK130.
+SK131 uses Claude Code's budget (8,000 characters) for every target that lists skills, and is
+reported on the skills whose descriptions are cut. SK133 covers a SKILL.md under `node_modules` or
+a gitignored folder of its repository.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pathspec
+
+from wave_lsp.core.context import CheckContext
+from wave_lsp.core.findings import Finding, Related
+from wave_lsp.core.listing import DEFAULT_LISTING_BUDGET, listing_entry, render_listing
+from wave_lsp.core.location import find_git_root
+from wave_lsp.core.rules import check
+from wave_lsp.core.runtime import (
+    RuntimeSkill,
+    cached_runtime_skills,
+    legacy_commands,
+    why_wins,
+)
+from wave_lsp.core.text import Span
+
+
+def _skills(ctx: CheckContext) -> tuple[list[RuntimeSkill], RuntimeSkill | None]:
+    """The project's skills and the one that is this document (None when it is not loaded)."""
+    location = ctx.location
+    if location.path is None or location.scope == "workspace":
+        return [], None
+    home = ctx.settings.home or Path.home()
+    skills = cached_runtime_skills(ctx.target, location.project_root, home, ctx.settings.personal)
+    real = os.path.realpath(location.path.parent)
+    me = next((s for s in skills if os.path.realpath(s.path.parent) == real), None)
+    return skills, me
+
+
+def _name_span(ctx: CheckContext) -> Span:
+    entry = ctx.field("name")
+    return ctx.entry_span(entry) if entry is not None else ctx.document.opener_span
+
+
+@check("SK130")
+def name_collision(ctx: CheckContext) -> Iterator[Finding]:
+    skills, me = _skills(ctx)
+    if me is None:
+        return
+    name = me.name if ctx.target == "claude-code" or me.root.plugin else \
+        listing_entry(ctx.document, ctx.location).name
+    rivals = [s for s in skills if s is not me and s.name == name]
+    if not rivals:
+        return
+    ahead = [s for s in rivals if s.rank < me.rank or (s.rank == me.rank and s.path < me.path)]
+    if ahead:
+        winner = ahead[0]
+        yield ctx.finding("SK130", _name_span(ctx),
+                          f"Another skill is also named `{name}` and wins: "
+                          f"{why_wins(ctx.target, winner, me)}. This one is never loaded. "
+                          "Rename one of them.",
+                          related=[Related(f"the `{name}` that is loaded", path=str(winner.path))])
+        return
+    losers = ", ".join(f"`{s.path}`" for s in rivals)
+    yield ctx.finding("SK130", _name_span(ctx),
+                      f"{len(rivals)} other skill{'s are' if len(rivals) > 1 else ' is'} also named "
+                      f"`{name}` ({losers}); this one wins: "
+                      f"{why_wins(ctx.target, me, rivals[0])}.",
+                      related=[Related(f"shadowed `{name}`", path=str(s.path)) for s in rivals])
+
+
+@check("SK131")
+def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
+    skills, me = _skills(ctx)
+    if me is None or me.shadowed_by is not None:
+        return
+    mine = listing_entry(ctx.document, ctx.location)
+    entries = [mine if s is me else s.listing for s in skills if s.shadowed_by is None]
+    listing = render_listing(entries, DEFAULT_LISTING_BUDGET)
+    if not listing.over_budget or mine.name not in listing.cut:
+        return
+    kept = listing.cut[mine.name]
+    what = ("only names are listed: this description is dropped" if listing.names_only
+            else f"each description keeps about {kept:,} characters, so this one is cut")
+    yield ctx.finding("SK131", ctx.entry_span(ctx.field("description"))
+                      if ctx.field("description") else _name_span(ctx),
+                      f"The listing of the {len(entries)} model-visible skills needs "
+                      f"{listing.full_chars:,} characters, over the {listing.budget:,}-character "
+                      f"budget: {what}. Shorten descriptions or set `disable-model-invocation` on "
+                      "skills that are only run by hand.")
+
+
+@check("SK132")
+def command_shadowed(ctx: CheckContext) -> Iterator[Finding]:
+    _, me = _skills(ctx)
+    if me is None or me.root.plugin:
+        return
+    home = ctx.settings.home or Path.home()
+    project = ctx.location.project_root or home
+    command = legacy_commands(ctx.target, project, home).get(me.name)
+    if command is not None:
+        yield ctx.finding("SK132", _name_span(ctx),
+                          f"The legacy command `{command}` has the same name `/{me.name}`; the skill "
+                          "wins, so the command file is never used. Remove it.",
+                          related=[Related("the shadowed command", path=str(command))])
+
+
+@check("SK133")
+def ignored_skill_dir(ctx: CheckContext) -> Iterator[Finding]:
+    path = ctx.location.path
+    if path is None:
+        return
+    reason = _ignored(path)
+    if reason:
+        yield ctx.finding("SK133", ctx.document.opener_span,
+                          f"This skill lies {reason}: runtimes skip such folders, so it is never "
+                          "loaded. Move it out.")
+
+
+def _ignored(path: Path) -> str | None:
+    if "node_modules" in path.parts:
+        return "under `node_modules`"
+    git_root = find_git_root(path.parent)
+    if git_root is None:
+        return None
+    relative = path.relative_to(git_root)
+    for depth in range(len(relative.parts) - 1):
+        folder = git_root.joinpath(*relative.parts[: depth])
+        ignore_file = folder / ".gitignore"
+        if not ignore_file.is_file():
+            continue
+        try:
+            spec = pathspec.GitIgnoreSpec.from_lines(ignore_file.read_text("utf-8").splitlines())
+        except (OSError, UnicodeDecodeError):
+            continue
+        below = Path(*relative.parts[depth:]).as_posix()
+        if spec.match_file(below):
+            return f"in a folder ignored by `{ignore_file.relative_to(git_root).as_posix()}`"
+    return None

@@ -1,0 +1,225 @@
+"""Which skills a runtime loads from a project, and which one wins a name (PRODUCT.md *Discovery*,
+spec-facts.md §3.4 and §4.2).
+
+- `wave` (also `agentskills` and `portable`): project roots `<root>/.wave/skills` >
+  `<root>/.claude/skills` > `<root>/.agents/skills`, then personal roots `~/.wave/skills` >
+  `~/.claude/skills` > `~/.agents/skills` (project overrides personal); skills are keyed by their
+  frontmatter `name` (the folder name when it has none).
+- `claude-code`: managed (`/etc/claude-code/.claude/skills`) > personal `~/.claude/skills` > project
+  `.claude/skills` of the directory and each parent up to the git root (deeper first); skills are
+  keyed by folder name, which is the command name. A skill beats a legacy `.claude/commands/<name>.md`.
+- A skill is an immediate sub-directory of a root (or a symlink to one) holding `SKILL.md`. Every
+  directory is loaded once, by `realpath`, at its first (highest-precedence) place.
+- Plugin skills (`<plugin root>/skills/<dir>/SKILL.md`, found under the project) are namespaced
+  `plugin:skill` and never collide with the others.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wave_lsp.core.checker import read_skill_file
+from wave_lsp.core.document import SkillDocument
+from wave_lsp.core.listing import ListingEntry, listing_entry
+from wave_lsp.core.location import SKILL_FILE, find_git_root, find_plugin, locate
+from wave_lsp.core.source import decode
+
+MANAGED_ROOT = Path("/etc/claude-code/.claude/skills")
+#: (scope, folder) from highest to lowest precedence, per target family
+WAVE_ROOTS = (".wave/skills", ".claude/skills", ".agents/skills")
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    path: Path
+    scope: str  #: "managed", "personal", "project" or "plugin"
+    label: str  #: how messages name it, e.g. "project `.wave/skills`"
+    plugin: str | None = None
+
+
+@dataclass(slots=True)
+class RuntimeSkill:
+    name: str
+    path: Path  #: the SKILL.md as reached from its root
+    scope: str
+    root: Root
+    rank: int  #: position in the precedence order (0 wins)
+    document: SkillDocument
+    listing: ListingEntry
+    shadowed_by: RuntimeSkill | None = None
+    duplicates: list[Path] = field(default_factory=list)  #: other paths to the same directory
+
+    @property
+    def description(self) -> str:
+        value = self.document.value("description")
+        return value.strip() if isinstance(value, str) else ""
+
+    def to_json(self, relative_to: Path | None = None) -> dict[str, object]:
+        return {"name": self.name, "scope": self.scope, "path": _shown(self.path, relative_to),
+                "modelInvocable": self.listing.model_invocable,
+                "userInvocable": self.listing.user_invocable, "listingChars": self.listing.chars,
+                "shadowedBy": _shown(self.shadowed_by.path, relative_to) if self.shadowed_by else None}
+
+
+def _shown(path: Path, base: Path | None) -> str:
+    if base is not None:
+        try:
+            return path.relative_to(base).as_posix()
+        except ValueError:
+            pass
+    return str(path)
+
+
+def roots(target: str, project: Path | None, home: Path | None,
+          personal: bool = True) -> list[Root]:
+    """The skills roots of `target` seen from `project` (None: personal roots only), highest
+    precedence first."""
+    found: list[Root] = []
+    if target == "claude-code":
+        if MANAGED_ROOT.is_dir():
+            found.append(Root(MANAGED_ROOT, "managed", "managed `.claude/skills`"))
+        if personal and home is not None:
+            found.append(Root(home / ".claude/skills", "personal", "personal `~/.claude/skills`"))
+        if project is None:
+            return found
+        stop = find_git_root(project)
+        for directory in [project, *project.parents]:
+            if home is not None and directory == home:
+                break
+            found.append(Root(directory / ".claude/skills", "project",
+                              f"project `{_shown(directory / '.claude/skills', project)}`"))
+            if stop is None or directory == stop:
+                break
+        return found
+    if project is not None:
+        found += [Root(project / folder, "project", f"project `{folder}`") for folder in WAVE_ROOTS]
+    if personal and home is not None:
+        found += [Root(home / folder, "personal", f"personal `~/{folder}`") for folder in WAVE_ROOTS]
+    return found
+
+
+def _skill_dirs(root: Path) -> Iterator[Path]:
+    try:
+        entries = sorted(os.scandir(root), key=lambda entry: entry.name)
+    except OSError:
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        try:
+            if entry.is_dir() and (path / SKILL_FILE).is_file():
+                yield path / SKILL_FILE
+        except OSError:
+            continue
+
+
+def _plugin_roots(project: Path) -> list[Root]:
+    """Plugins developed in this project: the project itself, its sub-folders and
+    `plugins/*` (two levels, so that a large repository is not walked on every check)."""
+    candidates = [project]
+    for pattern in ("*", "plugins/*", "*/plugins/*"):
+        candidates += sorted(p for p in project.glob(pattern) if p.is_dir())
+    found: list[Root] = []
+    for folder in candidates:
+        plugin = find_plugin(folder)
+        if plugin is not None and plugin.root == folder and (folder / "skills").is_dir():
+            found.append(Root(folder / "skills", "plugin", f"plugin `{plugin.name}`", plugin.name))
+    return found
+
+
+def _read(path: Path) -> SkillDocument | None:
+    data, _problem = read_skill_file(path)
+    return None if data is None else SkillDocument.from_decoded(decode(data))
+
+
+def runtime_skills(target: str, project: Path | None, home: Path | None,
+                   personal: bool = True) -> list[RuntimeSkill]:
+    """Every skill the target loads from `project`, with precedence and shadowing resolved."""
+    project = Path(os.path.abspath(project)) if project is not None else None
+    ordered = roots(target, project, home, personal) + _plugins(project)
+    loaded: dict[str, RuntimeSkill] = {}  # by realpath of the skill directory
+    skills: list[RuntimeSkill] = []
+    for rank, root in enumerate(ordered):
+        for path in _skill_dirs(root.path):
+            real = os.path.realpath(path.parent)
+            if real in loaded:
+                loaded[real].duplicates.append(path)
+                continue
+            document = _read(path)
+            if document is None:
+                continue
+            location = locate(path, home=home)
+            listing = listing_entry(document, location)
+            name = listing.name if target != "claude-code" or root.plugin else path.parent.name
+            skill = RuntimeSkill(name, path, root.scope, root, rank, document, listing)
+            loaded[real] = skill
+            skills.append(skill)
+    winners: dict[str, RuntimeSkill] = {}
+    for skill in skills:
+        winner = winners.setdefault(skill.name, skill)
+        if winner is not skill:
+            skill.shadowed_by = winner
+    return skills
+
+
+def why_wins(target: str, winner: RuntimeSkill, loser: RuntimeSkill) -> str:
+    """One sentence: why `winner` beats `loser` in this target."""
+    if winner.root.path == loser.root.path:
+        return f"both are in {winner.root.label}; the first in name order is kept"
+    if target == "claude-code":
+        order = "managed > personal > project (deeper project folders first)"
+    else:
+        order = ("project > personal, and `.wave/skills` > `.claude/skills` > `.agents/skills` "
+                 "within each")
+    return f"{winner.root.label} beats {loser.root.label} ({target}: {order})"
+
+
+def legacy_commands(target: str, project: Path, home: Path | None) -> dict[str, Path]:
+    """Legacy command files (`.claude/commands/<name>.md`) by command name."""
+    folders = [project / ".claude/commands"]
+    if home is not None:
+        folders.append(home / ".claude/commands")
+    if target != "claude-code":
+        folders += [project / ".wave/commands"] + ([home / ".wave/commands"] if home else [])
+    found: dict[str, Path] = {}
+    for folder in folders:
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.md")):
+                found.setdefault(path.stem, path)
+    return found
+
+
+_CACHE: dict[tuple[object, ...], tuple[tuple[object, ...], list[RuntimeSkill]]] = {}
+
+
+def _plugins(project: Path | None) -> list[Root]:
+    return _plugin_roots(project) if project is not None else []
+
+
+def _signature(target: str, project: Path | None, home: Path | None,
+               personal: bool) -> tuple[object, ...]:
+    """What the result depends on: every root's entries and their SKILL.md's size and mtime."""
+    parts: list[object] = []
+    for root in roots(target, project, home, personal) + _plugins(project):
+        for path in _skill_dirs(root.path):
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            parts.append((str(path), info.st_mtime_ns, info.st_size))
+    return tuple(parts)
+
+
+def cached_runtime_skills(target: str, project: Path | None, home: Path | None,
+                          personal: bool = True) -> list[RuntimeSkill]:
+    """`runtime_skills`, re-read only when a SKILL.md of a root changed (rules run per keystroke)."""
+    key = (target, str(project), str(home), personal)
+    signature = _signature(target, project, home, personal)
+    cached = _CACHE.get(key)
+    if cached is None or cached[0] != signature:
+        if len(_CACHE) > 32:
+            _CACHE.clear()
+        _CACHE[key] = (signature, runtime_skills(target, project, home, personal))
+    return _CACHE[key][1]
