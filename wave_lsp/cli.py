@@ -62,6 +62,17 @@ def build_parser() -> argparse.ArgumentParser:
     preview.add_argument("--no-personal", action="store_true",
                          help="ignore personal settings (~/.wave/settings.json …)")
 
+    listing = commands.add_parser(
+        "list", help="list the skills the target runtime would discover from here",
+        description="Every skill the runtime loads from the project (the directory, default .) "
+                    "and the personal roots: scope, file, who can invoke it, its listing size and "
+                    "which skill shadows it.")
+    listing.add_argument("directory", nargs="?", type=Path, default=Path("."), metavar="DIR")
+    listing.add_argument("--target", choices=TARGETS, help="runtime to model (default: wave)")
+    listing.add_argument("--format", choices=("table", "json"), default="table")
+    listing.add_argument("--no-personal", action="store_true",
+                         help="do not look at personal roots (~/.wave/skills …)")
+
     serve = commands.add_parser("serve", help="run the language server (stdio by default)",
                                 description="Run the language server. Logs go to stderr.")
     serve.add_argument("--stdio", action="store_true", help="use stdin/stdout (the default)")
@@ -78,6 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_check(args, parser)
     if args.command == "preview":
         return run_preview(args, parser)
+    if args.command == "list":
+        return run_list(args, parser)
     if args.command == "serve":
         return run_serve(args, parser)
     parser.print_help()
@@ -176,6 +189,41 @@ def _print_preview(result: Invocation) -> None:
         print(f"warning: {warning}", file=sys.stderr)
     if result.error:
         print(f"error: {result.error}", file=sys.stderr)
+
+
+def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import json
+
+    from wave_lsp.core.runtime import runtime_skills
+
+    if not args.directory.is_dir():
+        parser.exit(EXIT_USAGE, f"wave-lsp: not a directory: {args.directory}\n")
+    settings = _settings(args, parser, args.directory)
+    project = args.directory.resolve()
+    skills = runtime_skills(settings.target, project, settings.home or Path.home(),
+                            settings.personal)
+    cwd = Path.cwd()
+    rows = [skill.to_json(cwd) for skill in skills]
+    if args.format == "json":
+        print(json.dumps({"version": 1, "target": settings.target, "skills": rows}, indent=2,
+                         ensure_ascii=False))
+        return EXIT_OK
+    _print_table(rows, settings.target)
+    return EXIT_OK
+
+
+
+def _print_table(rows: list[dict], target: str) -> None:
+    headers = ("NAME", "SCOPE", "MODEL", "USER", "LISTING", "PATH", "SHADOWED BY")
+    table = [(row["name"], row["scope"], "yes" if row["modelInvocable"] else "no",
+              "yes" if row["userInvocable"] else "no", f"{row['listingChars']:,}", row["path"],
+              row["shadowedBy"] or "") for row in rows]
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *table, strict=False)]
+    for line in [headers, *table]:
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(line, widths, strict=True))
+              .rstrip())
+    visible = sum(1 for row in rows if row["modelInvocable"] and not row["shadowedBy"])
+    print(f"{len(rows)} skills ({target}); {visible} in the model's listing")
 
 
 def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

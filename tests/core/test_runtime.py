@@ -1,0 +1,181 @@
+"""Discovery and precedence per target, on real directory trees (personal roots under a fake HOME):
+which skills load, which name wins, symlinks, plugins, ignored folders, the listing budget and
+`wave-lsp list`."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run
+from wave_lsp.cli import main
+from wave_lsp.core.listing import ListingEntry, render_listing
+from wave_lsp.core.runtime import runtime_skills
+
+
+def make(root: Path, relative: str, name: str | None = None, extra: str = "") -> Path:
+    path = root / relative / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    name = name or path.parent.name
+    path.write_text(f"---\nname: {name}\ndescription: Does {name}. Use when asked.\n{extra}---\n",
+                    "utf-8")
+    return path
+
+
+def table(skills) -> list[tuple[str, str, str, str | None]]:
+    def short(path: Path | None) -> str | None:
+        return None if path is None else "/".join(path.parts[-5:-1])
+    return [(s.name, s.scope, short(s.path), short(s.shadowed_by.path) if s.shadowed_by else None)
+            for s in skills]
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> tuple[Path, Path]:
+    project, home = tmp_path / "project", tmp_path / "home"
+    (project / ".git").mkdir(parents=True)
+    home.mkdir()
+    return project, home
+
+
+def test_wave_project_beats_personal_and_wave_beats_claude_beats_agents(tree) -> None:
+    project, home = tree
+    make(project, ".agents/skills/deploy")
+    make(project, ".claude/skills/deploy")
+    make(project, ".wave/skills/deploy")
+    make(home, ".wave/skills/deploy")
+    make(home, ".agents/skills/notes")
+    assert table(runtime_skills("wave", project, home)) == [
+        ("deploy", "project", "project/.wave/skills/deploy", None),
+        ("deploy", "project", "project/.claude/skills/deploy", "project/.wave/skills/deploy"),
+        ("deploy", "project", "project/.agents/skills/deploy", "project/.wave/skills/deploy"),
+        ("deploy", "personal", "home/.wave/skills/deploy", "project/.wave/skills/deploy"),
+        ("notes", "personal", "home/.agents/skills/notes", None),
+    ]
+
+
+def test_wave_keys_by_frontmatter_name(tree) -> None:
+    project, home = tree
+    make(project, ".wave/skills/folder-a", name="shared")
+    make(home, ".wave/skills/folder-b", name="shared")
+    skills = runtime_skills("wave", project, home)
+    assert [s.name for s in skills] == ["shared", "shared"]
+    assert skills[1].shadowed_by is skills[0]
+    # Claude Code keys by folder name: no collision
+    (project / ".claude/skills").mkdir(parents=True)
+    os.rename(project / ".wave/skills/folder-a", project / ".claude/skills/folder-a")
+    (home / ".claude/skills").mkdir(parents=True)
+    os.rename(home / ".wave/skills/folder-b", home / ".claude/skills/folder-b")
+    assert [(s.name, s.shadowed_by) for s in runtime_skills("claude-code", project, home)] == [
+        ("folder-b", None), ("folder-a", None)]
+
+
+def test_claude_code_personal_beats_project_and_walks_up_to_the_git_root(tree) -> None:
+    project, home = tree
+    make(home, ".claude/skills/deploy")
+    make(project, ".claude/skills/deploy")
+    make(project, "packages/app/.claude/skills/lint")
+    make(project, ".claude/skills/lint")
+    make(project.parent, ".claude/skills/outside")  # above the git root: not loaded
+    skills = runtime_skills("claude-code", project / "packages/app", home)
+    assert table(skills) == [
+        ("deploy", "personal", "home/.claude/skills/deploy", None),
+        ("lint", "project", "app/.claude/skills/lint", None),
+        ("deploy", "project", "project/.claude/skills/deploy", "home/.claude/skills/deploy"),
+        ("lint", "project", "project/.claude/skills/lint", "app/.claude/skills/lint"),
+    ]
+    assert runtime_skills("claude-code", project, home, personal=False)[0].scope == "project"
+
+
+def test_symlinked_skill_dirs_load_once_and_loops_are_harmless(tree) -> None:
+    project, home = tree
+    real = make(project, "shared/deploy").parent
+    (project / ".wave/skills").mkdir(parents=True)
+    (project / ".wave/skills/deploy").symlink_to(real)
+    (project / ".claude/skills").mkdir(parents=True)
+    (project / ".claude/skills/deploy-again").symlink_to(real)
+    (project / ".wave/skills/loop").symlink_to(project / ".wave/skills/loop")
+    (project / ".agents/skills").mkdir(parents=True)
+    (project / ".agents/skills/up").symlink_to(project / ".agents")
+    skills = runtime_skills("wave", project, home)
+    assert [(s.name, s.path.parent.name) for s in skills] == [("deploy", "deploy")]
+    assert [p.parent.name for p in skills[0].duplicates] == ["deploy-again"]
+
+
+def test_plugin_skills_are_namespaced(tree) -> None:
+    project, home = tree
+    plugin = project / "plugins/tools"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin/plugin.json").write_text(json.dumps({"name": "tools"}), "utf-8")
+    make(plugin, "skills/fmt")
+    make(project, ".wave/skills/fmt")
+    for target in ("wave", "claude-code"):
+        if target == "claude-code":
+            make(project, ".claude/skills/fmt")
+        skills = runtime_skills(target, project, home)
+        assert {(s.name, s.scope, s.shadowed_by) for s in skills} >= {
+            ("tools:fmt", "plugin", None), ("fmt", "project", None)}
+
+
+def test_ignored_skill_folders(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("build/\n", "utf-8")
+    text = "---\nname: my-skill\ndescription: X. Use when asked.\n---\n"
+    ignored = run(tmp_path, text, relpath="build/my-skill/SKILL.md")
+    assert [f.code for f in ignored.findings] == ["SK133"]
+    assert "`.gitignore`" in ignored.findings[0].message
+    kept = run(tmp_path, text, relpath="src/my-skill/SKILL.md")
+    assert kept.findings == []
+
+
+def test_collision_message_names_the_winner_and_the_reason(tmp_path: Path) -> None:
+    text = "---\nname: my-skill\ndescription: X. Use when asked.\n---\n"
+    home_copy = tmp_path / "home/.claude/skills/my-skill/SKILL.md"
+    home_copy.parent.mkdir(parents=True)
+    home_copy.write_text(text, "utf-8")
+    (tmp_path / ".git").mkdir()
+    loser = run(tmp_path, text, target="claude-code", relpath=".claude/skills/my-skill/SKILL.md")
+    (finding,) = [f for f in loser.findings if f.code == "SK130"]
+    assert "personal `~/.claude/skills` beats project" in finding.message
+    assert "never loaded" in finding.message
+    assert finding.related[0].path == str(home_copy)
+    winner = run(tmp_path, text, target="wave", relpath=".claude/skills/my-skill/SKILL.md")
+    (finding,) = [f for f in winner.findings if f.code == "SK130"]
+    assert "this one wins" in finding.message
+
+
+def entry(name: str, description: str, model: bool = True) -> ListingEntry:
+    return ListingEntry(name, f"- {name}: {description}" if model else "", model, True)
+
+
+def test_listing_budget() -> None:
+    small = render_listing([entry("a", "x" * 10), entry("b", "y" * 10)], budget=100)
+    assert not small.over_budget and small.text == "- a: xxxxxxxxxx\n- b: yyyyyyyyyy"
+    cut = render_listing([entry("a", "x" * 100), entry("b", "y" * 10), entry("c", "z", False)],
+                         budget=80)
+    assert cut.over_budget and set(cut.cut) == {"a"} and len(cut.text) <= 80
+    names = render_listing([entry(f"s{i}", "x" * 50) for i in range(10)], budget=60)
+    assert names.names_only and names.text.startswith("- s0\n- s1")
+
+
+def test_list_command_json_contract(tree, capsys, monkeypatch) -> None:
+    project, home = tree
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(project)
+    make(project, ".wave/skills/deploy", extra="disable-model-invocation: true\n")
+    make(home, ".wave/skills/deploy")
+    make(project, "node_modules/pkg/.wave/skills/hidden")
+    assert main(["list", "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["version"] == 1 and result["target"] == "wave"
+    assert result["skills"] == [
+        {"name": "deploy", "scope": "project", "path": ".wave/skills/deploy/SKILL.md",
+         "modelInvocable": False, "userInvocable": True, "listingChars": 0, "shadowedBy": None},
+        {"name": "deploy", "scope": "personal", "path": str(home / ".wave/skills/deploy/SKILL.md"),
+         "modelInvocable": True, "userInvocable": True, "listingChars": 38,
+         "shadowedBy": ".wave/skills/deploy/SKILL.md"},
+    ]
+    assert main(["list"]) == 0
+    assert "2 skills (wave); 0 in the model's listing" in capsys.readouterr().out
