@@ -10,11 +10,14 @@ answer is a refusal with `ok: false` and nothing runs. The handler runs in a wor
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from wave_lsp.lsp.server import WaveLanguageServer
 
 PREVIEW = "wave.previewInvocation"
+LIST_SKILLS = "wave.listSkills"
+RENDER_LISTING = "wave.renderListing"
 
 
 def refusal(message: str, **extra: Any) -> dict[str, Any]:
@@ -23,6 +26,24 @@ def refusal(message: str, **extra: Any) -> dict[str, Any]:
 
 def register(server: WaveLanguageServer) -> None:
     @server.thread()
+    @server.command(LIST_SKILLS)
+    def list_skills(ls: WaveLanguageServer, *params: Any) -> dict[str, Any]:
+        try:
+            return _list_skills(ls, params[0] if params else None)
+        except Exception as error:
+            ls.log_problem(f"{LIST_SKILLS} failed: {error!r}", error)
+            return refusal(f"internal error: {error}")
+
+    @server.thread()
+    @server.command(RENDER_LISTING)
+    def render_listing(ls: WaveLanguageServer, *params: Any) -> dict[str, Any]:
+        try:
+            return _render_listing(ls, params[0] if params else None)
+        except Exception as error:
+            ls.log_problem(f"{RENDER_LISTING} failed: {error!r}", error)
+            return refusal(f"internal error: {error}")
+
+    @server.thread()
     @server.command(PREVIEW)
     def preview_invocation(ls: WaveLanguageServer, params: dict) -> dict[str, Any]:
         try:
@@ -30,6 +51,51 @@ def register(server: WaveLanguageServer) -> None:
         except Exception as error:
             ls.log_problem(f"{PREVIEW} failed: {error!r}", error)
             return refusal(f"internal error: {error}")
+
+
+def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Any]:
+    """The project a listing command is about: the folder of `uri`'s skill project, else the first
+    workspace folder; and the settings that apply there."""
+    from pygls.uris import to_fs_path
+
+    uri = params.get("uri") if isinstance(params, Mapping) else None
+    path = Path(to_fs_path(uri)) if isinstance(uri, str) and to_fs_path(uri) else None
+    if path is None:
+        folders = [to_fs_path(f.uri) for f in ls.workspace.folders.values()]
+        path = Path(folders[0]) if folders and folders[0] else (
+            Path(ls.workspace.root_path) if ls.workspace.root_path else None)
+    if path is None:
+        return None, ls.state.settings_for(None)
+    settings = ls.state.settings_for(path / "SKILL.md" if path.is_dir() else path)
+    if path.is_file() or path.suffix.lower() == ".md":
+        from wave_lsp.core.location import locate
+
+        location = locate(path, home=settings.home)
+        path = location.project_root or path.parent
+    return path, settings
+
+
+def _list_skills(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
+    from wave_lsp.core.runtime import runtime_skills
+
+    project, settings = _project(ls, params)
+    skills = runtime_skills(settings.target, project, settings.home or Path.home(),
+                            settings.personal)
+    return {"version": 1, "target": settings.target,
+            "skills": [skill.to_json(project) for skill in skills]}
+
+
+def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
+    from wave_lsp.core.listing import LISTING_HEADER, render_listing
+    from wave_lsp.core.runtime import runtime_skills
+
+    project, settings = _project(ls, params)
+    skills = runtime_skills(settings.target, project, settings.home or Path.home(),
+                            settings.personal)
+    listing = render_listing([s.listing for s in skills if s.shadowed_by is None])
+    return {"version": 1, "target": settings.target, "text": LISTING_HEADER + listing.text,
+            "budget": listing.budget, "fullChars": listing.full_chars, "cut": listing.cut,
+            "namesOnly": listing.names_only}
 
 
 def _preview(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:

@@ -20,9 +20,11 @@ from pygls.uris import to_fs_path
 
 from wave_lsp.lsp.server import CONFIG_SECTION, WaveLanguageServer, safe
 
-WATCHED = ["**/SKILL.md", "**/skill.md", "**/.wave-plugin/plugin.json",
-           "**/.claude-plugin/plugin.json", "**/pyproject.toml", "**/.claude/agents/*.md",
-           "**/.wave/agents/*.md"]
+#: files whose content matters (every change) and files whose existence matters (create/delete,
+#: which is also how editors report renames: SK112 depends on them)
+WATCHED_CHANGES = ["**/SKILL.md", "**/skill.md", "**/*.md", "**/settings.json",
+                   "**/settings.local.json", "**/plugin.json", "**/pyproject.toml", "**/.gitignore"]
+WATCHED_EXISTENCE = ["**/*"]
 
 
 def register(server: WaveLanguageServer) -> None:
@@ -44,10 +46,7 @@ def register(server: WaveLanguageServer) -> None:
         _apply_settings(ls, {})
         await _pull_settings(ls)
         await _register_dynamic(ls)
-        folders = _workspace_folders(ls)
-        settings = ls.state.settings_for(folders[0] / "SKILL.md" if folders else None)
-        ls.state.home = settings.home
-        await asyncio.to_thread(ls.state.index.rebuild, folders, settings)
+        await _index_workspace(ls)
         ls.state.invalidate()
         ls.refresh_all()
 
@@ -65,12 +64,14 @@ def register(server: WaveLanguageServer) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @safe(lambda: None)
     def on_watched(ls: WaveLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
-        for change in params.changes:
-            path_text = to_fs_path(change.uri)
-            if path_text is not None and Path(path_text).name.lower() == "skill.md":
-                ls.state.index.refresh(Path(path_text))
-        ls.state.invalidate()
-        ls.refresh_all()
+        changed = [Path(p) for p in (to_fs_path(c.uri) for c in params.changes) if p]
+        for path in changed:
+            if path.name.lower() == "skill.md":
+                ls.state.index.refresh(path)
+        affected = ls.state.affected_by(changed, list(ls.workspace.text_documents))
+        if affected:
+            ls.state.invalidate()
+            ls.refresh(affected)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @safe(lambda: None)
@@ -96,6 +97,28 @@ def register(server: WaveLanguageServer) -> None:
         if not ls.pull_diagnostics:
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=params.text_document.uri, diagnostics=[]))
+
+
+async def _index_workspace(ls: WaveLanguageServer) -> None:
+    """Build the skill index off the event loop, with work-done progress when the client shows it."""
+    folders = _workspace_folders(ls)
+    settings = ls.state.settings_for(folders[0] / "SKILL.md" if folders else None)
+    ls.state.home = settings.home
+    token = None
+    if ls.client_supports("window.work_done_progress", False):
+        token = "wave-lsp-index"
+        try:
+            await ls.work_done_progress.create_async(token)
+            ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
+                title="wave-lsp: indexing skills", percentage=0, cancellable=False))
+        except Exception as error:
+            ls.log_problem(f"no progress reporting: {error}", level=types.MessageType.Info)
+            token = None
+    await asyncio.to_thread(ls.state.index.rebuild, folders, settings)
+    if token is not None:
+        count = len(ls.state.index.skills())
+        ls.work_done_progress.end(token, types.WorkDoneProgressEnd(
+            message=f"{count} skill{'s' if count != 1 else ''} indexed"))
 
 
 @safe(lambda: types.FullDocumentDiagnosticReport(items=[]))
@@ -138,7 +161,10 @@ async def _register_dynamic(ls: WaveLanguageServer) -> None:
         registrations.append(types.Registration(
             id="wave-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
             register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
-                types.FileSystemWatcher(glob_pattern=pattern) for pattern in WATCHED])))
+                *(types.FileSystemWatcher(glob_pattern=pattern) for pattern in WATCHED_CHANGES),
+                *(types.FileSystemWatcher(glob_pattern=pattern,
+                                          kind=types.WatchKind.Create | types.WatchKind.Delete)
+                  for pattern in WATCHED_EXISTENCE)])))
     if not registrations:
         return
     try:

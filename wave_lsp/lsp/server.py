@@ -109,12 +109,16 @@ class WaveLanguageServer(LanguageServer):
 
     def refresh_all(self) -> None:
         """Settings or the index changed: re-check every open document."""
+        self.refresh(list(self.workspace.text_documents))
+
+    def refresh(self, uris: list[str]) -> None:
+        """Re-check these open documents: push their diagnostics, or ask a pulling client to pull."""
         if self.pull_diagnostics:
             if get_capability(self.client_capabilities, "workspace.diagnostics.refresh_support",
                               False):
                 self.workspace_diagnostic_refresh(None)
             return
-        for uri in list(self.workspace.text_documents):
+        for uri in uris:
             self.publish(uri)
 
     def client_supports(self, path: str, default: Any = False) -> Any:

@@ -131,6 +131,25 @@ class ServerState:
         self.index.update(path, document)
         return analysis
 
+    def affected_by(self, changed: list[Path], open_uris: list[str]) -> list[str]:
+        """The open documents whose findings may change when `changed` files change: every one
+        for a SKILL.md, settings, plugin, `.gitignore` or `pyproject.toml` change (collisions,
+        listing budget, permissions, configuration), else those whose skill folder holds a
+        changed file (references, resources)."""
+        global_names = {"skill.md", "settings.json", "settings.local.json", "plugin.json",
+                        ".gitignore", "pyproject.toml"}
+        if any(path.name.lower() in global_names for path in changed):
+            return list(open_uris)
+        affected = []
+        for uri in open_uris:
+            skill_dir = _path_of(uri)
+            if skill_dir is None:
+                continue
+            folder = skill_dir.parent
+            if any(folder == path.parent or folder in path.parents for path in changed):
+                affected.append(uri)
+        return affected
+
     def forget(self, uri: str) -> None:
         self._analyses.pop(uri, None)
 
@@ -141,3 +160,10 @@ def _starts_with_bom(path: Path) -> bool:
             return handle.read(3) == BOM
     except OSError:
         return False
+
+
+def _path_of(uri: str) -> Path | None:
+    from pygls.uris import to_fs_path
+
+    path = to_fs_path(uri)
+    return Path(path) if path else None

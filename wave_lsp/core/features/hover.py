@@ -63,6 +63,8 @@ def _field(ctx: FeatureContext, offset: int) -> HoverText | None:
                          + field_documentation(spec, ctx.target), entry.key.span)
     if entry.name in ("allowed-tools", "disallowed-tools"):
         return _tool_rule(ctx, entry, offset)
+    if entry.name == "paths":
+        return _paths(ctx, entry)
     node = _scalar_at(entry.node, offset)
     if node is not None and (node.is_block_scalar or "\n" in ctx.document.text[
             node.content_span.start : node.content_span.end]):
@@ -191,3 +193,37 @@ def _injection(ctx: FeatureContext, offset: int) -> HoverText | None:
     if not decision.allowed:
         lines.append("The whole invocation aborts: no command runs and the model gets no text.")
     return HoverText("\n\n".join(lines), found[0].span)
+
+
+MAX_MATCH_FILES = 20_000
+
+
+def _paths(ctx: FeatureContext, entry: FieldEntry) -> HoverText | None:
+    """How many files of the project the `paths` patterns match (the skill is offered once one
+    of them is touched)."""
+    import os
+
+    import pathspec
+
+    from wave_lsp.core.rules.invocation import path_patterns
+
+    patterns = path_patterns(entry.value)
+    root = ctx.location.project_root or ctx.location.skill_dir
+    if not patterns or root is None or not root.is_dir():
+        return None
+    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    matched, seen = [], 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "node_modules"]
+        for name in files:
+            seen += 1
+            relative = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+            if spec.match_file(relative):
+                matched.append(relative)
+        if seen >= MAX_MATCH_FILES:
+            break
+    more = "+" if seen >= MAX_MATCH_FILES else ""
+    examples = "".join(f"\n- `{path}`" for path in matched[:5])
+    return HoverText(f"**paths** — {len(matched):,}{more} of {seen:,}{more} files under "
+                     f"`{root}` match; the skill is offered once one of them is read or "
+                     f"edited.{examples}", entry.node.span)

@@ -1,0 +1,119 @@
+"""The pure editor features (no server): completion contexts, hovers, symbols, suppression edits,
+the listing-cost lens — table-driven, in document offsets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wave_lsp.core.config import Settings
+from wave_lsp.core.features import FeatureContext
+from wave_lsp.core.features.actions import suppression_fixes
+from wave_lsp.core.features.completion import complete
+from wave_lsp.core.features.hover import hover
+from wave_lsp.core.features.lens import listing_cost
+from wave_lsp.core.features.symbols import document_symbols
+from wave_lsp.core.findings import Finding, apply_edits
+from wave_lsp.core.suppression import collect
+from wave_lsp.core.text import Span
+
+CURSOR = "‸"
+
+
+def at(text: str, path: Path | None = None, target: str = "wave"):
+    offset = text.index(CURSOR)
+    clean = text.replace(CURSOR, "")
+    return FeatureContext.for_text(clean, path, Settings(target=target)), offset
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    ("---\nname: x\n‸\n---\n", {"description", "allowed-tools", "when_to_use"}, {"name", "version"}),
+    ("---\nname: x\nal‸\n---\n", {"allowed-tools"}, set()),
+    ("---\ncontext: ‸\n---\n", {"fork", "inline"}, set()),
+    ("---\neffort: h‸\n---\n", {"high", "low"}, set()),
+    ("---\nuser-invocable: ‸\n---\n", {"true", "false"}, set()),
+    ("---\nallowed-tools: Read, ‸\n---\n", {"Grep", "Bash", "Bash(command *)"}, set()),
+    ("---\nallowed-tools:\n  - ‸\n---\n", {"Read", "Bash(prefix:*)"}, set()),
+    ("---\nallowed-tools: Bash(gi‸\n---\n", set(), {"Read"}),
+    ("---\nhooks:\n  ‸\n---\n", {"PreToolUse", "Stop"}, set()),
+    ("---\nname: x\n---\nUse $‸", {"$ARGUMENTS", "$1", "${WAVE_SKILL_DIR}"}, {"$0"}),
+    ("---\nname: x\n---\n# Title ‸", set(), {"$ARGUMENTS"}),
+])
+def test_completion(text: str, expected: set[str], absent: set[str]) -> None:
+    context, offset = at(text)
+    labels = {c.label for c in complete(context, offset)}
+    assert expected <= labels, labels
+    assert not absent & labels
+
+
+def test_completion_under_claude_code_counts_from_zero() -> None:
+    context, offset = at("---\nname: x\n---\nUse $‸", target="claude-code")
+    labels = {c.label for c in complete(context, offset)}
+    assert {"$0", "${CLAUDE_SKILL_DIR}"} <= labels and "${WAVE_SKILL_DIR}" not in labels
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("---\nna‸me: x\n---\n", "Read by:"),
+    ("---\nversion: 1‸\n---\n", None),
+    ("---\nvers‸ion: 1\n---\n", "Not read by `wave`"),
+    ("---\ndescription: |\n  line one\n  line‸ two\n---\n", "line one\nline two\n"),
+    ("---\nname: x\n---\nFix $‸1 and $0", "argument 1"),
+    ("---\nname: x\n---\nFix $1 and $‸0", "always empty"),
+    ("---\nname: x\n---\nRun ${WAVE_PLUGIN_R‸OOT}/x", "only in plugin skills"),
+    ("---\nallowed-tools: Bash(no‸de ${WAVE_SKILL_DIR}/x.mjs)\n---\n", "Registered as"),
+    ("---\nallowed-tools: Bash(node ${WAVE_S‸KILL_DIR}/x.mjs)\n---\n", "Resolves to"),
+])
+def test_hover(text: str, fragment: str | None, tmp_path: Path) -> None:
+    context, offset = at(text, tmp_path / ".wave/skills/x/SKILL.md")
+    found = hover(context, offset)
+    if fragment is None:
+        assert found is None or "Read by" not in found.markdown
+    else:
+        assert found is not None and fragment in found.markdown, found
+
+
+def test_paths_hover_counts_matching_files(tmp_path: Path) -> None:
+    for name in ("src/a.ts", "src/b.ts", "src/c.py", ".venv/x.ts", "node_modules/y.ts"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("", "utf-8")
+    context, offset = at('---\npaths:\n  - "src/**/*.ts‸"\n---\n', tmp_path / ".wave/skills/x/SKILL.md")
+    found = hover(context, offset)
+    assert found is not None and found.markdown.startswith("**paths** — 2 of 3 files")
+
+
+def test_symbols_nest_keys_and_headings() -> None:
+    text = ("---\nname: x\nmetadata:\n  version: '1'\n---\n# A\n## B\n```\n# not a heading\n```\n"
+            "## C\n# D\n")
+    symbols = document_symbols(FeatureContext.for_text(text, None).document)
+    assert [(s.name, [c.name for c in s.children]) for s in symbols] == [
+        ("name", []), ("metadata", ["version"]), ("A", ["B", "C"]), ("D", [])]
+
+
+@pytest.mark.parametrize(("text", "line", "titles", "expected_line_text"), [
+    ("---\nname: x\nuser-invocable: yes\n---\n", 2, 2, "user-invocable: yes  # wave-lsp: ignore SK090"),
+    ("---\nname: x  # wave-lsp: ignore SK034\n---\n", 1, 2, "name: x  # wave-lsp: ignore SK034, SK090"),
+    ("---\ndescription: |\n  two\n  lines\n---\n", 2, 1, None),
+    ("---\nname: x\n---\nBody line\n", 3, 2, "<!-- wave-lsp: ignore SK090 -->"),
+])
+def test_suppression_fixes(text: str, line: int, titles: int, expected_line_text: str | None) -> None:
+    document = FeatureContext.for_text(text, None).document
+    start = document.lines.line_start(line)
+    finding = Finding("SK090", "m", Span(start, start + 1))
+    fixes = suppression_fixes(document, finding)
+    assert len(fixes) == titles
+    if expected_line_text is not None:
+        fixed = apply_edits(text, fixes[0].edits)
+        assert expected_line_text in fixed.splitlines()
+        suppressions = collect(FeatureContext.for_text(fixed, None).document)
+        assert suppressions.silences("SK090", line + (1 if fixed.count("\n") > text.count("\n") else 0))
+    whole = apply_edits(text, fixes[-1].edits)
+    assert collect(FeatureContext.for_text(whole, None).document).silences("SK090", 99)
+
+
+def test_listing_cost_lens() -> None:
+    text = "---\nname: cost\ndescription: Costs tokens. Use when asked.\n---\n"
+    lens = listing_cost(FeatureContext.for_text(text, None))
+    assert lens.title.startswith("Listing entry: ~10 tokens (37 characters)")
+    hidden = text.replace("---\n", "---\ndisable-model-invocation: true\n", 1)
+    assert "costs no resident tokens" in listing_cost(FeatureContext.for_text(hidden, None)).title

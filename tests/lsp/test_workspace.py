@@ -1,0 +1,85 @@
+"""The workspace in the server: indexing with progress, listing commands, and files renamed or
+deleted on disk re-validating the skills that depend on them (`workspace/didChangeWatchedFiles`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from tests.lsp.helpers import diagnostics_until, open_document, pulls
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+LINKED = ("---\nname: linked\ndescription: Links files. Use when asked.\n---\n"
+          "Read [the notes](references/notes.md).\n")
+
+
+async def command(client: LanguageClient, name: str, *arguments):
+    return await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command=name, arguments=list(arguments) or None))
+
+
+async def test_list_skills_and_render_listing(client: LanguageClient, workspace: Path) -> None:
+    listed = await command(client, "wave.listSkills")
+    names = {(s["name"], s["scope"]) for s in listed["skills"]}
+    assert {("demo", "project"), ("other", "project")} <= names
+    assert listed["target"] == "wave"
+    demo = next(s for s in listed["skills"] if s["name"] == "demo")
+    assert demo["path"] == ".wave/skills/demo/SKILL.md" and demo["listingChars"] > 0
+    rendered = await command(client, "wave.renderListing", {"uri": workspace.as_uri()})
+    assert rendered["text"].startswith("The following skills are available")
+    assert "- other: Formats release notes." in rendered["text"]
+    assert rendered["budget"] == 8000 and rendered["cut"] == {}
+
+
+async def test_indexing_reports_progress(client: LanguageClient) -> None:
+    if not client.progress_reports:
+        pytest.skip("this client does not show work-done progress")
+    reports = client.progress_reports["wave-lsp-index"]
+    for _ in range(10):  # indexing runs in the background: wait for its end
+        if type(reports[-1]).__name__ == "WorkDoneProgressEnd":
+            break
+        await client.wait_for_notification(types.PROGRESS)
+    assert type(reports[0]).__name__ == "WorkDoneProgressBegin"
+    assert type(reports[-1]).__name__ == "WorkDoneProgressEnd"
+    assert "indexed" in reports[-1].message
+
+
+async def test_renamed_and_deleted_files_update_the_dependent_skill(client: LanguageClient,
+                                                                   workspace: Path) -> None:
+    folder = workspace / ".wave/skills/linked"
+    (folder / "references").mkdir(parents=True, exist_ok=True)
+    notes = folder / "references/notes.md"
+    notes.write_text("# Notes\n", "utf-8")
+    (folder / "SKILL.md").write_text(LINKED, "utf-8")
+    uri = open_document(client, folder / "SKILL.md", LINKED)
+    await diagnostics_until(client, uri, lambda found: not _broken(found))
+    if not pulls(client):  # push clients register watchers dynamically
+        methods = {r.method for r in getattr(client, "registrations", [])}
+        assert "workspace/didChangeWatchedFiles" in methods
+
+    renamed = notes.with_name("renamed.md")
+    notes.rename(renamed)
+    _notify(client, (notes, types.FileChangeType.Deleted), (renamed, types.FileChangeType.Created))
+    found = await diagnostics_until(client, uri, _broken)
+    assert "references/notes.md" in next(d for d in found if d.code == "SK112").message
+
+    renamed.rename(notes)
+    _notify(client, (renamed, types.FileChangeType.Deleted), (notes, types.FileChangeType.Created))
+    await diagnostics_until(client, uri, lambda found: not _broken(found))
+
+    notes.unlink()
+    _notify(client, (notes, types.FileChangeType.Deleted))
+    await diagnostics_until(client, uri, _broken)
+
+
+def _broken(found: list[types.Diagnostic]) -> bool:
+    return any(d.code == "SK112" for d in found)
+
+
+def _notify(client: LanguageClient, *changes: tuple[Path, types.FileChangeType]) -> None:
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=path.as_uri(), type=kind) for path, kind in changes]))
