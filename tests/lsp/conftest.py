@@ -68,6 +68,7 @@ async def start(client: LanguageClient, profile: str | types.ClientCapabilities,
 
     client.set_configuration({"personalSkills": False, **(settings or {})}, section="wave")
     capabilities = client_capabilities(profile) if isinstance(profile, str) else profile
+    client.declared = capabilities
     client.initialize_result = await client.initialize_session(types.InitializeParams(
         capabilities=capabilities, root_uri=root.as_uri(),
         workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="ws")]))

@@ -17,6 +17,7 @@ spec-facts.md §3.4 and §4.2).
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,6 +130,10 @@ def _plugin_roots(project: Path) -> list[Root]:
     return found
 
 
+def _plugins(project: Path | None) -> list[Root]:
+    return _plugin_roots(project) if project is not None else []
+
+
 def _read(path: Path) -> SkillDocument | None:
     data, _problem = read_skill_file(path)
     return None if data is None else SkillDocument.from_decoded(decode(data))
@@ -191,11 +196,24 @@ def legacy_commands(target: str, project: Path, home: Path | None) -> dict[str, 
     return found
 
 
-_CACHE: dict[tuple[object, ...], tuple[tuple[object, ...], list[RuntimeSkill]]] = {}
+@dataclass(slots=True)
+class ProjectSkills:
+    """`runtime_skills` of one project, with a lookup by real skill directory."""
+
+    skills: list[RuntimeSkill]
+    by_real_dir: dict[str, RuntimeSkill]
+    signature: tuple[object, ...]
+    checked_at: float
 
 
-def _plugins(project: Path | None) -> list[Root]:
-    return _plugin_roots(project) if project is not None else []
+_CACHE: dict[tuple[object, ...], ProjectSkills] = {}
+#: how long a result is trusted without re-statting the roots (a batch `check` of thousands of
+#: skills would otherwise stat every root once per file); the server clears the cache on changes
+FRESH_SECONDS = 2.0
+
+
+def clear_cache() -> None:
+    _CACHE.clear()
 
 
 def _signature(target: str, project: Path | None, home: Path | None,
@@ -212,14 +230,24 @@ def _signature(target: str, project: Path | None, home: Path | None,
     return tuple(parts)
 
 
-def cached_runtime_skills(target: str, project: Path | None, home: Path | None,
-                          personal: bool = True) -> list[RuntimeSkill]:
-    """`runtime_skills`, re-read only when a SKILL.md of a root changed (rules run per keystroke)."""
+def project_skills(target: str, project: Path | None, home: Path | None,
+                   personal: bool = True) -> ProjectSkills:
+    """`runtime_skills`, cached: re-read when a SKILL.md of a root changed (checked at most every
+    `FRESH_SECONDS`, or after `clear_cache`)."""
     key = (target, str(project), str(home), personal)
-    signature = _signature(target, project, home, personal)
     cached = _CACHE.get(key)
-    if cached is None or cached[0] != signature:
+    now = time.monotonic()
+    if cached is not None and now - cached.checked_at < FRESH_SECONDS:
+        return cached
+    signature = _signature(target, project, home, personal)
+    if cached is None or cached.signature != signature:
         if len(_CACHE) > 32:
             _CACHE.clear()
-        _CACHE[key] = (signature, runtime_skills(target, project, home, personal))
-    return _CACHE[key][1]
+        skills = runtime_skills(target, project, home, personal)
+        by_real = {}
+        for skill in skills:
+            by_real[os.path.realpath(skill.path.parent)] = skill
+        cached = ProjectSkills(skills, by_real, signature, now)
+        _CACHE[key] = cached
+    cached.checked_at = now
+    return cached

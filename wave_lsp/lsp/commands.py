@@ -9,7 +9,7 @@ answer is a refusal with `ok: false` and nothing runs. The handler runs in a wor
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,33 +24,31 @@ def refusal(message: str, **extra: Any) -> dict[str, Any]:
     return {"version": 1, "ok": False, "text": None, "error": message, **extra}
 
 
+def _answer(ls: WaveLanguageServer, name: str, work: Callable[[WaveLanguageServer, Any],
+                                                             dict[str, Any]], params: Any) -> dict[str, Any]:
+    """Run a command; an exception is logged and answered with a refusal."""
+    try:
+        return work(ls, params)
+    except Exception as error:
+        ls.log_problem(f"{name} failed: {error!r}", error)
+        return refusal(f"internal error: {error}")
+
+
 def register(server: WaveLanguageServer) -> None:
     @server.thread()
     @server.command(LIST_SKILLS)
     def list_skills(ls: WaveLanguageServer, *params: Any) -> dict[str, Any]:
-        try:
-            return _list_skills(ls, params[0] if params else None)
-        except Exception as error:
-            ls.log_problem(f"{LIST_SKILLS} failed: {error!r}", error)
-            return refusal(f"internal error: {error}")
+        return _answer(ls, LIST_SKILLS, _list_skills, params[0] if params else None)
 
     @server.thread()
     @server.command(RENDER_LISTING)
     def render_listing(ls: WaveLanguageServer, *params: Any) -> dict[str, Any]:
-        try:
-            return _render_listing(ls, params[0] if params else None)
-        except Exception as error:
-            ls.log_problem(f"{RENDER_LISTING} failed: {error!r}", error)
-            return refusal(f"internal error: {error}")
+        return _answer(ls, RENDER_LISTING, _render_listing, params[0] if params else None)
 
     @server.thread()
     @server.command(PREVIEW)
     def preview_invocation(ls: WaveLanguageServer, params: dict) -> dict[str, Any]:
-        try:
-            return _preview(ls, params)
-        except Exception as error:
-            ls.log_problem(f"{PREVIEW} failed: {error!r}", error)
-            return refusal(f"internal error: {error}")
+        return _answer(ls, PREVIEW, _preview, params)
 
 
 def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Any]:

@@ -26,23 +26,27 @@ from wave_lsp.core.location import find_git_root
 from wave_lsp.core.rules import check
 from wave_lsp.core.runtime import (
     RuntimeSkill,
-    cached_runtime_skills,
     legacy_commands,
+    project_skills,
     why_wins,
 )
 from wave_lsp.core.text import Span
 
 
 def _skills(ctx: CheckContext) -> tuple[list[RuntimeSkill], RuntimeSkill | None]:
-    """The project's skills and the one that is this document (None when it is not loaded)."""
+    """The project's skills and the one that is this document (None when it is not loaded);
+    computed once per check."""
+    cached = ctx.__dict__.get("_runtime_skills")
+    if cached is not None:
+        return cached
     location = ctx.location
-    if location.path is None or location.scope == "workspace":
-        return [], None
-    home = ctx.settings.home or Path.home()
-    skills = cached_runtime_skills(ctx.target, location.project_root, home, ctx.settings.personal)
-    real = os.path.realpath(location.path.parent)
-    me = next((s for s in skills if os.path.realpath(s.path.parent) == real), None)
-    return skills, me
+    result: tuple[list[RuntimeSkill], RuntimeSkill | None] = ([], None)
+    if location.path is not None and location.scope != "workspace":
+        home = ctx.settings.home or Path.home()
+        found = project_skills(ctx.target, location.project_root, home, ctx.settings.personal)
+        result = (found.skills, found.by_real_dir.get(os.path.realpath(location.path.parent)))
+    ctx.__dict__["_runtime_skills"] = result
+    return result
 
 
 def _name_span(ctx: CheckContext) -> Span:
