@@ -1,0 +1,132 @@
+// Drive code-server with headless Chromium: the Problems panel lists wave-lsp's codes, completion
+// offers `allowed-tools` inside the frontmatter, and "Wave: Preview Skill Invocation" opens a
+// document that starts with `Base directory for this skill:`. Screenshots go to $SHOTS.
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+import path from "node:path";
+
+const BASE = process.env.CS_URL || "http://127.0.0.1:8089";
+const FOLDER = process.env.WS_FOLDER;
+const SHOTS = process.env.SHOTS || "/tmp/shots";
+const profile = fs.mkdtempSync("/tmp/pw-profile-");
+const t0 = Date.now();
+const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+const results = [];
+
+let page;
+
+async function check(name, body) {
+  try {
+    await body();
+    results.push([name, true]);
+    lap(`PASS ${name}`);
+  } catch (error) {
+    results.push([name, false]);
+    lap(`FAIL ${name}: ${error.message.split("\n")[0]}`);
+    await page.screenshot({ path: path.join(SHOTS, `failed-${results.length}.png`) }).catch(() => undefined);
+  }
+}
+
+async function openFile(page, relative) {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill(relative);
+  const folder = path.dirname(relative);
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: folder }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await row.click();
+  await page.locator(".tab.active", { hasText: "SKILL.md" }).waitFor({ timeout: 15_000 });
+  await page.locator(".breadcrumbs-control", { hasText: path.basename(folder) }).first()
+    .waitFor({ timeout: 15_000 });
+  await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+}
+
+async function runCommand(page, title) {
+  await page.keyboard.press("F1");
+  await page.locator(".quick-input-widget input").fill(`>${title}`);
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await page.keyboard.press("Enter");
+}
+
+async function firstLine(page) {
+  return page.evaluate(() => {
+    const lines = [...document.querySelectorAll(".editor-group-container.active .monaco-editor .view-line")];
+    lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+    return lines.length ? lines[0].textContent.replace(/\u00a0/g, " ") : "";
+  });
+}
+
+const ctx = await chromium.launchPersistentContext(profile, {
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  viewport: { width: 1400, height: 900 },
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage"],
+});
+page = ctx.pages()[0] ?? (await ctx.newPage());
+fs.mkdirSync(SHOTS, { recursive: true });
+try {
+  await page.goto(`${BASE}/?folder=${encodeURIComponent(FOLDER)}`, { waitUntil: "domcontentloaded" });
+  await page.waitForSelector(".monaco-workbench", { timeout: 90_000 });
+  await page.waitForSelector(".explorer-folders-view .monaco-list-row", { timeout: 60_000 });
+  lap("workbench ready");
+
+  await check("problems panel lists wave-lsp codes", async () => {
+    await openFile(page, ".wave/skills/broken/SKILL.md");
+    await page.keyboard.press("Control+Shift+M");
+    for (const code of ["SK022", "SK090", "SK123"]) {
+      await page.locator(".markers-panel .monaco-list-row", { hasText: code })
+        .filter({ hasText: "wave-lsp" }).first().waitFor({ timeout: 60_000 });
+    }
+    for (const row of await page.locator(".markers-panel .monaco-list-row").allInnerTexts()) {
+      console.log("  problem:", row.replace(/\s+/g, " "));
+    }
+    await page.screenshot({ path: path.join(SHOTS, "problems.png") });
+  });
+
+  await check("completion offers allowed-tools in the frontmatter", async () => {
+    await openFile(page, ".wave/skills/good/SKILL.md");
+    await page.keyboard.press("Control+G");
+    await page.locator(".quick-input-widget input").fill(":4");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("allo");
+    await page.keyboard.press("Control+Space");
+    await page.locator(".suggest-widget .monaco-list-row", { hasText: "allowed-tools" }).first()
+      .waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(SHOTS, "completion.png") });
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+Z");
+  });
+
+  await check("preview opens the rendered invocation", async () => {
+    await openFile(page, ".wave/skills/good/SKILL.md");
+    await runCommand(page, "Wave: Preview Skill Invocation");
+    const prompt = page.locator(".quick-input-widget", { hasText: "Arguments" });
+    await prompt.waitFor({ timeout: 15_000 });
+    await page.locator(".quick-input-widget input").fill("world");
+    await page.keyboard.press("Enter");
+    await page.locator(".tab.active", { hasText: "invocation.md" }).waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector(
+      ".editor-group-container.active .monaco-editor .view-line") !== null, null, { timeout: 15_000 });
+    const line = await firstLine(page);
+    console.log("  first line:", line);
+    if (!line.startsWith("Base directory for this skill: ")) {
+      throw new Error(`first line is ${JSON.stringify(line)}`);
+    }
+    await page.screenshot({ path: path.join(SHOTS, "preview.png") });
+  });
+} catch (error) {
+  console.log("FAILED:", error.message);
+  results.push(["setup", false]);
+} finally {
+  await page.screenshot({ path: path.join(SHOTS, "last.png") }).catch(() => undefined);
+  await ctx.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+}
+const passed = results.filter(([, ok]) => ok).length;
+const failed = results.length - passed;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed === 3 ? 0 : 1);

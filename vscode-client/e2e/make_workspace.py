@@ -1,0 +1,37 @@
+"""The workspace the editor test opens: skills with known problems, and one that previews cleanly."""
+
+import sys
+from pathlib import Path
+
+SKILLS = {
+    "broken": (
+        "---\n"
+        "name: broken\n"
+        "description: Checks things. Use when asked.\n"
+        "user-invocable: yes\n"
+        "name: broken\n"
+        "---\n"
+        "Current branch: !`git branch --show-current`\n"
+    ),
+    "good": (
+        "---\n"
+        "name: good\n"
+        "description: Greets people. Use when the user asks for a greeting.\n"
+        "\n"
+        "---\n"
+        "# Greeting\n\nSay hello to $ARGUMENTS from ${WAVE_SKILL_DIR}.\n"
+    ),
+}
+
+
+def main() -> None:
+    root = Path(sys.argv[1])
+    (root / ".git").mkdir(parents=True, exist_ok=True)
+    for name, text in SKILLS.items():
+        path = root / ".wave" / "skills" / name / "SKILL.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+
+
+if __name__ == "__main__":
+    main()
