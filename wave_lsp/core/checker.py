@@ -74,7 +74,8 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
         if data is None:
             report.findings = _unreadable(path, problem or "cannot be read", settings)
             return report
-        document = SkillDocument.from_decoded(decode(data))
+        decoded = decode(data)
+        document = _known(path, decoded) or SkillDocument.from_decoded(decoded)
     else:
         decoded = strip_bom(DecodeResult(text=text))
         decoded.bom = decoded.bom or bom
@@ -84,6 +85,14 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
     name = document.value("name")
     report.skill = name.strip() if isinstance(name, str) and name.strip() else location.dir_name
     return report
+
+
+def _known(path: Path, decoded: DecodeResult) -> SkillDocument | None:
+    if decoded.invalid_byte_offset is not None or decoded.bom:
+        return None
+    from wave_lsp.core.runtime import known_document
+
+    return known_document(path, decoded.text)
 
 
 def _unreadable(path: Path, problem: str, settings: Settings) -> list[Finding]:

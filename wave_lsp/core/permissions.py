@@ -137,7 +137,18 @@ def settings_files(target: str, project_root: Path | None, home: Path | None,
 
 
 def load_settings(label: str, path: Path, personal: bool) -> RuleSet:
-    """The `permissions.allow|ask|deny` rules of one settings file (missing file: no rules)."""
+    """The `permissions.allow|ask|deny` rules of one settings file (missing file: no rules);
+    read again only when the file changes."""
+    try:
+        info = path.stat()
+    except OSError:
+        return RuleSet()
+    cached = _load_settings(label, path, personal, info.st_mtime_ns, info.st_size)
+    return RuleSet(list(cached.rules), list(cached.problems), list(cached.files))
+
+
+@lru_cache(maxsize=64)
+def _load_settings(label: str, path: Path, personal: bool, _mtime: int, _size: int) -> RuleSet:
     result = RuleSet()
     try:
         if not path.is_file():

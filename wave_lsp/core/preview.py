@@ -181,14 +181,16 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     """Every injection with the command the shell would get and the engine's decision."""
     target = settings.target
     values = VariableValues.for_location(location, target, session_id, arguments_file)
+    injections = [i for i in find_injections(document.text, document.body_offset).items
+                  if not i.empty]
+    if not injections:  # nothing to decide: the settings files need not be read
+        return Plan(values, resolve_allowed_tools(document, values), RuleSet(), [])
     rules, allowed = permission_rules(document, location, settings, values)
     engine = PermissionEngine(rules.rules, shell_tool(document, target))
     names = args_module.declared_names(document.value("arguments"))
     words = args_module.split_arguments(raw_arguments or "", target)
     planned = []
-    for injection in find_injections(document.text, document.body_offset).items:
-        if injection.empty:
-            continue
+    for injection in injections:
         command = injection.command
         spliced = False
         if target == "claude-code" and raw_arguments is not None:

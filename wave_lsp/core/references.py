@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -48,7 +49,11 @@ class Reference:
 
 def find_references(document: SkillDocument) -> list[Reference]:
     """Every file reference of the body, in document order, one per span."""
-    text, start = document.text, document.body_offset
+    return list(_find_references(document.text, document.body_offset))
+
+
+@lru_cache(maxsize=64)
+def _find_references(text: str, start: int) -> tuple[Reference, ...]:
     structure = parse_body(text, start)
     found: dict[Span, Reference] = {}
     for match in _LINK.finditer(text, start):
@@ -69,7 +74,7 @@ def find_references(document: SkillDocument) -> list[Reference]:
             continue
         if not any(_overlaps(span, other) for other in found):
             found[span] = Reference(match.group(1), span, "bare")
-    return sorted(found.values(), key=lambda ref: ref.span.start)
+    return tuple(sorted(found.values(), key=lambda ref: ref.span.start))
 
 
 def _template_or_foreign(text: str, end: int, fence: Fence | None) -> bool:
@@ -102,13 +107,24 @@ def escapes(reference: Reference, skill_dir: Path) -> str | None:
     root = Path(os.path.normpath(skill_dir))
     if not _is_within(lexical, root):
         return "goes above the skill directory (`..`)"
-    try:
-        real, real_root = Path(os.path.realpath(lexical)), Path(os.path.realpath(root))
-    except (OSError, ValueError):
-        return None
-    if lexical.exists() and not _is_within(real, real_root):
-        return "is a symbolic link that points outside the skill directory"
+    # only a symbolic link below the skill folder can lead out of it: look for one
+    current = root
+    for part in lexical.relative_to(root).parts:
+        current = current / part
+        if os.path.islink(current):
+            try:
+                real = Path(os.path.realpath(current))
+            except (OSError, ValueError):
+                return None
+            if not _is_within(real, Path(_real(str(root)))):
+                return "is a symbolic link that points outside the skill directory"
+            break
     return None
+
+
+@lru_cache(maxsize=256)
+def _real(path: str) -> str:
+    return os.path.realpath(path)
 
 
 def _is_within(path: Path, root: Path) -> bool:

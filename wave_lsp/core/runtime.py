@@ -24,7 +24,7 @@ from pathlib import Path
 
 from wave_lsp.core.checker import read_skill_file
 from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.listing import ListingEntry, listing_entry
+from wave_lsp.core.listing import Listing, ListingEntry, listing_entry, render_listing
 from wave_lsp.core.location import SKILL_FILE, find_git_root, find_plugin, locate
 from wave_lsp.core.source import decode
 
@@ -251,3 +251,28 @@ def project_skills(target: str, project: Path | None, home: Path | None,
         _CACHE[key] = cached
     cached.checked_at = now
     return cached
+
+
+_LISTINGS: dict[int, tuple[list[RuntimeSkill], Listing]] = {}
+
+
+def project_listing(skills: list[RuntimeSkill]) -> Listing:
+    """The rendered listing of these skills (as on disk), computed once per skill list."""
+    cached = _LISTINGS.get(id(skills))
+    if cached is not None and cached[0] is skills:
+        return cached[1]
+    listing = render_listing([s.listing for s in skills if s.shadowed_by is None])
+    if len(_LISTINGS) > 32:
+        _LISTINGS.clear()
+    _LISTINGS[id(skills)] = (skills, listing)
+    return listing
+
+
+def known_document(path: Path, text: str) -> SkillDocument | None:
+    """The document a cached project already parsed for this file and text, if any (a batch
+    `check` then parses each SKILL.md once)."""
+    for cached in _CACHE.values():
+        skill = cached.by_real_dir.get(os.path.realpath(path.parent))
+        if skill is not None and skill.path.name == path.name and skill.document.text == text:
+            return skill.document
+    return None

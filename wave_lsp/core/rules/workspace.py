@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 
 import pathspec
@@ -27,6 +28,7 @@ from wave_lsp.core.rules import check
 from wave_lsp.core.runtime import (
     RuntimeSkill,
     legacy_commands,
+    project_listing,
     project_skills,
     why_wins,
 )
@@ -87,16 +89,21 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
     if me is None or me.shadowed_by is not None:
         return
     mine = listing_entry(ctx.document, ctx.location)
-    entries = [mine if s is me else s.listing for s in skills if s.shadowed_by is None]
-    listing = render_listing(entries, DEFAULT_LISTING_BUDGET)
+    if mine == me.listing:
+        listing = project_listing(skills)
+    else:
+        entries = [mine if s is me else s.listing for s in skills if s.shadowed_by is None]
+        listing = render_listing(entries, DEFAULT_LISTING_BUDGET)
     if not listing.over_budget or mine.name not in listing.cut:
         return
     kept = listing.cut[mine.name]
+    count = sum(1 for s in skills if s.shadowed_by is None
+                and (mine if s is me else s.listing).model_invocable)
     what = ("only names are listed: this description is dropped" if listing.names_only
             else f"each description keeps about {kept:,} characters, so this one is cut")
     yield ctx.finding("SK131", ctx.entry_span(ctx.field("description"))
                       if ctx.field("description") else _name_span(ctx),
-                      f"The listing of the {len(entries)} model-visible skills needs "
+                      f"The listing of the {count} model-visible skills needs "
                       f"{listing.full_chars:,} characters, over the {listing.budget:,}-character "
                       f"budget: {what}. Shorten descriptions or set `disable-model-invocation` on "
                       "skills that are only run by hand.")
@@ -129,21 +136,35 @@ def ignored_skill_dir(ctx: CheckContext) -> Iterator[Finding]:
                           "loaded. Move it out.")
 
 
+@lru_cache(maxsize=1024)
+def _git_root(folder: Path) -> Path | None:
+    return find_git_root(folder)
+
+
+@lru_cache(maxsize=256)
+def _ignore_spec(ignore_file: Path, _mtime: int) -> pathspec.GitIgnoreSpec | None:
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(ignore_file.read_text("utf-8").splitlines())
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def _ignored(path: Path) -> str | None:
     if "node_modules" in path.parts:
         return "under `node_modules`"
-    git_root = find_git_root(path.parent)
+    git_root = _git_root(path.parent)
     if git_root is None:
         return None
     relative = path.relative_to(git_root)
     for depth in range(len(relative.parts) - 1):
         folder = git_root.joinpath(*relative.parts[: depth])
         ignore_file = folder / ".gitignore"
-        if not ignore_file.is_file():
-            continue
         try:
-            spec = pathspec.GitIgnoreSpec.from_lines(ignore_file.read_text("utf-8").splitlines())
-        except (OSError, UnicodeDecodeError):
+            mtime = ignore_file.stat().st_mtime_ns
+        except OSError:
+            continue
+        spec = _ignore_spec(ignore_file, mtime)
+        if spec is None:
             continue
         below = Path(*relative.parts[depth:]).as_posix()
         if spec.match_file(below):
