@@ -27,17 +27,30 @@ def reported(code: str, settings: Settings) -> bool:
     return rule(code).severity(settings.target) is not None and settings.enabled(code)
 
 
+class _Reported(dict[str, bool]):
+    """`reported` memoised for one run of the rules."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def __missing__(self, code: str) -> bool:
+        value = self[code] = reported(code, self.settings)
+        return value
+
+
 def check_document(document: SkillDocument, location: SkillLocation,
                    settings: Settings | None = None, *, strict: bool = False) -> list[Finding]:
     """All findings for one document, sorted by position, with severities and ranges."""
     settings = settings or Settings()
     context = CheckContext(document=document, location=location, settings=settings)
     raw: list[Finding] = []
+    is_reported = _Reported(settings)
     for item in all_checks():
-        if not any(reported(code, settings) for code in item.codes):
+        if not any(is_reported[code] for code in item.codes):
             continue
         try:
-            raw.extend(f for f in item.function(context) if reported(f.code, settings))
+            raw.extend(f for f in item.function(context) if is_reported[f.code])
         except Exception:
             if strict:
                 raise

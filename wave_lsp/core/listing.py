@@ -90,6 +90,7 @@ class Listing:
     #: name -> characters of its description kept (only for entries that were cut)
     cut: dict[str, int]
     names_only: bool = False
+    count: int = 0  #: model-visible entries
 
     @property
     def over_budget(self) -> bool:
@@ -102,13 +103,14 @@ def render_listing(entries: list[ListingEntry], budget: int = DEFAULT_LISTING_BU
     visible = [entry for entry in entries if entry.model_invocable]
     full = "\n".join(entry.text for entry in visible)
     if len(full) <= budget or not visible:
-        return Listing(full, budget, len(full), {})
+        return Listing(full, budget, len(full), {}, count=len(visible))
     count = len(visible)
     names = sum(len(entry.name) + 4 for entry in visible)
     share = (budget - names - (count - 1)) // count
     if share < MIN_DESCRIPTION_CHARS:
         text = "\n".join(f"- {entry.name}" for entry in visible)
-        return Listing(text, budget, len(full), {e.name: 0 for e in visible}, names_only=True)
+        return Listing(text, budget, len(full), {e.name: 0 for e in visible}, names_only=True,
+                       count=count)
     lines, cut = [], {}
     for entry in visible:
         description = entry.text[len(entry.name) + 4 :]
@@ -116,4 +118,4 @@ def render_listing(entries: list[ListingEntry], budget: int = DEFAULT_LISTING_BU
             description = description[: share - 1] + "…"
             cut[entry.name] = share - 1
         lines.append(f"- {entry.name}: {description}" if description else f"- {entry.name}")
-    return Listing("\n".join(lines), budget, len(full), cut)
+    return Listing("\n".join(lines), budget, len(full), cut, count=count)

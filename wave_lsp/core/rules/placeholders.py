@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from wave_lsp.core.arguments import PLACEHOLDER as ARGUMENT
 from wave_lsp.core.arguments import declared_names
@@ -42,10 +43,14 @@ def _inside(offset: int, spans: list[Span]) -> bool:
     return any(span.start <= offset < span.end for span in spans)
 
 
-def _arguments(ctx: CheckContext) -> Iterator[re.Match[str]]:
-    for match in ARGUMENT.finditer(ctx.text, ctx.document.body_offset):
-        if not match.group(1):
-            yield match
+def _arguments(ctx: CheckContext) -> tuple[re.Match[str], ...]:
+    """Unescaped argument placeholders of the body (computed once per document)."""
+    return _argument_matches(ctx.text, ctx.document.body_offset)
+
+
+@lru_cache(maxsize=64)
+def _argument_matches(text: str, start: int) -> tuple[re.Match[str], ...]:
+    return tuple(m for m in ARGUMENT.finditer(text, start) if not m.group(1))
 
 
 @check("SK115")

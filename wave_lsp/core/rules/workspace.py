@@ -51,6 +51,22 @@ def _skills(ctx: CheckContext) -> tuple[list[RuntimeSkill], RuntimeSkill | None]
     return result
 
 
+_BY_NAME: dict[int, tuple[list[RuntimeSkill], dict[str, list[RuntimeSkill]]]] = {}
+
+
+def _by_name(skills: list[RuntimeSkill]) -> dict[str, list[RuntimeSkill]]:
+    """The project's skills grouped by name, computed once per skill list."""
+    cached = _BY_NAME.get(id(skills))
+    if cached is None or cached[0] is not skills:
+        groups: dict[str, list[RuntimeSkill]] = {}
+        for skill in skills:
+            groups.setdefault(skill.name, []).append(skill)
+        if len(_BY_NAME) > 32:
+            _BY_NAME.clear()
+        cached = _BY_NAME[id(skills)] = (skills, groups)
+    return cached[1]
+
+
 def _name_span(ctx: CheckContext) -> Span:
     entry = ctx.field("name")
     return ctx.entry_span(entry) if entry is not None else ctx.document.opener_span
@@ -63,7 +79,7 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
         return
     name = me.name if ctx.target == "claude-code" or me.root.plugin else \
         listing_entry(ctx.document, ctx.location).name
-    rivals = [s for s in skills if s is not me and s.name == name]
+    rivals = [s for s in _by_name(skills).get(name, []) if s is not me]
     if not rivals:
         return
     ahead = [s for s in rivals if s.rank < me.rank or (s.rank == me.rank and s.path < me.path)]
@@ -97,8 +113,7 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
     if not listing.over_budget or mine.name not in listing.cut:
         return
     kept = listing.cut[mine.name]
-    count = sum(1 for s in skills if s.shadowed_by is None
-                and (mine if s is me else s.listing).model_invocable)
+    count = listing.count
     what = ("only names are listed: this description is dropped" if listing.names_only
             else f"each description keeps about {kept:,} characters, so this one is cut")
     yield ctx.finding("SK131", ctx.entry_span(ctx.field("description"))
