@@ -126,6 +126,9 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing:
         parser.exit(EXIT_USAGE, f"wave-lsp: no such file or directory: {missing[0]}\n")
+    from wave_lsp.core import runtime
+
+    runtime.keep_documents = True  # one parse per SKILL.md for the whole run
     reports = split_by_file([check_file(path, settings) for path in find_skill_files(paths)])
     write(reports, args.format, settings.target)
     has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)

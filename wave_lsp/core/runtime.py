@@ -48,15 +48,13 @@ class RuntimeSkill:
     scope: str
     root: Root
     rank: int  #: position in the precedence order (0 wins)
-    document: SkillDocument
     listing: ListingEntry
+    description: str
+    #: the parsed file, kept only in batch mode (`keep_documents`), so `check` parses it once
+    document: SkillDocument | None = None
+    real_dir: str = ""  #: realpath of the skill folder
     shadowed_by: RuntimeSkill | None = None
     duplicates: list[Path] = field(default_factory=list)  #: other paths to the same directory
-
-    @property
-    def description(self) -> str:
-        value = self.document.value("description")
-        return value.strip() if isinstance(value, str) else ""
 
     def to_json(self, relative_to: Path | None = None) -> dict[str, object]:
         return {"name": self.name, "scope": self.scope, "path": _shown(self.path, relative_to),
@@ -103,15 +101,25 @@ def roots(target: str, project: Path | None, home: Path | None,
 
 
 def _skill_dirs(root: Path) -> Iterator[Path]:
+    for path, _real in _skill_entries(root):
+        yield path
+
+
+def _skill_entries(root: Path) -> Iterator[tuple[Path, str]]:
+    """(SKILL.md, real path of its folder) for every skill folder of a root; `realpath` is
+    called only for symbolic links (a plain folder's real path is its root's plus its name)."""
     try:
         entries = sorted(os.scandir(root), key=lambda entry: entry.name)
     except OSError:
         return
+    root_real = os.path.realpath(root)
     for entry in entries:
         path = Path(entry.path)
         try:
-            if entry.is_dir() and (path / SKILL_FILE).is_file():
-                yield path / SKILL_FILE
+            if entry.is_dir() and os.path.isfile(os.path.join(entry.path, SKILL_FILE)):
+                real = (os.path.realpath(entry.path) if entry.is_symlink()
+                        else os.path.join(root_real, entry.name))
+                yield path / SKILL_FILE, real
         except OSError:
             continue
 
@@ -139,6 +147,46 @@ def _read(path: Path) -> SkillDocument | None:
     return None if data is None else SkillDocument.from_decoded(decode(data))
 
 
+@dataclass(frozen=True, slots=True)
+class _Summary:
+    """What discovery needs from one SKILL.md, remembered per file version."""
+
+    listing: ListingEntry
+    description: str
+    document: SkillDocument | None
+
+
+#: path -> (mtime_ns, size, home, summary): a change re-reads only the files that changed
+_SUMMARIES: dict[str, tuple[int, int, str, _Summary]] = {}
+#: keep parsed documents with the summaries (the CLI's batch `check` sets this: each SKILL.md is
+#: then parsed once; the language server leaves it off to stay small)
+keep_documents = False
+
+
+def _summary(path: Path, home: Path | None) -> _Summary | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    key = str(path)
+    cached = _SUMMARIES.get(key)
+    fresh = cached is not None and cached[:3] == (info.st_mtime_ns, info.st_size, str(home))
+    if fresh and (cached[3].document is not None or not keep_documents):
+        return cached[3]
+    document = _read(path)
+    if document is None:
+        _SUMMARIES.pop(key, None)
+        return None
+    listing = listing_entry(document, locate(path, home=home))
+    value = document.value("description")
+    summary = _Summary(listing, value.strip() if isinstance(value, str) else "",
+                       document if keep_documents else None)
+    if len(_SUMMARIES) > 100_000:
+        _SUMMARIES.clear()
+    _SUMMARIES[key] = (info.st_mtime_ns, info.st_size, str(home), summary)
+    return summary
+
+
 def runtime_skills(target: str, project: Path | None, home: Path | None,
                    personal: bool = True) -> list[RuntimeSkill]:
     """Every skill the target loads from `project`, with precedence and shadowing resolved."""
@@ -147,18 +195,17 @@ def runtime_skills(target: str, project: Path | None, home: Path | None,
     loaded: dict[str, RuntimeSkill] = {}  # by realpath of the skill directory
     skills: list[RuntimeSkill] = []
     for rank, root in enumerate(ordered):
-        for path in _skill_dirs(root.path):
-            real = os.path.realpath(path.parent)
+        for path, real in _skill_entries(root.path):
             if real in loaded:
                 loaded[real].duplicates.append(path)
                 continue
-            document = _read(path)
-            if document is None:
+            summary = _summary(path, home)
+            if summary is None:
                 continue
-            location = locate(path, home=home)
-            listing = listing_entry(document, location)
+            listing = summary.listing
             name = listing.name if target != "claude-code" or root.plugin else path.parent.name
-            skill = RuntimeSkill(name, path, root.scope, root, rank, document, listing)
+            skill = RuntimeSkill(name, path, root.scope, root, rank, listing, summary.description,
+                                 summary.document, real)
             loaded[real] = skill
             skills.append(skill)
     winners: dict[str, RuntimeSkill] = {}
@@ -216,6 +263,12 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
+def expire() -> None:
+    """Look at the disk again on next use (files changed); unchanged files are not re-read."""
+    for cached in _CACHE.values():
+        cached.checked_at = 0.0
+
+
 def _signature(target: str, project: Path | None, home: Path | None,
                personal: bool) -> tuple[object, ...]:
     """What the result depends on: every root's entries and their SKILL.md's size and mtime."""
@@ -244,9 +297,7 @@ def project_skills(target: str, project: Path | None, home: Path | None,
         if len(_CACHE) > 32:
             _CACHE.clear()
         skills = runtime_skills(target, project, home, personal)
-        by_real = {}
-        for skill in skills:
-            by_real[os.path.realpath(skill.path.parent)] = skill
+        by_real = {skill.real_dir: skill for skill in skills}
         cached = ProjectSkills(skills, by_real, signature, now)
         _CACHE[key] = cached
     cached.checked_at = now
@@ -273,6 +324,7 @@ def known_document(path: Path, text: str) -> SkillDocument | None:
     `check` then parses each SKILL.md once)."""
     for cached in _CACHE.values():
         skill = cached.by_real_dir.get(os.path.realpath(path.parent))
-        if skill is not None and skill.path.name == path.name and skill.document.text == text:
-            return skill.document
+        document = skill.document if skill is not None else None
+        if document is not None and skill.path.name == path.name and document.text == text:
+            return document
     return None

@@ -55,9 +55,12 @@ def register(server: WaveLanguageServer) -> None:
         snippets = ls.client_supports(
             "text_document.completion.completion_item.snippet_support", False)
         markdown = _markdown(ls, "text_document.completion.completion_item.documentation_format")
+        candidates = completion.complete(analysis.context, offset)
         items = [_completion_item(candidate, analysis.positions, snippets, markdown)
-                 for candidate in completion.complete(analysis.context, offset)]
-        return types.CompletionList(is_incomplete=False, items=items)
+                 for candidate in candidates]
+        skills = sum(1 for candidate in candidates if candidate.kind == "skill")
+        return types.CompletionList(is_incomplete=skills >= completion.MAX_SKILL_CANDIDATES,
+                                    items=items)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @safe(lambda: None)

@@ -19,7 +19,7 @@ from wave_lsp.core.config import Settings, SettingsError, load_pyproject, settin
 from wave_lsp.core.discovery import is_skill_file
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.location import locate
-from wave_lsp.core.runtime import clear_cache
+from wave_lsp.core.runtime import expire
 from wave_lsp.core.workspace import SkillIndex
 from wave_lsp.lsp.convert import Positions
 
@@ -98,7 +98,7 @@ class ServerState:
         self.generation += 1
         self._analyses.clear()
         _project_settings.cache_clear()
-        clear_cache()
+        expire()
 
     def settings_for(self, path: Path | None) -> Settings:
         base = Settings(home=self.home)

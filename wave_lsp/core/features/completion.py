@@ -279,13 +279,20 @@ def _declared_arguments(ctx: FeatureContext) -> list[str]:
     return [n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_]\w*", n)]
 
 
+#: at most this many `/skill-name` candidates (the client asks again as the user types)
+MAX_SKILL_CANDIDATES = 200
+
+
 def _skills(ctx: FeatureContext, offset: int, match: re.Match[str]) -> list[Candidate]:
     typed = match.group(1)
     replace = Span(offset - len(typed) - 1, offset)
     seen: set[str] = set()
-    items = []
+    items: list[Candidate] = []
+    wanted = typed.lower()
     for entry in ctx.index.skills():
-        if not entry.listing.user_invocable or entry.name in seen:
+        if len(items) >= MAX_SKILL_CANDIDATES:
+            break
+        if not entry.listing.user_invocable or entry.name in seen or wanted not in entry.name.lower():
             continue
         seen.add(entry.name)
         items.append(Candidate(f"/{entry.name}", "skill", replace,
