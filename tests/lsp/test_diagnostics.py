@@ -3,6 +3,7 @@ related information, and exact positions in every encoding."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,26 @@ async def test_bad_input_gets_findings_and_the_server_keeps_serving(client: Lang
     result = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=missing), position=types.Position(0, 0)))
     assert result is None
+
+
+async def test_adversarial_documents_get_findings_quickly(client: LanguageClient,
+                                                          workspace: Path) -> None:
+    bomb = ["a: &a [x, x, x, x, x, x, x, x, x]"] + [
+        f"{chr(97 + i)}: &{chr(97 + i)} [" + ", ".join([f"*{chr(96 + i)}"] * 9) + "]"
+        for i in range(1, 12)]
+    documents = {
+        "bomb": "---\nname: bomb\ndescription: B. Use when asked.\n" + "\n".join(bomb) + "\n---\n",
+        "huge": "---\nname: huge\ndescription: H. Use when asked.\n---\n" + "x" * 10_000_000,
+        "binary": "\x00\x01\x02---\nname: \udcff\n" * 100,
+    }
+    expected = {"bomb": "SK023", "huge": "SK111", "binary": None}
+    for name, text in documents.items():
+        uri = open_document(client, workspace / f".wave/skills/{name}/SKILL.md", text)
+        started = time.monotonic()
+        found = await diagnostics(client, uri)
+        assert time.monotonic() - started < 5, name
+        if expected[name]:
+            assert expected[name] in {d.code for d in found}, name
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert symbols is not None  # still serving

@@ -66,22 +66,36 @@ def _read(handle: IO[bytes]) -> str:
     return handle.read(MAX_CAPTURE).decode("utf-8", errors="replace")
 
 
-def save_output(text: str) -> Path:
-    """Write `text` to a new private file and return its absolute path."""
-    folder = Path(tempfile.mkdtemp(prefix="wave-skill-bash-"))
-    path = folder / "output.txt"
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                         0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    return path.resolve()
+def save_output(text: str, attempts: int = 5) -> Path:
+    """Write `text` to a new private file and return its absolute path. The file is created
+    exclusively (`O_EXCL | O_NOFOLLOW`) in a fresh private folder: a file or symbolic link planted
+    at that path makes the attempt fail (nothing is written through it) and another folder is
+    used."""
+    last: OSError | None = None
+    for _ in range(attempts):
+        folder = Path(tempfile.mkdtemp(prefix="wave-skill-bash-"))
+        path = folder / "output.txt"
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                                 | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except OSError as error:
+            last = error
+            continue
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return path.resolve()
+    raise OSError(f"could not create a private output file: {last}")
 
 
 def shown_output(text: str) -> tuple[str, Path | None]:
     """What replaces the pattern: the output, or a preview and the file holding all of it."""
     if len(text) <= MAX_OUTPUT_CHARS:
         return text, None
-    path = save_output(text)
+    try:
+        path = save_output(text)
+    except OSError as error:
+        return (f"{text[:PREVIEW_CHARS]}\n\n[Output truncated ({len(text):,} chars); the full output "
+                f"could not be saved: {error}]", None)
     return (f"{text[:PREVIEW_CHARS]}\n\n[Output truncated ({len(text):,} chars). Full output saved "
             f"to: {path}]", path)
 

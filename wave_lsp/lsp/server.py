@@ -54,7 +54,14 @@ class WaveLanguageServer(LanguageServer):
 
     # -- errors -------------------------------------------------------------------------------
     def report_server_error(self, error: Exception, source: Any) -> None:
-        """Log instead of pygls' default pop-up: a bad document must not nag the user."""
+        """Log instead of pygls' default pop-up: a bad document must not nag the user. Requests
+        for methods we do not implement and unreadable messages are the client's business:
+        a one-line warning, no traceback."""
+        from pygls.exceptions import JsonRpcMethodNotFound
+
+        if isinstance(error, JsonRpcMethodNotFound | ValueError):
+            log.warning("ignored: %s", error)
+            return
         self.log_problem(f"internal error: {error!r}", error)
 
     def log_problem(self, message: str, error: BaseException | None = None,

@@ -1,0 +1,145 @@
+"""Protocol robustness with a raw stdio client: malformed messages, unknown methods, unopened
+documents, cancelled requests and a client that disappears. The server answers what it can, logs
+the rest and keeps serving — or exits cleanly when its client is gone."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+SERVER = [sys.executable, "-m", "wave_lsp", "serve", "--stdio"]
+
+
+class RawClient:
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE)
+        self.messages: queue.Queue[dict] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def raw(self, body: bytes) -> None:
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def send(self, message: dict) -> None:
+        self.raw(json.dumps({"jsonrpc": "2.0", **message}).encode())
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        while True:
+            headers = {}
+            while True:
+                line = stream.readline()
+                if not line:
+                    return
+                line = line.strip()
+                if not line:
+                    break
+                key, _, value = line.decode().partition(":")
+                headers[key.lower()] = value.strip()
+            self.messages.put(json.loads(stream.read(int(headers["content-length"]))))
+
+    def receive(self) -> dict:
+        return self.messages.get(timeout=15)
+
+    def reply_to(self, ident: int) -> dict:
+        """The response to request `ident`, skipping notifications and server requests."""
+        for _ in range(100):
+            message = self.receive()
+            if message.get("id") == ident and "method" not in message:
+                return message
+            if "method" in message and "id" in message:  # a server request: answer it
+                self.send({"id": message["id"], "result": None})
+        raise AssertionError(f"no response to {ident}")
+
+    def initialize(self, root: Path) -> None:
+        self.send({"id": 1, "method": "initialize", "params": {
+            "processId": None, "rootUri": root.as_uri(), "capabilities": {}}})
+        assert "result" in self.reply_to(1)
+        self.send({"method": "initialized", "params": {}})
+
+    def close(self) -> int:
+        self.send({"id": 999, "method": "shutdown"})
+        self.reply_to(999)
+        self.send({"method": "exit"})
+        return self.process.wait(10)
+
+
+@pytest.fixture
+def client(tmp_path: Path):
+    raw = RawClient()
+    raw.initialize(tmp_path)
+    yield raw
+    if raw.process.poll() is None:
+        raw.process.kill()
+    raw.process.wait(10)
+
+
+def test_malformed_messages_and_unknown_methods(client: RawClient, tmp_path: Path) -> None:
+    client.raw(b"{this is not json")
+    client.raw(json.dumps({"jsonrpc": "2.0", "method": 42}).encode())
+    client.send({"method": "wave/unknownNotification", "params": {"x": 1}})
+    client.send({"id": 2, "method": "wave/unknownRequest", "params": {}})
+    reply = client.reply_to(2)
+    assert reply["error"]["code"] == -32601  # method not found
+    # params that do not fit the method's type: pygls cannot structure the message, logs it and
+    # drops it (no answer); the server keeps serving
+    client.send({"id": 3, "method": "textDocument/hover", "params": {"nonsense": True}})
+    # still serving: a real request gets a real answer
+    client.send({"id": 4, "method": "textDocument/completion", "params": {
+        "textDocument": {"uri": (tmp_path / "never-opened/SKILL.md").as_uri()},
+        "position": {"line": 0, "character": 0}}})
+    assert client.reply_to(4)["result"] == {"isIncomplete": False, "items": []}
+    assert client.close() == 0
+
+
+def test_requests_for_unopened_or_odd_documents(client: RawClient, tmp_path: Path) -> None:
+    skill = tmp_path / ".wave/skills/disk/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: disk\n---\n", "utf-8")
+    requests = [
+        ("textDocument/hover", skill.as_uri()),  # on disk, not open: read from disk
+        ("textDocument/documentSymbol", "untitled:Untitled-1"),
+        ("textDocument/documentLink", "https://example.com/SKILL.md"),
+        ("textDocument/codeLens", (tmp_path / "missing/SKILL.md").as_uri()),
+    ]
+    for ident, (method, uri) in enumerate(requests, start=10):
+        params = {"textDocument": {"uri": uri}}
+        if method == "textDocument/hover":
+            params["position"] = {"line": 1, "character": 1}
+        client.send({"id": ident, "method": method, "params": params})
+        reply = client.reply_to(ident)
+        assert "error" not in reply, reply
+    assert client.close() == 0
+
+
+def test_cancelled_requests_are_answered_or_dropped(client: RawClient, tmp_path: Path) -> None:
+    uri = (tmp_path / ".wave/skills/c/SKILL.md").as_uri()
+    client.send({"method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri, "languageId": "markdown", "version": 1, "text": "---\nname: c\n---\n"}}})
+    client.send({"id": 20, "method": "textDocument/hover", "params": {
+        "textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}})
+    client.send({"method": "$/cancelRequest", "params": {"id": 20}})
+    client.send({"method": "$/cancelRequest", "params": {"id": 12345}})  # unknown id
+    client.send({"id": 21, "method": "textDocument/documentSymbol", "params": {
+        "textDocument": {"uri": uri}}})
+    assert [s["name"] for s in client.reply_to(21)["result"]] == ["name"]
+    assert client.close() == 0
+
+
+def test_a_client_that_disappears(tmp_path: Path) -> None:
+    raw = RawClient()
+    raw.initialize(tmp_path)
+    raw.process.stdin.close()  # the editor crashed
+    deadline = time.monotonic() + 10
+    while raw.process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert raw.process.poll() is not None, "the server outlived its client"
+    assert b"Traceback" not in raw.process.stderr.read()
