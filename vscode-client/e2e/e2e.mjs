@@ -118,6 +118,23 @@ try {
     }
     await page.screenshot({ path: path.join(SHOTS, "preview.png") });
   });
+  await check("the code lens runs the preview", async () => {
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+W");  // close all editors
+    await openFile(page, ".wave/skills/good/SKILL.md");
+    const lens = page.locator(".codelens-decoration a", { hasText: "Preview invocation" }).first();
+    await lens.waitFor({ timeout: 30_000 });
+    await lens.click();
+    await page.locator(".quick-input-widget", { hasText: "Arguments" }).waitFor({ timeout: 15_000 });
+    await page.locator(".quick-input-widget input").fill("from the lens");
+    await page.keyboard.press("Enter");
+    await page.locator(".tab.active", { hasText: "invocation.md" }).waitFor({ timeout: 30_000 });
+    const text = await page.evaluate(() => [...document.querySelectorAll(
+      ".editor-group-container.active .monaco-editor .view-line")].map((e) => e.textContent.replace(/\u00a0/g, " ")).join("\n"));
+    if (!text.includes("from the lens")) {
+      throw new Error("the preview does not show the arguments");
+    }
+  });
 } catch (error) {
   console.log("FAILED:", error.message);
   results.push(["setup", false]);
@@ -129,4 +146,4 @@ try {
 const passed = results.filter(([, ok]) => ok).length;
 const failed = results.length - passed;
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed === 3 ? 0 : 1);
+process.exit(failed === 0 && passed === 4 ? 0 : 1);
