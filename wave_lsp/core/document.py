@@ -79,7 +79,7 @@ class SkillDocument:
                       decoded.invalid_text_offset)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)
 def _parse(text: str, bom: bool, bad_byte: int | None, bad_text: int | None) -> SkillDocument:
     source = split(text, bom=bom)
     yaml = None
