@@ -129,11 +129,12 @@ try {
     await page.locator(".quick-input-widget input").fill("from the lens");
     await page.keyboard.press("Enter");
     await page.locator(".tab.active", { hasText: "invocation.md" }).waitFor({ timeout: 30_000 });
-    const text = await page.evaluate(() => [...document.querySelectorAll(
-      ".editor-group-container.active .monaco-editor .view-line")].map((e) => e.textContent.replace(/\u00a0/g, " ")).join("\n"));
-    if (!text.includes("from the lens")) {
-      throw new Error("the preview does not show the arguments");
-    }
+    // the virtual document may still show an earlier preview for a moment: wait for this one
+    await page.waitForFunction(() => [...document.querySelectorAll(
+      ".editor-group-container.active .monaco-editor .view-line")]
+      .some((e) => e.textContent.replace(/\u00a0/g, " ").includes("from the lens")),
+      null, { timeout: 15_000 });
+    await page.screenshot({ path: path.join(SHOTS, "lens-preview.png") });
   });
 } catch (error) {
   console.log("FAILED:", error.message);
