@@ -140,3 +140,21 @@ async def test_adversarial_documents_get_findings_quickly(client: LanguageClient
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
     assert symbols is not None  # still serving
+
+
+async def test_findings_about_resources_go_to_the_resource(client: LanguageClient,
+                                                           workspace: Path) -> None:
+    folder = workspace / ".wave/skills/with-binary"
+    (folder / "assets").mkdir(parents=True, exist_ok=True)
+    (folder / "assets/logo.png").write_bytes(b"\x89PNG\x00\x00")
+    text = "---\nname: with-binary\ndescription: Has a logo. Use when asked.\n---\n"
+    uri = open_document(client, folder / "SKILL.md", text)
+    found = await diagnostics(client, uri)
+    assert "SK140" not in {d.code for d in found}  # not on the SKILL.md
+    if not pulls(client):
+        resource = (folder / "assets/logo.png").as_uri()
+        for _ in range(20):
+            if client.diagnostics.get(resource):
+                break
+            await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        assert [d.code for d in client.diagnostics[resource]] == ["SK140"]

@@ -42,6 +42,8 @@ class WaveLanguageServer(LanguageServer):
         self.pull_diagnostics = False
         #: the `wave` part of `initializationOptions`; `workspace/configuration` answers override it
         self.initial_settings: dict[str, Any] = {}
+        #: SKILL.md URI -> the resource URIs it published findings to (push clients)
+        self.resource_uris: dict[str, set[str]] = {}
 
     @property
     def state(self) -> ServerState:
@@ -94,10 +96,31 @@ class WaveLanguageServer(LanguageServer):
         return self.state.analyse(uri, path, document.source, document.version, self.encoding)
 
     def diagnostics(self, analysis: Analysis) -> list[types.Diagnostic]:
+        """The document's own diagnostics (findings about its resources go to their own files)."""
         from wave_lsp.lsp import convert
 
         return [convert.diagnostic(finding, analysis.positions, analysis.uri)
-                for finding in analysis.report.findings]
+                for finding in analysis.report.findings if finding.path is None]
+
+    def publish_resources(self, analysis: Analysis) -> None:
+        """Push the findings about the skill's other files (SK140) to those files' URIs, and
+        clear the files that no longer have any."""
+        from wave_lsp.core.text import LineIndex
+        from wave_lsp.lsp import convert
+
+        by_uri: dict[str, list[types.Diagnostic]] = {}
+        empty = convert.Positions(LineIndex(""), self.encoding)
+        for finding in analysis.report.findings:
+            if finding.path is not None:
+                uri = Path(finding.path).as_uri()
+                by_uri.setdefault(uri, []).append(convert.diagnostic(finding, empty, uri))
+        previous = self.resource_uris.get(analysis.uri, set())
+        for uri in previous - set(by_uri):
+            by_uri[uri] = []
+        self.resource_uris[analysis.uri] = {uri for uri, found in by_uri.items() if found}
+        for uri, found in by_uri.items():
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                uri=uri, diagnostics=found))
 
     def publish(self, uri: str) -> None:
         """Push the findings of an open document (push clients only), tagged with its version."""
@@ -113,6 +136,7 @@ class WaveLanguageServer(LanguageServer):
             return  # a newer version has arrived since: its own publish follows
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=document.version, diagnostics=self.diagnostics(analysis)))
+        self.publish_resources(analysis)
 
     def refresh_all(self) -> None:
         """Settings or the index changed: re-check every open document."""
