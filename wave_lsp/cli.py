@@ -18,6 +18,8 @@ from wave_lsp import __version__
 from wave_lsp.core.catalog import TARGETS
 
 if TYPE_CHECKING:
+    from wave_lsp.core.checker import FileReport
+    from wave_lsp.core.config import Settings
     from wave_lsp.core.preview import Invocation
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -98,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from wave_lsp.core.checker import check_file, split_by_file
+    from wave_lsp.core.checker import split_by_file
     from wave_lsp.core.config import (
         SettingsError,
         load_pyproject,
@@ -126,13 +128,54 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing:
         parser.exit(EXIT_USAGE, f"wave-lsp: no such file or directory: {missing[0]}\n")
-    from wave_lsp.core import runtime
-
-    runtime.keep_documents = True  # one parse per SKILL.md for the whole run
-    reports = split_by_file([check_file(path, settings) for path in find_skill_files(paths)])
+    reports = split_by_file(check_files(list(find_skill_files(paths)), settings))
     write(reports, args.format, settings.target)
     has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
     return EXIT_FINDINGS if has_errors else EXIT_OK
+
+
+#: from this many files on, `check` uses every core (the work per file is independent)
+PARALLEL_FROM = 200
+
+
+def check_files(files: list[Path], settings: Settings) -> list[FileReport]:
+    """Check `files`; with many files and several cores, in worker processes forked after the
+    projects' skills have been read once (the workers inherit them, so each SKILL.md is parsed
+    once per process at most)."""
+    import multiprocessing
+    import os
+
+    from wave_lsp.core import runtime
+    from wave_lsp.core.checker import check_file
+    from wave_lsp.core.location import locate
+
+    runtime.keep_documents = True  # one parse per SKILL.md for the whole run
+    workers = min(os.cpu_count() or 1, 8)
+    if len(files) < PARALLEL_FROM or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [check_file(path, settings) for path in files]
+    home = settings.home or Path.home()
+    for project in {locate(path, home=home).project_root for path in files}:
+        runtime.project_skills(settings.target, project, home, settings.personal)
+    context = multiprocessing.get_context("fork")
+    chunk = max(16, len(files) // (workers * 8))
+    with context.Pool(workers, initializer=_worker_settings, initargs=(settings,)) as pool:
+        return pool.map(_check_in_worker, files, chunksize=chunk)
+
+
+_WORKER_SETTINGS: Settings | None = None
+
+
+def _worker_settings(settings: Settings) -> None:
+    global _WORKER_SETTINGS
+    _WORKER_SETTINGS = settings
+
+
+def _check_in_worker(path: Path) -> FileReport:
+    from wave_lsp.core.checker import check_file
+
+    report = check_file(path, _WORKER_SETTINGS)
+    report.document = None  # not needed for the output; not worth sending back
+    return report
 
 
 def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: Path):
