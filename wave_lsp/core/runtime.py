@@ -17,6 +17,7 @@ spec-facts.md §3.4 and §4.2).
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -101,27 +102,40 @@ def roots(target: str, project: Path | None, home: Path | None,
 
 
 def _skill_dirs(root: Path) -> Iterator[Path]:
-    for path, _real in _skill_entries(root):
+    for path, _real, _info in _skill_entries(root):
         yield path
 
 
-def _skill_entries(root: Path) -> Iterator[tuple[Path, str]]:
-    """(SKILL.md, real path of its folder) for every skill folder of a root; `realpath` is
-    called only for symbolic links (a plain folder's real path is its root's plus its name)."""
+def _skill_entries(root: Path) -> Iterator[tuple[Path, str, os.stat_result]]:
+    """(SKILL.md, real path of its folder, the SKILL.md's stat) for every skill folder of a root:
+    one `stat` per skill; `realpath` only for symbolic links (a plain folder's real path is its
+    root's plus its name)."""
     try:
         entries = sorted(os.scandir(root), key=lambda entry: entry.name)
     except OSError:
         return
     root_real = os.path.realpath(root)
     for entry in entries:
-        path = Path(entry.path)
         try:
-            if entry.is_dir() and os.path.isfile(os.path.join(entry.path, SKILL_FILE)):
-                real = (os.path.realpath(entry.path) if entry.is_symlink()
-                        else os.path.join(root_real, entry.name))
-                yield path / SKILL_FILE, real
+            if not entry.is_dir():
+                continue
+            info = os.stat(os.path.join(entry.path, SKILL_FILE))
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            real = (os.path.realpath(entry.path) if entry.is_symlink()
+                    else os.path.join(root_real, entry.name))
+            yield Path(entry.path) / SKILL_FILE, real, info
         except OSError:
             continue
+
+
+Listed = list[tuple[Root, list[tuple[Path, str, os.stat_result]]]]
+
+
+def _list_roots(target: str, project: Path | None, home: Path | None, personal: bool) -> Listed:
+    """Every root in precedence order with its skill entries."""
+    return [(root, list(_skill_entries(root.path)))
+            for root in roots(target, project, home, personal) + _plugins(project)]
 
 
 def _plugin_roots(project: Path) -> list[Root]:
@@ -154,6 +168,8 @@ class _Summary:
     listing: ListingEntry
     description: str
     document: SkillDocument | None
+    argument_hint: str | None = None
+    scope: str = "workspace"
 
 
 #: path -> (mtime_ns, size, home, summary): a change re-reads only the files that changed
@@ -163,11 +179,14 @@ _SUMMARIES: dict[str, tuple[int, int, str, _Summary]] = {}
 keep_documents = False
 
 
-def _summary(path: Path, home: Path | None) -> _Summary | None:
-    try:
-        info = path.stat()
-    except OSError:
-        return None
+def summary_of(path: Path, home: Path | None,
+               info: os.stat_result | None = None) -> _Summary | None:
+    """What discovery and the index need from one SKILL.md, parsed once per file version."""
+    if info is None:
+        try:
+            info = path.stat()
+        except OSError:
+            return None
     key = str(path)
     cached = _SUMMARIES.get(key)
     fresh = cached is not None and cached[:3] == (info.st_mtime_ns, info.st_size, str(home))
@@ -177,10 +196,13 @@ def _summary(path: Path, home: Path | None) -> _Summary | None:
     if document is None:
         _SUMMARIES.pop(key, None)
         return None
-    listing = listing_entry(document, locate(path, home=home))
+    location = locate(path, home=home)
+    listing = listing_entry(document, location)
     value = document.value("description")
+    hint = document.value("argument-hint")
     summary = _Summary(listing, value.strip() if isinstance(value, str) else "",
-                       document if keep_documents else None)
+                       document if keep_documents else None,
+                       hint if isinstance(hint, str) else None, location.scope)
     if len(_SUMMARIES) > 100_000:
         _SUMMARIES.clear()
     _SUMMARIES[key] = (info.st_mtime_ns, info.st_size, str(home), summary)
@@ -188,18 +210,19 @@ def _summary(path: Path, home: Path | None) -> _Summary | None:
 
 
 def runtime_skills(target: str, project: Path | None, home: Path | None,
-                   personal: bool = True) -> list[RuntimeSkill]:
+                   personal: bool = True, listed: Listed | None = None) -> list[RuntimeSkill]:
     """Every skill the target loads from `project`, with precedence and shadowing resolved."""
     project = Path(os.path.abspath(project)) if project is not None else None
-    ordered = roots(target, project, home, personal) + _plugins(project)
+    if listed is None:
+        listed = _list_roots(target, project, home, personal)
     loaded: dict[str, RuntimeSkill] = {}  # by realpath of the skill directory
     skills: list[RuntimeSkill] = []
-    for rank, root in enumerate(ordered):
-        for path, real in _skill_entries(root.path):
+    for rank, (root, entries) in enumerate(listed):
+        for path, real, info in entries:
             if real in loaded:
                 loaded[real].duplicates.append(path)
                 continue
-            summary = _summary(path, home)
+            summary = summary_of(path, home, info)
             if summary is None:
                 continue
             listing = summary.listing
@@ -269,18 +292,10 @@ def expire() -> None:
         cached.checked_at = 0.0
 
 
-def _signature(target: str, project: Path | None, home: Path | None,
-               personal: bool) -> tuple[object, ...]:
+def _signature(listed: Listed) -> tuple[object, ...]:
     """What the result depends on: every root's entries and their SKILL.md's size and mtime."""
-    parts: list[object] = []
-    for root in roots(target, project, home, personal) + _plugins(project):
-        for path in _skill_dirs(root.path):
-            try:
-                info = path.stat()
-            except OSError:
-                continue
-            parts.append((str(path), info.st_mtime_ns, info.st_size))
-    return tuple(parts)
+    return tuple((str(path), info.st_mtime_ns, info.st_size)
+                 for _root, entries in listed for path, _real, info in entries)
 
 
 def project_skills(target: str, project: Path | None, home: Path | None,
@@ -292,11 +307,13 @@ def project_skills(target: str, project: Path | None, home: Path | None,
     now = time.monotonic()
     if cached is not None and now - cached.checked_at < FRESH_SECONDS:
         return cached
-    signature = _signature(target, project, home, personal)
+    absolute = Path(os.path.abspath(project)) if project is not None else None
+    listed = _list_roots(target, absolute, home, personal)
+    signature = _signature(listed)
     if cached is None or cached.signature != signature:
         if len(_CACHE) > 32:
             _CACHE.clear()
-        skills = runtime_skills(target, project, home, personal)
+        skills = runtime_skills(target, project, home, personal, listed)
         by_real = {skill.real_dir: skill for skill in skills}
         cached = ProjectSkills(skills, by_real, signature, now)
         _CACHE[key] = cached

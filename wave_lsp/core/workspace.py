@@ -20,6 +20,7 @@ from wave_lsp.core.discovery import find_skill_files
 from wave_lsp.core.document import SkillDocument
 from wave_lsp.core.listing import ListingEntry, listing_entry
 from wave_lsp.core.location import ALL_SKILLS_ROOTS, SKILL_FILE, locate
+from wave_lsp.core.runtime import summary_of
 from wave_lsp.core.source import decode
 
 AGENT_FOLDERS = (".wave/agents", ".claude/agents")
@@ -84,9 +85,12 @@ class SkillIndex:
             if path.name != SKILL_FILE:
                 continue
             absolute = path.absolute()
-            document = _read_document(absolute)
-            if document is not None:
-                entries[absolute] = summarize(absolute, document, self.home)
+            summary = summary_of(absolute, self.home)
+            if summary is not None:
+                entries[absolute] = SkillEntry(
+                    name=summary.listing.name, path=absolute, scope=summary.scope,
+                    description=summary.description, argument_hint=summary.argument_hint,
+                    listing=summary.listing)
         self._entries = entries
 
     def update(self, path: Path, document: SkillDocument) -> None:
