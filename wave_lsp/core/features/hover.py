@@ -17,9 +17,8 @@ from wave_lsp.core.document import FieldEntry
 from wave_lsp.core.features import FeatureContext, match_at
 from wave_lsp.core.features.completion import field_documentation
 from wave_lsp.core.features.navigation import SKILL_REFERENCE
-from wave_lsp.core.substitute import VariableValues, substitute
+from wave_lsp.core.substitute import VariableValues
 from wave_lsp.core.text import Span
-from wave_lsp.core.toolrules import entries
 from wave_lsp.core.variables import PLACEHOLDER, variable
 from wave_lsp.core.yamltree import YamlNode
 
@@ -91,21 +90,23 @@ def _resolved_scalar(node: YamlNode) -> str:
 
 
 def _tool_rule(ctx: FeatureContext, entry: FieldEntry, offset: int) -> HoverText | None:
-    separators = ", \t" if ctx.target != "wave" else ","
+    """How the `allowed-tools` rule under the cursor is registered — the preview's own account."""
+    from wave_lsp.core.preview import resolve_allowed_tools
+
+    if entry.name != "allowed-tools":
+        return None
     values = VariableValues.for_location(ctx.location, ctx.target)
-    for item in entries(entry.node, ctx.document.text, separators):
+    for item in resolve_allowed_tools(ctx.document, values):
         if not _within(item.span, offset) and item.span.end != offset:
             continue
-        rule = item.text.strip()
-        result = substitute(rule, values)
-        if result.unresolved:
-            reasons = "; ".join(values.why_unresolved(name) for name in result.unresolved)
-            text = (f"**Dropped when the skill loads**: `{rule}` keeps a placeholder ({reasons}), "
-                    "so the rule is not registered and a notice is shown.")
-        elif result.text != rule:
-            text = f"**Registered as** `{result.text}`"
+        if item.dropped:
+            why = (item.reason or "").removeprefix("not registered: ")
+            text = (f"**Dropped when the skill loads**: in `{item.original}`, {why}; the rule is "
+                    "not registered and a notice is shown.")
+        elif item.resolved != item.original:
+            text = f"**Registered as** `{item.resolved}`"
         else:
-            text = f"**Registered as** `{rule}` (no placeholders)"
+            text = f"**Registered as** `{item.original}` (no placeholders)"
         return HoverText(text, item.span)
     return None
 
