@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
+def _add_common(command: argparse.ArgumentParser) -> None:
+    """The options every subcommand that reads skills shares."""
+    command.add_argument("--target", choices=TARGETS, help="runtime to model (default: wave)")
+    command.add_argument("--no-personal", action="store_true",
+                         help="do not consult personal roots and settings (~/.wave, ~/.claude, "
+                              "~/.agents)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="wave-lsp",
@@ -36,7 +44,6 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Find every SKILL.md under the paths (default: .) "
                                             "and report what the target runtime would do wrong.")
     check.add_argument("paths", nargs="*", type=Path, default=[], metavar="PATH")
-    check.add_argument("--target", choices=TARGETS, help="runtime to model (default: wave)")
     check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
     check.add_argument("--select", action="append", default=[], metavar="CODES",
                        help="only these rule codes or prefixes (comma-separated, repeatable)")
@@ -44,8 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="skip these rule codes or prefixes")
     check.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
                        help="override a rule's severity (error|warning|information|hint|off)")
-    check.add_argument("--no-personal", action="store_true",
-                       help="do not consult personal roots (~/.wave, ~/.claude, ~/.agents)")
+    _add_common(check)
 
     preview = commands.add_parser(
         "preview", help="show what the model receives when the skill is invoked",
@@ -59,10 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     preview.add_argument("--execute", action="store_true",
                          help="run the allowed commands (30 s timeout each, cwd = project root)")
     preview.add_argument("--session-id", default=None, metavar="ID")
-    preview.add_argument("--target", choices=TARGETS, help="runtime to model (default: wave)")
     preview.add_argument("--format", choices=("text", "json"), default="text")
-    preview.add_argument("--no-personal", action="store_true",
-                         help="ignore personal settings (~/.wave/settings.json …)")
+    _add_common(preview)
 
     listing = commands.add_parser(
         "list", help="list the skills the target runtime would discover from here",
@@ -70,10 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "and the personal roots: scope, file, who can invoke it, its listing size and "
                     "which skill shadows it.")
     listing.add_argument("directory", nargs="?", type=Path, default=Path("."), metavar="DIR")
-    listing.add_argument("--target", choices=TARGETS, help="runtime to model (default: wave)")
     listing.add_argument("--format", choices=("table", "json"), default="table")
-    listing.add_argument("--no-personal", action="store_true",
-                         help="do not look at personal roots (~/.wave/skills …)")
+    _add_common(listing)
 
     serve = commands.add_parser("serve", help="run the language server (stdio by default)",
                                 description="Run the language server. Logs go to stderr.")
@@ -101,26 +103,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from wave_lsp.core.checker import split_by_file
-    from wave_lsp.core.config import (
-        SettingsError,
-        load_pyproject,
-        parse_codes,
-        parse_severity_overrides,
-        settings_from_mapping,
-    )
+    from wave_lsp.core.config import SettingsError, parse_codes, parse_severity_overrides
     from wave_lsp.core.discovery import find_skill_files
     from wave_lsp.output import write
 
+    settings = _settings(args, parser, Path.cwd())
     try:
-        section, _ = load_pyproject(Path.cwd())
-        settings = settings_from_mapping(section)
         settings = settings.merged(
-            target=args.target,
             select=parse_codes(args.select, "--select") or None,
             ignore=(settings.ignore + parse_codes(args.ignore, "--ignore")) or None,
             severity=({**settings.severity, **parse_severity_overrides(args.severity)}
                       if args.severity else None),
-            personal=False if args.no_personal else None,
         )
     except SettingsError as error:
         parser.exit(EXIT_USAGE, f"wave-lsp: {error}\n")
@@ -178,7 +171,8 @@ def _check_in_worker(path: Path) -> FileReport:
     return report
 
 
-def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: Path):
+def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: Path) -> Settings:
+    """`[tool.wave-lsp]` of the nearest pyproject.toml, then `--target` and `--no-personal`."""
     from wave_lsp.core.config import SettingsError, load_pyproject, settings_from_mapping
 
     try:

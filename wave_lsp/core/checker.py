@@ -16,7 +16,7 @@ from wave_lsp.core.config import Settings
 from wave_lsp.core.document import SkillDocument
 from wave_lsp.core.engine import check_document, finalize, reported
 from wave_lsp.core.findings import Finding
-from wave_lsp.core.location import locate
+from wave_lsp.core.location import SkillLocation, locate
 from wave_lsp.core.source import DecodeResult, decode, strip_bom
 from wave_lsp.core.text import Span
 
@@ -30,6 +30,7 @@ class FileReport:
     findings: list[Finding] = field(default_factory=list)
     document: SkillDocument | None = None
     skill: str | None = None
+    location: SkillLocation | None = None
 
 
 def read_skill_file(path: Path) -> tuple[bytes | None, str | None]:
@@ -62,13 +63,19 @@ def read_skill_file(path: Path) -> tuple[bytes | None, str | None]:
         return None, f"cannot be read ({error.strerror or error})"
 
 
+def load_document(path: Path) -> SkillDocument | None:
+    """The parsed file, or None when it cannot be read (see `read_skill_file`)."""
+    data, _problem = read_skill_file(path)
+    return None if data is None else SkillDocument.from_decoded(decode(data))
+
+
 def check_file(path: Path, settings: Settings | None = None, *, text: str | None = None,
                bom: bool = False, strict: bool = False) -> FileReport:
     """Check one SKILL.md on disk, or `text` as the content of `path` (an editor's buffer; `bom`
     says the file on disk starts with a byte-order mark that the editor does not show)."""
     settings = settings or Settings()
     location = locate(path, home=settings.home)
-    report = FileReport(path=path)
+    report = FileReport(path=path, location=location)
     if text is None:
         data, problem = read_skill_file(path)
         if data is None:

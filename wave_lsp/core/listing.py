@@ -55,18 +55,23 @@ def skill_name(document: SkillDocument, location: SkillLocation) -> str:
     return f"{location.plugin.name}:{base}" if location.plugin else base
 
 
+def listing_description(document: SkillDocument) -> str:
+    """`description`, joined with ` - when_to_use` when there is one, before the cap."""
+    description = document.value("description")
+    description = description.strip() if isinstance(description, str) else ""
+    when = document.value("when_to_use")
+    if isinstance(when, str) and when.strip():
+        return f"{description} - {when.strip()}" if description else when.strip()
+    return description
+
+
 def listing_entry(document: SkillDocument, location: SkillLocation) -> ListingEntry:
     name = skill_name(document, location)
     model = not _flag(document.value("disable-model-invocation"), False)
     user = _flag(document.value("user-invocable"), True)
     if not model:
         return ListingEntry(name, "", False, user)
-    description = document.value("description")
-    description = description.strip() if isinstance(description, str) else ""
-    when = document.value("when_to_use")
-    combined = description
-    if isinstance(when, str) and when.strip():
-        combined = f"{description} - {when.strip()}" if description else when.strip()
+    combined = listing_description(document)
     truncated = len(combined) > LISTING_ENTRY_CAP
     if truncated:
         combined = combined[: LISTING_ENTRY_CAP - 1] + "…"

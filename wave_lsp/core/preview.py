@@ -29,7 +29,7 @@ from typing import Any
 from wave_lsp.core import arguments as args_module
 from wave_lsp.core.config import Settings
 from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.execution import ArgumentsFile, run_command, shown_output
+from wave_lsp.core.execution import TIMEOUT_SECONDS, ArgumentsFile, run_command, shown_output
 from wave_lsp.core.injection import Injection, find_injections
 from wave_lsp.core.listing import skill_name
 from wave_lsp.core.location import SkillLocation
@@ -251,7 +251,7 @@ def _execute(result: Invocation, plan: Plan) -> bool:
                             f"{outcome.stdout.strip()}\n[stderr]\n{outcome.stderr.strip()}")
             return False
         else:
-            detail = (f"timed out after {30} s" if outcome.timed_out
+            detail = (f"timed out after {TIMEOUT_SECONDS:.0f} s" if outcome.timed_out
                       else (outcome.stderr or outcome.stdout).strip())
             shown, saved = shown_output(
                 f"<error>Command failed (exit code {outcome.exit_code}): {detail}</error>")

@@ -23,11 +23,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wave_lsp.core.checker import read_skill_file
+from wave_lsp.core.checker import load_document
 from wave_lsp.core.document import SkillDocument
 from wave_lsp.core.listing import Listing, ListingEntry, listing_entry, render_listing
 from wave_lsp.core.location import SKILL_FILE, find_git_root, find_plugin, locate
-from wave_lsp.core.source import decode
 
 MANAGED_ROOT = Path("/etc/claude-code/.claude/skills")
 #: (scope, folder) from highest to lowest precedence, per target family
@@ -101,11 +100,6 @@ def roots(target: str, project: Path | None, home: Path | None,
     return found
 
 
-def _skill_dirs(root: Path) -> Iterator[Path]:
-    for path, _real, _info in _skill_entries(root):
-        yield path
-
-
 def _skill_entries(root: Path) -> Iterator[tuple[Path, str, os.stat_result]]:
     """(SKILL.md, real path of its folder, the SKILL.md's stat) for every skill folder of a root:
     one `stat` per skill; `realpath` only for symbolic links (a plain folder's real path is its
@@ -156,11 +150,6 @@ def _plugins(project: Path | None) -> list[Root]:
     return _plugin_roots(project) if project is not None else []
 
 
-def _read(path: Path) -> SkillDocument | None:
-    data, _problem = read_skill_file(path)
-    return None if data is None else SkillDocument.from_decoded(decode(data))
-
-
 @dataclass(frozen=True, slots=True)
 class _Summary:
     """What discovery needs from one SKILL.md, remembered per file version."""
@@ -192,7 +181,7 @@ def summary_of(path: Path, home: Path | None,
     fresh = cached is not None and cached[:3] == (info.st_mtime_ns, info.st_size, str(home))
     if fresh and (cached[3].document is not None or not keep_documents):
         return cached[3]
-    document = _read(path)
+    document = load_document(path)
     if document is None:
         _SUMMARIES.pop(key, None)
         return None
@@ -282,10 +271,6 @@ _CACHE: dict[tuple[object, ...], ProjectSkills] = {}
 FRESH_SECONDS = 2.0
 
 
-def clear_cache() -> None:
-    _CACHE.clear()
-
-
 def expire() -> None:
     """Look at the disk again on next use (files changed); unchanged files are not re-read."""
     for cached in _CACHE.values():
@@ -301,7 +286,7 @@ def _signature(listed: Listed) -> tuple[object, ...]:
 def project_skills(target: str, project: Path | None, home: Path | None,
                    personal: bool = True) -> ProjectSkills:
     """`runtime_skills`, cached: re-read when a SKILL.md of a root changed (checked at most every
-    `FRESH_SECONDS`, or after `clear_cache`)."""
+    `FRESH_SECONDS`, or after `expire`)."""
     key = (target, str(project), str(home), personal)
     cached = _CACHE.get(key)
     now = time.monotonic()

@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wave_lsp.core import schema
-from wave_lsp.core.checker import read_skill_file
+from wave_lsp.core.checker import load_document
 from wave_lsp.core.config import Settings
 from wave_lsp.core.discovery import find_skill_files
 from wave_lsp.core.document import SkillDocument
 from wave_lsp.core.listing import ListingEntry, listing_entry
 from wave_lsp.core.location import ALL_SKILLS_ROOTS, SKILL_FILE, locate
 from wave_lsp.core.runtime import summary_of
-from wave_lsp.core.source import decode
 
 AGENT_FOLDERS = (".wave/agents", ".claude/agents")
 #: more SKILL.md files than this in the workspace are not summarised (the rest stay unknown)
@@ -59,11 +58,6 @@ def summarize(path: Path, document: SkillDocument, home: Path | None = None) -> 
                       argument_hint=hint if isinstance(hint, str) else None, listing=listing)
 
 
-def _read_document(path: Path) -> SkillDocument | None:
-    data, _problem = read_skill_file(path)
-    return None if data is None else SkillDocument.from_decoded(decode(data))
-
-
 class SkillIndex:
     """Summaries of the SKILL.md files around the workspace, keyed by absolute path."""
 
@@ -99,7 +93,7 @@ class SkillIndex:
 
     def refresh(self, path: Path) -> None:
         """Re-read `path` from disk (it changed, appeared or disappeared)."""
-        document = _read_document(path) if path.is_file() else None
+        document = load_document(path) if path.is_file() else None
         if document is None:
             self._entries.pop(path.absolute(), None)
         else:
@@ -128,7 +122,7 @@ class SkillIndex:
 
 
 def _agent(path: Path) -> AgentEntry:
-    document = _read_document(path)
+    document = load_document(path)
     name = document.value("name") if document else None
     description = document.value("description") if document else None
     return AgentEntry(name.strip() if isinstance(name, str) and name.strip() else path.stem,

@@ -18,7 +18,6 @@ from wave_lsp.core.checker import FileReport, check_file
 from wave_lsp.core.config import Settings, SettingsError, load_pyproject, settings_from_mapping
 from wave_lsp.core.discovery import is_skill_file
 from wave_lsp.core.features import FeatureContext
-from wave_lsp.core.location import locate
 from wave_lsp.core.runtime import expire
 from wave_lsp.core.workspace import SkillIndex
 from wave_lsp.lsp.convert import Positions
@@ -125,8 +124,8 @@ class ServerState:
         report = check_file(path, settings, text=text, bom=disk_bom)
         document = report.document
         assert document is not None
-        location = locate(path, home=settings.home)
-        context = FeatureContext(document, location, settings, self.index)
+        assert report.location is not None
+        context = FeatureContext(document, report.location, settings, self.index)
         analysis = Analysis(uri, version, report, Positions(document.lines, encoding, client_bom),
                             context)
         self._analyses[uri] = (key, analysis)

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from wave_lsp.core import schema
+from wave_lsp.core.arguments import declared_names
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.references import skill_files
 from wave_lsp.core.schema import FieldSpec
@@ -252,7 +253,7 @@ def _placeholders(ctx: FeatureContext, offset: int, match: re.Match[str]) -> lis
         ordinal = n if wave else n + 1
         items.append(Candidate(f"${n}", "argument", replace, detail=f"argument {ordinal}",
                                documentation=_positional_doc(ctx.target, n), sort_text=f"2{n}"))
-    for name in _declared_arguments(ctx):
+    for name in declared_names(ctx.document.value("arguments")):
         items.append(Candidate(f"${name}", "argument", replace, detail="declared argument",
                                documentation="Declared in `arguments`.", sort_text="3" + name))
     plugin = ctx.location.plugin is not None
@@ -271,12 +272,6 @@ def _positional_doc(target: str, n: int) -> str:
     if n == 0:
         return "`$0` is always empty in Wave (arguments count from 1)."
     return f"`${n}` is argument {n} (Wave counts from 1; Claude Code would read `${n - 1}`)."
-
-
-def _declared_arguments(ctx: FeatureContext) -> list[str]:
-    value = ctx.document.value("arguments")
-    names = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
-    return [n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_]\w*", n)]
 
 
 #: at most this many `/skill-name` candidates (the client asks again as the user types)

@@ -9,10 +9,10 @@ skill's description. Injections add their permission decision (see `wave_lsp.cor
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from wave_lsp.core import schema
+from wave_lsp.core.arguments import PLACEHOLDER as ARGUMENT_PLACEHOLDER
 from wave_lsp.core.document import FieldEntry
 from wave_lsp.core.features import FeatureContext, match_at
 from wave_lsp.core.features.completion import field_documentation
@@ -21,8 +21,6 @@ from wave_lsp.core.substitute import VariableValues
 from wave_lsp.core.text import Span
 from wave_lsp.core.variables import PLACEHOLDER, variable
 from wave_lsp.core.yamltree import YamlNode
-
-_POSITIONAL = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)(?!\w)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,13 +130,13 @@ def _placeholder(ctx: FeatureContext, offset: int) -> HoverText | None:
 
 def _positional(ctx: FeatureContext, offset: int) -> HoverText | None:
     wave = ctx.target != "claude-code"
-    match = match_at(ctx, _POSITIONAL, offset)
-    if match is not None:
+    match = match_at(ctx, ARGUMENT_PLACEHOLDER, offset)
+    if match is not None and not match.group(1) and match.group(5) is None:
         span = Span(match.start(), match.end())
-        if match.group(0) == "$ARGUMENTS":
+        if match.group(3):
             return HoverText("`$ARGUMENTS` — everything the user typed after `/skill-name`, as "
                              "typed (quotes kept).", span)
-        n = int(match.group(1) or match.group(2))
+        n = int(match.group(2) or match.group(4))
         base = 1 if wave else 0
         if n < base:
             return HoverText(f"`{match.group(0)}` is always empty in `{ctx.target}`: arguments "

@@ -9,7 +9,7 @@ from wave_lsp.core import schema
 from wave_lsp.core.catalog import Severity
 from wave_lsp.core.context import CheckContext
 from wave_lsp.core.findings import Finding, Fix, TextEdit
-from wave_lsp.core.listing import LISTING_ENTRY_CAP
+from wave_lsp.core.listing import LISTING_ENTRY_CAP, listing_description
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
 from wave_lsp.core.text import Span
@@ -120,10 +120,9 @@ def listing_truncated(ctx: CheckContext) -> Iterator[Finding]:
     found = _description(ctx)
     if found is None:
         return
-    entry, text = found
+    entry, _text = found
     when = ctx.value("when_to_use")
-    total = len(text.strip()) + (3 + len(when.strip()) if isinstance(when, str) and when.strip()
-                                 else 0)
+    total = len(listing_description(ctx.document))
     if total <= LISTING_ENTRY_CAP:
         return
     combined = "`description` + ` - when_to_use`" if isinstance(when, str) else "`description`"

@@ -23,7 +23,7 @@ from wave_lsp.core.findings import Finding, Fix, TextEdit
 from wave_lsp.core.injection import find_injections
 from wave_lsp.core.markdown import parse_body
 from wave_lsp.core.permissions import narrowest_rule, split_command
-from wave_lsp.core.preview import PlannedInjection, permission_message
+from wave_lsp.core.preview import PlannedInjection, permission_message, shell_tool
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, shown
 from wave_lsp.core.text import Span
@@ -74,9 +74,7 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
 
 
 def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
-    rule = narrowest_rule(planned.injection.command,
-                          "PowerShell" if planned.decision.reason.startswith("This PowerShell")
-                          else "Bash")
+    rule = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.target))
     edit = add_allowed_tool(ctx, rule)
     if edit is None:
         return None
