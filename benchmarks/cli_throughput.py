@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from peers import skills_ref  # noqa: E402
-from skills_tree import make_tree  # noqa: E402
+from peers import skills_ref
+from skills_tree import make_tree
 
 SKILLS_REF = """
 import sys

@@ -12,8 +12,8 @@ import statistics
 import time
 from pathlib import Path
 
-from wave_lsp.core.checker import check_file
-from wave_lsp.core.config import Settings
+from wave_lsp.core.checking.checker import check_file
+from wave_lsp.core.checking.config import Settings
 from wave_lsp.lsp.convert import Positions, diagnostic
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lsp_client import LspClient, percentiles, publish_for  # noqa: E402
-from peers import yaml_language_server  # noqa: E402
-from skills_tree import make_tree  # noqa: E402
+from lsp_client import LspClient, percentiles, publish_for
+from peers import yaml_language_server
+from skills_tree import make_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "schemas" / "skill-frontmatter.schema.json"

@@ -13,11 +13,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from wave_lsp.core.checker import check_file
-from wave_lsp.core.config import Settings
-from wave_lsp.core.discovery import find_skill_files
-from wave_lsp.core.runtime import runtime_skills
-from wave_lsp.core.workspace import SkillIndex
+from wave_lsp.core.checking.checker import check_file
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.workspace.discovery import find_skill_files
+from wave_lsp.core.workspace.index import SkillIndex
+from wave_lsp.core.workspace.runtime_view import runtime_skills
 
 ROOTS = (".wave/skills", ".claude/skills", ".agents/skills")
 
@@ -39,7 +39,7 @@ def generate(base: Path, count: int) -> tuple[Path, Path]:
     return project, home
 
 
-def timed(label: str, count: int, work) -> None:  # noqa: ANN001 - a callable
+def timed(label: str, count: int, work) -> None:
     start = time.perf_counter()
     result = work()
     seconds = time.perf_counter() - start

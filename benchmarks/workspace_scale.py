@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lsp_client import LspClient, percentiles, publish_for  # noqa: E402
-from skills_tree import make_tree  # noqa: E402
+from lsp_client import LspClient, percentiles, publish_for
+from skills_tree import make_tree
 
 WAVE = [sys.executable, "-m", "wave_lsp", "serve", "--stdio"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wave_lsp.core.checker import FileReport, check_file
-from wave_lsp.core.config import Settings
-from wave_lsp.core.text import LineIndex, Position, Range
+from wave_lsp.core.checking.checker import FileReport, check_file
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.parsing.text import LineIndex, Position, Range
 
 OPEN, CLOSE = "«", "»"
 

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wave_lsp import __version__
-from wave_lsp.core.catalog import TARGETS
+from wave_lsp.core.checking.catalog import TARGETS
 
 if TYPE_CHECKING:
-    from wave_lsp.core.checker import FileReport
-    from wave_lsp.core.config import Settings
-    from wave_lsp.core.preview import Invocation
+    from wave_lsp.core.checking.checker import FileReport
+    from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.runtime.preview import Invocation
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -102,9 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from wave_lsp.core.checker import split_by_file
-    from wave_lsp.core.config import SettingsError, parse_codes, parse_severity_overrides
-    from wave_lsp.core.discovery import find_skill_files
+    from wave_lsp.core.checking.checker import split_by_file
+    from wave_lsp.core.checking.config import SettingsError, parse_codes, parse_severity_overrides
+    from wave_lsp.core.workspace.discovery import find_skill_files
     from wave_lsp.output import write
 
     settings = _settings(args, parser, Path.cwd())
@@ -138,9 +138,9 @@ def check_files(files: list[Path], settings: Settings) -> list[FileReport]:
     import multiprocessing
     import os
 
-    from wave_lsp.core import runtime
-    from wave_lsp.core.checker import check_file
-    from wave_lsp.core.location import locate
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.workspace import runtime_view as runtime
+    from wave_lsp.core.workspace.location import locate
 
     runtime.keep_documents = True  # one parse per SKILL.md for the whole run
     workers = min(os.cpu_count() or 1, 8)
@@ -164,7 +164,7 @@ def _worker_settings(settings: Settings) -> None:
 
 
 def _check_in_worker(path: Path) -> FileReport:
-    from wave_lsp.core.checker import check_file
+    from wave_lsp.core.checking.checker import check_file
 
     report = check_file(path, _WORKER_SETTINGS)
     report.document = None  # not needed for the output; not worth sending back
@@ -173,7 +173,7 @@ def _check_in_worker(path: Path) -> FileReport:
 
 def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: Path) -> Settings:
     """`[tool.wave-lsp]` of the nearest pyproject.toml, then `--target` and `--no-personal`."""
-    from wave_lsp.core.config import SettingsError, load_pyproject, settings_from_mapping
+    from wave_lsp.core.checking.config import SettingsError, load_pyproject, settings_from_mapping
 
     try:
         section, _ = load_pyproject(start)
@@ -187,11 +187,11 @@ def run_preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     import json
     import shlex
 
-    from wave_lsp.core.checker import read_skill_file
-    from wave_lsp.core.document import SkillDocument
-    from wave_lsp.core.location import SKILL_FILE, locate
-    from wave_lsp.core.preview import invoke
-    from wave_lsp.core.source import decode
+    from wave_lsp.core.checking.checker import read_skill_file
+    from wave_lsp.core.parsing.document import SkillDocument
+    from wave_lsp.core.parsing.source import decode
+    from wave_lsp.core.runtime.preview import invoke
+    from wave_lsp.core.workspace.location import SKILL_FILE, locate
 
     path = args.path / SKILL_FILE if args.path.is_dir() else args.path
     raw = args.arguments[0] if len(args.arguments) == 1 else shlex.join(args.arguments)
@@ -234,7 +234,7 @@ def _print_preview(result: Invocation) -> None:
 def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import json
 
-    from wave_lsp.core.runtime import runtime_skills
+    from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     if not args.directory.is_dir():
         parser.exit(EXIT_USAGE, f"wave-lsp: not a directory: {args.directory}\n")

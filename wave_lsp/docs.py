@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from wave_lsp.core.catalog import TARGETS, Rule, rules
+from wave_lsp.core.checking.catalog import TARGETS, Rule, rules
 from wave_lsp.core.rules import implemented_codes
 
 _LEVEL = {None: "–", 1: "error", 2: "warning", 3: "information", 4: "hint"}

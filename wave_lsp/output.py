@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from wave_lsp import __version__
-from wave_lsp.core.catalog import Severity, rule
-from wave_lsp.core.checker import FileReport
+from wave_lsp.core.checking.catalog import Severity, rule
+from wave_lsp.core.checking.checker import FileReport
 
 JSON_VERSION = 1
 _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m",

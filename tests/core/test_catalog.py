@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from wave_lsp import docs
-from wave_lsp.core import schema
-from wave_lsp.core.catalog import TARGETS, rules
+from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.catalog import TARGETS, rules
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_MD = ROOT.parent / "shared" / "spec" / "RULES.md"

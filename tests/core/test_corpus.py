@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from wave_lsp.core.catalog import TARGETS
-from wave_lsp.core.checker import check_file
-from wave_lsp.core.config import Settings
+from wave_lsp.core.checking.catalog import TARGETS
+from wave_lsp.core.checking.checker import check_file
+from wave_lsp.core.checking.config import Settings
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 FILES = sorted((CORPUS / "real").rglob("SKILL.md")) if CORPUS.exists() else []

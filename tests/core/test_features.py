@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from wave_lsp.core.config import Settings
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.checking.findings import Finding, apply_edits
+from wave_lsp.core.checking.suppression import collect
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.features.actions import suppression_fixes
 from wave_lsp.core.features.completion import complete
 from wave_lsp.core.features.hover import hover
 from wave_lsp.core.features.lens import listing_cost
 from wave_lsp.core.features.symbols import document_symbols
-from wave_lsp.core.findings import Finding, apply_edits
-from wave_lsp.core.suppression import collect
-from wave_lsp.core.text import Span
+from wave_lsp.core.parsing.text import Span
 
 CURSOR = "‸"
 

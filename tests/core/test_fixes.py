@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import run
-from wave_lsp.core.findings import apply_edits
+from wave_lsp.core.checking.findings import apply_edits
 
 CASES = [
     ("SK005", "\n\n---\nname: my-skill\ndescription: X. Use when asked.\n---\n"),

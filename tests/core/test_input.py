@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import run
-from wave_lsp.core.checker import check_file
-from wave_lsp.core.config import Settings
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.engine import check_document
-from wave_lsp.core.location import locate
-from wave_lsp.core.text import Position
+from wave_lsp.core.checking.checker import check_file
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.checking.engine import check_document
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.text import Position
+from wave_lsp.core.workspace.location import locate
 
 VALID = "---\nname: my-skill\ndescription: Does things. Use when asked.\n---\n"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from wave_lsp.core.permissions import (
+from wave_lsp.core.runtime.permissions import (
     PermissionEngine,
     load_settings,
     make_rule,

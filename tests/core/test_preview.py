@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from wave_lsp.core.arguments import split_arguments, substitute_arguments
-from wave_lsp.core.config import Settings
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.execution import run_command
-from wave_lsp.core.injection import find_injections
-from wave_lsp.core.location import locate
-from wave_lsp.core.preview import Invocation, invoke
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.injections import find_injections
+from wave_lsp.core.runtime.arguments import split_arguments, substitute_arguments
+from wave_lsp.core.runtime.execution import run_command
+from wave_lsp.core.runtime.preview import Invocation, invoke
+from wave_lsp.core.workspace.location import locate
 
 
 def skill(tmp_path: Path, body: str, *frontmatter: str, name: str = "demo",

@@ -5,12 +5,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wave_lsp.core.catalog import TARGETS
-from wave_lsp.core.config import Settings
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.engine import check_document
-from wave_lsp.core.location import locate
-from wave_lsp.core.text import LineIndex
+from wave_lsp.core.checking.catalog import TARGETS
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.checking.engine import check_document
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.text import LineIndex
+from wave_lsp.core.workspace.location import locate
 
 PIECES = [
     "---\n", "---\r\n", "name: my-skill\n", "name: My_Skill\n", "description: x\n",

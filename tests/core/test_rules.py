@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from tests.helpers import run, strip_markers
-from wave_lsp.core.catalog import TARGETS, Severity, rule
+from wave_lsp.core.checking.catalog import TARGETS, Severity, rule
 from wave_lsp.core.rules import implemented_codes
 
 GOOD = "---\nname: my-skill\ndescription: Extracts text. Use when the user asks for it.\n---\n# Body\n"

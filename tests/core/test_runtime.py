@@ -12,8 +12,8 @@ import pytest
 
 from tests.helpers import run
 from wave_lsp.cli import main
-from wave_lsp.core.listing import ListingEntry, render_listing
-from wave_lsp.core.runtime import runtime_skills
+from wave_lsp.core.runtime.listing import ListingEntry, render_listing
+from wave_lsp.core.workspace.runtime_view import runtime_skills
 
 
 def make(root: Path, relative: str, name: str | None = None, extra: str = "") -> Path:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import run
-from wave_lsp.core.catalog import Severity
-from wave_lsp.core.checker import check_file
-from wave_lsp.core.config import (
+from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.checker import check_file
+from wave_lsp.core.checking.config import (
     Settings,
     SettingsError,
     load_pyproject,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wave_lsp.core.text import LineIndex, Position, Span
+from wave_lsp.core.parsing.text import LineIndex, Position, Span
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from wave_lsp.core.schema import fields
+from wave_lsp.core.checking.schema import fields
 
 KEYS = [*sorted(fields()), "allowed_tools", "Name", "descripton", "x-custom", "when-to-use", ""]
 WORDS = ["deploy", "技能", "😀", "a: b", "#REF!", "$1", "$ARGUMENTS", "${WAVE_SKILL_DIR}/x.mjs",

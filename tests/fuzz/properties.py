@@ -12,13 +12,13 @@ from pathlib import Path
 import jsonschema
 
 from wave_lsp.cli import main
-from wave_lsp.core.catalog import TARGETS
-from wave_lsp.core.config import Settings
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.engine import check_document
-from wave_lsp.core.location import locate
-from wave_lsp.core.preview import invoke
-from wave_lsp.core.text import LineIndex
+from wave_lsp.core.checking.catalog import TARGETS
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.checking.engine import check_document
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.text import LineIndex
+from wave_lsp.core.runtime.preview import invoke
+from wave_lsp.core.workspace.location import locate
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT_SCHEMA = json.loads((ROOT / "schemas" / "check-output.schema.json").read_text("utf-8"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from wave_lsp.core.text import LineIndex
+from wave_lsp.core.parsing.text import LineIndex
 from wave_lsp.lsp.convert import Positions
 from wave_lsp.lsp.features import plain_text
 from wave_lsp.lsp.server import WaveLanguageServer, safe

@@ -11,8 +11,8 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.lsp.helpers import change_document, diagnostics, encoding_of, open_document, position_of, pulls
-from wave_lsp.core.checker import check_file
-from wave_lsp.core.config import Settings
+from wave_lsp.core.checking.checker import check_file
+from wave_lsp.core.checking.config import Settings
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -15,8 +15,8 @@ from pytest_lsp import LanguageClient
 
 from tests.lsp.conftest import SERVER, make_workspace, start
 from tests.lsp.helpers import diagnostics, encoding_of, open_document
-from wave_lsp.core.checker import check_file
-from wave_lsp.core.config import Settings
+from wave_lsp.core.checking.checker import check_file
+from wave_lsp.core.checking.config import Settings
 
 PIECES = ["name: x\n", "description: 说明😀 <b>\n", "---\n", "\r\n", "allowed-tools: Bash\n",
           "!`git status`\n", "$1 ", "${WAVE_SKILL_DIR}/x ", "# 标题\n", "  - Read\n", "a: b: c\n",

@@ -66,7 +66,7 @@ def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Any]:
         return None, ls.state.settings_for(None)
     settings = ls.state.settings_for(path / "SKILL.md" if path.is_dir() else path)
     if path.is_file() or path.suffix.lower() == ".md":
-        from wave_lsp.core.location import locate
+        from wave_lsp.core.workspace.location import locate
 
         location = locate(path, home=settings.home)
         path = location.project_root or path.parent
@@ -74,7 +74,7 @@ def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Any]:
 
 
 def _list_skills(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
-    from wave_lsp.core.runtime import runtime_skills
+    from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     project, settings = _project(ls, params)
     skills = runtime_skills(settings.target, project, settings.home or Path.home(),
@@ -84,8 +84,8 @@ def _list_skills(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
 
 
 def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
-    from wave_lsp.core.listing import LISTING_HEADER, render_listing
-    from wave_lsp.core.runtime import runtime_skills
+    from wave_lsp.core.runtime.listing import LISTING_HEADER, render_listing
+    from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     project, settings = _project(ls, params)
     skills = runtime_skills(settings.target, project, settings.home or Path.home(),
@@ -112,7 +112,7 @@ def _preview(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
     analysis = ls.analysis(params["uri"])
     if analysis is None:
         return refusal(f"{params['uri']} is not a skill file the server can read")
-    from wave_lsp.core.preview import invoke
+    from wave_lsp.core.runtime.preview import invoke
 
     context = analysis.context
     result = invoke(context.document, context.location, context.settings, arguments, mode, session)

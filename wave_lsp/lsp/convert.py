@@ -13,9 +13,9 @@ from typing import Any
 
 from lsprotocol import types
 
-from wave_lsp.core.catalog import Severity, rule
-from wave_lsp.core.findings import Finding, Fix, TextEdit
-from wave_lsp.core.text import LineIndex, Position, Span
+from wave_lsp.core.checking.catalog import Severity, rule
+from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.parsing.text import LineIndex, Position, Span
 
 SOURCE = "wave-lsp"
 

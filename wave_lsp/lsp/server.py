@@ -105,7 +105,7 @@ class WaveLanguageServer(LanguageServer):
     def publish_resources(self, analysis: Analysis) -> None:
         """Push the findings about the skill's other files (SK140) to those files' URIs, and
         clear the files that no longer have any."""
-        from wave_lsp.core.text import LineIndex
+        from wave_lsp.core.parsing.text import LineIndex
         from wave_lsp.lsp import convert
 
         by_uri: dict[str, list[types.Diagnostic]] = {}

@@ -14,12 +14,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from wave_lsp.core.checker import FileReport, check_file
-from wave_lsp.core.config import Settings, SettingsError, load_pyproject, settings_from_mapping
-from wave_lsp.core.discovery import is_skill_file
+from wave_lsp.core.checking.checker import FileReport, check_file
+from wave_lsp.core.checking.config import Settings, SettingsError, load_pyproject, settings_from_mapping
 from wave_lsp.core.features import FeatureContext
-from wave_lsp.core.runtime import expire
-from wave_lsp.core.workspace import SkillIndex
+from wave_lsp.core.workspace.discovery import is_skill_file
+from wave_lsp.core.workspace.index import SkillIndex
+from wave_lsp.core.workspace.runtime_view import expire
 from wave_lsp.lsp.convert import Positions
 
 log = logging.getLogger(__name__)

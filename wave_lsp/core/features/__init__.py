@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wave_lsp.core.config import Settings
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.location import SkillLocation, locate
-from wave_lsp.core.workspace import SkillIndex
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.workspace.index import SkillIndex
+from wave_lsp.core.workspace.location import SkillLocation, locate
 
 
 @dataclass(slots=True)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.findings import Finding, Fix, TextEdit
-from wave_lsp.core.text import Span
+from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.text import Span
 
 _DIRECTIVE = re.compile(r"(wave-lsp:\s*ignore\s+)((?:SK\d{3}\s*,?\s*)+)", re.I)
 

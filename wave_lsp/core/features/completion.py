@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wave_lsp.core import schema
-from wave_lsp.core.arguments import declared_names
+from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.schema import FieldSpec
 from wave_lsp.core.features import FeatureContext
-from wave_lsp.core.references import skill_files
-from wave_lsp.core.schema import FieldSpec
-from wave_lsp.core.text import Span
-from wave_lsp.core.toolrules import known_tools
-from wave_lsp.core.variables import VARIABLES
+from wave_lsp.core.parsing.file_references import skill_files
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.runtime.arguments import declared_names
+from wave_lsp.core.runtime.toolrules import known_tools
+from wave_lsp.core.runtime.variables import VARIABLES
 
 _KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
 _TOP_KEY_PREFIX = re.compile(r"^[A-Za-z_][\w-]*$|^$")

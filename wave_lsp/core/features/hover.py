@@ -4,23 +4,23 @@ On a frontmatter key: the field's documentation and allowed values (from the sch
 quoted multi-line scalar: the text the runtime actually gets. On an `allowed-tools` entry: the rule
 as it is registered after placeholder substitution (or why it is dropped). On `${…}`: what it
 resolves to here. On `$N` / `$ARGUMENTS`: what it binds to in the target. On `/skill-name`: that
-skill's description. Injections add their permission decision (see `wave_lsp.core.preview`).
+skill's description. Injections add their permission decision (see `wave_lsp.core.runtime.preview`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wave_lsp.core import schema
-from wave_lsp.core.arguments import PLACEHOLDER as ARGUMENT_PLACEHOLDER
-from wave_lsp.core.document import FieldEntry
+from wave_lsp.core.checking import schema
 from wave_lsp.core.features import FeatureContext, match_at
 from wave_lsp.core.features.completion import field_documentation
 from wave_lsp.core.features.navigation import SKILL_REFERENCE
-from wave_lsp.core.substitute import VariableValues
-from wave_lsp.core.text import Span
-from wave_lsp.core.variables import PLACEHOLDER, variable
-from wave_lsp.core.yamltree import YamlNode
+from wave_lsp.core.parsing.document import FieldEntry
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.yamltree import YamlNode
+from wave_lsp.core.runtime.arguments import PLACEHOLDER as ARGUMENT_PLACEHOLDER
+from wave_lsp.core.runtime.substitute import VariableValues
+from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +89,7 @@ def _resolved_scalar(node: YamlNode) -> str:
 
 def _tool_rule(ctx: FeatureContext, entry: FieldEntry, offset: int) -> HoverText | None:
     """How the `allowed-tools` rule under the cursor is registered — the preview's own account."""
-    from wave_lsp.core.preview import resolve_allowed_tools
+    from wave_lsp.core.runtime.preview import resolve_allowed_tools
 
     if entry.name != "allowed-tools":
         return None
@@ -164,7 +164,7 @@ def _skill_reference(ctx: FeatureContext, offset: int) -> HoverText | None:
 
 
 def _injection(ctx: FeatureContext, offset: int) -> HoverText | None:
-    from wave_lsp.core.injection import find_injections
+    from wave_lsp.core.parsing.injections import find_injections
 
     document = ctx.document
     if offset < document.body_offset:
@@ -173,7 +173,7 @@ def _injection(ctx: FeatureContext, offset: int) -> HoverText | None:
              if i.span.start <= offset < i.span.end]
     if not found:
         return None
-    from wave_lsp.core.preview import plan_injections
+    from wave_lsp.core.runtime.preview import plan_injections
 
     plan = plan_injections(document, ctx.location, ctx.settings)
     planned = next((p for p in plan.injections if p.injection.span == found[0].span), None)

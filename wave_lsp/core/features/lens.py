@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wave_lsp.core.features import FeatureContext
-from wave_lsp.core.listing import listing_entry
-from wave_lsp.core.text import Span
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.runtime.listing import listing_entry
 
 PREVIEW_COMMAND = "wave.previewInvocation"
 

@@ -1,6 +1,6 @@
 """Document links and go-to-definition (PRODUCT.md *Language server*).
 
-Links: every file reference of the body (`wave_lsp.core.references`) that exists inside the skill
+Links: every file reference of the body (`wave_lsp.core.parsing.file_references`) that exists inside the skill
 folder. Definition: on a file reference, the file; on `/skill-name`, that skill's SKILL.md (every
 skill of that name when several exist).
 """
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wave_lsp.core.features import FeatureContext, match_at
-from wave_lsp.core.references import escapes, find_references
-from wave_lsp.core.text import Span
+from wave_lsp.core.parsing.file_references import escapes, find_references
+from wave_lsp.core.parsing.text import Span
 
 #: `/skill-name` at the start of a line or after white space
 SKILL_REFERENCE = re.compile(r"(?:^|(?<=\s))/([a-z0-9][\w:-]*)", re.M)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.markdown import parse_body
-from wave_lsp.core.text import Span
-from wave_lsp.core.yamltree import YamlNode
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.markdown import parse_body
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.yamltree import YamlNode
 
 MAX_DEPTH = 4
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from wave_lsp.core.context import CheckContext
-    from wave_lsp.core.findings import Finding
+    from wave_lsp.core.checking.context import CheckContext
+    from wave_lsp.core.checking.findings import Finding
 
 CheckFunction = Callable[["CheckContext"], Iterable["Finding"]]
 
@@ -46,12 +46,12 @@ def all_checks() -> list[Check]:
         body,
         description,
         file,
-        injections,
         invocation,
         name,
         placeholders,
         references,
         resources,
+        shell_injections,
         unknown,
         workspace,
         yaml,

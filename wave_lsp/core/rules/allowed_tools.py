@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding, Fix, TextEdit
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, closest, type_name, value_region
-from wave_lsp.core.text import Span
-from wave_lsp.core.toolrules import (
+from wave_lsp.core.runtime.toolrules import (
     SHELL_TOOLS,
     Entry,
     entries,
@@ -19,7 +19,7 @@ from wave_lsp.core.toolrules import (
     parse_rule,
     split_outside_parens,
 )
-from wave_lsp.core.variables import PLACEHOLDER, known_to, variable
+from wave_lsp.core.runtime.variables import PLACEHOLDER, known_to, variable
 
 _LIMIT = 50
 #: parameter names that make `Tool(param:value)` a parameter rule (valid for deny/ask only)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from wave_lsp.core.catalog import Severity
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding
+from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules import check
-from wave_lsp.core.text import Span
 
 MAX_BODY_LINES = 500
 MAX_BODY_TOKENS = 5000

@@ -5,15 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from wave_lsp.core import schema
-from wave_lsp.core.catalog import Severity
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding, Fix, TextEdit
-from wave_lsp.core.listing import LISTING_ENTRY_CAP, listing_description
+from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.yamltree import yaml11_type
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
-from wave_lsp.core.text import Span
-from wave_lsp.core.yamltree import yaml11_type
+from wave_lsp.core.runtime.listing import LISTING_ENTRY_CAP, listing_description
 
 #: words that say *when* a skill applies (English, Chinese, Japanese)
 _TRIGGER = re.compile(

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding, Fix, TextEdit
-from wave_lsp.core.location import SKILL_FILE, in_target_skills_root
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules import check
-from wave_lsp.core.text import Span
+from wave_lsp.core.workspace.location import SKILL_FILE, in_target_skills_root
 
 
 def first_line_span(ctx: CheckContext) -> Span:

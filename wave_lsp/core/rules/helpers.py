@@ -6,8 +6,8 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
-from wave_lsp.core.text import Span
-from wave_lsp.core.yamltree import ALIAS, YamlNode
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
 
 T = TypeVar("T")
 

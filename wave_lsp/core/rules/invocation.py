@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pathspec
 
-from wave_lsp.core import schema
-from wave_lsp.core.catalog import Severity
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding, Fix, Related, TextEdit
-from wave_lsp.core.listing import truthy
+from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.yamltree import ALIAS
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import closest, shown, type_name
-from wave_lsp.core.text import Span
-from wave_lsp.core.toolrules import entries
-from wave_lsp.core.yamltree import ALIAS
+from wave_lsp.core.runtime.listing import truthy
+from wave_lsp.core.runtime.toolrules import entries
 
 _TRUE_WORDS = {"yes", "y", "on", "1", "true"}
 _FALSE_WORDS = {"no", "n", "off", "0", "false"}

@@ -6,13 +6,13 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-from wave_lsp.core import schema
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding, Fix, TextEdit
+from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.yamltree import ALIAS
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
-from wave_lsp.core.text import Span
-from wave_lsp.core.yamltree import ALIAS
 
 RESERVED_WORDS = ("anthropic", "claude")
 _VALID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")

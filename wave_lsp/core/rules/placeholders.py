@@ -18,18 +18,18 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from wave_lsp.core.arguments import PLACEHOLDER as ARGUMENT
-from wave_lsp.core.arguments import declared_names
-from wave_lsp.core.catalog import Severity
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding
-from wave_lsp.core.injection import find_injections
-from wave_lsp.core.markdown import parse_body
+from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.parsing.injections import find_injections
+from wave_lsp.core.parsing.markdown import parse_body
+from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, closest
-from wave_lsp.core.text import Span
-from wave_lsp.core.variables import PLACEHOLDER as VARIABLE
-from wave_lsp.core.variables import variable
+from wave_lsp.core.runtime.arguments import PLACEHOLDER as ARGUMENT
+from wave_lsp.core.runtime.arguments import declared_names
+from wave_lsp.core.runtime.variables import PLACEHOLDER as VARIABLE
+from wave_lsp.core.runtime.variables import variable
 
 MAX_PLACEHOLDER_FINDINGS = 50
 
@@ -145,7 +145,7 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _known(target: str):
-    from wave_lsp.core.variables import VARIABLES
+    from wave_lsp.core.runtime.variables import VARIABLES
 
     return [v for v in VARIABLES if target in v.targets]
 

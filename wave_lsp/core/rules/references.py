@@ -13,10 +13,10 @@ import os
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.findings import Finding
-from wave_lsp.core.references import Reference, escapes, find_references, skill_files
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.file_references import Reference, escapes, find_references, skill_files
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, closest, shown
 

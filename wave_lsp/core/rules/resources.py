@@ -14,11 +14,11 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding
-from wave_lsp.core.location import SKILL_FILE
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules import check
-from wave_lsp.core.text import Span
+from wave_lsp.core.workspace.location import SKILL_FILE
 
 MAX_RESOURCE_BYTES = 64 * 1024
 MAX_ENTRIES_PER_FOLDER = 200

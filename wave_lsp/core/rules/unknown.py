@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from wave_lsp.core import schema
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding, Fix, TextEdit
+from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import closest
 

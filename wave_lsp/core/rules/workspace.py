@@ -2,7 +2,7 @@
 SK133 ignored-skill-dir.
 
 These rules look at the skills the target loads from the document's project
-(`wave_lsp.core.runtime`), with the document's current text standing in for its file on disk.
+(`wave_lsp.core.workspace.runtime_view`), with the document's current text standing in for its file on disk.
 
 Decisions: SK130 is reported on the skill that loses (the winner is named, with the reason and a
 related location); a skill outside every skills root is not loaded by any runtime and gets no SK130.
@@ -20,19 +20,19 @@ from pathlib import Path
 
 import pathspec
 
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding, Related
-from wave_lsp.core.listing import DEFAULT_LISTING_BUDGET, listing_entry, render_listing
-from wave_lsp.core.location import find_git_root
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding, Related
+from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules import check
-from wave_lsp.core.runtime import (
+from wave_lsp.core.runtime.listing import DEFAULT_LISTING_BUDGET, listing_entry, render_listing
+from wave_lsp.core.workspace.location import find_git_root
+from wave_lsp.core.workspace.runtime_view import (
     RuntimeSkill,
     legacy_commands,
     project_listing,
     project_skills,
     why_wins,
 )
-from wave_lsp.core.text import Span
 
 
 def _skills(ctx: CheckContext) -> tuple[list[RuntimeSkill], RuntimeSkill | None]:

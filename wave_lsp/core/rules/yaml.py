@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from wave_lsp.core import schema
-from wave_lsp.core.catalog import Severity
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding, Fix, Related, TextEdit
+from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.yamltree import YamlNode, yaml11_type, yaml12_type
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, double_quoted, shown, value_region
-from wave_lsp.core.text import Span
-from wave_lsp.core.yamltree import YamlNode, yaml11_type, yaml12_type
 
 _CONSEQUENCE = {
     "wave": "Wave cannot load this skill",

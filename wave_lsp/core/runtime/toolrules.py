@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wave_lsp.core import schema
-from wave_lsp.core.text import Span
-from wave_lsp.core.yamltree import YamlNode
+from wave_lsp.core.checking import schema
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.yamltree import YamlNode
 
 MCP_TOOL = re.compile(r"mcp__[A-Za-z0-9_-]+?(__[A-Za-z0-9_*-]+)?")
 SHELL_TOOLS = ("Bash", "PowerShell")

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from wave_lsp.core.text import Span
+from wave_lsp.core.parsing.text import Span
 
 BLOCK_PATTERN = re.compile(r"```!\s*\n?([\s\S]*?)\n?```")
 INLINE_PATTERN = re.compile(r"(?<!\S)!`([^`]+)`", re.M)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wave_lsp.core.location import SkillLocation
-from wave_lsp.core.variables import PLACEHOLDER, known_to, variable
+from wave_lsp.core.runtime.variables import PLACEHOLDER, known_to, variable
+from wave_lsp.core.workspace.location import SkillLocation
 
 #: the session id shown by previews when none is given
 PREVIEW_SESSION_ID = "preview-session"

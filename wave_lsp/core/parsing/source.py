@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from wave_lsp.core.text import LineIndex, Span
+from wave_lsp.core.parsing.text import LineIndex, Span
 
 BOM = "\ufeff"
 _CLEAN_DELIMITER = re.compile(r"---[ \t]*")

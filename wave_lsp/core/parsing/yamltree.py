@@ -26,7 +26,7 @@ from ruamel.yaml import YAML, events
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
 
-from wave_lsp.core.text import Span
+from wave_lsp.core.parsing.text import Span
 
 MAX_DEPTH = 100
 MAX_FRONTMATTER_CHARS = 1_048_576

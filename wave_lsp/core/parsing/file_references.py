@@ -15,9 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote
 
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.markdown import Fence, parse_body
-from wave_lsp.core.text import Span
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.markdown import Fence, parse_body
+from wave_lsp.core.parsing.text import Span
 
 _LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.)*\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
 _DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)", re.M)

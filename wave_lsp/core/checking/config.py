@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from wave_lsp.core.catalog import DEFAULT_TARGET, TARGETS, Severity, rules
+from wave_lsp.core.checking.catalog import DEFAULT_TARGET, TARGETS, Severity, rules
 
 OFF = "off"
 

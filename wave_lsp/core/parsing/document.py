@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from wave_lsp.core.source import DecodeResult, SkillSource, split, strip_bom
-from wave_lsp.core.text import LineIndex, Span
-from wave_lsp.core.yamltree import ALIAS, YamlDocument, YamlNode, parse_frontmatter
+from wave_lsp.core.parsing.source import DecodeResult, SkillSource, split, strip_bom
+from wave_lsp.core.parsing.text import LineIndex, Span
+from wave_lsp.core.parsing.yamltree import ALIAS, YamlDocument, YamlNode, parse_frontmatter
 
 
 @dataclass(slots=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wave_lsp.core.catalog import Severity, rule
-from wave_lsp.core.text import LineIndex, Range, Span
+from wave_lsp.core.checking.catalog import Severity, rule
+from wave_lsp.core.parsing.text import LineIndex, Range, Span
 
 
 @dataclass(slots=True)

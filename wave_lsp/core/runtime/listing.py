@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.location import SkillLocation
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.workspace.location import SkillLocation
 
 #: Claude Code cuts `description` + ` - when_to_use` at this many characters
 LISTING_ENTRY_CAP = 1536

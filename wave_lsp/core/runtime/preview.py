@@ -3,7 +3,7 @@
 commands).
 
 1. `Base directory for this skill: <dir>`, a blank line, the body.
-2. Arguments (`wave_lsp.core.arguments`), never inside injected commands under `wave`: there the
+2. Arguments (`wave_lsp.core.runtime.arguments`), never inside injected commands under `wave`: there the
    command sees `${WAVE_ARGUMENTS_FILE}`, a file holding the raw arguments. With no placeholder
    the arguments are appended (`wave`: after a space; `claude-code`: `ARGUMENTS: …`).
 3. `${…}` variables, in the body and in every `allowed-tools` rule; a rule left with a placeholder
@@ -11,7 +11,7 @@ commands).
 4. Injections in document order. Every decision is made before anything runs; the first command
    that is not allowed aborts the invocation with exactly
    `Shell command permission check failed for pattern "<pattern>": <reason>` and no text.
-   Dry-run runs nothing. Execute mode runs the allowed commands (`wave_lsp.core.execution`).
+   Dry-run runs nothing. Execute mode runs the allowed commands (`wave_lsp.core.runtime.execution`).
 5. A structured result (`Invocation.to_json`), the same for the CLI and the language server.
 
 Argument text is never treated as a command and never reaches a shell: injections are found in the
@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wave_lsp.core import arguments as args_module
-from wave_lsp.core.config import Settings
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.execution import TIMEOUT_SECONDS, ArgumentsFile, run_command, shown_output
-from wave_lsp.core.injection import Injection, find_injections
-from wave_lsp.core.listing import skill_name
-from wave_lsp.core.location import SkillLocation
-from wave_lsp.core.permissions import (
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.injections import Injection, find_injections
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.runtime import arguments as args_module
+from wave_lsp.core.runtime.execution import TIMEOUT_SECONDS, ArgumentsFile, run_command, shown_output
+from wave_lsp.core.runtime.listing import skill_name
+from wave_lsp.core.runtime.permissions import (
     Decision,
     PermissionEngine,
     RuleSet,
@@ -41,9 +41,9 @@ from wave_lsp.core.permissions import (
     make_rule,
     settings_files,
 )
-from wave_lsp.core.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
-from wave_lsp.core.text import Span
-from wave_lsp.core.toolrules import entries
+from wave_lsp.core.runtime.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
+from wave_lsp.core.runtime.toolrules import entries
+from wave_lsp.core.workspace.location import SkillLocation
 
 MODES = ("dry-run", "execute")
 #: where `${WAVE_ARGUMENTS_FILE}` points in a dry-run (no file is created)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from wave_lsp.core.document import SkillDocument
+from wave_lsp.core.parsing.document import SkillDocument
 
 _DIRECTIVE = re.compile(r"wave-lsp:\s*(ignore-file|ignore)\s+((?:SK\d{3}\s*,?\s*)+)", re.I)
 _HTML_COMMENT = re.compile(r"<!--(.*?)-->", re.S)

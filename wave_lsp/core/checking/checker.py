@@ -12,13 +12,13 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wave_lsp.core.config import Settings
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.engine import check_document, finalize, reported
-from wave_lsp.core.findings import Finding
-from wave_lsp.core.location import SkillLocation, locate
-from wave_lsp.core.source import DecodeResult, decode, strip_bom
-from wave_lsp.core.text import Span
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.checking.engine import check_document, finalize, reported
+from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.workspace.location import SkillLocation, locate
 
 #: files larger than this are not read at all (a SKILL.md is a few KiB; SK111 starts at 64 KiB)
 MAX_READ_BYTES = 32 * 1024 * 1024
@@ -97,7 +97,7 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
 def _known(path: Path, decoded: DecodeResult) -> SkillDocument | None:
     if decoded.invalid_byte_offset is not None or decoded.bom:
         return None
-    from wave_lsp.core.runtime import known_document
+    from wave_lsp.core.workspace.runtime_view import known_document
 
     return known_document(path, decoded.text)
 

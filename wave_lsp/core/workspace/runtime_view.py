@@ -23,10 +23,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wave_lsp.core.checker import load_document
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.listing import Listing, ListingEntry, listing_entry, render_listing
-from wave_lsp.core.location import SKILL_FILE, find_git_root, find_plugin, locate
+from wave_lsp.core.checking.checker import load_document
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.runtime.listing import Listing, ListingEntry, listing_entry, render_listing
+from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root, find_plugin, locate
 
 MANAGED_ROOT = Path("/etc/claude-code/.claude/skills")
 #: (scope, folder) from highest to lowest precedence, per target family

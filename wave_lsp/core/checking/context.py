@@ -10,18 +10,18 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from wave_lsp.core import schema
-from wave_lsp.core.catalog import Severity
-from wave_lsp.core.config import Settings
-from wave_lsp.core.document import FieldEntry, SkillDocument
-from wave_lsp.core.findings import Finding, Fix, Related, TextEdit
-from wave_lsp.core.location import SkillLocation
-from wave_lsp.core.schema import SchemaIssue
-from wave_lsp.core.text import Span
-from wave_lsp.core.yamltree import YamlNode
+from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
+from wave_lsp.core.checking.schema import SchemaIssue
+from wave_lsp.core.parsing.document import FieldEntry, SkillDocument
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.yamltree import YamlNode
+from wave_lsp.core.workspace.location import SkillLocation
 
 if TYPE_CHECKING:
-    from wave_lsp.core.preview import Plan
+    from wave_lsp.core.runtime.preview import Plan
 
 
 @dataclass(slots=True)
@@ -79,7 +79,7 @@ class CheckContext:
     @cached_property
     def injection_plan(self) -> Plan:
         """Every injection with its permission decision (dry-run, no arguments)."""
-        from wave_lsp.core.preview import plan_injections
+        from wave_lsp.core.runtime.preview import plan_injections
 
         return plan_injections(self.document, self.location, self.settings)
 

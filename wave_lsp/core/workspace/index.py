@@ -13,14 +13,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from wave_lsp.core import schema
-from wave_lsp.core.checker import load_document
-from wave_lsp.core.config import Settings
-from wave_lsp.core.discovery import find_skill_files
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.listing import ListingEntry, listing_entry
-from wave_lsp.core.location import ALL_SKILLS_ROOTS, SKILL_FILE, locate
-from wave_lsp.core.runtime import summary_of
+from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.checker import load_document
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.runtime.listing import ListingEntry, listing_entry
+from wave_lsp.core.workspace.discovery import find_skill_files
+from wave_lsp.core.workspace.location import ALL_SKILLS_ROOTS, SKILL_FILE, locate
+from wave_lsp.core.workspace.runtime_view import summary_of
 
 AGENT_FOLDERS = (".wave/agents", ".claude/agents")
 #: more SKILL.md files than this in the workspace are not summarised (the rest stay unknown)

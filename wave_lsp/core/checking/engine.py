@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import logging
 
-from wave_lsp.core.catalog import rule
-from wave_lsp.core.config import Settings
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.document import SkillDocument
-from wave_lsp.core.findings import Finding
-from wave_lsp.core.location import SkillLocation
+from wave_lsp.core.checking.catalog import rule
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.checking.suppression import collect
+from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.rules import all_checks
-from wave_lsp.core.suppression import collect
+from wave_lsp.core.workspace.location import SkillLocation
 
 log = logging.getLogger(__name__)
 

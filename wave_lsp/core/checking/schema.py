@@ -84,7 +84,7 @@ def raw_schema() -> dict[str, Any]:
     packaged = resources.files("wave_lsp").joinpath("_data", SCHEMA_FILE)
     if packaged.is_file():
         return json.loads(packaged.read_text("utf-8"))
-    in_repo = Path(__file__).resolve().parents[2] / "schemas" / SCHEMA_FILE
+    in_repo = Path(__file__).resolve().parents[3] / "schemas" / SCHEMA_FILE
     return json.loads(in_repo.read_text("utf-8"))
 
 

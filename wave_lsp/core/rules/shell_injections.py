@@ -1,7 +1,7 @@
 """RULES.md *Shell injection*: SK120–SK126.
 
-Injections are found exactly as the runtimes find them (`wave_lsp.core.injection`); decisions come
-from the one permission engine (`wave_lsp.core.permissions`) through the dry-run plan of the
+Injections are found exactly as the runtimes find them (`wave_lsp.core.parsing.injections`); decisions come
+from the one permission engine (`wave_lsp.core.runtime.permissions`) through the dry-run plan of the
 preview, so a diagnostic, a hover and `wave-lsp preview` never disagree.
 
 Decisions: SK123's quick fix adds the narrowest rule — the exact command as written, placeholders
@@ -18,15 +18,15 @@ import json
 import re
 from collections.abc import Iterator
 
-from wave_lsp.core.context import CheckContext
-from wave_lsp.core.findings import Finding, Fix, TextEdit
-from wave_lsp.core.injection import find_injections
-from wave_lsp.core.markdown import parse_body
-from wave_lsp.core.permissions import narrowest_rule, split_command
-from wave_lsp.core.preview import PlannedInjection, permission_message, shell_tool
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.parsing.injections import find_injections
+from wave_lsp.core.parsing.markdown import parse_body
+from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, shown
-from wave_lsp.core.text import Span
+from wave_lsp.core.runtime.permissions import narrowest_rule, split_command
+from wave_lsp.core.runtime.preview import PlannedInjection, permission_message, shell_tool
 
 MAX_INJECTION_FINDINGS = 100
 

@@ -1,0 +1,55 @@
+"""The refactoring guard: `check --format json` on the shared corpus and on `examples/` prints, for
+every target, exactly the output recorded in `tests/regression/baseline/` (gzip-compressed).
+
+A behaviour change must show up here as a reviewed diff: run `pytest tests/regression
+--update-golden`, look at `git diff --stat` plus the decompressed difference, and say in the commit
+why the output changed.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wave_lsp.core.checking.catalog import TARGETS
+
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = REPO.parent / "shared" / "corpus" / "real"
+BASELINE = Path(__file__).with_name("baseline")
+INPUTS = {"examples": REPO / "examples" / "skills", "corpus": CORPUS}
+
+
+def _command(target: str, source: Path) -> list[str]:
+    return [sys.executable, "-m", "wave_lsp", "check", os.path.relpath(source, REPO),
+            "--target", target, "--format", "json", "--no-personal"]
+
+
+@pytest.mark.timeout(300)  # four corpus runs side by side take about 40 s on two cores
+def test_check_output_is_unchanged(tmp_path: Path, update_golden: bool) -> None:
+    env = {**os.environ, "HOME": str(tmp_path), "NO_COLOR": "1"}
+    runs = {}
+    for name, source in INPUTS.items():
+        if not source.exists():
+            continue
+        for target in TARGETS:
+            runs[name, target] = subprocess.Popen(
+                _command(target, source), cwd=REPO, env=env, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE)
+    if ("corpus", "wave") not in runs:
+        pytest.skip("the shared corpus is not beside the repository")
+    changed = []
+    for (name, target), process in runs.items():
+        out, err = process.communicate(timeout=280)
+        assert process.returncode in (0, 1), err.decode()
+        assert not err, err.decode()[:2000]
+        stored = BASELINE / f"{name}-{target}.json.gz"
+        if update_golden:
+            stored.write_bytes(gzip.compress(out, mtime=0))
+        elif gzip.decompress(stored.read_bytes()) != out:
+            changed.append(stored.name)
+    assert not changed, f"check output changed for {changed}; see the module docstring"
