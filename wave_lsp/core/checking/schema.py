@@ -7,8 +7,9 @@ hover and completion. Rules ask this module; no other module keeps a list of fie
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -74,7 +75,8 @@ class SchemaIssue:
     keyword: str
     message: str
     value: Any
-    schema: dict[str, Any] = field(default_factory=dict)
+    # `dataclasses.field`, spelled out: the `field` attribute above shadows the bare name here
+    schema: dict[str, Any] = dataclasses.field(default_factory=dict)
     #: the issue is about a mapping key (`propertyNames`), named by `value`, under `path`
     on_key: bool = False
 
@@ -83,9 +85,16 @@ class SchemaIssue:
 def raw_schema() -> dict[str, Any]:
     packaged = resources.files("wave_lsp").joinpath("_data", SCHEMA_FILE)
     if packaged.is_file():
-        return json.loads(packaged.read_text("utf-8"))
+        return _json_object(packaged.read_text("utf-8"))
     in_repo = Path(__file__).resolve().parents[3] / "schemas" / SCHEMA_FILE
-    return json.loads(in_repo.read_text("utf-8"))
+    return _json_object(in_repo.read_text("utf-8"))
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    loaded = json.loads(text)
+    if not isinstance(loaded, dict):
+        raise ValueError(f"{SCHEMA_FILE} must hold a JSON object, not {type(loaded).__name__}")
+    return loaded
 
 
 @cache

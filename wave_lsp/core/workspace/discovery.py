@@ -24,7 +24,7 @@ class _IgnoreStack:
     """The `.gitignore` files met on the way down, each with the folder it applies to."""
 
     def __init__(self) -> None:
-        self._specs: list[tuple[Path, pathspec.PathSpec]] = []
+        self._specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
 
     def push(self, folder: Path) -> bool:
         ignore = folder / ".gitignore"
