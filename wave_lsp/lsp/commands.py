@@ -47,7 +47,7 @@ def register(server: WaveLanguageServer) -> None:
 
     @server.thread()
     @server.command(PREVIEW)
-    def preview_invocation(ls: WaveLanguageServer, params: dict) -> dict[str, Any]:
+    def preview_invocation(ls: WaveLanguageServer, params: dict[str, Any]) -> dict[str, Any]:
         return _answer(ls, PREVIEW, _preview, params)
 
 
@@ -57,7 +57,8 @@ def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Any]:
     from pygls.uris import to_fs_path
 
     uri = params.get("uri") if isinstance(params, Mapping) else None
-    path = Path(to_fs_path(uri)) if isinstance(uri, str) and to_fs_path(uri) else None
+    uri_path = to_fs_path(uri) if isinstance(uri, str) else None
+    path = Path(uri_path) if uri_path else None
     if path is None:
         folders = [to_fs_path(f.uri) for f in ls.workspace.folders.values()]
         path = Path(folders[0]) if folders and folders[0] else (

@@ -87,7 +87,8 @@ def register(server: WaveLanguageServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @safe(list)
-    def on_symbols(ls: WaveLanguageServer, params: types.DocumentSymbolParams) -> list:
+    def on_symbols(ls: WaveLanguageServer, params: types.DocumentSymbolParams
+                   ) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
         analysis = ls.analysis(params.text_document.uri)
         if analysis is None:
             return []

@@ -121,16 +121,19 @@ async def _index_workspace(ls: WaveLanguageServer) -> None:
             message=f"{count} skill{'s' if count != 1 else ''} indexed"))
 
 
-@safe(lambda: types.FullDocumentDiagnosticReport(items=[]))
+@safe(lambda: types.RelatedFullDocumentDiagnosticReport(items=[]))
 def pull_diagnostics(ls: WaveLanguageServer,
                      params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+    """`textDocument/diagnostic` answers a `DocumentDiagnosticReport`: the *related* full or
+    unchanged report (the plain `Full…`/`Unchanged…` reports are the per-document parts of it)."""
     analysis = ls.analysis(params.text_document.uri)
     if analysis is None:
-        return types.FullDocumentDiagnosticReport(items=[])
-    result_id = f"{analysis.version}:{ls.state.generation}:{hash(analysis.report.document.text)}"
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
+    result_id = f"{analysis.version}:{ls.state.generation}:{hash(analysis.context.document.text)}"
     if params.previous_result_id == result_id:
-        return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
-    return types.FullDocumentDiagnosticReport(items=ls.diagnostics(analysis), result_id=result_id)
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+    return types.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(analysis),
+                                                     result_id=result_id)
 
 
 def _apply_settings(ls: WaveLanguageServer, raw: Any) -> None:

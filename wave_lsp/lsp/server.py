@@ -14,9 +14,9 @@ import asyncio
 import functools
 import logging
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -31,7 +31,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("wave_lsp")
 CONFIG_SECTION = "wave"
 COMPLETION_TRIGGERS = [":", " ", "$", "{", "/", "(", "-", "[", ","]
-T = TypeVar("T")
+P = ParamSpec("P")
+T = TypeVar("T")  #: what the default answer is
+T_co = TypeVar("T_co", covariant=True)
+R = TypeVar("R")  #: what the handler answers
 
 
 class WaveLanguageServer(LanguageServer):
@@ -156,33 +159,52 @@ class WaveLanguageServer(LanguageServer):
         return get_capability(self.client_capabilities, path, default)
 
 
-def safe(default: Callable[[], T]) -> Callable[[Callable[..., T]], Callable[..., T]]:
+class SafeHandler(Protocol[T_co]):
+    """What `safe(default)` returns: a decorator that keeps the handler's parameters and answers
+    what the handler answers or the default (awaited, for a coroutine handler)."""
+
+    @overload
+    def __call__(self, handler: Callable[Concatenate[WaveLanguageServer, P], Coroutine[Any, Any, R]]
+                 ) -> Callable[Concatenate[WaveLanguageServer, P], Coroutine[Any, Any, R | T_co]]: ...
+
+    @overload
+    def __call__(self, handler: Callable[Concatenate[WaveLanguageServer, P], R]
+                 ) -> Callable[Concatenate[WaveLanguageServer, P], R | T_co]: ...
+
+
+def safe(default: Callable[[], T]) -> SafeHandler[T]:
     """Handler wrapper: an exception is logged and answered with `default()`."""
 
-    def wrap(handler: Callable[..., T]) -> Callable[..., T]:
-        if asyncio.iscoroutinefunction(handler):
-            @functools.wraps(handler)
-            async def run_async(ls: WaveLanguageServer, *args: Any) -> T:
-                try:
-                    return await handler(ls, *args)
-                except asyncio.CancelledError:  # the session is ending: nothing to report
-                    log.debug("%s cancelled", handler.__name__)
-                    return default()
-                except Exception as error:
-                    ls.log_problem(f"{handler.__name__} failed: {error!r}", error)
-                    return default()
-            return run_async  # type: ignore[return-value]
-
+    def wrap_async(handler: Callable[Concatenate[WaveLanguageServer, P], Coroutine[Any, Any, R]]
+                   ) -> Callable[Concatenate[WaveLanguageServer, P], Coroutine[Any, Any, R | T]]:
         @functools.wraps(handler)
-        def run(ls: WaveLanguageServer, *args: Any) -> T:
+        async def run_async(ls: WaveLanguageServer, /, *args: P.args, **kwargs: P.kwargs) -> R | T:
             try:
-                return handler(ls, *args)
+                return await handler(ls, *args, **kwargs)
+            except asyncio.CancelledError:  # the session is ending: nothing to report
+                log.debug("%s cancelled", handler.__name__)
+                return default()
+            except Exception as error:
+                ls.log_problem(f"{handler.__name__} failed: {error!r}", error)
+                return default()
+        return run_async
+
+    def wrap(handler: Callable[Concatenate[WaveLanguageServer, P], R]
+             ) -> Callable[Concatenate[WaveLanguageServer, P], R | T]:
+        @functools.wraps(handler)
+        def run(ls: WaveLanguageServer, /, *args: P.args, **kwargs: P.kwargs) -> R | T:
+            try:
+                return handler(ls, *args, **kwargs)
             except Exception as error:
                 ls.log_problem(f"{handler.__name__} failed: {error!r}", error)
                 return default()
         return run
 
-    return wrap
+    # The implementation behind `SafeHandler`'s two overloads, which give callers the precise types
+    def choose(handler: Callable[..., Any]) -> Callable[..., Any]:
+        return wrap_async(handler) if asyncio.iscoroutinefunction(handler) else wrap(handler)
+
+    return choose
 
 
 def create_server() -> WaveLanguageServer:
