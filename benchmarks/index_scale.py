@@ -15,6 +15,7 @@ from pathlib import Path
 
 from wave_lsp.core.checking.checker import check_file
 from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
 from wave_lsp.core.workspace.discovery import find_skill_files
 from wave_lsp.core.workspace.index import SkillIndex
 from wave_lsp.core.workspace.runtime_view import runtime_skills
@@ -54,9 +55,9 @@ def main() -> None:
         project, home = generate(Path(folder), args.skills)
         print(f"{args.skills:,} skills generated under {folder}")
         timed("discovery (wave-lsp list, wave)", args.skills,
-              lambda: f"{len(runtime_skills('wave', project, home))} loaded")
+              lambda: f"{len(runtime_skills(WAVE, project, home))} loaded")
         timed("discovery (claude-code)", args.skills,
-              lambda: f"{len(runtime_skills('claude-code', project, home))} loaded")
+              lambda: f"{len(runtime_skills(CLAUDE_CODE, project, home))} loaded")
         index = SkillIndex()
         timed("server index (SkillIndex.rebuild)", args.skills,
               lambda: index.rebuild([project], Settings(home=home)) or f"{len(index.skills())} indexed")

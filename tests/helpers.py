@@ -34,7 +34,7 @@ def run(tmp_path: Path, text: str, *, target: str = "wave", relpath: str = "my-s
         extra = tmp_path / name
         extra.parent.mkdir(parents=True, exist_ok=True)
         extra.write_text(content, "utf-8")
-    settings = Settings(target=target, home=home or tmp_path / "home")
+    settings = Settings.for_target(target, home=home or tmp_path / "home")
     return check_file(path, settings, strict=True)
 
 

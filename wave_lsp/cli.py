@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wave_lsp import __version__
-from wave_lsp.core.checking.catalog import TARGETS
+from wave_lsp.core.runtime.profiles import TARGETS
 
 if TYPE_CHECKING:
     from wave_lsp.core.checking.checker import FileReport
@@ -148,7 +148,7 @@ def check_files(files: list[Path], settings: Settings) -> list[FileReport]:
         return [check_file(path, settings) for path in files]
     home = settings.home or Path.home()
     for project in {locate(path, home=home).project_root for path in files}:
-        runtime.project_skills(settings.target, project, home, settings.personal)
+        runtime.project_skills(settings.profile, project, home, settings.personal)
     context = multiprocessing.get_context("fork")
     chunk = max(16, len(files) // (workers * 8))
     with context.Pool(workers, initializer=_worker_settings, initargs=(settings,)) as pool:
@@ -240,7 +240,7 @@ def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.exit(EXIT_USAGE, f"wave-lsp: not a directory: {args.directory}\n")
     settings = _settings(args, parser, args.directory)
     project = args.directory.resolve()
-    skills = runtime_skills(settings.target, project, settings.home or Path.home(),
+    skills = runtime_skills(settings.profile, project, settings.home or Path.home(),
                             settings.personal)
     cwd = Path.cwd()
     rows = [skill.to_json(cwd) for skill in skills]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from wave_lsp.core.checking.catalog import TARGETS, Rule, rules
+from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, Rule, rules
 from wave_lsp.core.rules import implemented_codes
 
 _LEVEL = {None: "–", 1: "error", 2: "warning", 3: "information", 4: "hint"}
@@ -24,8 +24,8 @@ def rule_page(item: Rule) -> str:
 {status}
 {item.summary}
 
-| {" | ".join(TARGETS)} |
-|{"---|" * len(TARGETS)}
+| {" | ".join(CATALOG_COLUMNS)} |
+|{"---|" * len(CATALOG_COLUMNS)}
 | {levels} |
 
 ## Why
@@ -50,8 +50,8 @@ or everywhere with `--ignore {item.code}` / `[tool.wave-lsp] ignore = ["{item.co
 
 def index_page() -> str:
     lines = ["# wave-lsp rules", "", "Generated from `wave_lsp/data/rules.toml`.", "",
-             f"| code | name | {' | '.join(TARGETS)} | summary |",
-             f"|---|---|{'---|' * len(TARGETS)}---|"]
+             f"| code | name | {' | '.join(CATALOG_COLUMNS)} | summary |",
+             f"|---|---|{'---|' * len(CATALOG_COLUMNS)}---|"]
     for item in rules().values():
         levels = " | ".join(_LEVEL[int(s) if s else None][:1].upper() if s else "–"
                             for s in item.severities.values())

@@ -10,7 +10,8 @@ import pytest
 
 from wave_lsp import docs
 from wave_lsp.core.checking import schema
-from wave_lsp.core.checking.catalog import TARGETS, rules
+from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, rules
+from wave_lsp.core.runtime.profiles import AGENTSKILLS
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_MD = ROOT.parent / "shared" / "spec" / "RULES.md"
@@ -33,7 +34,7 @@ def test_catalog_matches_rules_md() -> None:
     for code, (name, letters) in expected.items():
         item = rules()[code]
         assert item.name == name, code
-        got = [int(item.severities[t]) if item.severities[t] else None for t in TARGETS]
+        got = [int(item.severities[t]) if item.severities[t] else None for t in CATALOG_COLUMNS]
         assert got == [LETTER[letter] for letter in letters], code
 
 
@@ -50,12 +51,12 @@ def test_schema_rules_exist_and_targets_are_known() -> None:
         rule = spec.rule
         codes = [rule] if isinstance(rule, str) else list((rule or {}).values())
         assert all(code in rules() for code in codes), spec.name
-        assert set(spec.targets) <= set(TARGETS), spec.name
+        assert set(spec.targets) <= set(CATALOG_COLUMNS), spec.name
         assert spec.description, spec.name
 
 
 def test_agentskills_fields_are_the_six_spec_fields() -> None:
-    assert {f.name for f in schema.fields_for("agentskills")} == {
+    assert {f.name for f in schema.fields_for(AGENTSKILLS)} == {
         "name", "description", "license", "compatibility", "metadata", "allowed-tools"}
 
 

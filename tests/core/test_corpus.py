@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from wave_lsp.core.checking.catalog import TARGETS
 from wave_lsp.core.checking.checker import check_file
 from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.runtime.profiles import TARGETS
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 FILES = sorted((CORPUS / "real").rglob("SKILL.md")) if CORPUS.exists() else []
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(not FILES, reason="the shared corpus is not besi
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_corpus_never_raises_and_ranges_are_valid(target: str, tmp_path) -> None:
-    settings = Settings(target=target, home=tmp_path)
+    settings = Settings.for_target(target, home=tmp_path)
     for path in FILES:
         report = check_file(path, settings, strict=True)
         assert report.document is not None
@@ -35,7 +35,7 @@ def test_agreement_with_skills_ref(tmp_path) -> None:
     """Where skills-ref reports a name/dir mismatch, uppercase or a long description, so do we."""
     expected = {"Directory name": "SK039", "must be lowercase": "SK034",
                 "Description exceeds": "SK053"}
-    settings = Settings(target="agentskills", home=tmp_path)
+    settings = Settings.for_target("agentskills", home=tmp_path)
     with open(CORPUS / "skills-ref-results.tsv", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
     checked = 0

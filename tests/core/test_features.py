@@ -24,7 +24,7 @@ CURSOR = "‸"
 def at(text: str, path: Path | None = None, target: str = "wave"):
     offset = text.index(CURSOR)
     clean = text.replace(CURSOR, "")
-    return FeatureContext.for_text(clean, path, Settings(target=target)), offset
+    return FeatureContext.for_text(clean, path, Settings.for_target(target)), offset
 
 
 @pytest.mark.parametrize(("text", "expected", "absent"), [

@@ -16,6 +16,7 @@ from wave_lsp.core.runtime.permissions import (
     settings_files,
     split_command,
 )
+from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
 
 
 def engine(*rules: str, behavior: str = "allow") -> PermissionEngine:
@@ -147,14 +148,14 @@ def test_narrowest_rule_round_trips() -> None:
 
 def test_settings_sources_and_labels(tmp_path: Path) -> None:
     home, project = tmp_path / "home", tmp_path / "project"
-    files = settings_files("wave", project, home)
+    files = settings_files(WAVE, project, home)
     assert [(label, path.relative_to(tmp_path).as_posix(), personal)
             for label, path, personal in files] == [
         ("user settings", "home/.wave/settings.json", True),
         ("project settings", "project/.wave/settings.json", False),
         ("local project settings", "project/.wave/settings.local.json", False)]
-    assert settings_files("claude-code", project, home)[0][1] == home / ".claude/settings.json"
-    assert settings_files("wave", project, home, personal=False)[0][0] == "project settings"
+    assert settings_files(CLAUDE_CODE, project, home)[0][1] == home / ".claude/settings.json"
+    assert settings_files(WAVE, project, home, personal=False)[0][0] == "project settings"
     path = project / ".wave/settings.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps({"permissions": {"allow": ["Bash(ls)", 3], "deny": ["Bash(rm:*)"],

@@ -17,6 +17,7 @@ from wave_lsp.core.parsing.injections import find_injections
 from wave_lsp.core.runtime.arguments import split_arguments, substitute_arguments
 from wave_lsp.core.runtime.execution import run_command
 from wave_lsp.core.runtime.preview import Invocation, invoke
+from wave_lsp.core.runtime.profiles import PROFILES
 from wave_lsp.core.workspace.location import locate
 
 
@@ -40,7 +41,7 @@ def skill(tmp_path: Path, body: str, *frontmatter: str, name: str = "demo",
 def run(path: Path, arguments: str = "", mode: str = "dry-run", target: str = "wave",
         tmp_home: Path | None = None) -> Invocation:
     home = tmp_home or path.parents[4] / "home"
-    settings = Settings(target=target, home=home)
+    settings = Settings.for_target(target, home=home)
     document = SkillDocument.from_text(path.read_text("utf-8"))
     return invoke(document, locate(path, home=home), settings, arguments, mode)
 
@@ -75,7 +76,7 @@ def test_injection_ranges_are_exact() -> None:
     ("claude-code", "unterminated 'quote", ["unterminated", "'quote"]),
 ])
 def test_argument_words(target: str, raw: str, words: list[str]) -> None:
-    assert split_arguments(raw, target) == words
+    assert split_arguments(raw, PROFILES[target]) == words
 
 
 @pytest.mark.parametrize(("target", "text", "expected"), [
@@ -89,12 +90,13 @@ def test_argument_words(target: str, raw: str, words: list[str]) -> None:
 ])
 def test_argument_substitution(target: str, text: str, expected: str) -> None:
     raw = 'a "b c"'
-    words = split_arguments(raw, target)
-    assert substitute_arguments(text, raw, words, ["issue", "branch"], target) == expected
+    profile = PROFILES[target]
+    words = split_arguments(raw, profile)
+    assert substitute_arguments(text, raw, words, ["issue", "branch"], profile) == expected
 
 
 def test_argument_text_is_not_substituted_again() -> None:
-    assert substitute_arguments("$1 $2", "$2 x", ["$2", "x"], [], "wave") == "$2 x"
+    assert substitute_arguments("$1 $2", "$2 x", ["$2", "x"], [], PROFILES["wave"]) == "$2 x"
 
 
 # -- rendering ------------------------------------------------------------------------------------

@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wave_lsp.core.checking.catalog import TARGETS
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.engine import check_document
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.text import LineIndex
+from wave_lsp.core.runtime.profiles import TARGETS
 from wave_lsp.core.workspace.location import locate
 
 PIECES = [
@@ -27,7 +27,7 @@ def check_all_targets(text: str) -> None:
     lines = LineIndex(document.text)
     end = lines.position(len(document.text))
     for target in TARGETS:
-        findings = check_document(document, locate(None), Settings(target=target), strict=True)
+        findings = check_document(document, locate(None), Settings.for_target(target), strict=True)
         for finding in findings:
             assert finding.range is not None
             for point in (finding.range.start, finding.range.end):
@@ -36,7 +36,7 @@ def check_all_targets(text: str) -> None:
                 assert point.character <= len(lines.line_text(point.line))
             assert finding.range.start <= finding.range.end
             assert finding.message
-        again = check_document(document, locate(None), Settings(target=target), strict=True)
+        again = check_document(document, locate(None), Settings.for_target(target), strict=True)
         assert [(f.code, f.range) for f in again] == [(f.code, f.range) for f in findings]
 
 

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 import pytest
 
 from tests.helpers import run, strip_markers
-from wave_lsp.core.checking.catalog import TARGETS, Severity, rule
+from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.rules import implemented_codes
+from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
 
 GOOD = "---\nname: my-skill\ndescription: Extracts text. Use when the user asks for it.\n---\n# Body\n"
 
@@ -243,7 +244,7 @@ def test_rule_triggers(case: Case, target: str, tmp_path) -> None:
     text, expected = strip_markers(case.text)
     report = run(tmp_path, text, target=target, relpath=case.relpath, files=case.files)
     found = [f for f in report.findings if f.code == case.code]
-    default = rule(case.code).severity(target)
+    default = rule(case.code).severity(PROFILES[target])
     if default is None:
         assert found == [], f"{case.code} must not be reported under {target}"
         return

@@ -13,6 +13,7 @@ import pytest
 from tests.helpers import run
 from wave_lsp.cli import main
 from wave_lsp.core.runtime.listing import ListingEntry, render_listing
+from wave_lsp.core.runtime.profiles import CLAUDE_CODE, PROFILES, WAVE
 from wave_lsp.core.workspace.runtime_view import runtime_skills
 
 
@@ -47,7 +48,7 @@ def test_wave_project_beats_personal_and_wave_beats_claude_beats_agents(tree) ->
     make(project, ".wave/skills/deploy")
     make(home, ".wave/skills/deploy")
     make(home, ".agents/skills/notes")
-    assert table(runtime_skills("wave", project, home)) == [
+    assert table(runtime_skills(WAVE, project, home)) == [
         ("deploy", "project", "project/.wave/skills/deploy", None),
         ("deploy", "project", "project/.claude/skills/deploy", "project/.wave/skills/deploy"),
         ("deploy", "project", "project/.agents/skills/deploy", "project/.wave/skills/deploy"),
@@ -60,7 +61,7 @@ def test_wave_keys_by_frontmatter_name(tree) -> None:
     project, home = tree
     make(project, ".wave/skills/folder-a", name="shared")
     make(home, ".wave/skills/folder-b", name="shared")
-    skills = runtime_skills("wave", project, home)
+    skills = runtime_skills(WAVE, project, home)
     assert [s.name for s in skills] == ["shared", "shared"]
     assert skills[1].shadowed_by is skills[0]
     # Claude Code keys by folder name: no collision
@@ -68,7 +69,7 @@ def test_wave_keys_by_frontmatter_name(tree) -> None:
     os.rename(project / ".wave/skills/folder-a", project / ".claude/skills/folder-a")
     (home / ".claude/skills").mkdir(parents=True)
     os.rename(home / ".wave/skills/folder-b", home / ".claude/skills/folder-b")
-    assert [(s.name, s.shadowed_by) for s in runtime_skills("claude-code", project, home)] == [
+    assert [(s.name, s.shadowed_by) for s in runtime_skills(CLAUDE_CODE, project, home)] == [
         ("folder-b", None), ("folder-a", None)]
 
 
@@ -79,14 +80,14 @@ def test_claude_code_personal_beats_project_and_walks_up_to_the_git_root(tree) -
     make(project, "packages/app/.claude/skills/lint")
     make(project, ".claude/skills/lint")
     make(project.parent, ".claude/skills/outside")  # above the git root: not loaded
-    skills = runtime_skills("claude-code", project / "packages/app", home)
+    skills = runtime_skills(CLAUDE_CODE, project / "packages/app", home)
     assert table(skills) == [
         ("deploy", "personal", "home/.claude/skills/deploy", None),
         ("lint", "project", "app/.claude/skills/lint", None),
         ("deploy", "project", "project/.claude/skills/deploy", "home/.claude/skills/deploy"),
         ("lint", "project", "project/.claude/skills/lint", "app/.claude/skills/lint"),
     ]
-    assert runtime_skills("claude-code", project, home, personal=False)[0].scope == "project"
+    assert runtime_skills(CLAUDE_CODE, project, home, personal=False)[0].scope == "project"
 
 
 def test_symlinked_skill_dirs_load_once_and_loops_are_harmless(tree) -> None:
@@ -99,7 +100,7 @@ def test_symlinked_skill_dirs_load_once_and_loops_are_harmless(tree) -> None:
     (project / ".wave/skills/loop").symlink_to(project / ".wave/skills/loop")
     (project / ".agents/skills").mkdir(parents=True)
     (project / ".agents/skills/up").symlink_to(project / ".agents")
-    skills = runtime_skills("wave", project, home)
+    skills = runtime_skills(WAVE, project, home)
     assert [(s.name, s.path.parent.name) for s in skills] == [("deploy", "deploy")]
     assert [p.parent.name for p in skills[0].duplicates] == ["deploy-again"]
 
@@ -114,7 +115,7 @@ def test_plugin_skills_are_namespaced(tree) -> None:
     for target in ("wave", "claude-code"):
         if target == "claude-code":
             make(project, ".claude/skills/fmt")
-        skills = runtime_skills(target, project, home)
+        skills = runtime_skills(PROFILES[target], project, home)
         assert {(s.name, s.scope, s.shadowed_by) for s in skills} >= {
             ("tools:fmt", "plugin", None), ("fmt", "project", None)}
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import jsonschema
 
 from wave_lsp.cli import main
-from wave_lsp.core.checking.catalog import TARGETS
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.engine import check_document
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.text import LineIndex
 from wave_lsp.core.runtime.preview import invoke
+from wave_lsp.core.runtime.profiles import TARGETS
 from wave_lsp.core.workspace.location import locate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,7 +32,7 @@ def check_text(text: str, path: Path | None = None) -> None:
     end = lines.position(len(document.text))
     location = locate(path)
     for target in TARGETS:
-        settings = Settings(target=target, personal=False)
+        settings = Settings.for_target(target, personal=False)
         findings = check_document(document, location, settings, strict=True)
         for finding in findings:
             assert finding.range is not None and finding.message
@@ -53,7 +53,7 @@ def check_preview(text: str, path: Path) -> None:
     """A dry run never raises and never runs anything."""
     document = SkillDocument.from_text(text)
     for target in ("wave", "claude-code"):
-        result = invoke(document, locate(path), Settings(target=target, personal=False),
+        result = invoke(document, locate(path), Settings.for_target(target, personal=False),
                         "a 'b c' $(x)", "dry-run")
         assert not any(item.executed for item in result.injections)
         assert (result.text is None) == (not result.ok)

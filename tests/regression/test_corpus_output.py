@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from wave_lsp.core.checking.catalog import TARGETS
+from wave_lsp.core.runtime.profiles import TARGETS
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpus" / "real"

@@ -78,7 +78,7 @@ def _list_skills(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
     from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     project, settings = _project(ls, params)
-    skills = runtime_skills(settings.target, project, settings.home or Path.home(),
+    skills = runtime_skills(settings.profile, project, settings.home or Path.home(),
                             settings.personal)
     return {"version": 1, "target": settings.target,
             "skills": [skill.to_json(project) for skill in skills]}
@@ -89,7 +89,7 @@ def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
     from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     project, settings = _project(ls, params)
-    skills = runtime_skills(settings.target, project, settings.home or Path.home(),
+    skills = runtime_skills(settings.profile, project, settings.home or Path.home(),
                             settings.personal)
     listing = render_listing([s.listing for s in skills if s.shadowed_by is None])
     return {"version": 1, "target": settings.target, "text": LISTING_HEADER + listing.text,

@@ -12,9 +12,13 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
-TARGETS: tuple[str, ...] = ("wave", "claude-code", "agentskills", "portable")
-DEFAULT_TARGET = "wave"
+if TYPE_CHECKING:
+    from wave_lsp.core.runtime.profiles import RuntimeProfile
+
+#: the columns of the `severity` letters in rules.toml; a profile reads its `catalog_column`
+CATALOG_COLUMNS: tuple[str, ...] = ("wave", "claude-code", "agentskills", "portable")
 DOCS_BASE_URL = "https://github.com/wave-lsp/wave-lsp/blob/main/docs/rules/"
 
 
@@ -54,9 +58,9 @@ class Rule:
     fix: str
     notes: str = ""  #: how wave-lsp decides where RULES.md leaves room
 
-    def severity(self, target: str) -> Severity | None:
-        """The default severity under `target`, or None when the target does not report it."""
-        return self.severities.get(target)
+    def severity(self, profile: RuntimeProfile) -> Severity | None:
+        """The default severity under `profile`, or None when that target does not report it."""
+        return self.severities.get(profile.catalog_column)
 
     @property
     def url(self) -> str:
@@ -69,7 +73,7 @@ def rules() -> dict[str, Rule]:
     raw = tomllib.loads(resources.files("wave_lsp.data").joinpath("rules.toml").read_text("utf-8"))
     catalog: dict[str, Rule] = {}
     for code, entry in raw.items():
-        levels = dict(zip(TARGETS, (_LETTERS[letter] for letter in entry["severity"]), strict=True))
+        levels = dict(zip(CATALOG_COLUMNS, (_LETTERS[letter] for letter in entry["severity"]), strict=True))
         catalog[code] = Rule(code=code, name=entry["name"], family=entry["family"],
                              severities=levels, summary=entry["summary"], why=entry["why"],
                              example=entry["example"], fix=entry["fix"],

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from wave_lsp.core.checking.catalog import DEFAULT_TARGET, TARGETS, Severity, rules
+from wave_lsp.core.checking.catalog import Severity, rules
+from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE, PROFILES, TARGETS, RuntimeProfile
 
 OFF = "off"
 
@@ -25,7 +26,7 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    target: str = DEFAULT_TARGET
+    profile: RuntimeProfile = DEFAULT_PROFILE  #: the runtime the checks model (the target)
     select: tuple[str, ...] = ("ALL",)
     ignore: tuple[str, ...] = ()
     #: code -> Severity, or "off"
@@ -35,6 +36,15 @@ class Settings:
     home: Path | None = None
     #: more settings files whose `permissions` the permission engine reads (`wave.settingsFiles`)
     settings_files: tuple[str, ...] = ()
+
+    @classmethod
+    def for_target(cls, target: str, **values: Any) -> Settings:
+        """Settings for the built-in target named `target` (SettingsError when unknown)."""
+        return cls(profile=parse_target(target), **values)
+
+    @property
+    def target(self) -> str:
+        return self.profile.name
 
     def enabled(self, code: str) -> bool:
         if self.severity.get(code) == OFF:
@@ -48,6 +58,10 @@ class Settings:
         return override if isinstance(override, Severity) else default
 
     def merged(self, **changes: Any) -> Settings:
+        """A copy with the given values (None keeps the current one); `target=` names a profile."""
+        target = changes.pop("target", None)
+        if target is not None:
+            changes["profile"] = target if isinstance(target, RuntimeProfile) else parse_target(target)
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
@@ -55,10 +69,11 @@ def _matches(code: str, pattern: str) -> bool:
     return pattern == "ALL" or code.startswith(pattern)
 
 
-def parse_target(value: str) -> str:
-    if value not in TARGETS:
+def parse_target(value: str) -> RuntimeProfile:
+    found = PROFILES.get(value)
+    if found is None:
         raise SettingsError(f"unknown target {value!r}; choose one of {', '.join(TARGETS)}")
-    return value
+    return found
 
 
 def parse_codes(values: Iterable[str], what: str) -> tuple[str, ...]:

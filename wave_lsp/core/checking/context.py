@@ -18,6 +18,7 @@ from wave_lsp.core.checking.schema import SchemaIssue
 from wave_lsp.core.parsing.document import FieldEntry, SkillDocument
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation
 
 if TYPE_CHECKING:
@@ -37,8 +38,8 @@ class CheckContext:
     settings: Settings = field(default_factory=Settings)
 
     @property
-    def target(self) -> str:
-        return self.settings.target
+    def profile(self) -> RuntimeProfile:
+        return self.settings.profile
 
     @property
     def text(self) -> str:
@@ -63,7 +64,7 @@ class CheckContext:
 
     def reads(self, name: str) -> bool:
         spec = schema.field_spec(name)
-        return spec is not None and spec.read_by(self.target)
+        return spec is not None and spec.read_by(self.profile)
 
     @cached_property
     def schema_issues(self) -> list[LocatedIssue]:

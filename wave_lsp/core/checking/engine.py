@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 def reported(code: str, settings: Settings) -> bool:
     """Whether `code` can be reported at all under these settings."""
-    return rule(code).severity(settings.target) is not None and settings.enabled(code)
+    return rule(code).severity(settings.profile) is not None and settings.enabled(code)
 
 
 class _Reported(dict[str, bool]):
@@ -63,7 +63,7 @@ def finalize(raw: list[Finding], document: SkillDocument, settings: Settings) ->
     suppressions = collect(document)
     findings: list[Finding] = []
     for finding in raw:
-        default = rule(finding.code).severity(settings.target)
+        default = rule(finding.code).severity(settings.profile)
         if default is None:
             continue
         finding.severity = settings.severity_of(finding.code, finding.level or default)

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
+
+if TYPE_CHECKING:
+    from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 SCHEMA_FILE = "skill-frontmatter.schema.json"
 
@@ -32,8 +35,8 @@ class FieldSpec:
     snippet: str | None = None
     case_insensitive: bool = False
 
-    def read_by(self, target: str) -> bool:
-        return target in self.targets
+    def read_by(self, profile: RuntimeProfile) -> bool:
+        return profile.catalog_column in self.targets
 
     @property
     def types(self) -> tuple[str, ...]:
@@ -123,8 +126,8 @@ def field_spec(name: str) -> FieldSpec | None:
     return fields().get(name)
 
 
-def fields_for(target: str) -> list[FieldSpec]:
-    return [spec for spec in fields().values() if spec.read_by(target)]
+def fields_for(profile: RuntimeProfile) -> list[FieldSpec]:
+    return [spec for spec in fields().values() if spec.read_by(profile)]
 
 
 @cache

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.index import SkillIndex
 from wave_lsp.core.workspace.location import SkillLocation, locate
 
@@ -27,8 +28,8 @@ class FeatureContext:
     index: SkillIndex = field(default_factory=SkillIndex)
 
     @property
-    def target(self) -> str:
-        return self.settings.target
+    def profile(self) -> RuntimeProfile:
+        return self.settings.profile
 
     @staticmethod
     def for_text(text: str, path: Path | None, settings: Settings | None = None,

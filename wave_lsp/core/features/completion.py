@@ -20,6 +20,7 @@ from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.parsing.file_references import skill_files
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime.arguments import declared_names
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.toolrules import known_tools
 from wave_lsp.core.runtime.variables import VARIABLES
 
@@ -107,13 +108,13 @@ def _present_keys(ctx: FeatureContext, except_line: int) -> set[str]:
 def _keys(ctx: FeatureContext, replace: Span, line: int) -> list[Candidate]:
     present = _present_keys(ctx, line)
     candidates = []
-    for order, spec in enumerate(schema.fields_for(ctx.target)):
+    for order, spec in enumerate(schema.fields_for(ctx.profile)):
         if spec.name in present:
             continue
         candidates.append(Candidate(
             label=spec.name, kind="field", replace=replace,
             insert_text=f"{spec.name}: {_value_snippet(ctx, spec)}", snippet=True,
-            detail=_types_detail(spec), documentation=field_documentation(spec, ctx.target),
+            detail=_types_detail(spec), documentation=field_documentation(spec, ctx.profile),
             sort_text=f"{0 if spec.name in ('name', 'description') else 1}{order:03d}"))
     return candidates
 
@@ -141,7 +142,7 @@ def _types_detail(spec: FieldSpec) -> str:
     return " | ".join(spec.types) or "value"
 
 
-def field_documentation(spec: FieldSpec, target: str) -> str:
+def field_documentation(spec: FieldSpec, profile: RuntimeProfile) -> str:
     """The Markdown shown for a field in completion and hover (from the schema)."""
     parts = [spec.description]
     if spec.values:
@@ -152,8 +153,8 @@ def field_documentation(spec: FieldSpec, target: str) -> str:
     elif spec.is_boolean:
         parts.append("Values: `true` or `false`.")
     read_by = ", ".join(f"`{t}`" for t in spec.targets)
-    parts.append(f"Read by: {read_by}." + ("" if spec.read_by(target)
-                                           else f" **Not read by `{target}`.**"))
+    parts.append(f"Read by: {read_by}." + ("" if spec.read_by(profile)
+                                           else f" **Not read by `{profile.name}`.**"))
     return "\n\n".join(parts)
 
 
@@ -239,26 +240,25 @@ def _files(ctx: FeatureContext, offset: int, match: re.Match[str]) -> list[Candi
 
 def _placeholders(ctx: FeatureContext, offset: int, match: re.Match[str]) -> list[Candidate]:
     replace = Span(offset - len(match.group(0)), offset)
-    wave = ctx.target != "claude-code"
-    first = 1 if wave else 0
+    first = ctx.profile.argument_base
     items = [
         Candidate("$ARGUMENTS", "argument", replace, detail="all arguments, as typed",
                   documentation="The raw text the user typed after `/skill-name`.", sort_text="0"),
         Candidate("$ARGUMENTS[N]", "argument", replace, insert_text=f"$ARGUMENTS[${{1:{first}}}]",
                   snippet=True, detail="one argument",
-                  documentation=f"The N-th shell-quoted word ({'1' if wave else '0'}-based "
-                                f"in `{ctx.target}`).", sort_text="1"),
+                  documentation=f"The N-th shell-quoted word ({first}-based "
+                                f"in `{ctx.profile.name}`).", sort_text="1"),
     ]
     for n in range(first, first + 3):
-        ordinal = n if wave else n + 1
+        ordinal = n - first + 1
         items.append(Candidate(f"${n}", "argument", replace, detail=f"argument {ordinal}",
-                               documentation=_positional_doc(ctx.target, n), sort_text=f"2{n}"))
+                               documentation=_positional_doc(ctx.profile, n), sort_text=f"2{n}"))
     for name in declared_names(ctx.document.value("arguments")):
         items.append(Candidate(f"${name}", "argument", replace, detail="declared argument",
                                documentation="Declared in `arguments`.", sort_text="3" + name))
     plugin = ctx.location.plugin is not None
     for var in VARIABLES:
-        if ctx.target not in var.targets or (var.plugin_only and not plugin):
+        if not ctx.profile.expands(var.name) or (var.plugin_only and not plugin):
             continue
         items.append(Candidate("${" + var.name + "}", "variable", replace,
                                detail=var.description, documentation=var.description,
@@ -266,8 +266,8 @@ def _placeholders(ctx: FeatureContext, offset: int, match: re.Match[str]) -> lis
     return items
 
 
-def _positional_doc(target: str, n: int) -> str:
-    if target == "claude-code":
+def _positional_doc(profile: RuntimeProfile, n: int) -> str:
+    if profile.argument_base == 0:
         return f"`${n}` is argument {n + 1} (Claude Code counts from 0)."
     if n == 0:
         return "`$0` is always empty in Wave (arguments count from 1)."

@@ -57,7 +57,7 @@ def _field(ctx: FeatureContext, offset: int) -> HoverText | None:
         if spec is None:
             return HoverText(f"**{entry.name}** — not a field any target reads.", entry.key.span)
         return HoverText(f"**{entry.name}** ({' | '.join(spec.types)})\n\n"
-                         + field_documentation(spec, ctx.target), entry.key.span)
+                         + field_documentation(spec, ctx.profile), entry.key.span)
     if entry.name in ("allowed-tools", "disallowed-tools"):
         return _tool_rule(ctx, entry, offset)
     if entry.name == "paths":
@@ -93,7 +93,7 @@ def _tool_rule(ctx: FeatureContext, entry: FieldEntry, offset: int) -> HoverText
 
     if entry.name != "allowed-tools":
         return None
-    values = VariableValues.for_location(ctx.location, ctx.target)
+    values = VariableValues.for_location(ctx.location, ctx.profile)
     for item in resolve_allowed_tools(ctx.document, values):
         if not _within(item.span, offset) and item.span.end != offset:
             continue
@@ -113,13 +113,13 @@ def _placeholder(ctx: FeatureContext, offset: int) -> HoverText | None:
     match = match_at(ctx, PLACEHOLDER, offset, body_only=False)
     if match is not None:
         name = match.group(1)
-        values = VariableValues.for_location(ctx.location, ctx.target)
+        values = VariableValues.for_location(ctx.location, ctx.profile)
         known = variable(name)
         resolved = values.value(name, in_shell=known is not None and known.shell_only)
         about = known.description if known else "not a known variable"
         if resolved is not None:
             body = f"`${{{name}}}` — {about}.\n\nResolves to `{resolved}`."
-        elif known is not None and known.shell_only and ctx.target == "wave":
+        elif known is not None and known.shell_only and ctx.profile.expands(name):
             body = (f"`${{{name}}}` — {about}. Inside an injected command it names a temporary "
                     "file holding the arguments; elsewhere it stays literal.")
         else:
@@ -129,7 +129,6 @@ def _placeholder(ctx: FeatureContext, offset: int) -> HoverText | None:
 
 
 def _positional(ctx: FeatureContext, offset: int) -> HoverText | None:
-    wave = ctx.target != "claude-code"
     match = match_at(ctx, ARGUMENT_PLACEHOLDER, offset)
     if match is not None and not match.group(1) and match.group(5) is None:
         span = Span(match.start(), match.end())
@@ -137,13 +136,13 @@ def _positional(ctx: FeatureContext, offset: int) -> HoverText | None:
             return HoverText("`$ARGUMENTS` — everything the user typed after `/skill-name`, as "
                              "typed (quotes kept).", span)
         n = int(match.group(2) or match.group(4))
-        base = 1 if wave else 0
+        base = ctx.profile.argument_base
         if n < base:
-            return HoverText(f"`{match.group(0)}` is always empty in `{ctx.target}`: arguments "
-                             "count from 1.", span)
+            return HoverText(f"`{match.group(0)}` is always empty in `{ctx.profile.name}`: "
+                             f"arguments count from {base}.", span)
         ordinal = n - base + 1
         return HoverText(f"`{match.group(0)}` — argument {ordinal} (a shell-quoted word; "
-                         f"`{ctx.target}` counts from {base}). Empty when fewer arguments "
+                         f"`{ctx.profile.name}` counts from {base}). Empty when fewer arguments "
                          "are given.", span)
     return None
 

@@ -19,7 +19,7 @@ from wave_lsp.core.runtime.toolrules import (
     parse_rule,
     split_outside_parens,
 )
-from wave_lsp.core.runtime.variables import PLACEHOLDER, known_to, variable
+from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 
 _LIMIT = 50
 #: parameter names that make `Tool(param:value)` a parameter rule (valid for deny/ask only)
@@ -64,8 +64,8 @@ def allowed_tools_form(ctx: CheckContext) -> Iterator[Finding]:
     node = entry.node
     span = ctx.entry_span(entry)
     rules = [e.text for e in entries(node, ctx.text)]
-    if node.kind == "scalar" and isinstance(entry.value, str) and ctx.target in ("wave",
-                                                                                 "portable"):
+    if (node.kind == "scalar" and isinstance(entry.value, str)
+            and ctx.profile.needs_comma_separated_tools):
         by_comma = split_outside_parens(entry.value, ",")
         spaced = [entry.value[b:e] for b, e in by_comma
                   if split_outside_parens(entry.value[b:e], " \t") != [(0, e - b)]]
@@ -75,7 +75,7 @@ def allowed_tools_form(ctx: CheckContext) -> Iterator[Finding]:
                 f"Wave splits a string on commas only, so `{spaced[0]}` is one bogus entry. "
                 "Write a YAML list (or separate the rules with commas).",
                 fixes=[_to_list_fix(ctx, entry, rules)])
-    elif node.kind == "sequence" and ctx.target == "agentskills" and rules:
+    elif node.kind == "sequence" and ctx.profile.needs_spec_tools_string and rules:
         joined = " ".join(rules)
         yield ctx.finding(
             "SK081", span,
@@ -83,7 +83,8 @@ def allowed_tools_form(ctx: CheckContext) -> Iterator[Finding]:
             f"(`{joined}`); a list is not the spec form.",
             fixes=[Fix("Convert to a space-separated string",
                        [TextEdit(value_region(ctx.text, entry.key, entry.node), f" {joined}")])])
-    elif (node.kind == "scalar" and ctx.target == "agentskills" and isinstance(entry.value, str)
+    elif (node.kind == "scalar" and ctx.profile.needs_spec_tools_string
+          and isinstance(entry.value, str)
           and "," in entry.value):
         joined = " ".join(rules)
         yield ctx.finding("SK081", span,
@@ -153,19 +154,20 @@ def _placeholders(ctx: CheckContext, item: Entry) -> Iterator[Finding]:
     for match in PLACEHOLDER.finditer(item.text):
         name = match.group(1)
         known = variable(name)
-        if known is not None and known_to(name, ctx.target) and known.in_rules:
+        if known is not None and ctx.profile.expands(name) and known.in_rules:
             if not known.plugin_only or ctx.location.plugin is not None:
                 continue
             reason = f"`${{{name}}}` has a value only in plugin skills, and this one is not in a plugin"
-        elif known is not None and known_to(name, ctx.target):
+        elif known is not None and ctx.profile.expands(name):
             reason = f"`${{{name}}}` is not substituted inside allowed-tools rules"
         else:
             reason = f"`${{{name}}}` is not a variable this runtime knows"
         span = item.span
         if item.exact:
             span = Span(span.start + match.start(), span.start + match.end())
-        consequence = ("Wave will not substitute it and drops the rule with a notice"
-                       if ctx.target == "wave" else "it stays literal and the rule never matches")
+        consequence = (f"{ctx.profile.runtime} will not substitute it and drops the rule with a "
+                       "notice" if ctx.profile.drops_unresolved_tool_rules
+                       else "it stays literal and the rule never matches")
         yield ctx.finding("SK086", span,
                           f"{reason}: {consequence}. Use `${{WAVE_SKILL_DIR}}` or "
                           "`${CLAUDE_SKILL_DIR}` for files of the skill itself.")

@@ -14,6 +14,7 @@ from wave_lsp.core.parsing.yamltree import yaml11_type
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
 from wave_lsp.core.runtime.listing import LISTING_ENTRY_CAP, listing_description
+from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
 
 #: words that say *when* a skill applies (English, Chinese, Japanese)
 _TRIGGER = re.compile(
@@ -29,9 +30,9 @@ def description_missing(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.document.mapping is None or ctx.document.has("description"):
         return
     consequence = {
-        "claude-code": "Claude Code falls back to the first line of the body, which rarely says "
+        CLAUDE_CODE: "Claude Code falls back to the first line of the body, which rarely says "
                        "when to use the skill",
-    }.get(ctx.target, "the model decides whether to use a skill from its description alone, "
+    }.get(ctx.profile, "the model decides whether to use a skill from its description alone, "
                       "so this skill is never chosen")
     yield ctx.finding("SK050", ctx.document.opener_span,
                       f"The frontmatter has no `description`: {consequence}. Add one that says "
@@ -80,9 +81,10 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
         return
     limit = schema.max_length("description") or 1024
     if len(text) > limit:
-        consequence = ("Wave has no limit, but skills-ref, Codex, VS Code and the claude.ai upload"
-                       " reject it" if ctx.target == "wave" else "skills-ref, Codex, VS Code and "
-                       "the claude.ai upload reject it")
+        consequence = {
+            WAVE: "Wave has no limit, but skills-ref, Codex, VS Code and the claude.ai upload "
+                  "reject it",
+        }.get(ctx.profile, "skills-ref, Codex, VS Code and the claude.ai upload reject it")
         yield ctx.finding("SK053", span, f"`description` has {len(text):,} characters (limit "
                                          f"{limit:,}): {consequence}. Shorten it and move "
                                          "details into the body.")

@@ -9,6 +9,7 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules import check
+from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, WAVE
 from wave_lsp.core.workspace.location import SKILL_FILE, in_target_skills_root
 
 
@@ -23,11 +24,11 @@ def file_name(ctx: CheckContext) -> Iterator[Finding]:
     if name is None or name == SKILL_FILE or name.lower() != SKILL_FILE.lower():
         return
     readers = {
-        "agentskills": "skills-ref accepts it, but every runtime looks for `SKILL.md`",
-        "claude-code": "Claude Code looks for `SKILL.md` exactly and will not find this file",
-        "wave": "Wave looks for `SKILL.md` exactly and will not find this file",
+        AGENTSKILLS: "skills-ref accepts it, but every runtime looks for `SKILL.md`",
+        CLAUDE_CODE: "Claude Code looks for `SKILL.md` exactly and will not find this file",
+        WAVE: "Wave looks for `SKILL.md` exactly and will not find this file",
     }
-    why = readers.get(ctx.target, "only skills-ref accepts another spelling")
+    why = readers.get(ctx.profile, "only skills-ref accepts another spelling")
     yield ctx.finding("SK001", first_line_span(ctx),
                       f"The file is named `{name}`: {why}. Rename it to `SKILL.md`.")
 
@@ -35,7 +36,7 @@ def file_name(ctx: CheckContext) -> Iterator[Finding]:
 @check("SK002")
 def skill_location(ctx: CheckContext) -> Iterator[Finding]:
     location = ctx.location
-    if location.depth_in_root is None or not in_target_skills_root(location, ctx.target):
+    if location.depth_in_root is None or not in_target_skills_root(location, ctx.profile):
         return
     root = location.skills_root
     assert root is not None and location.path is not None
@@ -85,10 +86,10 @@ def bom(ctx: CheckContext) -> Iterator[Finding]:
 def no_frontmatter(ctx: CheckContext) -> Iterator[Finding]:
     source = ctx.document.source
     consequence = {
-        "claude-code": "Claude Code loads the skill with empty metadata, so the model has no "
+        CLAUDE_CODE: "Claude Code loads the skill with empty metadata, so the model has no "
                        "description to match",
-        "agentskills": "skills-ref rejects it (`SKILL.md must start with YAML frontmatter (---)`)",
-    }.get(ctx.target, "the runtime finds no name and no description and does not load the skill")
+        AGENTSKILLS: "skills-ref rejects it (`SKILL.md must start with YAML frontmatter (---)`)",
+    }.get(ctx.profile, "the runtime finds no name and no description and does not load the skill")
     if source.opener is None:
         yield ctx.finding("SK005", first_line_span(ctx),
                           f"The file does not start with a `---` frontmatter: {consequence}. "
@@ -150,13 +151,13 @@ def dashes_inside_frontmatter(ctx: CheckContext) -> Iterator[Finding]:
         return
     span = source.inner_dashes[0]
     consequence = {
-        "wave": "Wave reads it correctly, but Claude Code and skills-ref end the frontmatter "
+        WAVE: "Wave reads it correctly, but Claude Code and skills-ref end the frontmatter "
                 "there and lose everything after it",
-        "claude-code": "Claude Code ends the frontmatter at the first `---` anywhere: the rest of "
+        CLAUDE_CODE: "Claude Code ends the frontmatter at the first `---` anywhere: the rest of "
                        "this value and every later field are lost",
-        "agentskills": "skills-ref splits on the first `---` anywhere: the rest of this value "
+        AGENTSKILLS: "skills-ref splits on the first `---` anywhere: the rest of this value "
                        "and every later field are lost",
-    }.get(ctx.target, "Claude Code and skills-ref end the frontmatter here and lose the rest")
+    }.get(ctx.profile, "Claude Code and skills-ref end the frontmatter here and lose the rest")
     yield ctx.finding("SK008", span, f"`---` inside the frontmatter: {consequence}. Write an em "
                                      "dash (—) or a single `-` instead.")
 
@@ -172,8 +173,8 @@ def frontmatter_not_mapping(ctx: CheckContext) -> Iterator[Finding]:
     else:
         kinds = {"sequence": "a list", "scalar": "a single value", "alias": "an alias"}
         what, span = kinds.get(yaml.root.kind, yaml.root.kind), yaml.root.content_span
-    consequence = ("Claude Code ignores it and loads the skill without metadata"
-                   if ctx.target == "claude-code" else "the skill has no name and no description")
+    consequence = (f"{ctx.profile.runtime} ignores it and loads the skill without metadata"
+                   if ctx.profile.lenient_frontmatter else "the skill has no name and no description")
     yield ctx.finding("SK009", span,
                       f"The frontmatter is {what}, not a mapping of `key: value` fields: "
                       f"{consequence}.")

@@ -13,6 +13,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
+from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
 
 RESERVED_WORDS = ("anthropic", "claude")
 _VALID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
@@ -40,8 +41,8 @@ def name_missing(ctx: CheckContext) -> Iterator[Finding]:
     if document.mapping is None or document.has("name"):
         return
     consequence = {
-        "claude-code": "Claude Code uses the folder name instead",
-    }.get(ctx.target, "the runtime requires a name and rejects the skill")
+        CLAUDE_CODE: "Claude Code uses the folder name instead",
+    }.get(ctx.profile, "the runtime requires a name and rejects the skill")
     fixes = []
     folder = ctx.location.dir_name
     if folder and is_valid_name(folder) and document.source.opener is not None:
@@ -144,13 +145,13 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     if name == nfkc(folder):
         return
     consequence = {
-        "wave": "Wave keys the skill by `name`, while the folder says otherwise; the spec "
+        WAVE: "Wave keys the skill by `name`, while the folder says otherwise; the spec "
                 "requires them to match",
-        "claude-code": f"Claude Code names the command `/{folder}` after the folder and shows "
+        CLAUDE_CODE: f"Claude Code names the command `/{folder}` after the folder and shows "
                        "`name` only as a label",
-        "agentskills": f"skills-ref: Directory name '{folder}' must match skill name '{name}'",
-        "portable": "the spec, skills-ref and VS Code require the name to equal the folder",
-    }[ctx.target]
+        AGENTSKILLS: f"skills-ref: Directory name '{folder}' must match skill name '{name}'",
+        PORTABLE: "the spec, skills-ref and VS Code require the name to equal the folder",
+    }.get(ctx.profile, f"{ctx.profile.runtime} requires the name to equal the folder `{folder}`")
     fixes = []
     if is_valid_name(folder):
         fixes.append(_set_name(ctx, entry, folder, f"Set `name` to `{folder}`"))

@@ -29,7 +29,7 @@ from wave_lsp.core.rules.helpers import capped, closest
 from wave_lsp.core.runtime.arguments import PLACEHOLDER as ARGUMENT
 from wave_lsp.core.runtime.arguments import declared_names
 from wave_lsp.core.runtime.variables import PLACEHOLDER as VARIABLE
-from wave_lsp.core.runtime.variables import variable
+from wave_lsp.core.runtime.variables import VARIABLES, variable
 
 MAX_PLACEHOLDER_FINDINGS = 50
 
@@ -57,7 +57,7 @@ def _argument_matches(text: str, start: int) -> tuple[re.Match[str], ...]:
 def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
     injections = _spans_outside(ctx)
     structure = parse_body(ctx.text, ctx.document.body_offset)
-    wave = ctx.target != "claude-code"
+    wave = ctx.profile.argument_base == 1  # Wave's convention; Claude Code's counts from 0
     declares = ctx.document.has("arguments") or ctx.document.has("argument-hint")
     found = (m for m in _arguments(ctx) if m.group(4) is not None
              and not _inside(m.start(), injections) and not structure.in_code(m.start()))
@@ -118,7 +118,7 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
         name = match.group(1)
         span = Span(match.start(), match.end())
         known = variable(name)
-        if known is not None and ctx.target in known.targets:
+        if known is not None and ctx.profile.expands(name):
             if known.plugin_only and not plugin:
                 found += 1
                 yield ctx.finding("SK117", span, f"`${{{name}}}` has a value only in plugin skills; "
@@ -129,25 +129,19 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
                 yield ctx.finding("SK117", span, f"`${{{name}}}` is replaced only inside injected "
                                                  "commands; here it stays literal.")
             continue
-        if name.startswith("user_config.") and ctx.target == "claude-code":
+        if known is None and ctx.profile.expands(name):  # a plugin's `${user_config.KEY}`
             continue
         ours = name.startswith(("WAVE_", "CLAUDE_"))
         if structure.in_code(match.start()) and not ours:
             continue
         found += 1
-        suggestion = closest(name, [v.name for v in _known(ctx.target)])
+        suggestion = closest(name, [v.name for v in VARIABLES if ctx.profile.expands(v.name)])
         hint = f" Did you mean `${{{suggestion}}}`?" if suggestion else ""
         fixes = ([ctx.replace_fix(f"Change to `${{{suggestion}}}`", span, f"${{{suggestion}}}")]
                  if suggestion else [])
-        yield ctx.finding("SK117", span, f"`${{{name}}}` is not a variable of the `{ctx.target}` "
+        yield ctx.finding("SK117", span, f"`${{{name}}}` is not a variable of the `{ctx.profile.name}` "
                                          f"target: it reaches the model literally.{hint}",
                           fixes=fixes)
-
-
-def _known(target: str):
-    from wave_lsp.core.runtime.variables import VARIABLES
-
-    return [v for v in VARIABLES if target in v.targets]
 
 
 @check("SK118")
@@ -170,15 +164,16 @@ def undeclared_argument(ctx: CheckContext) -> Iterator[Finding]:
 @check("SK119")
 def argument_in_shell(ctx: CheckContext) -> Iterator[Finding]:
     names = declared_names(ctx.value("arguments"))
-    wave = ctx.target == "wave"
+    arguments_file = ctx.profile.arguments_file_variable
     for injection in find_injections(ctx.text, ctx.document.body_offset).items:
         span = injection.command_span
         for match in ARGUMENT.finditer(ctx.text, span.start, span.end):
             if match.group(1) or (match.group(5) is not None and match.group(5) not in names):
                 continue
-            message = (f"`{match.group(0)}` inside an injected command: Wave never splices "
-                       "arguments into shell text (the command sees it literally); read them "
-                       "from `${WAVE_ARGUMENTS_FILE}` instead." if wave else
+            message = (f"`{match.group(0)}` inside an injected command: {ctx.profile.runtime} "
+                       "never splices arguments into shell text (the command sees it "
+                       f"literally); read them from `${{{arguments_file}}}` instead."
+                       if arguments_file else
                        f"`{match.group(0)}` inside an injected command: the user's raw text "
                        "becomes shell syntax (`; rm -rf ~` included). Pass data through a file "
                        "or a script argument the script validates.")

@@ -74,7 +74,7 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
 
 
 def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
-    rule = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.target))
+    rule = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
     edit = add_allowed_tool(ctx, rule)
     if edit is None:
         return None

@@ -16,6 +16,7 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import closest
+from wave_lsp.core.runtime.profiles import PROFILES
 
 #: well-known confusions that edit distance does not catch
 KNOWN_CONFUSIONS = {"args": "arguments", "tools": "allowed-tools", "content": "context",
@@ -45,11 +46,10 @@ def likely_meant(key: str) -> str | None:
 
 
 def _readers(field_name: str) -> str:
-    names = {"wave": "Wave", "claude-code": "Claude Code", "agentskills": "the open spec",
-             "portable": "every runtime"}
     spec = schema.field_spec(field_name)
-    targets = [t for t in (spec.targets if spec else ()) if t != "portable"]
-    return " and ".join(names[t] for t in targets) or "no runtime"
+    readers = [p.reader_name for p in PROFILES.values()
+               if p.kind != "aggregate" and spec is not None and spec.read_by(p)]
+    return " and ".join(readers) or "no runtime"
 
 
 @check("SK070", "SK071")
@@ -76,13 +76,13 @@ def unknown_fields(ctx: CheckContext) -> Iterator[Finding]:
 def _unknown_message(ctx: CheckContext, name: str) -> str:
     known = schema.field_spec(name) is not None
     where = f"`{name}` is read by {_readers(name)}" if known else f"`{name}` is not a skill field"
-    if ctx.target == "agentskills":
-        allowed = ", ".join(sorted(s.name for s in schema.fields_for("agentskills")))
-        tail = f"skills-ref rejects the skill (only {allowed} are allowed)"
-    elif ctx.target == "portable":
+    if ctx.profile.kind == "validator":
+        allowed = ", ".join(sorted(s.name for s in schema.fields_for(ctx.profile)))
+        tail = f"{ctx.profile.runtime} rejects the skill (only {allowed} are allowed)"
+    elif ctx.profile.kind == "aggregate":
         tail = "skills-ref and the claude.ai upload reject the skill"
     else:
-        tail = "Wave ignores it" if ctx.target == "wave" else "Claude Code ignores it"
+        tail = f"{ctx.profile.runtime} ignores it"
     advice = (" Move it under `metadata`." if name in INFORMATIONAL or not known
               else " Remove it for this target.")
     return f"{where}: {tail}.{advice}"

@@ -45,7 +45,7 @@ def _skills(ctx: CheckContext) -> tuple[list[RuntimeSkill], RuntimeSkill | None]
     result: tuple[list[RuntimeSkill], RuntimeSkill | None] = ([], None)
     if location.path is not None and location.scope != "workspace":
         home = ctx.settings.home or Path.home()
-        found = project_skills(ctx.target, location.project_root, home, ctx.settings.personal)
+        found = project_skills(ctx.profile, location.project_root, home, ctx.settings.personal)
         result = (found.skills, found.by_real_dir.get(os.path.realpath(location.path.parent)))
     ctx.__dict__["_runtime_skills"] = result
     return result
@@ -77,7 +77,7 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
     skills, me = _skills(ctx)
     if me is None:
         return
-    name = me.name if ctx.target == "claude-code" or me.root.plugin else \
+    name = me.name if ctx.profile.keys_skills_by_folder or me.root.plugin else \
         listing_entry(ctx.document, ctx.location).name
     rivals = [s for s in _by_name(skills).get(name, []) if s is not me]
     if not rivals:
@@ -87,7 +87,7 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
         winner = ahead[0]
         yield ctx.finding("SK130", _name_span(ctx),
                           f"Another skill is also named `{name}` and wins: "
-                          f"{why_wins(ctx.target, winner, me)}. This one is never loaded. "
+                          f"{why_wins(ctx.profile, winner, me)}. This one is never loaded. "
                           "Rename one of them.",
                           related=[Related(f"the `{name}` that is loaded", path=str(winner.path))])
         return
@@ -95,7 +95,7 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
     yield ctx.finding("SK130", _name_span(ctx),
                       f"{len(rivals)} other skill{'s are' if len(rivals) > 1 else ' is'} also named "
                       f"`{name}` ({losers}); this one wins: "
-                      f"{why_wins(ctx.target, me, rivals[0])}.",
+                      f"{why_wins(ctx.profile, me, rivals[0])}.",
                       related=[Related(f"shadowed `{name}`", path=str(s.path)) for s in rivals])
 
 
@@ -131,7 +131,7 @@ def command_shadowed(ctx: CheckContext) -> Iterator[Finding]:
         return
     home = ctx.settings.home or Path.home()
     project = ctx.location.project_root or home
-    command = legacy_commands(ctx.target, project, home).get(me.name)
+    command = legacy_commands(ctx.profile, project, home).get(me.name)
     if command is not None:
         yield ctx.finding("SK132", _name_span(ctx),
                           f"The legacy command `{command}` has the same name `/{me.name}`; the skill "

@@ -13,14 +13,25 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode, yaml11_type, yaml12_type
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, double_quoted, shown, value_region
+from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
 
 _CONSEQUENCE = {
-    "wave": "Wave cannot load this skill",
-    "claude-code": "Claude Code loads the skill with empty metadata, so the model has no "
+    WAVE: "Wave cannot load this skill",
+    CLAUDE_CODE: "Claude Code loads the skill with empty metadata, so the model has no "
                    "description to match",
-    "agentskills": "skills-ref rejects the skill",
-    "portable": "most runtimes drop the skill",
+    AGENTSKILLS: "skills-ref rejects the skill",
+    PORTABLE: "most runtimes drop the skill",
 }
+
+
+def _consequence(ctx: CheckContext) -> str:
+    """What the target does with a frontmatter it cannot parse."""
+    profile = ctx.profile
+    generic = (f"{profile.runtime} loads the skill with empty metadata" if profile.lenient_frontmatter
+               else f"{profile.runtime} cannot load this skill")
+    return _CONSEQUENCE.get(profile, generic)
+
+
 _PROBLEM_CODES = {"colon": "SK021", "alias": "SK023", "tab": "SK026"}
 _KEY_LINE = re.compile(r"([ \t]*)([A-Za-z_][\w-]*):[ \t]+(\S.*?)[ \t]*")
 _LIMIT = 20
@@ -37,7 +48,7 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
     if code == "SK026" and _leading_tabs(ctx):
         return  # reported per line by `tab_indent`
     rescued = " (Claude Code's quoting retry parses it)" if yaml.recovered else ""
-    consequence = _CONSEQUENCE[ctx.target]
+    consequence = _consequence(ctx)
     if code == "SK021":
         value = _line_value(ctx, problem.span.start)
         yield ctx.finding(
@@ -92,9 +103,9 @@ def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
     if yaml is None:
         return
     consequence = {
-        "claude-code": "Claude Code under Node throws and drops all metadata (Bun keeps the last)",
-        "agentskills": "skills-ref rejects the file",
-    }.get(ctx.target, "YAML forbids it and loaders disagree on which value wins")
+        CLAUDE_CODE: "Claude Code under Node throws and drops all metadata (Bun keeps the last)",
+        AGENTSKILLS: "skills-ref rejects the file",
+    }.get(ctx.profile, "YAML forbids it and loaders disagree on which value wins")
     for first, later in capped(yaml.duplicates, _LIMIT):
         fixes = []
         removal = _entry_lines(ctx, later)
@@ -129,8 +140,8 @@ def yaml_alias(ctx: CheckContext) -> Iterator[Finding]:
     if mapping is None:
         return
     consequence = {
-        "claude-code": "Claude Code resolves it, but skills-ref rejects anchors and aliases",
-    }.get(ctx.target, "skills-ref and Wisp reject anchors and aliases")
+        CLAUDE_CODE: "Claude Code resolves it, but skills-ref rejects anchors and aliases",
+    }.get(ctx.profile, "skills-ref and Wisp reject anchors and aliases")
     found = (node for node in mapping.walk() if node.kind == "alias" or node.anchor_span)
     for node in capped(found, _LIMIT):
         if node.kind == "alias":
@@ -157,8 +168,8 @@ def yaml_tag(ctx: CheckContext) -> Iterator[Finding]:
     if root is None:
         return
     consequence = {
-        "claude-code": "Claude Code keeps the text, but skills-ref rejects tags",
-    }.get(ctx.target, "skills-ref rejects tags (\"do not specify types in markup\")")
+        CLAUDE_CODE: "Claude Code keeps the text, but skills-ref rejects tags",
+    }.get(ctx.profile, "skills-ref rejects tags (\"do not specify types in markup\")")
     for node in capped((n for n in root.walk() if n.tag_span), _LIMIT):
         assert node.tag_span is not None
         fixes = []
@@ -208,7 +219,7 @@ def tab_indent(ctx: CheckContext) -> Iterator[Finding]:
         edit = TextEdit(Span(start, end), ctx.text[start:end].replace("\t", "  "))
         yield ctx.finding("SK026", Span(start, end),
                           "A tab is used as indentation: YAML forbids it and every parser fails "
-                          f"here ({_CONSEQUENCE[ctx.target]}). Indent with spaces.",
+                          f"here ({_consequence(ctx)}). Indent with spaces.",
                           fixes=[Fix("Replace the tabs with spaces", [edit], preferred=True)])
 
 
@@ -303,10 +314,11 @@ def block_scalar(ctx: CheckContext) -> Iterator[Finding]:
                    f"\"{shown(node.text, 160)}\" ({len(node.text)} characters).")
         if node.style == "|" and key.text == "description" and "\n" in node.text.rstrip("\n"):
             message += " The newlines stay in the description the model sees."
-        if ctx.target == "portable":
+        aggregate = ctx.profile.kind == "aggregate"
+        if aggregate:
             message += (" Naive line-based loaders read the indicator literally (the value "
                         f"becomes `{header}`); write one quoted line to be portable.")
-        level = Severity.WARNING if ctx.target == "portable" else None
+        level = Severity.WARNING if aggregate else None
         yield ctx.finding("SK028", Span(node.content_span.start,
                                         node.content_span.start + len(header)), message,
                           level=level, resolved=node.text)

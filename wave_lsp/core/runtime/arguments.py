@@ -16,13 +16,15 @@ import re
 import shlex
 from collections.abc import Sequence
 
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+
 PLACEHOLDER = re.compile(r"(\\)?\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\d+)(?!\w)|"
                          r"([A-Za-z_]\w*)(?!\[))")
 _OPERATORS = {";", "&&", "||", "|", "&", "|&", "<", ">", ">>", "<<", "(", ")", ";;", "<&", ">&"}
 
 
-def split_arguments(raw: str, target: str) -> list[str]:
-    if target == "claude-code":
+def split_arguments(raw: str, profile: RuntimeProfile) -> list[str]:
+    if profile.argument_words == "shell":
         return _shell_words(raw)
     return _quoted_words(raw)
 
@@ -85,9 +87,9 @@ def _is_placeholder(match: re.Match[str], names: Sequence[str]) -> bool:
 
 
 def substitute_arguments(text: str, raw: str, words: Sequence[str], names: Sequence[str],
-                         target: str) -> str:
+                         profile: RuntimeProfile) -> str:
     """`text` with every argument placeholder replaced (one pass)."""
-    first = 0 if target == "claude-code" else 1
+    first = profile.argument_base
 
     def replace(match: re.Match[str]) -> str:
         if match.group(1):  # escaped: drop the backslash, keep the placeholder literal
@@ -100,7 +102,7 @@ def substitute_arguments(text: str, raw: str, words: Sequence[str], names: Seque
             index = int(index_text) - first
             if 0 <= index < len(words):
                 return words[index]
-            return match.group(0) if target == "claude-code" else ""
+            return match.group(0) if profile.keeps_missing_indexed_argument else ""
         name = match.group(5)
         if name in names:
             position = list(names).index(name)

@@ -23,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.toolrules import parse_rule, unescaped_positions
 
 BEHAVIORS = ("deny", "ask", "allow")
@@ -34,7 +35,6 @@ SAFE_WRAPPERS = re.compile(
     r"^(?:timeout(?:[ \t]+-[A-Za-z-]+(?:[ \t]+[0-9.]+[smhd]?)?)*[ \t]+[0-9.]+[smhd]?|time|nohup|"
     r"nice(?:[ \t]+-n[ \t]*-?[0-9]+|[ \t]+-[0-9]+)?|stdbuf(?:[ \t]+-[ioe][ \t]*\S+)+|command|"
     r"builtin|noglob)[ \t]+")
-SETTINGS_FOLDERS = {"claude-code": ".claude"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +117,10 @@ class RuleSet:
         self.files += other.files
 
 
-def settings_files(target: str, project_root: Path | None, home: Path | None,
+def settings_files(profile: RuntimeProfile, project_root: Path | None, home: Path | None,
                    personal: bool = True, extra: Iterable[str] = ()) -> list[tuple[str, Path, bool]]:
     """(label, path, personal) of every settings file the target reads, lowest precedence first."""
-    folder = SETTINGS_FOLDERS.get(target, ".wave")
+    folder = profile.settings_folder
     files: list[tuple[str, Path, bool]] = []
     if personal and home is not None:
         files.append(("user settings", home / folder / "settings.json", True))

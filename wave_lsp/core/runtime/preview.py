@@ -41,6 +41,7 @@ from wave_lsp.core.runtime.permissions import (
     make_rule,
     settings_files,
 )
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
 from wave_lsp.core.runtime.toolrules import entries
 from wave_lsp.core.workspace.location import SkillLocation
@@ -68,7 +69,7 @@ def resolve_allowed_tools(document: SkillDocument, values: VariableValues) -> li
     entry = document.fields.get("allowed-tools")
     if entry is None:
         return []
-    separators = "," if values.target == "wave" else ", \t"
+    separators = values.profile.allowed_tools_separators
     result = []
     for item in entries(entry.node, document.text, separators):
         rule = item.text.strip()
@@ -87,7 +88,7 @@ def permission_rules(document: SkillDocument, location: SkillLocation, settings:
                      values: VariableValues) -> tuple[RuleSet, list[AllowedTool]]:
     """The rules the engine uses for this skill: the settings files, then `allowed-tools`."""
     rules = RuleSet()
-    for label, path, personal in settings_files(settings.target, location.project_root,
+    for label, path, personal in settings_files(settings.profile, location.project_root,
                                                 settings.home or Path.home(), settings.personal,
                                                 settings.settings_files):
         rules.extend(load_settings(label, path, personal))
@@ -100,9 +101,10 @@ def permission_rules(document: SkillDocument, location: SkillLocation, settings:
     return rules, allowed
 
 
-def shell_tool(document: SkillDocument, target: str) -> str:
-    return "PowerShell" if target == "claude-code" and document.value("shell") == "powershell" \
-        else "Bash"
+def shell_tool(document: SkillDocument, profile: RuntimeProfile) -> str:
+    """The permission tool of the shell that runs the injected commands."""
+    powershell = profile.honours_shell_field and document.value("shell") == "powershell"
+    return "PowerShell" if powershell else "Bash"
 
 
 @dataclass(slots=True)
@@ -133,7 +135,7 @@ def permission_message(planned: PlannedInjection) -> str:
 class Invocation:
     document: SkillDocument
     location: SkillLocation
-    target: str
+    profile: RuntimeProfile
     mode: str
     arguments: str
     ok: bool = True
@@ -147,7 +149,7 @@ class Invocation:
         document = self.document
         plugin = self.location.plugin
         return {
-            "version": 1, "target": self.target, "mode": self.mode, "arguments": self.arguments,
+            "version": 1, "target": self.profile.name, "mode": self.mode, "arguments": self.arguments,
             "ok": self.ok, "text": self.text, "error": self.error,
             "skill": {"name": skill_name(document, self.location),
                       "dir": str(self.location.skill_dir) if self.location.skill_dir else None,
@@ -179,22 +181,23 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
                     raw_arguments: str | None = None, session_id: str = PREVIEW_SESSION_ID,
                     arguments_file: Path = DRY_RUN_ARGUMENTS) -> Plan:
     """Every injection with the command the shell would get and the engine's decision."""
-    target = settings.target
-    values = VariableValues.for_location(location, target, session_id, arguments_file)
+    profile = settings.profile
+    values = VariableValues.for_location(location, profile, session_id, arguments_file)
     injections = [i for i in find_injections(document.text, document.body_offset).items
                   if not i.empty]
     if not injections:  # nothing to decide: the settings files need not be read
         return Plan(values, resolve_allowed_tools(document, values), RuleSet(), [])
     rules, allowed = permission_rules(document, location, settings, values)
-    engine = PermissionEngine(rules.rules, shell_tool(document, target))
+    engine = PermissionEngine(rules.rules, shell_tool(document, profile))
     names = args_module.declared_names(document.value("arguments"))
-    words = args_module.split_arguments(raw_arguments or "", target)
+    words = args_module.split_arguments(raw_arguments or "", profile)
     planned = []
     for injection in injections:
         command = injection.command
         spliced = False
-        if target == "claude-code" and raw_arguments is not None:
-            replaced = args_module.substitute_arguments(command, raw_arguments, words, names, target)
+        if profile.splices_arguments_into_commands and raw_arguments is not None:
+            replaced = args_module.substitute_arguments(command, raw_arguments, words, names,
+                                                        profile)
             spliced = replaced != command
             command = replaced
         command = substitute(command, values, in_shell=True).text
@@ -210,7 +213,7 @@ def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
     session = session_id or PREVIEW_SESSION_ID
-    result = Invocation(document, location, settings.target, mode, raw_arguments)
+    result = Invocation(document, location, settings.profile, mode, raw_arguments)
     arguments_file = ArgumentsFile(raw_arguments) if mode == "execute" else None
     try:
         plan = plan_injections(document, location, settings, raw_arguments, session,
@@ -245,7 +248,7 @@ def _execute(result: Invocation, plan: Plan) -> bool:
         planned.executed, planned.exit_code = True, outcome.exit_code
         if outcome.exit_code == 0:
             shown, saved = shown_output(outcome.stdout)
-        elif result.target == "claude-code":
+        elif result.profile.aborts_on_command_failure:
             result.ok = False
             result.error = (f'Shell command failed for pattern "{planned.injection.pattern}": '
                             f"{outcome.stdout.strip()}\n[stderr]\n{outcome.stderr.strip()}")
@@ -260,14 +263,14 @@ def _execute(result: Invocation, plan: Plan) -> bool:
 
 
 def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
-    document, target = result.document, result.target
+    document, profile = result.document, result.profile
     body = document.body
-    start = document.body_offset + (len(body) - len(body.lstrip()))
-    end = document.body_offset + len(body.rstrip())
-    if target == "claude-code":
-        start, end = document.body_offset, len(document.text)
+    start, end = document.body_offset, len(document.text)
+    if profile.trims_body:
+        start = document.body_offset + (len(body) - len(body.lstrip()))
+        end = document.body_offset + len(body.rstrip())
     names = args_module.declared_names(document.value("arguments"))
-    words = args_module.split_arguments(raw_arguments, target)
+    words = args_module.split_arguments(raw_arguments, profile)
     pieces: list[str] = []
     position = start
     placeholder = False
@@ -288,9 +291,10 @@ def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
     placeholder |= args_module.has_placeholder(gap, names)
     pieces.append(_substituted(gap, raw_arguments, words, names, plan.values))
     text = "".join(pieces)
-    uses_file = "${WAVE_ARGUMENTS_FILE}" in document.text[start:end] and target == "wave"
+    file_variable = profile.arguments_file_variable
+    uses_file = file_variable is not None and "${" + file_variable + "}" in document.text[start:end]
     if raw_arguments and not placeholder and not uses_file:
-        text += f" {raw_arguments}" if target != "claude-code" else f"\n\nARGUMENTS: {raw_arguments}"
+        text += profile.arguments_appended_after + raw_arguments
     skill_dir = result.location.skill_dir
     header = f"Base directory for this skill: {skill_dir.as_posix()}\n\n" if skill_dir else ""
     return header + text
@@ -298,5 +302,5 @@ def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
 
 def _substituted(text: str, raw: str, words: list[str], names: list[str],
                  values: VariableValues) -> str:
-    with_arguments = args_module.substitute_arguments(text, raw, words, names, values.target)
+    with_arguments = args_module.substitute_arguments(text, raw, words, names, values.profile)
     return substitute(with_arguments, values).text

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wave_lsp.core.runtime.variables import PLACEHOLDER, known_to, variable
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 from wave_lsp.core.workspace.location import SkillLocation
 
 #: the session id shown by previews when none is given
@@ -19,7 +20,7 @@ PREVIEW_SESSION_ID = "preview-session"
 
 @dataclass(frozen=True, slots=True)
 class VariableValues:
-    target: str
+    profile: RuntimeProfile
     skill_dir: Path | None
     plugin_root: Path | None = None
     project_dir: Path | None = None
@@ -27,9 +28,10 @@ class VariableValues:
     arguments_file: Path | None = None
 
     @staticmethod
-    def for_location(location: SkillLocation, target: str, session_id: str = PREVIEW_SESSION_ID,
+    def for_location(location: SkillLocation, profile: RuntimeProfile,
+                     session_id: str = PREVIEW_SESSION_ID,
                      arguments_file: Path | None = None) -> VariableValues:
-        return VariableValues(target=target, skill_dir=location.skill_dir,
+        return VariableValues(profile=profile, skill_dir=location.skill_dir,
                               plugin_root=location.plugin.root if location.plugin else None,
                               project_dir=location.project_root, session_id=session_id,
                               arguments_file=arguments_file)
@@ -37,7 +39,7 @@ class VariableValues:
     def value(self, name: str, *, in_shell: bool = False) -> str | None:
         """The value of `${name}`, or None when it stays literal."""
         known = variable(name)
-        if known is None or not known_to(name, self.target):
+        if known is None or not self.profile.expands(name):
             return None
         if known.shell_only and not in_shell:
             return None
@@ -53,8 +55,8 @@ class VariableValues:
 
     def why_unresolved(self, name: str) -> str:
         known = variable(name)
-        if known is None or not known_to(name, self.target):
-            return f"`${{{name}}}` is not a variable of the `{self.target}` target"
+        if known is None or not self.profile.expands(name):
+            return f"`${{{name}}}` is not a variable of the `{self.profile.name}` target"
         if known.plugin_only and self.plugin_root is None:
             return f"`${{{name}}}` has a value only in plugin skills"
         if known.shell_only:

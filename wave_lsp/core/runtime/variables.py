@@ -1,4 +1,5 @@
-"""The `${…}` placeholders each target substitutes, in the body and in `allowed-tools` rules.
+"""The `${…}` placeholders of the runtimes: what each means and where it may stand. Which of them
+a target substitutes is its profile's `variables` (`wave_lsp.core.runtime.profiles`).
 
 Sources: PRODUCT.md *Preview* step 3, spec-facts.md §3.6 (Claude Code) and §4.4 (the Wave seed).
 Used by SK086 and SK117, by completion and hover, and by the invocation preview.
@@ -15,7 +16,6 @@ PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 @dataclass(frozen=True, slots=True)
 class Variable:
     name: str
-    targets: tuple[str, ...]
     description: str
     plugin_only: bool = False
     #: substituted inside `allowed-tools` rules too
@@ -25,22 +25,18 @@ class Variable:
 
 
 VARIABLES: tuple[Variable, ...] = (
-    Variable("WAVE_SKILL_DIR", ("wave",), "the absolute path of the skill folder"),
-    Variable("CLAUDE_SKILL_DIR", ("wave", "claude-code", "portable"),
-             "the absolute path of the skill folder"),
-    Variable("WAVE_PLUGIN_ROOT", ("wave",), "the root folder of the plugin that ships the skill",
+    Variable("WAVE_SKILL_DIR", "the absolute path of the skill folder"),
+    Variable("CLAUDE_SKILL_DIR", "the absolute path of the skill folder"),
+    Variable("WAVE_PLUGIN_ROOT", "the root folder of the plugin that ships the skill",
              plugin_only=True),
-    Variable("CLAUDE_PLUGIN_ROOT", ("wave", "claude-code", "portable"),
-             "the root folder of the plugin that ships the skill", plugin_only=True),
-    Variable("CLAUDE_PLUGIN_DATA", ("claude-code",),
-             "a persistent data folder of the plugin", plugin_only=True),
-    Variable("WAVE_SESSION_ID", ("wave",), "the id of the current session"),
-    Variable("CLAUDE_SESSION_ID", ("wave", "claude-code", "portable"),
-             "the id of the current session"),
-    Variable("CLAUDE_PROJECT_DIR", ("claude-code",), "the project root"),
-    Variable("CLAUDE_EFFORT", ("claude-code",), "the effort level (`low` … `max`)",
-             in_rules=False),
-    Variable("WAVE_ARGUMENTS_FILE", ("wave",),
+    Variable("CLAUDE_PLUGIN_ROOT", "the root folder of the plugin that ships the skill",
+             plugin_only=True),
+    Variable("CLAUDE_PLUGIN_DATA", "a persistent data folder of the plugin", plugin_only=True),
+    Variable("WAVE_SESSION_ID", "the id of the current session"),
+    Variable("CLAUDE_SESSION_ID", "the id of the current session"),
+    Variable("CLAUDE_PROJECT_DIR", "the project root"),
+    Variable("CLAUDE_EFFORT", "the effort level (`low` … `max`)", in_rules=False),
+    Variable("WAVE_ARGUMENTS_FILE",
              "the absolute path of a file holding the raw arguments (injected commands only)",
              in_rules=False, shell_only=True),
 )
@@ -50,12 +46,3 @@ _BY_NAME = {variable.name: variable for variable in VARIABLES}
 
 def variable(name: str) -> Variable | None:
     return _BY_NAME.get(name)
-
-
-def known_to(name: str, target: str) -> bool:
-    found = _BY_NAME.get(name)
-    if found is not None:
-        return target in found.targets
-    # Claude Code plugins expose their user configuration as ${user_config.KEY}
-    return name.startswith("user_config.") and target == "claude-code"
-

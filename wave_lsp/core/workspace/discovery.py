@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pathspec
 
-from wave_lsp.core.workspace.location import ALL_SKILLS_ROOTS, PLUGIN_MANIFESTS, SKILL_FILE, find_git_root
+from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
+from wave_lsp.core.workspace.location import PLUGIN_MANIFESTS, SKILL_FILE, find_git_root
 
 SKIPPED_DIRS = {".git", "node_modules", ".hg", ".svn"}
 

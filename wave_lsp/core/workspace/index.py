@@ -18,8 +18,9 @@ from wave_lsp.core.checking.checker import load_document
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.listing import ListingEntry, listing_entry
+from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
 from wave_lsp.core.workspace.discovery import find_skill_files
-from wave_lsp.core.workspace.location import ALL_SKILLS_ROOTS, SKILL_FILE, locate
+from wave_lsp.core.workspace.location import SKILL_FILE, locate
 from wave_lsp.core.workspace.runtime_view import summary_of
 
 AGENT_FOLDERS = (".wave/agents", ".claude/agents")

@@ -14,14 +14,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-#: project (and personal) skills roots per target, lowest precedence first
-SKILLS_ROOTS: dict[str, tuple[str, ...]] = {
-    "wave": (".agents/skills", ".claude/skills", ".wave/skills"),
-    "claude-code": (".claude/skills",),
-    "agentskills": (),
-    "portable": (".agents/skills", ".claude/skills", ".wave/skills"),
-}
-ALL_SKILLS_ROOTS = (".agents/skills", ".claude/skills", ".wave/skills")
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+
 SKILL_FILE = "SKILL.md"
 PLUGIN_MANIFESTS = (".wave-plugin/plugin.json", ".claude-plugin/plugin.json")
 
@@ -112,12 +106,11 @@ def find_git_root(start: Path) -> Path | None:
     return None
 
 
-def in_target_skills_root(location: SkillLocation, target: str) -> bool:
-    """True when the file lies under a skills root that `target` scans (plugin roots included)."""
+def in_target_skills_root(location: SkillLocation, profile: RuntimeProfile) -> bool:
+    """True when the file lies under a skills root that `profile` scans (plugin roots included)."""
     root = location.skills_root
     if root is None:
         return False
     if location.scope == "plugin":
-        return target != "agentskills"
-    relative = f"{root.parent.name}/{root.name}"
-    return relative in SKILLS_ROOTS.get(target, ())
+        return profile.scans_roots
+    return profile.scans_root(f"{root.parent.name}/{root.name}")

@@ -26,11 +26,8 @@ from pathlib import Path
 from wave_lsp.core.checking.checker import load_document
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.listing import Listing, ListingEntry, listing_entry, render_listing
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root, find_plugin, locate
-
-MANAGED_ROOT = Path("/etc/claude-code/.claude/skills")
-#: (scope, folder) from highest to lowest precedence, per target family
-WAVE_ROOTS = (".wave/skills", ".claude/skills", ".agents/skills")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,31 +69,42 @@ def _shown(path: Path, base: Path | None) -> str:
     return str(path)
 
 
-def roots(target: str, project: Path | None, home: Path | None,
+def roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
           personal: bool = True) -> list[Root]:
-    """The skills roots of `target` seen from `project` (None: personal roots only), highest
+    """The skills roots of `profile` seen from `project` (None: personal roots only), highest
     precedence first."""
+    if profile.nested_project_roots:
+        return _nested_roots(profile, project, home, personal)
+    folders = list(reversed(profile.skills_roots))
     found: list[Root] = []
-    if target == "claude-code":
-        if MANAGED_ROOT.is_dir():
-            found.append(Root(MANAGED_ROOT, "managed", "managed `.claude/skills`"))
-        if personal and home is not None:
-            found.append(Root(home / ".claude/skills", "personal", "personal `~/.claude/skills`"))
-        if project is None:
-            return found
-        stop = find_git_root(project)
-        for directory in [project, *project.parents]:
-            if home is not None and directory == home:
-                break
-            found.append(Root(directory / ".claude/skills", "project",
-                              f"project `{_shown(directory / '.claude/skills', project)}`"))
-            if stop is None or directory == stop:
-                break
-        return found
     if project is not None:
-        found += [Root(project / folder, "project", f"project `{folder}`") for folder in WAVE_ROOTS]
+        found += [Root(project / folder, "project", f"project `{folder}`") for folder in folders]
     if personal and home is not None:
-        found += [Root(home / folder, "personal", f"personal `~/{folder}`") for folder in WAVE_ROOTS]
+        found += [Root(home / folder, "personal", f"personal `~/{folder}`") for folder in folders]
+    return found
+
+
+def _nested_roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
+                  personal: bool) -> list[Root]:
+    """Managed > personal > the project roots of every folder up to the git root, deeper first."""
+    found: list[Root] = []
+    managed = profile.managed_root
+    if managed is not None and managed.is_dir():
+        found.append(Root(managed, "managed", f"managed `{managed.parent.name}/{managed.name}`"))
+    for folder in reversed(profile.skills_roots):
+        if personal and home is not None:
+            found.append(Root(home / folder, "personal", f"personal `~/{folder}`"))
+    if project is None:
+        return found
+    stop = find_git_root(project)
+    for directory in [project, *project.parents]:
+        if home is not None and directory == home:
+            break
+        for folder in reversed(profile.skills_roots):
+            found.append(Root(directory / folder, "project",
+                              f"project `{_shown(directory / folder, project)}`"))
+        if stop is None or directory == stop:
+            break
     return found
 
 
@@ -126,10 +134,11 @@ def _skill_entries(root: Path) -> Iterator[tuple[Path, str, os.stat_result]]:
 Listed = list[tuple[Root, list[tuple[Path, str, os.stat_result]]]]
 
 
-def _list_roots(target: str, project: Path | None, home: Path | None, personal: bool) -> Listed:
+def _list_roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
+                personal: bool) -> Listed:
     """Every root in precedence order with its skill entries."""
     return [(root, list(_skill_entries(root.path)))
-            for root in roots(target, project, home, personal) + _plugins(project)]
+            for root in roots(profile, project, home, personal) + _plugins(project)]
 
 
 def _plugin_roots(project: Path) -> list[Root]:
@@ -198,12 +207,12 @@ def summary_of(path: Path, home: Path | None,
     return summary
 
 
-def runtime_skills(target: str, project: Path | None, home: Path | None,
+def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | None,
                    personal: bool = True, listed: Listed | None = None) -> list[RuntimeSkill]:
     """Every skill the target loads from `project`, with precedence and shadowing resolved."""
     project = Path(os.path.abspath(project)) if project is not None else None
     if listed is None:
-        listed = _list_roots(target, project, home, personal)
+        listed = _list_roots(profile, project, home, personal)
     loaded: dict[str, RuntimeSkill] = {}  # by realpath of the skill directory
     skills: list[RuntimeSkill] = []
     for rank, (root, entries) in enumerate(listed):
@@ -215,7 +224,8 @@ def runtime_skills(target: str, project: Path | None, home: Path | None,
             if summary is None:
                 continue
             listing = summary.listing
-            name = listing.name if target != "claude-code" or root.plugin else path.parent.name
+            by_folder = profile.keys_skills_by_folder and not root.plugin
+            name = path.parent.name if by_folder else listing.name
             skill = RuntimeSkill(name, path, root.scope, root, rank, listing, summary.description,
                                  summary.document, real)
             loaded[real] = skill
@@ -228,25 +238,18 @@ def runtime_skills(target: str, project: Path | None, home: Path | None,
     return skills
 
 
-def why_wins(target: str, winner: RuntimeSkill, loser: RuntimeSkill) -> str:
+def why_wins(profile: RuntimeProfile, winner: RuntimeSkill, loser: RuntimeSkill) -> str:
     """One sentence: why `winner` beats `loser` in this target."""
     if winner.root.path == loser.root.path:
         return f"both are in {winner.root.label}; the first in name order is kept"
-    if target == "claude-code":
-        order = "managed > personal > project (deeper project folders first)"
-    else:
-        order = ("project > personal, and `.wave/skills` > `.claude/skills` > `.agents/skills` "
-                 "within each")
-    return f"{winner.root.label} beats {loser.root.label} ({target}: {order})"
+    return f"{winner.root.label} beats {loser.root.label} ({profile.name}: {profile.precedence})"
 
 
-def legacy_commands(target: str, project: Path, home: Path | None) -> dict[str, Path]:
+def legacy_commands(profile: RuntimeProfile, project: Path, home: Path | None) -> dict[str, Path]:
     """Legacy command files (`.claude/commands/<name>.md`) by command name."""
-    folders = [project / ".claude/commands"]
-    if home is not None:
-        folders.append(home / ".claude/commands")
-    if target != "claude-code":
-        folders += [project / ".wave/commands"] + ([home / ".wave/commands"] if home else [])
+    folders: list[Path] = []
+    for folder in profile.legacy_command_folders:
+        folders += [project / folder] + ([home / folder] if home is not None else [])
     found: dict[str, Path] = {}
     for folder in folders:
         if folder.is_dir():
@@ -283,22 +286,22 @@ def _signature(listed: Listed) -> tuple[object, ...]:
                  for _root, entries in listed for path, _real, info in entries)
 
 
-def project_skills(target: str, project: Path | None, home: Path | None,
+def project_skills(profile: RuntimeProfile, project: Path | None, home: Path | None,
                    personal: bool = True) -> ProjectSkills:
     """`runtime_skills`, cached: re-read when a SKILL.md of a root changed (checked at most every
     `FRESH_SECONDS`, or after `expire`)."""
-    key = (target, str(project), str(home), personal)
+    key = (profile, str(project), str(home), personal)
     cached = _CACHE.get(key)
     now = time.monotonic()
     if cached is not None and now - cached.checked_at < FRESH_SECONDS:
         return cached
     absolute = Path(os.path.abspath(project)) if project is not None else None
-    listed = _list_roots(target, absolute, home, personal)
+    listed = _list_roots(profile, absolute, home, personal)
     signature = _signature(listed)
     if cached is None or cached.signature != signature:
         if len(_CACHE) > 32:
             _CACHE.clear()
-        skills = runtime_skills(target, project, home, personal, listed)
+        skills = runtime_skills(profile, project, home, personal, listed)
         by_real = {skill.real_dir: skill for skill in skills}
         cached = ProjectSkills(skills, by_real, signature, now)
         _CACHE[key] = cached

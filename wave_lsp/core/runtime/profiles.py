@@ -1,0 +1,186 @@
+"""Runtime profiles: everything in which the targets differ, in one typed, immutable value each.
+
+A target (`--target`, `wave.target`, `[tool.wave-lsp] target`) names a profile. Code asks the
+profile (`profile.argument_base`, `profile.expands(name)`, `profile.lenient_frontmatter`) and never
+compares target names: adding a runtime means one more profile here plus its severity column in
+`wave_lsp/data/rules.toml` (and its `x-targets` entries in the schema). The facts behind each value
+are in docs/design/runtime-facts.md (§3 Claude Code, §4 Wave) and docs/design/product.md
+*Discovery*, *Preview* and *Permission engine*.
+
+Profiles compare and hash by identity, so tables of per-runtime wording can be keyed by the profile
+objects themselves (`{CLAUDE_CODE: "…"}`) and fall back to a sentence built from the profile's
+attributes for a runtime they do not know.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Literal
+
+#: the three placeholder families a runtime may expand in the body and in `allowed-tools`
+WAVE_VARIABLES = frozenset({"WAVE_SKILL_DIR", "WAVE_PLUGIN_ROOT", "WAVE_SESSION_ID",
+                            "WAVE_ARGUMENTS_FILE"})
+CLAUDE_SHARED_VARIABLES = frozenset({"CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_SESSION_ID"})
+CLAUDE_ONLY_VARIABLES = frozenset({"CLAUDE_PLUGIN_DATA", "CLAUDE_PROJECT_DIR", "CLAUDE_EFFORT"})
+
+#: every project skills root any runtime scans, lowest precedence first
+ALL_SKILLS_ROOTS = (".agents/skills", ".claude/skills", ".wave/skills")
+
+ProfileKind = Literal["runtime", "validator", "aggregate"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RuntimeProfile:
+    """How one target loads, lists and invokes skills."""
+
+    name: str  #: the target name users write
+    runtime: str  #: how messages name the runtime ("Wave", "Claude Code", "skills-ref")
+    reader_name: str  #: how messages name whoever reads its fields ("the open spec")
+    #: "runtime" runs skills; "validator" only accepts or rejects them (skills-ref); "aggregate"
+    #: stands for every runtime at once (the strictest reading of each fact)
+    kind: ProfileKind
+    #: the column of the rule catalog and the schema's `x-targets` this profile reads
+    catalog_column: str
+
+    # -- frontmatter --------------------------------------------------------------------------
+    #: YAML errors are rescued by a quoting retry and otherwise leave empty metadata (Claude
+    #: Code); a strict profile rejects the file
+    lenient_frontmatter: bool
+    #: how `allowed-tools` written as one string is split into rules
+    allowed_tools_separators: str
+    #: a string `allowed-tools` must separate its rules with commas (Wave splits on commas only)
+    needs_comma_separated_tools: bool
+    #: `allowed-tools` must take the open spec's form: one space-separated string
+    needs_spec_tools_string: bool
+    #: an `allowed-tools` rule with a placeholder it cannot resolve is dropped with a notice
+    #: (else the rule stays literal and never matches)
+    drops_unresolved_tool_rules: bool
+
+    # -- placeholders and arguments ------------------------------------------------------------
+    variables: frozenset[str]  #: `${NAME}` placeholders it substitutes
+    #: `${user_config.KEY}` of a plugin's configuration is substituted
+    plugin_user_config: bool
+    #: the `${…}` that names a file holding the raw arguments inside injected commands
+    arguments_file_variable: str | None
+    argument_base: int  #: `$N` and `$ARGUMENTS[N]` count from this number
+    #: "quoted": quote-aware words (Wave); "shell": shell-quote words, operators dropped (Claude)
+    argument_words: Literal["quoted", "shell"]
+    #: an indexed placeholder with no argument stays as written (else it becomes empty)
+    keeps_missing_indexed_argument: bool
+    #: what separates the body from arguments appended when the body has no placeholder
+    arguments_appended_after: str
+    #: argument placeholders are substituted inside injected commands before they run
+    splices_arguments_into_commands: bool
+    #: the rendered body is trimmed of leading and trailing white space
+    trims_body: bool
+
+    # -- discovery -----------------------------------------------------------------------------
+    #: project skills roots whose skills it loads (and compares for name collisions), lowest
+    #: precedence first; the personal roots are the same folders under the home directory
+    skills_roots: tuple[str, ...]
+    #: it scans skills roots and plugins at all (a validator checks the folder it is given, so a
+    #: stray file in a root means nothing to it)
+    scans_roots: bool
+    #: skills are keyed by folder name (the command name) rather than by frontmatter `name`
+    keys_skills_by_folder: bool
+    #: project roots of every directory up to the git root are scanned, deeper first, and the
+    #: personal and managed roots beat the project's
+    nested_project_roots: bool
+    managed_root: Path | None
+    legacy_command_folders: tuple[str, ...]  #: `<folder>/<name>.md` command files it loads
+    precedence: str  #: the order of roots in words, for messages
+
+    # -- invocation ----------------------------------------------------------------------------
+    settings_folder: str  #: `<home or project>/<folder>/settings.json` hold permission rules
+    #: `shell: powershell` runs injected commands with PowerShell (and its permission tool)
+    honours_shell_field: bool
+    #: a failing injected command aborts the invocation (else its error is shown in the prompt)
+    aborts_on_command_failure: bool
+    command_timeout_seconds: float
+
+    def expands(self, variable: str) -> bool:
+        """`${variable}` is substituted by this runtime."""
+        if variable.startswith("user_config."):
+            return self.plugin_user_config
+        return variable in self.variables
+
+    def scans_root(self, relative_root: str) -> bool:
+        """`relative_root` (e.g. `.claude/skills`) is a skills root this profile scans."""
+        return self.scans_roots and relative_root in self.skills_roots
+
+
+WAVE = RuntimeProfile(
+    name="wave", runtime="Wave", reader_name="Wave", kind="runtime", catalog_column="wave",
+    lenient_frontmatter=False, allowed_tools_separators=",", needs_comma_separated_tools=True,
+    needs_spec_tools_string=False, drops_unresolved_tool_rules=True,
+    variables=WAVE_VARIABLES | CLAUDE_SHARED_VARIABLES, plugin_user_config=False,
+    arguments_file_variable="WAVE_ARGUMENTS_FILE", argument_base=1, argument_words="quoted",
+    keeps_missing_indexed_argument=False, arguments_appended_after=" ",
+    splices_arguments_into_commands=False, trims_body=True,
+    skills_roots=ALL_SKILLS_ROOTS, keys_skills_by_folder=False, nested_project_roots=False,
+    scans_roots=True, managed_root=None,
+    legacy_command_folders=(".claude/commands", ".wave/commands"),
+    precedence="project > personal, and `.wave/skills` > `.claude/skills` > `.agents/skills` "
+               "within each",
+    settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
+    command_timeout_seconds=30.0,
+)
+
+CLAUDE_CODE = RuntimeProfile(
+    name="claude-code", runtime="Claude Code", reader_name="Claude Code", kind="runtime",
+    catalog_column="claude-code",
+    lenient_frontmatter=True, allowed_tools_separators=", \t", needs_comma_separated_tools=False,
+    needs_spec_tools_string=False, drops_unresolved_tool_rules=False,
+    variables=CLAUDE_SHARED_VARIABLES | CLAUDE_ONLY_VARIABLES, plugin_user_config=True,
+    arguments_file_variable=None, argument_base=0, argument_words="shell",
+    keeps_missing_indexed_argument=True, arguments_appended_after="\n\nARGUMENTS: ",
+    splices_arguments_into_commands=True, trims_body=False,
+    skills_roots=(".claude/skills",), keys_skills_by_folder=True, nested_project_roots=True,
+    scans_roots=True, managed_root=Path("/etc/claude-code/.claude/skills"),
+    legacy_command_folders=(".claude/commands",),
+    precedence="managed > personal > project (deeper project folders first)",
+    settings_folder=".claude", honours_shell_field=True, aborts_on_command_failure=True,
+    command_timeout_seconds=30.0,
+)
+
+AGENTSKILLS = RuntimeProfile(
+    name="agentskills", runtime="skills-ref", reader_name="the open spec", kind="validator",
+    catalog_column="agentskills",
+    lenient_frontmatter=False, allowed_tools_separators=", \t", needs_comma_separated_tools=False,
+    needs_spec_tools_string=True, drops_unresolved_tool_rules=False,
+    variables=frozenset(), plugin_user_config=False, arguments_file_variable=None,
+    argument_base=1, argument_words="quoted", keeps_missing_indexed_argument=False,
+    arguments_appended_after=" ", splices_arguments_into_commands=False, trims_body=True,
+    skills_roots=ALL_SKILLS_ROOTS, scans_roots=False, keys_skills_by_folder=False,
+    nested_project_roots=False, managed_root=None,
+    legacy_command_folders=(".claude/commands", ".wave/commands"),
+    precedence=WAVE.precedence,
+    settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
+    command_timeout_seconds=30.0,
+)
+
+PORTABLE = RuntimeProfile(
+    name="portable", runtime="every runtime", reader_name="every runtime", kind="aggregate",
+    catalog_column="portable",
+    lenient_frontmatter=False, allowed_tools_separators=", \t", needs_comma_separated_tools=True,
+    needs_spec_tools_string=False, drops_unresolved_tool_rules=False,
+    variables=CLAUDE_SHARED_VARIABLES, plugin_user_config=False, arguments_file_variable=None,
+    argument_base=1, argument_words="quoted", keeps_missing_indexed_argument=False,
+    arguments_appended_after=" ", splices_arguments_into_commands=False, trims_body=True,
+    skills_roots=ALL_SKILLS_ROOTS, keys_skills_by_folder=False, nested_project_roots=False,
+    scans_roots=True, managed_root=None,
+    legacy_command_folders=(".claude/commands", ".wave/commands"), precedence=WAVE.precedence,
+    settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
+    command_timeout_seconds=30.0,
+)
+
+#: every built-in profile by target name, in catalog column order
+PROFILES = MappingProxyType({p.name: p for p in (WAVE, CLAUDE_CODE, AGENTSKILLS, PORTABLE)})
+TARGETS: tuple[str, ...] = tuple(PROFILES)
+DEFAULT_PROFILE = WAVE
+
+
+def profile_named(name: str) -> RuntimeProfile | None:
+    return PROFILES.get(name)
