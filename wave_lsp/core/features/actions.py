@@ -48,7 +48,7 @@ def _line_edit(document: SkillDocument, line: int, code: str) -> TextEdit | None
         return TextEdit(Span(line_span.end, line_span.end), f"  # wave-lsp: ignore {code}")
     if source.opener is not None and source.closer is None:
         return None
-    indent = re.match(r"[ \t]*", text).group(0)
+    indent = text[: len(text) - len(text.lstrip(" \t"))]
     newline = _newline(document)
     return TextEdit(Span(line_span.start, line_span.start),
                     f"{indent}<!-- wave-lsp: ignore {code} -->{newline}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -391,7 +391,7 @@ def _recover(text: str, offset: int) -> YamlDocument | None:
         return None
 
 
-def _build(text: str, offset: int, to_old) -> YamlDocument:
+def _build(text: str, offset: int, to_old: Callable[[int], int]) -> YamlDocument:
     """Build the node tree from the event stream, iteratively."""
     yaml = YAML(typ="safe", pure=True)
     document = YamlDocument()
@@ -459,7 +459,8 @@ def _note_duplicate(document: YamlDocument, seen: dict[Any, YamlNode], key_node:
 _PROPERTY = re.compile(r"([&!][^\s,\[\]{}]*)[ \t]*")
 
 
-def _new_node(kind: NodeKind, event, text: str, file_span) -> tuple[YamlNode, int]:
+def _new_node(kind: NodeKind, event: events.ScalarEvent | events.CollectionStartEvent, text: str,
+              file_span: Callable[[int, int], Span]) -> tuple[YamlNode, int]:
     """A node with its anchor and tag located in the text before the content.
 
     Returns the node and the local index where its content starts (after anchor and tag).

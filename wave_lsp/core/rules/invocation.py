@@ -13,7 +13,7 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.parsing.yamltree import ALIAS
+from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import closest, shown, type_name
 from wave_lsp.core.runtime.listing import truthy
@@ -192,8 +192,8 @@ def arguments_names(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding("SK098", item.content_span,
                           f"An argument name must be a word, not {type_name(item.value())}.")
     seen: set[str] = set()
-    for item in entries(entry.node, ctx.text, separators=" \t"):
-        name = item.text
+    for written in entries(entry.node, ctx.text, separators=" \t"):
+        name = written.text
         if name.isdigit():
             problem = "is numeric and is dropped (positions already have `$N`)"
         elif name in seen:
@@ -204,7 +204,7 @@ def arguments_names(ctx: CheckContext) -> Iterator[Finding]:
         else:
             seen.add(name)
             continue
-        yield ctx.finding("SK098", item.span, f"Argument name `{shown(name)}` {problem}.")
+        yield ctx.finding("SK098", written.span, f"Argument name `{shown(name)}` {problem}.")
     if entry.node.kind == "sequence":
         for item in entry.node.items:
             if item.kind == "scalar" and not item.text.strip():
@@ -216,7 +216,7 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
     entry = ctx.field("paths")
     if entry is None:
         return
-    if not isinstance(entry.value, (str, list)) or entry.value is ALIAS:
+    if not isinstance(entry.value, (str, list)):  # an alias lands here too, without SK099
         if entry.value is not ALIAS:
             yield ctx.finding("SK099", ctx.entry_span(entry),
                               f"`paths` is {type_name(entry.value)}: write a list of "
@@ -245,7 +245,7 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
                               f"({error}): it never matches.")
 
 
-def non_scalar_items(node) -> list:
+def non_scalar_items(node: YamlNode) -> list[YamlNode]:
     """Items of a YAML list that are not scalars (or are scalars that are not text)."""
     return [item for item in node.items
             if item.kind != "scalar" or not isinstance(item.value(), str)]

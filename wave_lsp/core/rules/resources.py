@@ -71,7 +71,7 @@ def resources(ctx: CheckContext) -> Iterator[Finding]:
             dirs[:] = []
         for name in list(dirs):
             if os.path.islink(os.path.join(folder, name)):
-                yield _resource(ctx, Path(folder) / name, "is a symbolic link to a folder")
+                yield _resource(ctx, skill_dir, Path(folder) / name, "is a symbolic link to a folder")
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED
                          and not os.path.islink(os.path.join(folder, d)))
         for name in sorted(files):
@@ -88,7 +88,7 @@ def resources(ctx: CheckContext) -> Iterator[Finding]:
                 continue
             problem = _unreadable(path, info)
             if problem:
-                yield _resource(ctx, path, problem)
+                yield _resource(ctx, skill_dir, path, problem)
             else:
                 text_bytes += info.st_size
         if walked > MAX_WALK:
@@ -105,9 +105,9 @@ def _relative(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix() or "."
 
 
-def _resource(ctx: CheckContext, path: Path, problem: str) -> Finding:
+def _resource(ctx: CheckContext, skill_dir: Path, path: Path, problem: str) -> Finding:
     finding = ctx.finding("SK140", Span(0, 0),
-                          f"`{_relative(path, ctx.location.skill_dir)}` {problem}: indexers mark it "
+                          f"`{_relative(path, skill_dir)}` {problem}: indexers mark it "
                           "unreadable and the model cannot open it.")
     finding.path = str(path)
     return finding
