@@ -1,0 +1,2 @@
+#!/bin/sh
+gh pr list --state merged
