@@ -1,4 +1,4 @@
-"""The `wave-lsp` command line (PRODUCT.md *Command line*).
+"""The `wave-lsp` command line (docs/design/product.md *Command line*).
 
 `check` runs the rules over SKILL.md files. Settings come from the defaults, then
 `[tool.wave-lsp]` in the nearest `pyproject.toml`, then the flags. Exit codes: 0 no error
@@ -253,7 +253,7 @@ def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 
-def _print_table(rows: list[dict], target: str) -> None:
+def _print_table(rows: list[dict[str, object]], target: str) -> None:
     headers = ("NAME", "SCOPE", "MODEL", "USER", "LISTING", "PATH", "SHADOWED BY")
     table = [(row["name"], row["scope"], "yes" if row["modelInvocable"] else "no",
               "yes" if row["userInvocable"] else "no", f"{row['listingChars']:,}", row["path"],

@@ -1,5 +1,5 @@
-"""The permission engine, case by case (spec-facts.md §3.8): rule kinds, word boundaries, escapes,
-compound splitting, wrappers, environment assignments, expansions and precedence across sources."""
+"""The permission engine, case by case (docs/design/runtime-facts.md §3.8): rule kinds, word boundaries,
+escapes, compound splitting, wrappers, environment assignments, expansions and precedence across sources."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The invocation preview: rendering, arguments, variables, permission decisions and execution —
-the seed's acceptance scenarios, and canary files proving what never runs."""
+Wave's acceptance scenarios (docs/design/runtime-facts.md §8), and canary files proving what never runs."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def test_allowed_tools_placeholders_resolved_or_dropped(tmp_path: Path) -> None:
     assert resolved["Read"].resolved == "Read"
 
 
-# -- the seed's injection scenarios ------------------------------------------------------------------
+# -- Wave's injection scenarios (docs/design/runtime-facts.md §8.7) ----------------------------------------
 def test_deny_rule_aborts_with_the_exact_message(tmp_path: Path) -> None:
     path = skill(tmp_path, "Fetch: !`curl http://example.invalid`\n",
                  settings={"permissions": {"deny": ["Bash(curl*)"]}})

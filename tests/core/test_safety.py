@@ -1,5 +1,5 @@
 """Execution safety across the preview: what must never run, never be written, never reach a shell.
-Canary files prove it (PRODUCT.md *Permission engine*; issue "Robustness and security suite")."""
+Canary files prove it (docs/design/product.md *Permission engine*; issue "Robustness and security suite")."""
 
 from __future__ import annotations
 

@@ -1,10 +1,15 @@
-"""`workspace/executeCommand` handlers (PRODUCT.md *Language server*, commands).
+"""`workspace/executeCommand` handlers (docs/design/product.md *Language server*, commands).
 
 `wave.previewInvocation` takes one object `{"uri", "arguments", "mode", "sessionId"?}` and returns
 what `wave-lsp preview --format json` prints for the same input (the editor's unsaved text is used).
 Execute mode runs commands only when the user enabled `wave.preview.allowExecution`; otherwise the
 answer is a refusal with `ok: false` and nothing runs. The handler runs in a worker thread, so a
 30-second command does not block the server.
+
+`wave.indexStatus` answers `{"version": 1, "ready", "skills"}`: whether start-up (settings, the
+workspace index, re-checking open documents) is over, and how many skills the index holds. With
+`{"wait": true}` it answers once start-up is over. It is the readiness signal for clients that do
+not declare `window.workDoneProgress` (the others see the `wave-lsp-index` progress end).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from wave_lsp.lsp.server import WaveLanguageServer
 PREVIEW = "wave.previewInvocation"
 LIST_SKILLS = "wave.listSkills"
 RENDER_LISTING = "wave.renderListing"
+INDEX_STATUS = "wave.indexStatus"
 
 
 def refusal(message: str, **extra: Any) -> dict[str, Any]:
@@ -49,6 +55,14 @@ def register(server: WaveLanguageServer) -> None:
     @server.command(PREVIEW)
     def preview_invocation(ls: WaveLanguageServer, params: dict[str, Any]) -> dict[str, Any]:
         return _answer(ls, PREVIEW, _preview, params)
+
+    @server.command(INDEX_STATUS)
+    async def index_status(ls: WaveLanguageServer, *params: Any) -> dict[str, Any]:
+        options = params[0] if params else None
+        if isinstance(options, Mapping) and options.get("wait") is True:
+            await ls.index_ready.wait()
+        return {"version": 1, "ready": ls.index_ready.is_set(),
+                "skills": len(ls.state.index.skills())}
 
 
 def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Any]:

@@ -1,4 +1,4 @@
-"""The rule catalog (RULES.md), loaded from `wave_lsp/data/rules.toml`.
+"""The rule catalog (docs/design/rules.md), loaded from `wave_lsp/data/rules.toml`.
 
 One table serves every surface: the engine asks it for a rule's severity under a target, the CLI for
 names, the LSP for `codeDescription` links and hover text, `wave_lsp.docs` for the pages under
@@ -56,7 +56,7 @@ class Rule:
     why: str
     example: str
     fix: str
-    notes: str = ""  #: how wave-lsp decides where RULES.md leaves room
+    notes: str = ""  #: how wave-lsp decides where docs/design/rules.md leaves room
 
     def severity(self, profile: RuntimeProfile) -> Severity | None:
         """The default severity under `profile`, or None when that target does not report it."""

@@ -1,6 +1,6 @@
 """Checking files on disk: safe reading, then the engine. Used by `wave-lsp check`.
 
-Bad input gets a finding, never an exception (PRODUCT.md *Contract details*): a directory, a FIFO
+Bad input gets a finding, never an exception (docs/design/product.md *Contract details*): a directory, a FIFO
 or a device named SKILL.md is reported without being opened, an unreadable file says why, invalid
 UTF-8 is decoded with replacement characters and reported as SK003 at the first bad byte.
 """

@@ -1,7 +1,7 @@
 """Settings that change what is reported: target, rule selection, severity overrides.
 
-Implements RULES.md *Configuration and suppression* (the part that is not inline comments): the same
-`Settings` object is built from CLI flags, `[tool.wave-lsp]` in `pyproject.toml` and the LSP
+Implements docs/design/rules.md *Configuration and suppression* (the part that is not inline comments): the
+same `Settings` object is built from CLI flags, `[tool.wave-lsp]` in `pyproject.toml` and the LSP
 `wave` configuration section. Codes in `select`/`ignore` may be prefixes (`SK02` = SK020-SK029) or
 `ALL`; a severity override of `off` ignores the rule.
 """

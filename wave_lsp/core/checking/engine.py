@@ -1,6 +1,7 @@
 """Running the rules: one document in, the findings the target reports out.
 
-Implements the severity model of RULES.md: the catalog severity for the target (a rule marked `–`
+Implements the severity model of docs/design/rules.md *How the engine applies severities*: the catalog
+severity for the target (a rule marked `–`
 is not reported), an instance level where the rule says so, then the user's overrides, selection and
 inline suppressions. The CLI and the language server both call `check_document`, so they cannot
 disagree.

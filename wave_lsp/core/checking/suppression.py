@@ -1,4 +1,4 @@
-"""Inline suppressions (RULES.md *Configuration and suppression*).
+"""Inline suppressions (docs/design/rules.md *Configuration and suppression*).
 
 `wave-lsp: ignore SKnnn[,SKnnn…]` in a YAML `#` comment (frontmatter) or an HTML `<!-- -->` comment
 (body) silences those codes on its own line, or on the next line when the comment stands alone on

@@ -1,4 +1,4 @@
-"""Code actions beyond a rule's own fixes: silencing a finding (RULES.md *Configuration and
+"""Code actions beyond a rule's own fixes: silencing a finding (docs/design/rules.md *Configuration and
 suppression*).
 
 "Disable SKnnn for this line" adds the code to a `wave-lsp: ignore` comment: a YAML comment at the

@@ -1,4 +1,4 @@
-"""Completion candidates at an offset (PRODUCT.md *Language server*, completion).
+"""Completion candidates at an offset (docs/design/product.md *Language server*, completion).
 
 Frontmatter: keys the target reads and the document lacks (documentation and a value snippet from the
 schema), values of enum, boolean and suggested-value fields, agents (built-ins and agent files), tool
@@ -30,6 +30,8 @@ _VALUE_PREFIX = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*)$")
 _ITEM_PREFIX = re.compile(r"^[ \t]+-[ \t]*(.*)$")
 _NESTED_KEY_PREFIX = re.compile(r"^([ \t]+)([A-Za-z_][\w-]*)?$")
 _WORD_AFTER = re.compile(r"[\w.:\-\[\]]*")
+#: the entry being typed in a value: what follows the last blank, comma, bracket or quote
+_TYPED_WORD = re.compile(r"[^\s,\[\]\"']*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +66,8 @@ def _frontmatter(ctx: FeatureContext, offset: int, line: int) -> list[Candidate]
     start = lines.line_start(line)
     prefix = ctx.document.text[start:offset]
     if _TOP_KEY_PREFIX.match(prefix):
-        end = offset + len(_WORD_AFTER.match(ctx.document.text, offset).group(0))
-        return _keys(ctx, Span(start, end), line)
+        after = _WORD_AFTER.match(ctx.document.text, offset)
+        return _keys(ctx, Span(start, after.end() if after else offset), line)
     value = _VALUE_PREFIX.match(prefix)
     if value:
         spec = schema.field_spec(value.group(1))
@@ -86,7 +88,10 @@ def _frontmatter(ctx: FeatureContext, offset: int, line: int) -> list[Candidate]
 
 def _parent_key(ctx: FeatureContext, line: int) -> str | None:
     lines = ctx.document.lines
-    for above in range(line - 1, ctx.document.source.opener.line, -1):
+    opener = ctx.document.source.opener
+    if opener is None:  # no frontmatter, no keys
+        return None
+    for above in range(line - 1, opener.line, -1):
         match = _KEY_LINE.match(lines.line_text(above))
         if match:
             return match.group(1)
@@ -96,6 +101,8 @@ def _parent_key(ctx: FeatureContext, line: int) -> str | None:
 def _present_keys(ctx: FeatureContext, except_line: int) -> set[str]:
     lines = ctx.document.lines
     source = ctx.document.source
+    if source.opener is None:  # no frontmatter, no keys
+        return set()
     last = source.closer.line if source.closer else lines.line_count
     found = set()
     for line in range(source.opener.line + 1, last):
@@ -162,7 +169,7 @@ def _values(ctx: FeatureContext, spec: FieldSpec, offset: int, typed: str,
             inline: bool) -> list[Candidate]:
     if spec.name in ("allowed-tools", "disallowed-tools"):
         return _tools(offset, typed, inline)
-    word = re.search(r"[^\s,\[\]\"']*$", typed).group(0)
+    word = _typed_word(typed)
     replace = Span(offset - len(word), offset)
     if spec.name == "agent":
         return [Candidate(agent.name, "agent", replace, detail=agent.description or "agent",
@@ -179,11 +186,16 @@ def _values(ctx: FeatureContext, spec: FieldSpec, offset: int, typed: str,
                       documentation=doc, sort_text=f"{i:03d}") for i, (value, doc) in enumerate(values)]
 
 
+def _typed_word(typed: str) -> str:
+    match = _TYPED_WORD.search(typed)
+    return match.group(0) if match else ""  # the pattern matches an empty tail, so never None
+
+
 def _tools(offset: int, typed: str, inline: bool) -> list[Candidate]:
     """Tool names and Bash skeletons at the current entry of an `allowed-tools` value."""
     if typed.count("(") > typed.count(")"):
         return []  # inside `Bash(...)`: the command is the author's
-    word = re.search(r"[^\s,\[\]\"']*$", typed).group(0)
+    word = _typed_word(typed)
     replace = Span(offset - len(word), offset)
     candidates = [Candidate(tool, "tool", replace, detail="tool", documentation=doc,
                             sort_text=f"1{tool}") for tool, doc in known_tools().items()]

@@ -1,4 +1,4 @@
-"""Hover text at an offset (PRODUCT.md *Language server*, hover).
+"""Hover text at an offset (docs/design/product.md *Language server*, hover).
 
 On a frontmatter key: the field's documentation and allowed values (from the schema). On a block or
 quoted multi-line scalar: the text the runtime actually gets. On an `allowed-tools` entry: the rule

@@ -1,4 +1,4 @@
-"""Code lenses on the frontmatter (PRODUCT.md *Language server*, code lens).
+"""Code lenses on the frontmatter (docs/design/product.md *Language server*, code lens).
 
 The first line shows what the skill costs while it is *not* being used: its entry in the model's
 skill listing is resident in every conversation. A second lens offers the invocation preview.

@@ -1,4 +1,4 @@
-"""Document links and go-to-definition (PRODUCT.md *Language server*).
+"""Document links and go-to-definition (docs/design/product.md *Language server*).
 
 Links: every file reference of the body (`wave_lsp.core.parsing.file_references`) that exists inside the skill
 folder. Definition: on a file reference, the file; on `/skill-name`, that skill's SKILL.md (every

@@ -1,4 +1,4 @@
-"""Document outline (PRODUCT.md *Language server*, document symbols).
+"""Document outline (docs/design/product.md *Language server*, document symbols).
 
 One symbol per frontmatter key (nested keys of mappings such as `metadata` and `hooks` as
 children), then the body's ATX headings nested by level.

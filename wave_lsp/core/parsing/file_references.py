@@ -1,4 +1,5 @@
-"""File references in a SKILL.md body (RULES.md SK112/SK113; PRODUCT.md *Language server* links).
+"""File references in a SKILL.md body (docs/rules/SK112.md, SK113.md; docs/design/product.md *Language
+server* links).
 
 A reference is a relative Markdown link or image (`[x](references/api.md)`, not inside code), a path
 after `${WAVE_SKILL_DIR}/` or `${CLAUDE_SKILL_DIR}/`, or a bare `scripts/…`, `references/…` or

@@ -1,6 +1,7 @@
-"""Shell injections in a SKILL.md body (spec-facts.md §3.7, seed story on injected commands).
+"""Shell injections in a SKILL.md body (docs/design/runtime-facts.md §3.7 and §8.7).
 
-Exactly Claude Code's patterns, which the Wave seed adopts: a block is ```` ```! ```` up to the next
+Exactly Claude Code's patterns, which Wave adopts (docs/design/runtime-facts.md §8.7): a block is ```` ```!
+```` up to the next
 ```` ``` ```` (`/```!\\s*\\n?([\\s\\S]*?)\\n?```/`), an inline injection is `` !`cmd` `` where the `!`
 stands at the start of a line or after white space (`/(?<=^|\\s)!`([^`]+)`/m`), so `` `#REF!` ``,
 `format!` and `KEY=!`x`` are text. Patterns run over the raw body, code fences included. The

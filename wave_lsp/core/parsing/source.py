@@ -1,8 +1,9 @@
 """Reading a SKILL.md: bytes to text, and text to frontmatter and body with exact offsets.
 
-Implements RULES.md *File and delimiters*: the decoding (SK003, SK004) and the delimiter grammar that
-SK005-SK008 report on. The split follows what the runtimes do (spec-facts.md §2.3, §3.1, §4.1): the
-opener must be `---` at offset 0; the closer is the first later line that is `---` (trailing blanks
+Implements docs/design/rules.md *File and delimiters*: the decoding (SK003, SK004) and the delimiter
+grammar that SK005-SK008 report on. The split follows what the runtimes do
+(docs/design/runtime-facts.md §2.3, §3.1, §4.1): the opener must be `---` at offset 0; the closer is
+the first later line that is `---` (trailing blanks
 tolerated). Lines that merely start with `---` (`----`, `--- x`) are recognised as delimiters so that
 the rest of the file can still be analysed, and reported as SK007.
 """

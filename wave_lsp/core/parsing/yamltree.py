@@ -1,7 +1,7 @@
 """The frontmatter as a YAML node tree with exact spans, built from ruamel.yaml's event stream.
 
-Implements what RULES.md *YAML* (SK020-SK028) needs to see: every key and value with its span in the
-file, the scalar style (plain, quoted, block) and its resolved text, explicit tags, anchors, aliases
+Implements what docs/design/rules.md *YAML* (SK020-SK028) needs to see: every key and value with its span
+in the file, the scalar style (plain, quoted, block) and its resolved text, explicit tags, anchors, aliases
 (kept as alias nodes: never expanded, so an alias bomb costs nothing), flow collections and duplicate
 keys. Parse errors become a `YamlProblem` with a kind that picks the rule (SK020 syntax, SK021 the
 unquoted `: `, SK023 an alias-like `*` value, SK026 a tab).
@@ -10,8 +10,8 @@ Scalars resolve with the YAML 1.2 core schema (what the `wave` target models); `
 what a YAML 1.1 loader (PyYAML, the claude.ai upload) would make of a plain scalar (SK027).
 
 After a parse error the tree is rebuilt, when possible, from Claude Code's quoting retry
-(spec-facts.md §3.1 `quoteProblematicValues`), with spans mapped back to the original text, so that
-the other rules can still speak about the rest of the frontmatter.
+(docs/design/runtime-facts.md §3.1 `quoteProblematicValues`), with spans mapped back to the original text,
+so that the other rules can still speak about the rest of the frontmatter.
 """
 
 from __future__ import annotations
@@ -320,7 +320,7 @@ def _problem_from_error(error: Exception, text: str, offset: int) -> YamlProblem
     return YamlProblem("syntax", message, span)
 
 
-# Claude Code's quoting retry (spec-facts.md §3.1), reproduced exactly.
+# Claude Code's quoting retry (docs/design/runtime-facts.md §3.1), reproduced exactly.
 _RETRY_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(.+)$")
 _YAML_SPECIAL_CHARS = re.compile(r"[{}[\]*&#!|>%@`]|: ")
 

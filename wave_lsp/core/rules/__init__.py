@@ -1,4 +1,4 @@
-"""The rule registry. A rule is a small function in the module of its family (RULES.md sections).
+"""The rule registry. A rule is a small function in the module of its family (docs/design/rules.md sections).
 
 A check function takes a `CheckContext` and yields `Finding`s for the codes it declares with
 `@check("SKnnn", ...)`. Adding a rule touches one place: its family module (plus its catalog entry).

@@ -1,4 +1,4 @@
-"""RULES.md *allowed-tools*: SK080-SK087."""
+"""docs/design/rules.md *allowed-tools*: SK080-SK087."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, closest, type_name, value_region
@@ -93,7 +94,7 @@ def allowed_tools_form(ctx: CheckContext) -> Iterator[Finding]:
                                      [TextEdit(node.content_span, joined)])])
 
 
-def _to_list_fix(ctx: CheckContext, entry, rules: list[str]) -> Fix:
+def _to_list_fix(ctx: CheckContext, entry: FieldEntry, rules: list[str]) -> Fix:
     lines = ctx.document.lines
     key_line_start = lines.line_start(lines.line_of(entry.key.span.start))
     indent = " " * (entry.key.span.start - key_line_start + 2)

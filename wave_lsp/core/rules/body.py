@@ -1,4 +1,5 @@
-"""RULES.md *Body*: SK110 and SK111 (the reference and placeholder rules come with the preview)."""
+"""docs/design/rules.md *Body*: SK110 and SK111 (the reference and placeholder rules come with the
+preview)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md *description and other spec fields*: SK050-SK062."""
+"""docs/design/rules.md *description and other spec fields*: SK050-SK062."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import yaml11_type
 from wave_lsp.core.rules import check
@@ -61,7 +62,7 @@ def description_type(ctx: CheckContext) -> Iterator[Finding]:
         "(`Description must be a string`). Write the description as quoted text.", fixes=fixes)
 
 
-def _description(ctx: CheckContext) -> tuple[object, str] | None:
+def _description(ctx: CheckContext) -> tuple[FieldEntry, str] | None:
     entry = ctx.field("description")
     if entry is None or not isinstance(entry.value, str):
         return None
@@ -100,7 +101,7 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
                                          "to …\" so the model knows when to pick it.")
 
 
-def _angle_brackets(ctx: CheckContext, entry) -> Iterator[int]:
+def _angle_brackets(ctx: CheckContext, entry: FieldEntry) -> Iterator[int]:
     """Offsets of `<`/`>` inside the description's source (block headers excluded)."""
     node = entry.node
     if "<" not in entry.value and ">" not in entry.value:

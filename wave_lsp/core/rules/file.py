@@ -1,4 +1,4 @@
-"""RULES.md *File and delimiters*: SK001-SK010."""
+"""docs/design/rules.md *File and delimiters*: SK001-SK010."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md *Invocation control*: SK090-SK100."""
+"""docs/design/rules.md *Invocation control*: SK090-SK100."""
 
 from __future__ import annotations
 

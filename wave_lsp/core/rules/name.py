@@ -1,4 +1,4 @@
-"""RULES.md *name*: SK030-SK041."""
+"""docs/design/rules.md *name*: SK030-SK041."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS
 from wave_lsp.core.rules import check
@@ -55,7 +56,7 @@ def name_missing(ctx: CheckContext) -> Iterator[Finding]:
                       "folder's name.", fixes=fixes)
 
 
-def _name(ctx: CheckContext):
+def _name(ctx: CheckContext) -> FieldEntry | None:
     entry = ctx.field("name")
     if entry is None or not isinstance(entry.value, str):
         return None
@@ -64,13 +65,16 @@ def _name(ctx: CheckContext):
 
 @check("SK031")
 def name_type(ctx: CheckContext) -> Iterator[Finding]:
+    entry = ctx.field("name")
+    if entry is None:  # SK031 issues are about the `name` value: there are none without it
+        return
     for located in ctx.issues_for("SK031"):
         node = located.node
         fixes = []
         if node.is_plain and node.text:
             fixes.append(Fix("Quote the name", [TextEdit(node.content_span,
                                                          double_quoted(node.text))]))
-        yield ctx.finding("SK031", ctx.entry_span(ctx.field("name")),
+        yield ctx.finding("SK031", ctx.entry_span(entry),
                           f"`name` is {type_name(located.issue.value)}, not text: validators "
                           "reject it. Write the name as text (quote it if it is all digits).",
                           fixes=fixes)
@@ -160,6 +164,6 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
                       "Set the name to the folder's (or rename the folder).", fixes=fixes)
 
 
-def _set_name(ctx: CheckContext, entry, new: str, title: str) -> Fix:
+def _set_name(ctx: CheckContext, entry: FieldEntry, new: str, title: str) -> Fix:
     text = new if is_valid_name(new) else double_quoted(new)
     return Fix(title, [TextEdit(entry.node.content_span, text)], preferred=True)

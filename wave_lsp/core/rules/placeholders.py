@@ -1,4 +1,4 @@
-"""RULES.md *Body*: argument placeholders and `${…}` variables — SK115–SK119.
+"""docs/design/rules.md *Body*: argument placeholders and `${…}` variables — SK115–SK119.
 
 Decisions (so that findings are ones an author agrees with):
 - SK115 reports each `$N` outside injected commands; `$0` under `wave` is a warning (always empty).
@@ -22,7 +22,7 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.injections import find_injections
-from wave_lsp.core.parsing.markdown import parse_body
+from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, closest
@@ -79,10 +79,9 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
                                              "`arguments` to be explicit." + amount)
 
 
-def _takes_arguments(ctx: CheckContext, names: list[str], code_spans) -> bool:
+def _takes_arguments(ctx: CheckContext, names: list[str], structure: MarkdownBody) -> bool:
     if ctx.document.has("arguments") or ctx.document.has("argument-hint"):
         return True
-    structure = code_spans
     return any(not structure.in_code(m.start()) and (m.group(5) is None or m.group(5) in names)
                for m in _arguments(ctx))
 

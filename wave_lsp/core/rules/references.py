@@ -1,4 +1,4 @@
-"""RULES.md *Body*: file references — SK112 broken-reference, SK113 reference-escapes.
+"""docs/design/rules.md *Body*: file references — SK112 broken-reference, SK113 reference-escapes.
 
 Decisions: a reference is checked only when the skill has a folder on disk (an unsaved document has
 none). Paths are resolved against the skill folder, which is also where SKILL.md lives. A reference

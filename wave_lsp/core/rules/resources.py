@@ -1,5 +1,5 @@
-"""RULES.md *Workspace*: the files of a skill folder — SK140 resource-unreadable, SK141
-resource-limits (the Wisp indexer's limits, seed `wisp-local-skills.md`).
+"""docs/design/rules.md *Workspace*: the files of a skill folder — SK140 resource-unreadable, SK141
+resource-limits (the Wisp indexer's limits, docs/design/runtime-facts.md §4.5).
 
 Decisions: hidden files and folders, `node_modules` and `scripts/` are skipped, as the indexer skips
 them (scripts are run, not read). SK140 is reported on the resource itself (its own path, first

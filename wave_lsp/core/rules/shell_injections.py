@@ -1,4 +1,4 @@
-"""RULES.md *Shell injection*: SK120–SK126.
+"""docs/design/rules.md *Shell injection*: SK120–SK126.
 
 Injections are found exactly as the runtimes find them (`wave_lsp.core.parsing.injections`); decisions come
 from the one permission engine (`wave_lsp.core.runtime.permissions`) through the dry-run plan of the

@@ -1,4 +1,4 @@
-"""RULES.md *Unknown and target-specific fields*: SK070, SK071.
+"""docs/design/rules.md *Unknown and target-specific fields*: SK070, SK071.
 
 The field set of each target is the schema's `x-targets`. A key that is not a field of any target
 but is a likely misspelling of one (same words in another case or separator, an edit distance of at

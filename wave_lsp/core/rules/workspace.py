@@ -1,4 +1,4 @@
-"""RULES.md *Workspace*: SK130 name-collision, SK131 listing-budget, SK132 command-shadowed,
+"""docs/design/rules.md *Workspace*: SK130 name-collision, SK131 listing-budget, SK132 command-shadowed,
 SK133 ignored-skill-dir.
 
 These rules look at the skills the target loads from the document's project

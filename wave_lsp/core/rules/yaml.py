@@ -1,4 +1,4 @@
-"""RULES.md *YAML*: SK020-SK028."""
+"""docs/design/rules.md *YAML*: SK020-SK028."""
 
 from __future__ import annotations
 

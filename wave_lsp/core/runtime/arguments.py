@@ -1,5 +1,5 @@
 """Arguments of an invocation: splitting the raw string and substituting placeholders
-(PRODUCT.md *Preview* step 2; spec-facts.md §3.6 for Claude Code, §4.3 for Wave).
+(docs/design/product.md *Preview* step 2; docs/design/runtime-facts.md §3.6 for Claude Code, §4.3 for Wave).
 
 - `wave`: words split quote-aware (`"a b"` is one word, `\\` escapes), `$N` and `$ARGUMENTS[N]`
   are 1-based (`$0` is always empty), a missing word is empty.

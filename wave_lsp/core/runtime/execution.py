@@ -1,4 +1,4 @@
-"""Running one allowed injected command, safely (PRODUCT.md *Preview* step 4).
+"""Running one allowed injected command, safely (docs/design/product.md *Preview* step 4).
 
 Only the preview's execute mode calls this, and only for commands the permission engine allowed.
 The command runs with `bash -c` (`sh -c` when bash is missing) in its own process group, stdin

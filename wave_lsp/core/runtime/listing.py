@@ -1,4 +1,4 @@
-"""The skill's entry in the model's listing and what it costs (spec-facts.md §3.5).
+"""The skill's entry in the model's listing and what it costs (docs/design/runtime-facts.md §3.5).
 
 Every model-invocable skill is resident in the context as one line
 `- <name>: <description>[ - <when_to_use>]`, the description part cut at 1,536 characters. This is

@@ -1,5 +1,5 @@
-"""The permission engine: may this shell command run? (PRODUCT.md *Permission engine*,
-spec-facts.md §3.8, seed story "注入命令执行前的权限校验").
+"""The permission engine: may this shell command run? (docs/design/product.md *Permission engine*,
+docs/design/runtime-facts.md §3.8 and §8.7).
 
 One engine for everything that asks: the invocation preview, the SK123–SK125 diagnostics and the
 injection hovers. Rules come from the settings files of the target (`~/.wave/settings.json`,

@@ -1,6 +1,6 @@
 """The invocation preview: what the model receives and which commands would run
-(PRODUCT.md *Preview*, steps 1–5; the Wave seed's stories on placeholders, arguments and injected
-commands).
+(docs/design/product.md *Preview*, steps 1–5; docs/design/runtime-facts.md §8.2, §8.6 and §8.7 for
+Wave).
 
 1. `Base directory for this skill: <dir>`, a blank line, the body.
 2. Arguments (`wave_lsp.core.runtime.arguments`), never inside injected commands under `wave`: there the

@@ -1,4 +1,5 @@
-"""Values of the `${…}` placeholders for one skill, and their substitution (PRODUCT.md *Preview* 3).
+"""Values of the `${…}` placeholders for one skill, and their substitution (docs/design/product.md
+*Preview* step 3).
 
 The same substitution serves the invocation preview (body and `allowed-tools` rules) and the hovers
 that say what a placeholder resolves to. A placeholder the target does not know, or one with no

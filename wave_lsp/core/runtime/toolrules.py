@@ -1,12 +1,12 @@
 """Permission rule grammar and the entries of an `allowed-tools` value, with their spans.
 
-Grammar (spec-facts.md §3.8, Claude Code `permissionRuleValueFromString`): `Tool` or
+Grammar (docs/design/runtime-facts.md §3.8, Claude Code `permissionRuleValueFromString`): `Tool` or
 `Tool(content)`, the content between the first unescaped `(` and a last unescaped `)` that ends the
 string; `\\(`, `\\)` and `\\\\` are escapes; `Tool()` and `Tool(*)` mean the whole tool. A string
 that does not fit is taken as a (strange) tool name.
 
-Splitting (spec-facts.md §3.2, §4.1): Claude Code splits a string on commas and white space outside
-parentheses; Wave splits on commas only; a YAML list gives one rule per item.
+Splitting (docs/design/runtime-facts.md §3.2, §4.1): Claude Code splits a string on commas and white space
+outside parentheses; Wave splits on commas only; a YAML list gives one rule per item.
 """
 
 from __future__ import annotations

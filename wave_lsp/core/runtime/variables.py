@@ -1,8 +1,8 @@
 """The `${…}` placeholders of the runtimes: what each means and where it may stand. Which of them
 a target substitutes is its profile's `variables` (`wave_lsp.core.runtime.profiles`).
 
-Sources: PRODUCT.md *Preview* step 3, spec-facts.md §3.6 (Claude Code) and §4.4 (the Wave seed).
-Used by SK086 and SK117, by completion and hover, and by the invocation preview.
+Sources: docs/design/product.md *Preview* step 3, docs/design/runtime-facts.md §3.6 (Claude Code) and §4.4
+(Wave). Used by SK086 and SK117, by completion and hover, and by the invocation preview.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Finding the SKILL.md files under the paths given to `wave-lsp check`.
 
-PRODUCT.md *Command line*: every `SKILL.md` under the paths, skipping `.git`, `node_modules` and
+docs/design/product.md *Command line*: every `SKILL.md` under the paths, skipping `.git`, `node_modules` and
 gitignored paths (each `.gitignore` applies to its own folder and below, as git reads it). Files
 spelled differently (`skill.md`, SK001) and stray markdown files directly in a skills root (SK002)
 are included so those rules can speak. A path named explicitly is always checked. Symlinked

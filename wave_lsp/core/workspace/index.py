@@ -1,4 +1,4 @@
-"""The skills and agents known around the document being edited (PRODUCT.md *Language server*).
+"""The skills and agents known around the document being edited (docs/design/product.md *Language server*).
 
 `SkillIndex` holds a summary of every SKILL.md under the workspace folders and, when the settings
 allow, the personal skills roots (`~/.agents/skills`, `~/.claude/skills`, `~/.wave/skills`). It is

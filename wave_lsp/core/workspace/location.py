@@ -1,6 +1,6 @@
 """Where a SKILL.md lives: its skill folder, project root, skills root, scope and plugin.
 
-Implements PRODUCT.md *Discovery* and *Contract details*: the project root of
+Implements docs/design/product.md *Discovery* and *Contract details*: the project root of
 `<root>/.{wave,claude,agents}/skills/<dir>/SKILL.md` is `<root>`, else the nearest ancestor holding
 `.git`; a directory holding `.wave-plugin/plugin.json` or `.claude-plugin/plugin.json` is a plugin
 root whose skills live in `<plugin root>/skills/<dir>/`. SK002 needs to know whether a file lies in a
@@ -64,7 +64,8 @@ def locate(path: Path | None, *, home: Path | None = None) -> SkillLocation:
                          depth_in_root=depth, scope=scope, plugin=plugin)
 
 
-def _skills_root_of(path: Path, plugin: Plugin | None, home: Path):
+def _skills_root_of(path: Path, plugin: Plugin | None,
+                    home: Path) -> tuple[Path | None, int | None, str, Path | None]:
     """(skills root, depth, scope, project root) for the nearest enclosing skills root."""
     parents = list(path.parents)
     for depth, ancestor in enumerate(parents):

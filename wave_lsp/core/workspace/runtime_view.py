@@ -1,5 +1,5 @@
-"""Which skills a runtime loads from a project, and which one wins a name (PRODUCT.md *Discovery*,
-spec-facts.md §3.4 and §4.2).
+"""Which skills a runtime loads from a project, and which one wins a name (docs/design/product.md *Discovery*,
+docs/design/runtime-facts.md §3.4 and §4.2).
 
 - `wave` (also `agentskills` and `portable`): project roots `<root>/.wave/skills` >
   `<root>/.claude/skills` > `<root>/.agents/skills`, then personal roots `~/.wave/skills` >
@@ -187,8 +187,8 @@ def summary_of(path: Path, home: Path | None,
             return None
     key = str(path)
     cached = _SUMMARIES.get(key)
-    fresh = cached is not None and cached[:3] == (info.st_mtime_ns, info.st_size, str(home))
-    if fresh and (cached[3].document is not None or not keep_documents):
+    if (cached is not None and cached[:3] == (info.st_mtime_ns, info.st_size, str(home))
+            and (cached[3].document is not None or not keep_documents)):
         return cached[3]
     document = load_document(path)
     if document is None:
@@ -248,8 +248,8 @@ def why_wins(profile: RuntimeProfile, winner: RuntimeSkill, loser: RuntimeSkill)
 def legacy_commands(profile: RuntimeProfile, project: Path, home: Path | None) -> dict[str, Path]:
     """Legacy command files (`.claude/commands/<name>.md`) by command name."""
     folders: list[Path] = []
-    for folder in profile.legacy_command_folders:
-        folders += [project / folder] + ([home / folder] if home is not None else [])
+    for name in profile.legacy_command_folders:
+        folders += [project / name] + ([home / name] if home is not None else [])
     found: dict[str, Path] = {}
     for folder in folders:
         if folder.is_dir():
@@ -329,7 +329,7 @@ def known_document(path: Path, text: str) -> SkillDocument | None:
     `check` then parses each SKILL.md once)."""
     for cached in _CACHE.values():
         skill = cached.by_real_dir.get(os.path.realpath(path.parent))
-        document = skill.document if skill is not None else None
-        if document is not None and skill.path.name == path.name and document.text == text:
-            return document
+        if (skill is not None and skill.document is not None and skill.path.name == path.name
+                and skill.document.text == text):
+            return skill.document
     return None
