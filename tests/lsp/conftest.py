@@ -3,7 +3,8 @@
 `client` runs every test of a module once per client profile: VS Code (push diagnostics, UTF-16)
 and Neovim 0.11 (pull diagnostics, UTF-8 preferred). One server per module and profile keeps the
 suite fast; tests use their own document URIs. The workspace is a temporary folder with a few
-skills, scripts and an agent file.
+skills, scripts and an agent file. A session starts when the server has indexed it (see
+`helpers.wait_for_index`); the client records everything it receives (`helpers.make_client`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "wave_lsp", "serve", "--stdio"])
+from tests.lsp.helpers import make_client, wait_for_index
+
+SERVER_COMMAND = [sys.executable, "-m", "wave_lsp", "serve", "--stdio"]
+SERVER = ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_client)
 PROFILES = ["visual-studio-code", "neovim"]
 
 DEMO = """---
@@ -60,18 +64,17 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 async def start(client: LanguageClient, profile: str | types.ClientCapabilities, root: Path,
-                settings: dict | None = None) -> None:
-    """Initialize a session as the given client would (its capabilities and its answers)."""
-    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def on_register(params: types.RegistrationParams) -> None:
-        client.registrations = [*getattr(client, "registrations", []), *params.registrations]
-
+                settings: dict | None = None, ready: bool = True) -> None:
+    """Initialize a session as the given client would (its capabilities and its answers); with
+    `ready`, return once the server has indexed the workspace."""
     client.set_configuration({"personalSkills": False, **(settings or {})}, section="wave")
     capabilities = client_capabilities(profile) if isinstance(profile, str) else profile
     client.declared = capabilities
     client.initialize_result = await client.initialize_session(types.InitializeParams(
         capabilities=capabilities, root_uri=root.as_uri(),
         workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="ws")]))
+    if ready:
+        await wait_for_index(client)
 
 
 @pytest_lsp.fixture(scope="module", params=PROFILES, config=SERVER)

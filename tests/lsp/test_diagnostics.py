@@ -3,14 +3,22 @@ related information, and exact positions in every encoding."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.helpers import change_document, diagnostics, encoding_of, open_document, position_of, pulls
+from tests.lsp.helpers import (
+    change_document,
+    diagnostics,
+    encoding_of,
+    open_document,
+    position_of,
+    published,
+    pulls,
+    wait_until,
+)
 from wave_lsp.core.checking.checker import check_file
 from wave_lsp.core.checking.config import Settings
 
@@ -119,8 +127,9 @@ async def test_bad_input_gets_findings_and_the_server_keeps_serving(client: Lang
     assert result is None
 
 
-async def test_adversarial_documents_get_findings_quickly(client: LanguageClient,
-                                                          workspace: Path) -> None:
+async def test_adversarial_documents_get_findings(client: LanguageClient, workspace: Path) -> None:
+    """Each document is answered within the helpers' deadline (20 s; the three together take
+    about 1 s here: `benchmarks/bad_input.py`), and the server keeps serving."""
     bomb = ["a: &a [x, x, x, x, x, x, x, x, x]"] + [
         f"{chr(97 + i)}: &{chr(97 + i)} [" + ", ".join([f"*{chr(96 + i)}"] * 9) + "]"
         for i in range(1, 12)]
@@ -132,9 +141,7 @@ async def test_adversarial_documents_get_findings_quickly(client: LanguageClient
     expected = {"bomb": "SK023", "huge": "SK111", "binary": None}
     for name, text in documents.items():
         uri = open_document(client, workspace / f".wave/skills/{name}/SKILL.md", text)
-        started = time.monotonic()
         found = await diagnostics(client, uri)
-        assert time.monotonic() - started < 5, name
         if expected[name]:
             assert expected[name] in {d.code for d in found}, name
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
@@ -153,8 +160,7 @@ async def test_findings_about_resources_go_to_the_resource(client: LanguageClien
     assert "SK140" not in {d.code for d in found}  # not on the SKILL.md
     if not pulls(client):
         resource = (folder / "assets/logo.png").as_uri()
-        for _ in range(20):
-            if client.diagnostics.get(resource):
-                break
-            await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        assert [d.code for d in client.diagnostics[resource]] == ["SK140"]
+        # published right after the SKILL.md's own diagnostics
+        found = await wait_until(client, lambda: published(client, resource) or None,
+                                 f"diagnostics for {resource}")
+        assert [d.code for d in found[-1].diagnostics] == ["SK140"]

@@ -4,7 +4,11 @@
   `textDocument.diagnostic`; everybody else gets pushed diagnostics.
 - `initialized`: settings are pulled from `workspace/configuration` (section `wave`), falling back to
   `initializationOptions`; `workspace/didChangeConfiguration` and file watchers are registered
-  dynamically when the client allows it; the skill index is built off the event loop.
+  dynamically when the client allows it; the skill index is built off the event loop, with
+  work-done progress (token `wave-lsp-index`) for clients that declare `window.workDoneProgress`.
+  Then open documents are re-checked and `index_ready` is set: the readiness signal for clients
+  without progress (`wave.indexStatus`). Requests that come earlier answer with what is known
+  (the documents opened so far, built-in agents), never with an error.
 - open/change/save publish (push clients); close clears the document's diagnostics.
 """
 
@@ -43,12 +47,15 @@ def register(server: WaveLanguageServer) -> None:
     @server.feature(types.INITIALIZED)
     @safe(lambda: None)
     async def on_initialized(ls: WaveLanguageServer, params: types.InitializedParams) -> None:
-        _apply_settings(ls, {})
-        await _pull_settings(ls)
-        await _register_dynamic(ls)
-        await _index_workspace(ls)
-        ls.state.invalidate()
-        ls.refresh_all()
+        try:
+            _apply_settings(ls, {})
+            await _pull_settings(ls)
+            await _register_dynamic(ls)
+            await _index_workspace(ls)
+            ls.state.invalidate()
+            ls.refresh_all()
+        finally:
+            ls.index_ready.set()  # after a failure too: requests answer with what is known
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @safe(lambda: None)
@@ -114,7 +121,12 @@ async def _index_workspace(ls: WaveLanguageServer) -> None:
         except Exception as error:
             ls.log_problem(f"no progress reporting: {error}", level=types.MessageType.Info)
             token = None
-    await asyncio.to_thread(ls.state.index.rebuild, folders, settings)
+    try:
+        await asyncio.to_thread(ls.state.index.rebuild, folders, settings)
+    except Exception:
+        if token is not None:  # a progress that never ends would spin in the editor forever
+            ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message="indexing failed"))
+        raise
     if token is not None:
         count = len(ls.state.index.skills())
         ls.work_done_progress.end(token, types.WorkDoneProgressEnd(

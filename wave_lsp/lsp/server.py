@@ -47,6 +47,9 @@ class WaveLanguageServer(LanguageServer):
         self.initial_settings: dict[str, Any] = {}
         #: SKILL.md URI -> the resource URIs it published findings to (push clients)
         self.resource_uris: dict[str, set[str]] = {}
+        #: set once start-up is over: settings read, the workspace indexed, open documents
+        #: re-checked (also after a failure). `wave.indexStatus` reports and awaits it.
+        self.index_ready = asyncio.Event()
 
     @property
     def state(self) -> ServerState:
