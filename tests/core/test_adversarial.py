@@ -1,28 +1,29 @@
 """Adversarial skill trees (issue "Robustness and security suite", item 3): symlink loops, links
 that escape the skill through a symlink, and a skill folder with 100,000 files. Each gets a clear
-finding, quickly, and nothing hangs. (Inputs to the parser itself — alias bombs, 10 MB files,
-10,000-deep nesting, invalid UTF-8, NUL, FIFOs, directories, unreadable files — are in
-test_input.py.)"""
+finding, and nothing hangs: each test has a pytest timeout of at least 10x what it takes on a
+loaded two-core machine (the figures: `benchmarks/bad_input.py`). (Inputs to the parser itself —
+alias bombs, 10 MB files, 10,000-deep nesting, invalid UTF-8, NUL, FIFOs, directories, unreadable
+files — are in test_input.py.)"""
 
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
+
+import pytest
 
 from tests.helpers import run
 
 TEXT = "---\nname: my-skill\ndescription: X. Use when asked.\n---\n"
 
 
+@pytest.mark.timeout(10)  # following the loops would never end; the check takes < 20 ms
 def test_symlink_loops_in_the_skill_tree(tmp_path: Path) -> None:
     folder = tmp_path / "my-skill"
     (folder / "references").mkdir(parents=True)
     (folder / "references/loop").symlink_to(folder)
     (folder / "references/self").symlink_to(folder / "references/self")
-    started = time.monotonic()
     report = run(tmp_path, TEXT + "See [loop](references/loop/references/loop/SKILL.md).\n")
-    assert time.monotonic() - started < 5
     codes = [f.code for f in report.findings]
     assert "SK140" in codes  # the symlinks themselves are unreadable resources
 
@@ -42,14 +43,12 @@ def test_links_that_escape_through_a_symlink(tmp_path: Path) -> None:
     assert not any("do not quote me" in f.message for f in report.findings)
 
 
+@pytest.mark.timeout(300)  # creating the files takes 5-30 s (idle-loaded), the check < 1 s
 def test_a_skill_folder_with_100000_files(tmp_path: Path) -> None:
     folder = tmp_path / "my-skill" / "references"
     folder.mkdir(parents=True)
     for index in range(100_000):
         os.close(os.open(folder / f"f{index:06d}.md", os.O_CREAT | os.O_WRONLY, 0o644))
-    started = time.monotonic()
     report = run(tmp_path, TEXT)
-    elapsed = time.monotonic() - started
     limits = [f for f in report.findings if f.code == "SK141"]
     assert limits and "100000 entries" in limits[0].message
-    assert elapsed < 10, elapsed

@@ -1,9 +1,12 @@
-"""Bad input gets findings, never a traceback (issue: core, *Bad input*), with exact positions."""
+"""Bad input gets findings, never a traceback (issue: core, *Bad input*), with exact positions.
+
+No test here measures time: a test that proves "does not hang" has a pytest timeout of at least 10x
+what the case takes on a loaded two-core machine; `benchmarks/bad_input.py` prints the figures.
+"""
 
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -64,13 +67,12 @@ def test_directory_named_skill_md(tmp_path) -> None:
     assert [(f.code, "directory" in f.message) for f in report.findings] == [("SK003", True)]
 
 
+@pytest.mark.timeout(10)  # opening a FIFO would block forever; the check takes < 20 ms
 def test_fifo_is_never_opened(tmp_path) -> None:
     fifo = tmp_path / "my-skill" / "SKILL.md"
     fifo.parent.mkdir()
     os.mkfifo(fifo)
-    started = time.monotonic()
     report = check_file(fifo, Settings(), strict=True)
-    assert time.monotonic() - started < 2
     assert "FIFO" in report.findings[0].message
 
 
@@ -99,23 +101,21 @@ def test_unreadable_file_reason_is_reported(monkeypatch, tmp_path) -> None:
     assert "permission denied" in report.findings[0].message
 
 
+@pytest.mark.timeout(10)  # expanded, the bomb would not finish; rejected it takes < 0.2 s
 def test_alias_bomb_is_rejected_without_expansion(tmp_path) -> None:
     lines = ["a: &a [x, x, x, x, x, x, x, x, x]"]
     for i in range(1, 12):
         previous, name = chr(96 + i), chr(97 + i)
         lines.append(f"{name}: &{name} [" + ", ".join([f"*{previous}"] * 9) + "]")
     text = "---\nname: my-skill\ndescription: Bomb. Use when asked.\n" + "\n".join(lines) + "\n---\n"
-    started = time.monotonic()
     report = run(tmp_path, text)
-    assert time.monotonic() - started < 1
     assert "SK023" in codes(report)
 
 
+@pytest.mark.timeout(10)  # the check takes < 0.1 s
 def test_ten_thousand_nested_levels(tmp_path) -> None:
     text = "---\nname: my-skill\ndescription: Deep.\nx: " + "[" * 10_000 + "]" * 10_000 + "\n---\n"
-    started = time.monotonic()
     report = run(tmp_path, text)
-    assert time.monotonic() - started < 2
     (finding,) = [f for f in report.findings if f.code == "SK020"]
     assert "levels deep" in finding.message
     assert finding.range.start == Position(3, 103)
@@ -127,28 +127,25 @@ def test_deep_block_nesting(tmp_path) -> None:
     assert any("levels deep" in f.message for f in report.findings)
 
 
+@pytest.mark.timeout(30)  # writing the 50 MB input and the check: < 1 s idle, 2 s loaded
 def test_ten_thousand_nested_block_levels(tmp_path) -> None:
-    """10,000 indented levels are ~50 MB of indentation: refused before parsing, quickly."""
+    """10,000 indented levels are ~50 MB of indentation: refused before parsing."""
     nested = "".join(" " * i + f"k{i}:\n" for i in range(10_000))
-    started = time.monotonic()
     report = run(tmp_path, "---\nname: my-skill\ndescription: Deep.\n" + nested + "---\n")
-    assert time.monotonic() - started < 2
     assert report.findings and report.findings[0].severity.label == "error"
 
 
+@pytest.mark.timeout(60)  # < 1 s idle, up to 6 s on a loaded two-core machine
 def test_ten_megabyte_file(tmp_path) -> None:
     body = ("A line of body text that goes on for a while. " * 2 + "\n") * 110_000
-    started = time.monotonic()
     report = run(tmp_path, VALID + body)
-    assert time.monotonic() - started < 2
     assert {"SK110", "SK111"} <= set(codes(report))
 
 
+@pytest.mark.timeout(60)  # about 1.5 s idle, up to 5 s on a loaded two-core machine
 def test_ten_megabyte_frontmatter(tmp_path) -> None:
     big = "description: >-\n" + "  folded text line\n" * 600_000
-    started = time.monotonic()
     report = run(tmp_path, "---\nname: my-skill\n" + big + "---\n")
-    assert time.monotonic() - started < 2
     assert any("not parsed" in f.message for f in report.findings)
 
 
