@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wave_lsp.lsp.server import WaveLanguageServer
+
+if TYPE_CHECKING:
+    from wave_lsp.core.checking.config import Settings
 
 PREVIEW = "wave.previewInvocation"
 LIST_SKILLS = "wave.listSkills"
@@ -65,7 +68,7 @@ def register(server: WaveLanguageServer) -> None:
                 "skills": len(ls.state.index.skills())}
 
 
-def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Any]:
+def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Settings]:
     """The project a listing command is about: the folder of `uri`'s skill project, else the first
     workspace folder; and the settings that apply there."""
     from pygls.uris import to_fs_path
