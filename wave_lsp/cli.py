@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from wave_lsp.core.checking.checker import FileReport
     from wave_lsp.core.checking.config import Settings
     from wave_lsp.core.runtime.preview import Invocation
+    from wave_lsp.core.workspace.session import WorkspaceSession
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -139,36 +140,42 @@ def check_files(files: list[Path], settings: Settings) -> list[FileReport]:
     import os
 
     from wave_lsp.core.checking.checker import check_file
-    from wave_lsp.core.workspace import runtime_view as runtime
     from wave_lsp.core.workspace.location import locate
+    from wave_lsp.core.workspace.session import WorkspaceSession
 
-    runtime.keep_documents = True  # one parse per SKILL.md for the whole run
+    # one snapshot of the disk for the whole run: each SKILL.md is parsed once
+    session = WorkspaceSession(keep_documents=True, freshness_seconds=None)
     workers = min(os.cpu_count() or 1, 8)
     if len(files) < PARALLEL_FROM or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [check_file(path, settings) for path in files]
+        return [check_file(path, settings, session=session) for path in files]
     home = settings.home or Path.home()
     for project in {locate(path, home=home).project_root for path in files}:
-        runtime.project_skills(settings.profile, project, home, settings.personal)
+        session.project(settings.profile, project, home, settings.personal)
     context = multiprocessing.get_context("fork")
     chunk = max(16, len(files) // (workers * 8))
-    with context.Pool(workers, initializer=_worker_settings, initargs=(settings,)) as pool:
-        return pool.map(_check_in_worker, files, chunksize=chunk)
+    with context.Pool(workers, initializer=_Worker.start, initargs=(settings, session)) as pool:
+        return pool.map(_Worker.check, files, chunksize=chunk)
 
 
-_WORKER_SETTINGS: Settings | None = None
+class _Worker:
+    """The state of one forked `check` worker process. It is set once by the pool's initializer
+    in the child (the parent never writes it), so the forked session's snapshots are shared
+    copy-on-write instead of being pickled for every file."""
 
+    settings: Settings | None = None
+    session: WorkspaceSession | None = None
 
-def _worker_settings(settings: Settings) -> None:
-    global _WORKER_SETTINGS
-    _WORKER_SETTINGS = settings
+    @classmethod
+    def start(cls, settings: Settings, session: WorkspaceSession) -> None:
+        cls.settings, cls.session = settings, session
 
+    @staticmethod
+    def check(path: Path) -> FileReport:
+        from wave_lsp.core.checking.checker import check_file
 
-def _check_in_worker(path: Path) -> FileReport:
-    from wave_lsp.core.checking.checker import check_file
-
-    report = check_file(path, _WORKER_SETTINGS)
-    report.document = None  # not needed for the output; not worth sending back
-    return report
+        report = check_file(path, _Worker.settings, session=_Worker.session)
+        report.document = None  # not needed for the output; not worth sending back
+        return report
 
 
 def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: Path) -> Settings:
@@ -187,8 +194,8 @@ def run_preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     import json
     import shlex
 
-    from wave_lsp.core.checking.checker import read_skill_file
     from wave_lsp.core.parsing.document import SkillDocument
+    from wave_lsp.core.parsing.reading import read_skill_file
     from wave_lsp.core.parsing.source import decode
     from wave_lsp.core.runtime.preview import invoke
     from wave_lsp.core.workspace.location import SKILL_FILE, locate
@@ -277,7 +284,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if not host or not port.isdigit():
             parser.exit(EXIT_USAGE, f"wave-lsp: --tcp wants HOST:PORT, got {args.tcp!r}\n")
         address = (host, int(port))
-    from wave_lsp.lsp.server import create_server
+    from wave_lsp.lsp.app import create_server
 
     server = create_server()
     if address:

@@ -208,14 +208,3 @@ def safe(default: Callable[[], T]) -> SafeHandler[T]:
         return wrap_async(handler) if asyncio.iscoroutinefunction(handler) else wrap(handler)
 
     return choose
-
-
-def create_server() -> WaveLanguageServer:
-    """A fresh server with every feature registered (tests build their own)."""
-    server = WaveLanguageServer()
-    from wave_lsp.lsp import commands, features, lifecycle
-
-    lifecycle.register(server)
-    features.register(server)
-    commands.register(server)
-    return server

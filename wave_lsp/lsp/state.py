@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from wave_lsp.core.checking.config import Settings, SettingsError, load_pyprojec
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.workspace.discovery import is_skill_file
 from wave_lsp.core.workspace.index import SkillIndex
-from wave_lsp.core.workspace.runtime_view import expire
+from wave_lsp.core.workspace.session import WorkspaceSession
 from wave_lsp.lsp.convert import Positions
 
 log = logging.getLogger(__name__)
@@ -61,8 +60,8 @@ def read_client_settings(raw: Any) -> ClientSettings:
     return result
 
 
-@lru_cache(maxsize=256)
-def _project_settings(directory: Path) -> tuple[dict[str, Any], str | None]:
+def _read_project_settings(directory: Path) -> tuple[dict[str, Any], str | None]:
+    """`[tool.wave-lsp]` at or above `directory`, or the problem that makes it unusable."""
     try:
         section, _ = load_pyproject(directory)
         settings_from_mapping(section)
@@ -83,7 +82,10 @@ class Analysis:
 class ServerState:
     def __init__(self) -> None:
         self.client = ClientSettings()
-        self.index = SkillIndex()
+        #: everything remembered about the disk in this session (index, project snapshots)
+        self.session = WorkspaceSession(freshness_seconds=2.0)
+        self.index = SkillIndex(self.session)
+        self._project_settings: dict[Path, tuple[dict[str, Any], str | None]] = {}
         self.generation = 0  #: bumped whenever settings or the index change
         self._analyses: dict[str, tuple[tuple[Any, ...], Analysis]] = {}
         self.home: Path | None = None
@@ -96,17 +98,24 @@ class ServerState:
     def invalidate(self) -> None:
         self.generation += 1
         self._analyses.clear()
-        _project_settings.cache_clear()
-        expire()
+        self._project_settings.clear()
+        self.session.expire()
 
     def settings_for(self, path: Path | None) -> Settings:
         base = Settings(home=self.home)
         if path is not None:
-            section, problem = _project_settings(path.parent)
+            section, problem = self._settings_of(path.parent)
             if problem:
                 log.warning("ignoring [tool.wave-lsp]: %s", problem)
             base = settings_from_mapping(section, base)
         return settings_from_mapping(self.client.raw, base)
+
+    def _settings_of(self, directory: Path) -> tuple[dict[str, Any], str | None]:
+        if directory not in self._project_settings:
+            if len(self._project_settings) > 256:
+                self._project_settings.clear()
+            self._project_settings[directory] = _read_project_settings(directory)
+        return self._project_settings[directory]
 
     def analyse(self, uri: str, path: Path | None, text: str, version: int | None,
                 encoding: str) -> Analysis | None:
@@ -121,7 +130,7 @@ class ServerState:
         settings = self.settings_for(path)
         client_bom = text.startswith("\ufeff")
         disk_bom = not client_bom and _starts_with_bom(path)
-        report = check_file(path, settings, text=text, bom=disk_bom)
+        report = check_file(path, settings, text=text, bom=disk_bom, session=self.session)
         document = report.document
         assert document is not None
         assert report.location is not None

@@ -7,8 +7,6 @@ UTF-8 is decoded with replacement characters and reported as SK003 at the first 
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,12 +14,11 @@ from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.engine import check_document, finalize, reported
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.workspace.location import SkillLocation, locate
-
-#: files larger than this are not read at all (a SKILL.md is a few KiB; SK111 starts at 64 KiB)
-MAX_READ_BYTES = 32 * 1024 * 1024
+from wave_lsp.core.workspace.session import WorkspaceSession
 
 
 @dataclass(slots=True)
@@ -33,47 +30,14 @@ class FileReport:
     location: SkillLocation | None = None
 
 
-def read_skill_file(path: Path) -> tuple[bytes | None, str | None]:
-    """The file's bytes, or None and a sentence saying why it cannot be read."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return None, "does not exist"
-    except OSError as error:
-        return None, f"cannot be examined ({error.strerror or error})"
-    if stat.S_ISDIR(info.st_mode):
-        return None, "is a directory, not a file"
-    if stat.S_ISFIFO(info.st_mode):
-        return None, "is a named pipe (FIFO), not a regular file; it was not opened"
-    if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode):
-        return None, "is a device, not a regular file; it was not opened"
-    if stat.S_ISSOCK(info.st_mode):
-        return None, "is a socket, not a regular file; it was not opened"
-    if not stat.S_ISREG(info.st_mode):
-        return None, "is not a regular file; it was not opened"
-    if info.st_size > MAX_READ_BYTES:
-        return None, (f"is {info.st_size / 1048576:,.1f} MiB, too large to be a skill "
-                      f"(not read beyond {MAX_READ_BYTES // 1048576} MiB)")
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(MAX_READ_BYTES + 1), None
-    except PermissionError:
-        return None, "cannot be read: permission denied"
-    except OSError as error:
-        return None, f"cannot be read ({error.strerror or error})"
-
-
-def load_document(path: Path) -> SkillDocument | None:
-    """The parsed file, or None when it cannot be read (see `read_skill_file`)."""
-    data, _problem = read_skill_file(path)
-    return None if data is None else SkillDocument.from_decoded(decode(data))
-
-
 def check_file(path: Path, settings: Settings | None = None, *, text: str | None = None,
-               bom: bool = False, strict: bool = False) -> FileReport:
+               bom: bool = False, strict: bool = False,
+               session: WorkspaceSession | None = None) -> FileReport:
     """Check one SKILL.md on disk, or `text` as the content of `path` (an editor's buffer; `bom`
-    says the file on disk starts with a byte-order mark that the editor does not show)."""
+    says the file on disk starts with a byte-order mark that the editor does not show). `session`
+    owns what is known about the project (a fresh one when None)."""
     settings = settings or Settings()
+    session = session or WorkspaceSession()
     location = locate(path, home=settings.home)
     report = FileReport(path=path, location=location)
     if text is None:
@@ -82,24 +46,23 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
             report.findings = _unreadable(path, problem or "cannot be read", settings)
             return report
         decoded = decode(data)
-        document = _known(path, decoded) or SkillDocument.from_decoded(decoded)
+        document = _known(session, path, decoded) or SkillDocument.from_decoded(decoded)
     else:
         decoded = strip_bom(DecodeResult(text=text))
         decoded.bom = decoded.bom or bom
         document = SkillDocument.from_decoded(decoded)
     report.document = document
-    report.findings = check_document(document, location, settings, strict=strict)
+    report.findings = check_document(document, location, settings, strict=strict,
+                                     session=session)
     name = document.value("name")
     report.skill = name.strip() if isinstance(name, str) and name.strip() else location.dir_name
     return report
 
 
-def _known(path: Path, decoded: DecodeResult) -> SkillDocument | None:
+def _known(session: WorkspaceSession, path: Path, decoded: DecodeResult) -> SkillDocument | None:
     if decoded.invalid_byte_offset is not None or decoded.bom:
         return None
-    from wave_lsp.core.workspace.runtime_view import known_document
-
-    return known_document(path, decoded.text)
+    return session.known_document(path, decoded.text)
 
 
 def _unreadable(path: Path, problem: str, settings: Settings) -> list[Finding]:

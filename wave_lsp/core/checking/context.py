@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wave_lsp.core.checking import schema
@@ -20,6 +21,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation
+from wave_lsp.core.workspace.session import ProjectSnapshot, WorkspaceSession
 
 if TYPE_CHECKING:
     from wave_lsp.core.runtime.preview import Plan
@@ -36,6 +38,8 @@ class CheckContext:
     document: SkillDocument
     location: SkillLocation
     settings: Settings = field(default_factory=Settings)
+    #: the owner of what is known about the disk (a fresh one: nothing is remembered)
+    session: WorkspaceSession = field(default_factory=WorkspaceSession)
 
     @property
     def profile(self) -> RuntimeProfile:
@@ -76,6 +80,16 @@ class CheckContext:
             for issue in schema.validate_field(name, entry.value):
                 located.append(LocatedIssue(issue, self._locate(entry, issue)))
         return located
+
+    @cached_property
+    def project(self) -> ProjectSnapshot | None:
+        """What the target loads from this document's project (None outside every project)."""
+        location = self.location
+        if location.path is None or location.scope == "workspace":
+            return None
+        home = self.settings.home or Path.home()
+        return self.session.project(self.profile, location.project_root, home,
+                                    self.settings.personal)
 
     @cached_property
     def injection_plan(self) -> Plan:

@@ -19,6 +19,7 @@ from wave_lsp.core.checking.suppression import collect
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.rules import all_checks
 from wave_lsp.core.workspace.location import SkillLocation
+from wave_lsp.core.workspace.session import WorkspaceSession
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +42,13 @@ class _Reported(dict[str, bool]):
 
 
 def check_document(document: SkillDocument, location: SkillLocation,
-                   settings: Settings | None = None, *, strict: bool = False) -> list[Finding]:
-    """All findings for one document, sorted by position, with severities and ranges."""
+                   settings: Settings | None = None, *, strict: bool = False,
+                   session: WorkspaceSession | None = None) -> list[Finding]:
+    """All findings for one document, sorted by position, with severities and ranges; the
+    project's facts come from `session` (a fresh one when None)."""
     settings = settings or Settings()
-    context = CheckContext(document=document, location=location, settings=settings)
+    context = CheckContext(document=document, location=location, settings=settings,
+                           session=session or WorkspaceSession())
     raw: list[Finding] = []
     is_reported = _Reported(settings)
     for item in all_checks():

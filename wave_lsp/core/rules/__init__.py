@@ -1,63 +1,34 @@
-"""The rule registry. A rule is a small function in the module of its family (docs/design/rules.md sections).
+"""The rules: one family module per section of docs/design/rules.md, each a set of small check
+functions marked with `@check("SKnnn", ...)` (`wave_lsp.core.rules.registry`).
 
-A check function takes a `CheckContext` and yields `Finding`s for the codes it declares with
-`@check("SKnnn", ...)`. Adding a rule touches one place: its family module (plus its catalog entry).
-The engine skips a check when none of its codes is reported under the active target and settings.
+A check function takes a `CheckContext` and yields `Finding`s for the codes it declares. Adding a
+rule touches one place: its family module (plus its catalog entry). The engine skips a check when
+none of its codes is reported under the active target and settings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+import importlib
+from functools import cache
 
-if TYPE_CHECKING:
-    from wave_lsp.core.checking.context import CheckContext
-    from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.rules.registry import Check, marked_codes
 
-CheckFunction = Callable[["CheckContext"], Iterable["Finding"]]
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    codes: tuple[str, ...]
-    function: CheckFunction
-
-    @property
-    def name(self) -> str:
-        return self.function.__name__
+#: the family modules, in the order their checks run
+FAMILIES = ("allowed_tools", "body", "description", "file", "invocation", "name", "placeholders",
+            "references", "resources", "shell_injections", "unknown", "workspace", "yaml")
 
 
-REGISTRY: list[Check] = []
-
-
-def check(*codes: str) -> Callable[[CheckFunction], CheckFunction]:
-    def register(function: CheckFunction) -> CheckFunction:
-        REGISTRY.append(Check(codes, function))
-        return function
-
-    return register
-
-
-def all_checks() -> list[Check]:
-    """Every registered check (importing the family modules registers them)."""
-    from wave_lsp.core.rules import (  # noqa: F401
-        allowed_tools,
-        body,
-        description,
-        file,
-        invocation,
-        name,
-        placeholders,
-        references,
-        resources,
-        shell_injections,
-        unknown,
-        workspace,
-        yaml,
-    )
-
-    return REGISTRY
+@cache
+def all_checks() -> tuple[Check, ...]:
+    """Every check of every family, in family order and then in definition order."""
+    found: list[Check] = []
+    for family in FAMILIES:
+        module = importlib.import_module(f"wave_lsp.core.rules.{family}")
+        for value in vars(module).values():
+            codes = marked_codes(value)
+            if codes is not None and callable(value) and value.__module__ == module.__name__:
+                found.append(Check(codes, value))
+    return tuple(found)
 
 
 def implemented_codes() -> set[str]:

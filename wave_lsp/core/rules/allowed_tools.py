@@ -9,8 +9,8 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, closest, type_name, value_region
+from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.toolrules import (
     SHELL_TOOLS,
     Entry,

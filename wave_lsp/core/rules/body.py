@@ -9,7 +9,7 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules import check
+from wave_lsp.core.rules.registry import check
 
 MAX_BODY_LINES = 500
 MAX_BODY_TOKENS = 5000

@@ -12,8 +12,8 @@ from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import yaml11_type
-from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
+from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import LISTING_ENTRY_CAP, listing_description
 from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
 

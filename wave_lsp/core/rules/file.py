@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules import check
+from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, WAVE
 from wave_lsp.core.workspace.location import SKILL_FILE, in_target_skills_root
 

@@ -14,8 +14,8 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
-from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import closest, shown, type_name
+from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import truthy
 from wave_lsp.core.runtime.toolrules import entries
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.context import CheckContext
@@ -12,8 +13,8 @@ from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS
-from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
+from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
 
 RESERVED_WORDS = ("anthropic", "claude")
@@ -80,61 +81,122 @@ def name_type(ctx: CheckContext) -> Iterator[Finding]:
                           fixes=fixes)
 
 
-@check("SK032", "SK033", "SK034", "SK035", "SK036", "SK037", "SK038", "SK040", "SK041")
-def name_format(ctx: CheckContext) -> Iterator[Finding]:
+@dataclass(frozen=True, slots=True)
+class _NameValue:
+    """The text of `name` as the format rules read it."""
+
+    entry: FieldEntry
+    raw: str  #: as written
+    name: str  #: stripped and NFKC-normalised
+    span: Span
+
+
+def _name_value(ctx: CheckContext) -> _NameValue | None:
+    """`name` when it is non-empty text (SK032 reports the empty one)."""
     entry = _name(ctx)
-    if entry is None:
-        return
-    raw: str = entry.value
-    span = ctx.entry_span(entry)
-    stripped = raw.strip()
-    name = nfkc(stripped)
-    if not stripped:
-        yield ctx.finding("SK032", span, "`name` is empty: the skill cannot be invoked or "
-                                         "listed. Set it to the folder name.")
-        return
-    if raw != stripped:
-        yield ctx.finding("SK041", span,
-                          f"`name` has white space at its edges (`{shown(raw)}`): skills-ref "
+    if entry is None or not entry.value.strip():
+        return None
+    return _NameValue(entry, entry.value, nfkc(entry.value.strip()), ctx.entry_span(entry))
+
+
+@check("SK032")
+def name_empty(ctx: CheckContext) -> Iterator[Finding]:
+    entry = _name(ctx)
+    if entry is not None and not entry.value.strip():
+        yield ctx.finding("SK032", ctx.entry_span(entry), "`name` is empty: the skill cannot be "
+                                                          "invoked or listed. Set it to the folder "
+                                                          "name.")
+
+
+@check("SK041")
+def name_padded(ctx: CheckContext) -> Iterator[Finding]:
+    value = _name_value(ctx)
+    if value is not None and value.raw != value.raw.strip():
+        yield ctx.finding("SK041", value.span,
+                          f"`name` has white space at its edges (`{shown(value.raw)}`): skills-ref "
                           "strips it, other loaders do not, so the skill gets two names.",
-                          fixes=[_set_name(ctx, entry, stripped, "Remove the white space")])
+                          fixes=[_set_name(ctx, value.entry, value.raw.strip(),
+                                           "Remove the white space")])
+
+
+@check("SK033")
+def name_too_long(ctx: CheckContext) -> Iterator[Finding]:
+    value = _name_value(ctx)
     limit = schema.max_length("name") or 64
-    if len(name) > limit:
-        yield ctx.finding("SK033", span, f"`name` has {len(name)} characters; the limit is "
-                                         f"{limit}. Shorten it (and the folder).")
-    if name != name.lower():
-        yield ctx.finding("SK034", span, f"`name` `{shown(name)}` has upper-case letters: "
-                                         "names must be lower case.",
-                          fixes=[_set_name(ctx, entry, name.lower(), "Convert to lower case")])
-    if name.startswith("-") or name.endswith("-"):
-        yield ctx.finding("SK035", span, "`name` starts or ends with `-`, which the spec "
-                                         "forbids.",
-                          fixes=[_set_name(ctx, entry, name.strip("-"), "Remove the edge hyphen")])
-    if "--" in name:
-        yield ctx.finding("SK036", span, "`name` contains `--`; use single hyphens.",
-                          fixes=[_set_name(ctx, entry, re.sub("-{2,}", "-", name),
+    if value is not None and len(value.name) > limit:
+        yield ctx.finding("SK033", value.span, f"`name` has {len(value.name)} characters; the "
+                                               f"limit is {limit}. Shorten it (and the folder).")
+
+
+@check("SK034")
+def name_upper_case(ctx: CheckContext) -> Iterator[Finding]:
+    value = _name_value(ctx)
+    if value is not None and value.name != value.name.lower():
+        yield ctx.finding("SK034", value.span, f"`name` `{shown(value.name)}` has upper-case "
+                                               "letters: names must be lower case.",
+                          fixes=[_set_name(ctx, value.entry, value.name.lower(),
+                                           "Convert to lower case")])
+
+
+@check("SK035")
+def name_edge_hyphen(ctx: CheckContext) -> Iterator[Finding]:
+    value = _name_value(ctx)
+    if value is not None and (value.name.startswith("-") or value.name.endswith("-")):
+        yield ctx.finding("SK035", value.span, "`name` starts or ends with `-`, which the spec "
+                                               "forbids.",
+                          fixes=[_set_name(ctx, value.entry, value.name.strip("-"),
+                                           "Remove the edge hyphen")])
+
+
+@check("SK036")
+def name_double_hyphen(ctx: CheckContext) -> Iterator[Finding]:
+    value = _name_value(ctx)
+    if value is not None and "--" in value.name:
+        yield ctx.finding("SK036", value.span, "`name` contains `--`; use single hyphens.",
+                          fixes=[_set_name(ctx, value.entry, re.sub("-{2,}", "-", value.name),
                                            "Collapse the hyphens")])
-    invalid = sorted({ch for ch in name if not (ch.isalnum() or ch == "-")})
+
+
+@check("SK037")
+def name_characters(ctx: CheckContext) -> Iterator[Finding]:
+    value = _name_value(ctx)
+    if value is None:
+        return
+    invalid = sorted({ch for ch in value.name if not (ch.isalnum() or ch == "-")})
     if invalid:
         shown_chars = " ".join(f"`{ch}`" if ch.strip() else "space" for ch in invalid)
-        suggestion = suggest_name(name)
-        fixes = [_set_name(ctx, entry, suggestion, f"Rename to `{suggestion}`")] if suggestion else []
-        yield ctx.finding("SK037", span,
+        suggestion = suggest_name(value.name)
+        fixes = ([_set_name(ctx, value.entry, suggestion, f"Rename to `{suggestion}`")]
+                 if suggestion else [])
+        yield ctx.finding("SK037", value.span,
                           f"`name` contains {shown_chars}: only letters, digits and `-` are "
                           "allowed.", fixes=fixes)
-    non_ascii = sorted({ch for ch in name if ch.isalnum() and not ch.isascii()})
+
+
+@check("SK038")
+def name_non_ascii(ctx: CheckContext) -> Iterator[Finding]:
+    value = _name_value(ctx)
+    if value is None:
+        return
+    non_ascii = sorted({ch for ch in value.name if ch.isalnum() and not ch.isascii()})
     if non_ascii:
         who = ("skills-ref accepts it, but Wave, VS Code, OpenCode and the claude.ai upload "
                "accept only `a-z`, `0-9` and `-`")
-        yield ctx.finding("SK038", span, f"`name` has non-ASCII letters ({' '.join(non_ascii)}): "
-                                         f"{who}.")
-    lowered = name.lower()
-    for word in RESERVED_WORDS:
-        if word in lowered:
-            yield ctx.finding("SK040", span,
-                              f"`name` contains the reserved word `{word}`: the claude.ai upload "
-                              "and the Skills API reject it.")
-            break
+        yield ctx.finding("SK038", value.span, f"`name` has non-ASCII letters "
+                                               f"({' '.join(non_ascii)}): {who}.")
+
+
+@check("SK040")
+def name_reserved_word(ctx: CheckContext) -> Iterator[Finding]:
+    value = _name_value(ctx)
+    if value is None:
+        return
+    lowered = value.name.lower()
+    word = next((word for word in RESERVED_WORDS if word in lowered), None)
+    if word is not None:
+        yield ctx.finding("SK040", value.span,
+                          f"`name` contains the reserved word `{word}`: the claude.ai upload "
+                          "and the Skills API reject it.")
 
 
 @check("SK039")

@@ -24,8 +24,8 @@ from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.injections import find_injections
 from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, closest
+from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.arguments import PLACEHOLDER as ARGUMENT
 from wave_lsp.core.runtime.arguments import declared_names
 from wave_lsp.core.runtime.variables import PLACEHOLDER as VARIABLE

@@ -17,8 +17,8 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import Reference, escapes, find_references, skill_files
-from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, closest, shown
+from wave_lsp.core.rules.registry import check
 
 MAX_REFERENCE_FINDINGS = 200
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules import check
+from wave_lsp.core.rules.registry import check
 from wave_lsp.core.workspace.location import SKILL_FILE
 
 MAX_RESOURCE_BYTES = 64 * 1024

@@ -23,8 +23,8 @@ from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.injections import find_injections
 from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, shown
+from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.permissions import narrowest_rule, split_command
 from wave_lsp.core.runtime.preview import PlannedInjection, permission_message, shell_tool
 

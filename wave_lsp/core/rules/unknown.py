@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
-from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import closest
+from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import PROFILES
 
 #: well-known confusions that edit distance does not catch

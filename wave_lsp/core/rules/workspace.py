@@ -1,8 +1,9 @@
 """docs/design/rules.md *Workspace*: SK130 name-collision, SK131 listing-budget, SK132 command-shadowed,
 SK133 ignored-skill-dir.
 
-These rules look at the skills the target loads from the document's project
-(`wave_lsp.core.workspace.runtime_view`), with the document's current text standing in for its file on disk.
+These rules look at the project snapshot of the check (`ctx.project`: the skills the target loads
+from the document's project, `wave_lsp.core.workspace.session`), with the document's current text
+standing in for its file on disk.
 
 Decisions: SK130 is reported on the skill that loses (the winner is named, with the reason and a
 related location); a skill outside every skills root is not loaded by any runtime and gets no SK130.
@@ -15,56 +16,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from functools import lru_cache
 from pathlib import Path
-
-import pathspec
 
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Related
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules import check
+from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import DEFAULT_LISTING_BUDGET, listing_entry, render_listing
-from wave_lsp.core.workspace.location import find_git_root
-from wave_lsp.core.workspace.runtime_view import (
-    RuntimeSkill,
-    legacy_commands,
-    project_listing,
-    project_skills,
-    why_wins,
-)
+from wave_lsp.core.workspace.runtime_view import RuntimeSkill, legacy_commands, why_wins
 
 
-def _skills(ctx: CheckContext) -> tuple[list[RuntimeSkill], RuntimeSkill | None]:
-    """The project's skills and the one that is this document (None when it is not loaded);
-    computed once per check."""
-    cached = ctx.__dict__.get("_runtime_skills")
-    if cached is not None:
-        return cached
-    location = ctx.location
-    result: tuple[list[RuntimeSkill], RuntimeSkill | None] = ([], None)
-    if location.path is not None and location.scope != "workspace":
-        home = ctx.settings.home or Path.home()
-        found = project_skills(ctx.profile, location.project_root, home, ctx.settings.personal)
-        result = (found.skills, found.by_real_dir.get(os.path.realpath(location.path.parent)))
-    ctx.__dict__["_runtime_skills"] = result
-    return result
-
-
-_BY_NAME: dict[int, tuple[list[RuntimeSkill], dict[str, list[RuntimeSkill]]]] = {}
-
-
-def _by_name(skills: list[RuntimeSkill]) -> dict[str, list[RuntimeSkill]]:
-    """The project's skills grouped by name, computed once per skill list."""
-    cached = _BY_NAME.get(id(skills))
-    if cached is None or cached[0] is not skills:
-        groups: dict[str, list[RuntimeSkill]] = {}
-        for skill in skills:
-            groups.setdefault(skill.name, []).append(skill)
-        if len(_BY_NAME) > 32:
-            _BY_NAME.clear()
-        cached = _BY_NAME[id(skills)] = (skills, groups)
-    return cached[1]
+def _me(ctx: CheckContext) -> RuntimeSkill | None:
+    """The skill of the snapshot that is this document (None when the target does not load it)."""
+    project = ctx.project
+    path = ctx.location.path
+    if project is None or path is None:
+        return None
+    return project.by_real_dir.get(os.path.realpath(path.parent))
 
 
 def _name_span(ctx: CheckContext) -> Span:
@@ -74,12 +42,12 @@ def _name_span(ctx: CheckContext) -> Span:
 
 @check("SK130")
 def name_collision(ctx: CheckContext) -> Iterator[Finding]:
-    skills, me = _skills(ctx)
-    if me is None:
+    me, project = _me(ctx), ctx.project
+    if me is None or project is None:
         return
     name = me.name if ctx.profile.keys_skills_by_folder or me.root.plugin else \
         listing_entry(ctx.document, ctx.location).name
-    rivals = [s for s in _by_name(skills).get(name, []) if s is not me]
+    rivals = [s for s in project.by_name.get(name, ()) if s is not me]
     if not rivals:
         return
     ahead = [s for s in rivals if s.rank < me.rank or (s.rank == me.rank and s.path < me.path)]
@@ -101,14 +69,14 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
 
 @check("SK131")
 def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
-    skills, me = _skills(ctx)
-    if me is None or me.shadowed_by is not None:
+    me, project = _me(ctx), ctx.project
+    if me is None or project is None or me.shadowed_by is not None:
         return
     mine = listing_entry(ctx.document, ctx.location)
     if mine == me.listing:
-        listing = project_listing(skills)
+        listing = project.listing
     else:
-        entries = [mine if s is me else s.listing for s in skills if s.shadowed_by is None]
+        entries = [mine if s is me else s.listing for s in project.skills if s.shadowed_by is None]
         listing = render_listing(entries, DEFAULT_LISTING_BUDGET)
     if not listing.over_budget or mine.name not in listing.cut:
         return
@@ -116,8 +84,9 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
     count = listing.count
     what = ("only names are listed: this description is dropped" if listing.names_only
             else f"each description keeps about {kept:,} characters, so this one is cut")
-    yield ctx.finding("SK131", ctx.entry_span(ctx.field("description"))
-                      if ctx.field("description") else _name_span(ctx),
+    description = ctx.field("description")
+    yield ctx.finding("SK131", ctx.entry_span(description)
+                      if description is not None else _name_span(ctx),
                       f"The listing of the {count} model-visible skills needs "
                       f"{listing.full_chars:,} characters, over the {listing.budget:,}-character "
                       f"budget: {what}. Shorten descriptions or set `disable-model-invocation` on "
@@ -126,7 +95,7 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
 
 @check("SK132")
 def command_shadowed(ctx: CheckContext) -> Iterator[Finding]:
-    _, me = _skills(ctx)
+    me = _me(ctx)
     if me is None or me.root.plugin:
         return
     home = ctx.settings.home or Path.home()
@@ -144,41 +113,24 @@ def ignored_skill_dir(ctx: CheckContext) -> Iterator[Finding]:
     path = ctx.location.path
     if path is None:
         return
-    reason = _ignored(path)
+    reason = _ignored(ctx, path)
     if reason:
         yield ctx.finding("SK133", ctx.document.opener_span,
                           f"This skill lies {reason}: runtimes skip such folders, so it is never "
                           "loaded. Move it out.")
 
 
-@lru_cache(maxsize=1024)
-def _git_root(folder: Path) -> Path | None:
-    return find_git_root(folder)
-
-
-@lru_cache(maxsize=256)
-def _ignore_spec(ignore_file: Path, _mtime: int) -> pathspec.GitIgnoreSpec | None:
-    try:
-        return pathspec.GitIgnoreSpec.from_lines(ignore_file.read_text("utf-8").splitlines())
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
-def _ignored(path: Path) -> str | None:
+def _ignored(ctx: CheckContext, path: Path) -> str | None:
     if "node_modules" in path.parts:
         return "under `node_modules`"
-    git_root = _git_root(path.parent)
+    git_root = ctx.session.git_root(path.parent)
     if git_root is None:
         return None
     relative = path.relative_to(git_root)
     for depth in range(len(relative.parts) - 1):
         folder = git_root.joinpath(*relative.parts[: depth])
         ignore_file = folder / ".gitignore"
-        try:
-            mtime = ignore_file.stat().st_mtime_ns
-        except OSError:
-            continue
-        spec = _ignore_spec(ignore_file, mtime)
+        spec = ctx.session.ignore_spec(ignore_file)
         if spec is None:
             continue
         below = Path(*relative.parts[depth:]).as_posix()

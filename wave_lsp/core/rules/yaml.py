@@ -11,8 +11,8 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode, yaml11_type, yaml12_type
-from wave_lsp.core.rules import check
 from wave_lsp.core.rules.helpers import capped, double_quoted, shown, value_region
+from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
 
 _CONSEQUENCE = {

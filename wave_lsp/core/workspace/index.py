@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wave_lsp.core.checking import schema
-from wave_lsp.core.checking.checker import load_document
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.reading import load_document
 from wave_lsp.core.runtime.listing import ListingEntry, listing_entry
 from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
 from wave_lsp.core.workspace.discovery import find_skill_files
 from wave_lsp.core.workspace.location import SKILL_FILE, locate
-from wave_lsp.core.workspace.runtime_view import summary_of
+from wave_lsp.core.workspace.session import WorkspaceSession
 
 AGENT_FOLDERS = (".wave/agents", ".claude/agents")
 #: more SKILL.md files than this in the workspace are not summarised (the rest stay unknown)
@@ -62,7 +62,9 @@ def summarize(path: Path, document: SkillDocument, home: Path | None = None) -> 
 class SkillIndex:
     """Summaries of the SKILL.md files around the workspace, keyed by absolute path."""
 
-    def __init__(self) -> None:
+    def __init__(self, session: WorkspaceSession | None = None) -> None:
+        #: where per-file summaries are remembered (shared with the checks of the same session)
+        self.session = session or WorkspaceSession()
         self._entries: dict[Path, SkillEntry] = {}
         self.folders: list[Path] = []
         self.home: Path | None = None
@@ -80,7 +82,7 @@ class SkillIndex:
             if path.name != SKILL_FILE:
                 continue
             absolute = path.absolute()
-            summary = summary_of(absolute, self.home)
+            summary = self.session.summary(absolute, self.home)
             if summary is not None:
                 entries[absolute] = SkillEntry(
                     name=summary.listing.name, path=absolute, scope=summary.scope,

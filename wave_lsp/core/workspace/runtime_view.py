@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import os
 import stat
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wave_lsp.core.checking.checker import load_document
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.listing import Listing, ListingEntry, listing_entry, render_listing
+from wave_lsp.core.parsing.reading import load_document
+from wave_lsp.core.runtime.listing import ListingEntry, listing_entry
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root, find_plugin, locate
 
@@ -47,7 +46,8 @@ class RuntimeSkill:
     rank: int  #: position in the precedence order (0 wins)
     listing: ListingEntry
     description: str
-    #: the parsed file, kept only in batch mode (`keep_documents`), so `check` parses it once
+    #: the parsed file, kept only in batch mode (a session that keeps documents), so `check`
+    #: parses each SKILL.md once
     document: SkillDocument | None = None
     real_dir: str = ""  #: realpath of the skill folder
     shadowed_by: RuntimeSkill | None = None
@@ -134,7 +134,7 @@ def _skill_entries(root: Path) -> Iterator[tuple[Path, str, os.stat_result]]:
 Listed = list[tuple[Root, list[tuple[Path, str, os.stat_result]]]]
 
 
-def _list_roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
+def list_roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
                 personal: bool) -> Listed:
     """Every root in precedence order with its skill entries."""
     return [(root, list(_skill_entries(root.path)))
@@ -160,59 +160,46 @@ def _plugins(project: Path | None) -> list[Root]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Summary:
-    """What discovery needs from one SKILL.md, remembered per file version."""
+class SkillSummary:
+    """What discovery and the index need from one SKILL.md."""
 
     listing: ListingEntry
     description: str
-    document: SkillDocument | None
+    document: SkillDocument | None  #: the parsed file, when the caller keeps documents
     argument_hint: str | None = None
     scope: str = "workspace"
 
 
-#: path -> (mtime_ns, size, home, summary): a change re-reads only the files that changed
-_SUMMARIES: dict[str, tuple[int, int, str, _Summary]] = {}
-#: keep parsed documents with the summaries (the CLI's batch `check` sets this: each SKILL.md is
-#: then parsed once; the language server leaves it off to stay small)
-keep_documents = False
-
-
-def summary_of(path: Path, home: Path | None,
-               info: os.stat_result | None = None) -> _Summary | None:
-    """What discovery and the index need from one SKILL.md, parsed once per file version."""
-    if info is None:
-        try:
-            info = path.stat()
-        except OSError:
-            return None
-    key = str(path)
-    cached = _SUMMARIES.get(key)
-    if (cached is not None and cached[:3] == (info.st_mtime_ns, info.st_size, str(home))
-            and (cached[3].document is not None or not keep_documents)):
-        return cached[3]
+def read_summary(path: Path, home: Path | None, keep_document: bool = False) -> SkillSummary | None:
+    """Read and summarise one SKILL.md (None when it cannot be read). Uncached: a
+    `WorkspaceSession` remembers summaries per file version."""
     document = load_document(path)
     if document is None:
-        _SUMMARIES.pop(key, None)
         return None
     location = locate(path, home=home)
-    listing = listing_entry(document, location)
     value = document.value("description")
     hint = document.value("argument-hint")
-    summary = _Summary(listing, value.strip() if isinstance(value, str) else "",
-                       document if keep_documents else None,
-                       hint if isinstance(hint, str) else None, location.scope)
-    if len(_SUMMARIES) > 100_000:
-        _SUMMARIES.clear()
-    _SUMMARIES[key] = (info.st_mtime_ns, info.st_size, str(home), summary)
-    return summary
+    return SkillSummary(listing_entry(document, location),
+                        value.strip() if isinstance(value, str) else "",
+                        document if keep_document else None,
+                        hint if isinstance(hint, str) else None, location.scope)
+
+
+#: how `runtime_skills` obtains a summary: (SKILL.md, home, its stat) -> summary
+Summarize = Callable[[Path, Path | None, os.stat_result], SkillSummary | None]
+
+
+def _read_summary(path: Path, home: Path | None, _info: os.stat_result) -> SkillSummary | None:
+    return read_summary(path, home)
 
 
 def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | None,
-                   personal: bool = True, listed: Listed | None = None) -> list[RuntimeSkill]:
+                   personal: bool = True, listed: Listed | None = None,
+                   summarize: Summarize = _read_summary) -> list[RuntimeSkill]:
     """Every skill the target loads from `project`, with precedence and shadowing resolved."""
     project = Path(os.path.abspath(project)) if project is not None else None
     if listed is None:
-        listed = _list_roots(profile, project, home, personal)
+        listed = list_roots(profile, project, home, personal)
     loaded: dict[str, RuntimeSkill] = {}  # by realpath of the skill directory
     skills: list[RuntimeSkill] = []
     for rank, (root, entries) in enumerate(listed):
@@ -220,7 +207,7 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
             if real in loaded:
                 loaded[real].duplicates.append(path)
                 continue
-            summary = summary_of(path, home, info)
+            summary = summarize(path, home, info)
             if summary is None:
                 continue
             listing = summary.listing
@@ -258,78 +245,8 @@ def legacy_commands(profile: RuntimeProfile, project: Path, home: Path | None) -
     return found
 
 
-@dataclass(slots=True)
-class ProjectSkills:
-    """`runtime_skills` of one project, with a lookup by real skill directory."""
-
-    skills: list[RuntimeSkill]
-    by_real_dir: dict[str, RuntimeSkill]
-    signature: tuple[object, ...]
-    checked_at: float
-
-
-_CACHE: dict[tuple[object, ...], ProjectSkills] = {}
-#: how long a result is trusted without re-statting the roots (a batch `check` of thousands of
-#: skills would otherwise stat every root once per file); the server clears the cache on changes
-FRESH_SECONDS = 2.0
-
-
-def expire() -> None:
-    """Look at the disk again on next use (files changed); unchanged files are not re-read."""
-    for cached in _CACHE.values():
-        cached.checked_at = 0.0
-
-
-def _signature(listed: Listed) -> tuple[object, ...]:
-    """What the result depends on: every root's entries and their SKILL.md's size and mtime."""
+def signature(listed: Listed) -> tuple[object, ...]:
+    """What a project's skills depend on: every root's entries and their SKILL.md's size and
+    mtime."""
     return tuple((str(path), info.st_mtime_ns, info.st_size)
                  for _root, entries in listed for path, _real, info in entries)
-
-
-def project_skills(profile: RuntimeProfile, project: Path | None, home: Path | None,
-                   personal: bool = True) -> ProjectSkills:
-    """`runtime_skills`, cached: re-read when a SKILL.md of a root changed (checked at most every
-    `FRESH_SECONDS`, or after `expire`)."""
-    key = (profile, str(project), str(home), personal)
-    cached = _CACHE.get(key)
-    now = time.monotonic()
-    if cached is not None and now - cached.checked_at < FRESH_SECONDS:
-        return cached
-    absolute = Path(os.path.abspath(project)) if project is not None else None
-    listed = _list_roots(profile, absolute, home, personal)
-    signature = _signature(listed)
-    if cached is None or cached.signature != signature:
-        if len(_CACHE) > 32:
-            _CACHE.clear()
-        skills = runtime_skills(profile, project, home, personal, listed)
-        by_real = {skill.real_dir: skill for skill in skills}
-        cached = ProjectSkills(skills, by_real, signature, now)
-        _CACHE[key] = cached
-    cached.checked_at = now
-    return cached
-
-
-_LISTINGS: dict[int, tuple[list[RuntimeSkill], Listing]] = {}
-
-
-def project_listing(skills: list[RuntimeSkill]) -> Listing:
-    """The rendered listing of these skills (as on disk), computed once per skill list."""
-    cached = _LISTINGS.get(id(skills))
-    if cached is not None and cached[0] is skills:
-        return cached[1]
-    listing = render_listing([s.listing for s in skills if s.shadowed_by is None])
-    if len(_LISTINGS) > 32:
-        _LISTINGS.clear()
-    _LISTINGS[id(skills)] = (skills, listing)
-    return listing
-
-
-def known_document(path: Path, text: str) -> SkillDocument | None:
-    """The document a cached project already parsed for this file and text, if any (a batch
-    `check` then parses each SKILL.md once)."""
-    for cached in _CACHE.values():
-        skill = cached.by_real_dir.get(os.path.realpath(path.parent))
-        if (skill is not None and skill.document is not None and skill.path.name == path.name
-                and skill.document.text == text):
-            return skill.document
-    return None

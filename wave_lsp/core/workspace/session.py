@@ -1,0 +1,177 @@
+"""The workspace session: one owner for everything remembered about the files on disk, and the
+immutable project snapshots the rules read (docs/design/product.md *Discovery*;
+docs/design/README.md, layering).
+
+A `WorkspaceSession` belongs to whoever owns a run: the CLI makes one per `check` (documents kept,
+nothing re-read during the run), the language server one per session (re-checked at most every
+`freshness_seconds`, and at once after `expire()` when files change). Nothing about the disk is
+remembered anywhere else in the package, so two sessions never share state by accident.
+
+A `ProjectSnapshot` is what one runtime loads from one project at one moment: the skills in
+precedence order, shadowing resolved, grouped by name, and the rendered listing. Rules receive it
+through their `CheckContext` and never see how it was built.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+import pathspec
+
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.runtime.listing import Listing, render_listing
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.location import find_git_root
+from wave_lsp.core.workspace.runtime_view import (
+    RuntimeSkill,
+    SkillSummary,
+    list_roots,
+    read_summary,
+    runtime_skills,
+    signature,
+)
+
+#: a session forgets its oldest summaries beyond this many files (bounded memory)
+MAX_SUMMARIES = 100_000
+#: and its project snapshots beyond this many (profile, project, home) combinations
+MAX_PROJECTS = 32
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectSnapshot:
+    """The skills one runtime loads from one project, as the disk was at `signature`."""
+
+    profile: RuntimeProfile
+    root: Path | None
+    skills: tuple[RuntimeSkill, ...]
+    by_real_dir: Mapping[str, RuntimeSkill]
+    by_name: Mapping[str, tuple[RuntimeSkill, ...]]
+    listing: Listing  #: the listing of the skills that are not shadowed
+    signature: tuple[object, ...]
+
+    @staticmethod
+    def of(profile: RuntimeProfile, root: Path | None, skills: list[RuntimeSkill],
+           disk_signature: tuple[object, ...]) -> ProjectSnapshot:
+        groups: dict[str, list[RuntimeSkill]] = {}
+        for skill in skills:
+            groups.setdefault(skill.name, []).append(skill)
+        return ProjectSnapshot(
+            profile=profile, root=root, skills=tuple(skills),
+            by_real_dir=MappingProxyType({skill.real_dir: skill for skill in skills}),
+            by_name=MappingProxyType({name: tuple(group) for name, group in groups.items()}),
+            listing=render_listing([s.listing for s in skills if s.shadowed_by is None]),
+            signature=disk_signature)
+
+
+@dataclass(slots=True)
+class _Remembered:
+    snapshot: ProjectSnapshot
+    checked_at: float
+
+
+@dataclass(slots=True)
+class WorkspaceSession:
+    """Caches about the disk for one CLI run or one language-server session."""
+
+    #: keep parsed documents with the summaries (a batch `check` parses each SKILL.md once)
+    keep_documents: bool = False
+    #: how long a project snapshot is trusted without looking at the disk again; None: for the
+    #: whole session (a CLI run is one snapshot of the disk)
+    freshness_seconds: float | None = 2.0
+    _summaries: dict[str, tuple[int, int, str, SkillSummary]] = field(default_factory=dict)
+    _projects: dict[tuple[object, ...], _Remembered] = field(default_factory=dict)
+    _git_roots: dict[Path, Path | None] = field(default_factory=dict)
+    _ignore_specs: dict[tuple[Path, int], pathspec.GitIgnoreSpec | None] = field(
+        default_factory=dict)
+
+    # -- per-file summaries ---------------------------------------------------------------------
+    def summary(self, path: Path, home: Path | None,
+                info: os.stat_result | None = None) -> SkillSummary | None:
+        """The summary of one SKILL.md, read once per file version (mtime and size)."""
+        if info is None:
+            try:
+                info = path.stat()
+            except OSError:
+                return None
+        key = str(path)
+        cached = self._summaries.get(key)
+        if (cached is not None and cached[:3] == (info.st_mtime_ns, info.st_size, str(home))
+                and (cached[3].document is not None or not self.keep_documents)):
+            return cached[3]
+        summary = read_summary(path, home, self.keep_documents)
+        if summary is None:
+            self._summaries.pop(key, None)
+            return None
+        if len(self._summaries) >= MAX_SUMMARIES:
+            self._summaries.clear()
+        self._summaries[key] = (info.st_mtime_ns, info.st_size, str(home), summary)
+        return summary
+
+    # -- project snapshots ----------------------------------------------------------------------
+    def project(self, profile: RuntimeProfile, root: Path | None, home: Path | None,
+                personal: bool = True) -> ProjectSnapshot:
+        """What `profile` loads from `root` now; rebuilt only when a SKILL.md of a skills root
+        changed (looked at after `freshness_seconds`, or after `expire`)."""
+        key = (profile, str(root), str(home), personal)
+        remembered = self._projects.get(key)
+        now = time.monotonic()
+        if remembered is not None and self._fresh(remembered, now):
+            return remembered.snapshot
+        absolute = Path(os.path.abspath(root)) if root is not None else None
+        listed = list_roots(profile, absolute, home, personal)
+        disk = signature(listed)
+        if remembered is None or remembered.snapshot.signature != disk:
+            skills = runtime_skills(profile, root, home, personal, listed, self.summary)
+            if len(self._projects) >= MAX_PROJECTS:
+                self._projects.clear()
+            remembered = _Remembered(ProjectSnapshot.of(profile, absolute, skills, disk), now)
+            self._projects[key] = remembered
+        remembered.checked_at = now
+        return remembered.snapshot
+
+    def _fresh(self, remembered: _Remembered, now: float) -> bool:
+        if self.freshness_seconds is None:
+            return remembered.checked_at > 0
+        return now - remembered.checked_at < self.freshness_seconds
+
+    def known_document(self, path: Path, text: str) -> SkillDocument | None:
+        """The document a snapshot already parsed for this file and text, if any."""
+        for remembered in self._projects.values():
+            skill = remembered.snapshot.by_real_dir.get(os.path.realpath(path.parent))
+            document = skill.document if skill is not None else None
+            if document is not None and skill is not None and skill.path.name == path.name \
+                    and document.text == text:
+                return document
+        return None
+
+    # -- other facts about the disk -------------------------------------------------------------
+    def git_root(self, folder: Path) -> Path | None:
+        if folder not in self._git_roots:
+            self._git_roots[folder] = find_git_root(folder)
+        return self._git_roots[folder]
+
+    def ignore_spec(self, ignore_file: Path) -> pathspec.GitIgnoreSpec | None:
+        """The parsed `.gitignore` (None when it cannot be read), once per file version."""
+        try:
+            version = ignore_file.stat().st_mtime_ns
+        except OSError:
+            return None
+        key = (ignore_file, version)
+        if key not in self._ignore_specs:
+            try:
+                lines = ignore_file.read_text("utf-8").splitlines()
+                self._ignore_specs[key] = pathspec.GitIgnoreSpec.from_lines(lines)
+            except (OSError, UnicodeDecodeError):
+                self._ignore_specs[key] = None
+        return self._ignore_specs[key]
+
+    def expire(self) -> None:
+        """Files changed: look at the disk again on next use (unchanged files are not re-read)."""
+        for remembered in self._projects.values():
+            remembered.checked_at = 0.0
+        self._git_roots.clear()
