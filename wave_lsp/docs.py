@@ -9,9 +9,18 @@ import sys
 from pathlib import Path
 
 from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, Rule, rules
-from wave_lsp.core.rules import implemented_codes
+from wave_lsp.core.rules import all_checks, implemented_codes
 
 _LEVEL = {None: "–", 1: "error", 2: "warning", 3: "information", 4: "hint"}
+
+
+def where_checked(code: str) -> str:
+    """The source of the rule's check, its catalog entry and its golden case: one hop each."""
+    checks = [item for item in all_checks() if code in item.codes]
+    places = ", ".join(f"`wave_lsp/core/rules/{item.function.__module__.rpartition('.')[2]}.py` "
+                       f"(`{item.name}`)" for item in checks)
+    return (f"Checked in {places or 'no module yet'}; catalog entry `[{code}]` in "
+            f"`wave_lsp/data/rules.toml`; golden case `tests/golden/cases/{code}/`.")
 
 
 def rule_page(item: Rule) -> str:
@@ -45,6 +54,8 @@ def rule_page(item: Rule) -> str:
 Silence it on one line with `# wave-lsp: ignore {item.code}` (frontmatter) or
 `<!-- wave-lsp: ignore {item.code} -->` (body), for a file with `wave-lsp: ignore-file {item.code}`,
 or everywhere with `--ignore {item.code}` / `[tool.wave-lsp] ignore = ["{item.code}"]`.
+
+{where_checked(item.code)}
 """
 
 
