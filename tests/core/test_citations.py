@@ -1,0 +1,39 @@
+"""Every design document the code cites exists in the repository, with the cited section: a
+`docs/…md` path, a `§N.N` of runtime-facts.md and a `*Heading*` of product.md or rules.md."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CITATION = re.compile(r"(docs/(?:design|rules)/[\w.-]+\.md)((?:[ \t]+\*[^*\n]+\*)?)((?:,?[ \t]*(?:and[ \t]+)?§\d+(?:\.\d+)*)*)")
+SOURCES = [*sorted((REPO / "wave_lsp").rglob("*.py")), *sorted((REPO / "tests").rglob("*.py")),
+           *sorted((REPO / "benchmarks").glob("*.py")), REPO / "wave_lsp" / "data" / "rules.toml"]
+
+
+def _headings(document: Path) -> str:
+    return "\n".join(line for line in document.read_text("utf-8").splitlines()
+                     if line.startswith("#"))
+
+
+def test_cited_documents_and_sections_exist() -> None:
+    missing: list[str] = []
+    cited = 0
+    for source in SOURCES:
+        for match in CITATION.finditer(source.read_text("utf-8")):
+            cited += 1
+            document = REPO / match.group(1)
+            where = f"{source.relative_to(REPO)}: {match.group(0).strip()}"
+            if not document.exists():
+                missing.append(where)
+                continue
+            headings = _headings(document)
+            heading = match.group(2).strip().strip("*")
+            if heading and heading not in headings:
+                missing.append(f"{where} (no heading `{heading}`)")
+            for section in re.findall(r"§(\d+(?:\.\d+)*)", match.group(3)):
+                if not re.search(rf"^#+\s*§?{re.escape(section)}[\s.:]", headings, re.M):
+                    missing.append(f"{where} (no section §{section})")
+    assert cited > 30
+    assert not missing, "\n".join(missing)
