@@ -7,7 +7,9 @@ import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-CITATION = re.compile(r"(docs/(?:design|rules)/[\w.-]+\.md)((?:[ \t]+\*[^*\n]+\*)?)((?:,?[ \t]*(?:and[ \t]+)?§\d+(?:\.\d+)*)*)")
+CITATION = re.compile(r"(docs/(?:design|rules)/[\w.-]+\.md)"  # the document
+                      r"((?:[ \t]+\*[^*\n]+\*)?)"  # a *Heading*
+                      r"((?:,?[ \t]*(?:and[ \t]+)?§\d+(?:\.\d+)*)*)")  # § sections
 SOURCES = [*sorted((REPO / "wave_lsp").rglob("*.py")), *sorted((REPO / "tests").rglob("*.py")),
            *sorted((REPO / "benchmarks").glob("*.py")), REPO / "wave_lsp" / "data" / "rules.toml"]
 
