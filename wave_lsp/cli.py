@@ -9,6 +9,7 @@ inside the subcommand that needs them, so `wave-lsp serve` starts quickly.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -52,7 +53,21 @@ def build_parser() -> argparse.ArgumentParser:
                        help="skip these rule codes or prefixes")
     check.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
                        help="override a rule's severity (error|warning|information|hint|off)")
+    check.add_argument("--fix", action="store_true",
+                       help="apply the safe fixes to the files, then report what remains")
+    check.add_argument("--unsafe-fixes", action="store_true",
+                       help="with --fix or --diff: also the fixes that change behaviour")
+    check.add_argument("--diff", action="store_true",
+                       help="print the fixes as a unified diff instead of writing them "
+                            "(exit 1 when there is something to fix)")
     _add_common(check)
+
+    rule_command = commands.add_parser(
+        "rule", help="explain a rule: severities per target, why, an example and the fix",
+        description="Print what the catalog says about a rule code, or every rule with --all.")
+    rule_command.add_argument("code", nargs="?", metavar="CODE", help="a rule code such as SK034")
+    rule_command.add_argument("--all", action="store_true", help="every rule of the catalog")
+    rule_command.add_argument("--format", choices=("text", "json"), default="text")
 
     preview = commands.add_parser(
         "preview", help="show what the model receives when the skill is invoked",
@@ -90,12 +105,25 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        return _dispatch(args, parser)
+    except BrokenPipeError:
+        # the reader went away (`wave-lsp rule --all | head`): stop quietly, as `cat` does
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FINDINGS
+
+
+def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.command == "check":
         return run_check(args, parser)
     if args.command == "preview":
         return run_preview(args, parser)
     if args.command == "list":
         return run_list(args, parser)
+    if args.command == "rule":
+        return run_rule(args, parser)
     if args.command == "serve":
         return run_serve(args, parser)
     parser.print_help()
@@ -122,10 +150,76 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing:
         parser.exit(EXIT_USAGE, f"wave-lsp: no such file or directory: {missing[0]}\n")
-    reports = split_by_file(check_files(list(find_skill_files(paths)), settings))
+    files = list(find_skill_files(paths))
+    reports = check_files(files, settings)
+    if args.fix or args.diff:
+        changed = fix_files(reports, unsafe=args.unsafe_fixes, write_files=not args.diff)
+        if args.diff:
+            return EXIT_FINDINGS if changed else EXIT_OK
+        if changed:  # report what remains, as the files now are
+            reports = check_files(files, settings)
+    reports = split_by_file(reports)
     write(reports, args.format, settings.target)
     has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
     return EXIT_FINDINGS if has_errors else EXIT_OK
+
+
+def fix_files(reports: list[FileReport], *, unsafe: bool, write_files: bool) -> list[Path]:
+    """Apply (or, without `write_files`, print as a diff) the fixes of every report; the files
+    that change. A file without an applicable fix is not touched."""
+    import difflib
+
+    from wave_lsp.core.checking.fixing import encoded, plan_fixes
+    from wave_lsp.core.parsing.reading import load_document
+    from wave_lsp.output import display_path
+
+    changed: list[Path] = []
+    fixed = skipped = 0
+    for report in reports:
+        fixable = [f for f in report.findings if f.fixes and f.path is None]
+        document = (report.document or load_document(report.path)) if fixable else None
+        if document is None:
+            continue
+        plan = plan_fixes(document, fixable, unsafe=unsafe)
+        skipped += plan.skipped_unsafe
+        if not plan.changed:
+            continue
+        changed.append(report.path)
+        fixed += len(plan.applied)
+        if write_files:
+            report.path.write_bytes(encoded(document, plan.fixed))
+        else:
+            shown = display_path(report.path)
+            sys.stdout.writelines(difflib.unified_diff(
+                plan.original.splitlines(keepends=True), plan.fixed.splitlines(keepends=True),
+                f"a/{shown}", f"b/{shown}"))
+    verb = "Fixed" if write_files else "Would fix"
+    note = (f" ({skipped} more with --unsafe-fixes)" if skipped and not unsafe else "")
+    print(f"{verb} {fixed} finding{'s' if fixed != 1 else ''} in {len(changed)} "
+          f"file{'s' if len(changed) != 1 else ''}{note}.", file=sys.stderr)
+    return changed
+
+
+def run_rule(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from wave_lsp.core.checking.catalog import rules
+    from wave_lsp.docs import describe_rule, rule_json
+
+    catalog = rules()
+    if args.all:
+        chosen = list(catalog.values())
+    elif args.code and args.code.strip().upper() in catalog:
+        chosen = [catalog[args.code.strip().upper()]]
+    else:
+        what = f"unknown rule code {args.code!r}" if args.code else "give a rule code or --all"
+        parser.exit(EXIT_USAGE, f"wave-lsp rule: {what} (e.g. SK034)\n")
+    if args.format == "json":
+        payload = ({"version": 1, "rules": [rule_json(item) for item in chosen]} if args.all
+                   else {"version": 1, **rule_json(chosen[0])})
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        print(("\n" if args.all else "\n\n").join(describe_rule(item, brief=args.all)
+                                                  for item in chosen))
+    return EXIT_OK
 
 
 #: from this many files on, `check` uses every core (the work per file is independent)

@@ -1,4 +1,5 @@
-"""Generate the rule pages under `docs/rules/` from the catalog: `python -m wave_lsp.docs [DIR]`.
+"""The catalog in words: the rule pages under `docs/rules/` (`python -m wave_lsp.docs [DIR]`) and
+what `wave-lsp rule CODE` prints (text or JSON).
 
 The pages are generated, never edited by hand; `tests/core/test_catalog.py` fails when they drift.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, Rule, rules
 from wave_lsp.core.rules import all_checks, implemented_codes
@@ -50,13 +52,52 @@ def rule_page(item: Rule) -> str:
 ## Fix
 
 {item.fix}
-{f"{chr(10)}## How wave-lsp decides{chr(10)}{chr(10)}{item.notes}{chr(10)}" if item.notes else ""}
+{_applicability(item)}{f"{chr(10)}## How wave-lsp decides{chr(10)}{chr(10)}{item.notes}{chr(10)}" if item.notes else ""}
 Silence it on one line with `# wave-lsp: ignore {item.code}` (frontmatter) or
 `<!-- wave-lsp: ignore {item.code} -->` (body), for a file with `wave-lsp: ignore-file {item.code}`,
 or everywhere with `--ignore {item.code}` / `[tool.wave-lsp] ignore = ["{item.code}"]`.
 
 {where_checked(item.code)}
 """
+
+
+_APPLICABILITY = {
+    "safe": "The quick fix is safe: `wave-lsp check --fix` applies it.",
+    "unsafe": "The quick fix changes behaviour: `wave-lsp check --fix --unsafe-fixes` applies it.",
+    "display-only": "The quick fix is offered in editors only; `check --fix` never applies it.",
+}
+
+
+def _applicability(item: Rule) -> str:
+    text = _APPLICABILITY.get(item.fix_applicability)
+    return f"\n{text}\n" if text else ""
+
+
+def rule_json(item: Rule) -> dict[str, Any]:
+    """One rule as `wave-lsp rule --format json` prints it."""
+    checks = [c.name for c in all_checks() if item.code in c.codes]
+    return {"code": item.code, "name": item.name, "family": item.family,
+            "severity": {column: level.label if level else None
+                         for column, level in item.severities.items()},
+            "summary": item.summary, "why": item.why, "example": item.example, "fix": item.fix,
+            "fixApplicability": item.fix_applicability or None, "notes": item.notes or None,
+            "checks": checks, "url": item.url}
+
+
+def describe_rule(item: Rule, *, brief: bool = False) -> str:
+    """One rule as `wave-lsp rule` prints it (`brief`: one line, for `--all`)."""
+    levels = ", ".join(f"{column} {level.label if level else 'off'}"
+                       for column, level in item.severities.items())
+    if brief:
+        return f"{item.code} {item.name} ({levels}): {item.summary}"
+    fix = item.fix + (f" (quick fix: {item.fix_applicability})" if item.fix_applicability else "")
+    parts = [f"{item.code} {item.name} — {item.family}", item.summary, f"Severity: {levels}.",
+             f"Why: {item.why}", f"Example:\n    {item.example.replace(chr(10), chr(10) + '    ')}",
+             f"Fix: {fix}"]
+    if item.notes:
+        parts.append(f"How wave-lsp decides: {item.notes}")
+    parts.append(where_checked(item.code))
+    return "\n\n".join(parts)
 
 
 def index_page() -> str:

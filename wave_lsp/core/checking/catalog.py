@@ -57,6 +57,9 @@ class Rule:
     example: str
     fix: str
     notes: str = ""  #: how wave-lsp decides where docs/design/rules.md leaves room
+    #: for rules with quick fixes: "safe" (`check --fix`), "unsafe" (`--unsafe-fixes`) or
+    #: "display-only" (offered in editors, never applied in batch); "" when there is no fix
+    fix_applicability: str = ""
 
     def severity(self, profile: RuntimeProfile) -> Severity | None:
         """The default severity under `profile`, or None when that target does not report it."""
@@ -77,7 +80,8 @@ def rules() -> dict[str, Rule]:
         catalog[code] = Rule(code=code, name=entry["name"], family=entry["family"],
                              severities=levels, summary=entry["summary"], why=entry["why"],
                              example=entry["example"], fix=entry["fix"],
-                             notes=entry.get("notes", ""))
+                             notes=entry.get("notes", ""),
+                             fix_applicability=entry.get("fix-applicability", ""))
     return catalog
 
 
