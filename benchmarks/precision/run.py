@@ -1,0 +1,191 @@
+"""Precision of wave-lsp's errors and warnings on the real-skills corpus, against hand labels.
+
+    python benchmarks/precision/run.py [--targets wave claude-code] [--dump FILE] [--unlabelled]
+
+Every skill of `../shared/corpus/real` is mirrored into a temporary tree together with every file
+its `.corpus-files.tsv` says the upstream skill folder holds (empty files), so that the folder looks
+as it does upstream, and checked under each target with personal settings off. Each error and
+warning gets a stable key: target, skill (the corpus folder), code, 1-based line, and a short hash
+of the code, the flagged text (or the resource path for a finding about another file) and its
+occurrence number among identical ones. The findings are joined with `labels.tsv`
+(target, skill, code, line, key, label, reason; label = true | false | advice), and the script
+prints, per target, precision per rule and overall: true / labelled. "advice" means the finding is
+fair advice but not a mistake the author must fix, so it counts against precision at warning or
+error level. Findings without a label are counted and, with `--unlabelled`, listed. Labels whose
+finding is no longer reported are listed too (a removed true finding is a regression).
+
+`--dump FILE` writes every error and warning (with message and flagged text) as TSV, the input for
+labelling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+CORPUS = REPO.parent / "shared" / "corpus" / "real"
+LABELS = HERE / "labels.tsv"
+LABEL_COLUMNS = ("target", "skill", "code", "line", "key", "label", "reason")
+sys.path.insert(0, str(REPO))
+
+
+@dataclass(frozen=True, slots=True)
+class Reported:
+    target: str
+    skill: str
+    code: str
+    line: int
+    key: str
+    severity: str
+    message: str
+    text: str
+
+    @property
+    def ident(self) -> tuple[str, str, str, str, str]:
+        return (self.target, self.skill, self.code, str(self.line), self.key)
+
+
+def mirror(root: Path) -> list[tuple[str, Path]]:
+    """Copy every corpus SKILL.md (and the text resources copied beside it) under `root`, and
+    create the other files its listing names. Returns (skill, path of the copy)."""
+    skills = []
+    for source in sorted(CORPUS.rglob("SKILL.md")):
+        skill = source.parent.relative_to(CORPUS).as_posix()
+        destination = root / skill
+        destination.mkdir(parents=True, exist_ok=True)
+        for item in source.parent.iterdir():
+            if item.is_file() and item.name != ".corpus-files.tsv":
+                (destination / item.name).write_bytes(item.read_bytes())
+        listing = source.parent / ".corpus-files.tsv"
+        if listing.exists():
+            for line in listing.read_text("utf-8").splitlines():
+                fields = line.split("\t")
+                if line.startswith("#") or len(fields) < 3:
+                    continue
+                relative, kind = fields[0], fields[2]
+                target = destination / relative
+                if kind == "dir":
+                    target.mkdir(parents=True, exist_ok=True)
+                elif not target.exists():
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.touch()
+        skills.append((skill, destination / "SKILL.md"))
+    return skills
+
+
+def collect(targets: list[str]) -> list[Reported]:
+    from wave_lsp.cli import check_files
+    from wave_lsp.core.checking.catalog import Severity
+    from wave_lsp.core.checking.config import Settings
+
+    found: list[Reported] = []
+    with tempfile.TemporaryDirectory(prefix="wave-precision-") as temporary:
+        root = Path(temporary) / "corpus"
+        skills = mirror(root)
+        by_path = {path: skill for skill, path in skills}
+        for target in targets:
+            settings = Settings.for_target(target, home=Path(temporary) / "home", personal=False)
+            reports = check_files([path for _, path in skills], settings)
+            for report in reports:
+                skill = by_path[report.path]
+                text = report.path.read_text("utf-8", errors="replace").lstrip("\ufeff")
+                seen: Counter[tuple[str, str]] = Counter()
+                for finding in report.findings:
+                    if finding.severity not in (Severity.ERROR, Severity.WARNING):
+                        continue
+                    if finding.path:
+                        flagged = "@" + Path(finding.path).relative_to(root / skill).as_posix()
+                        line = 0
+                    else:
+                        flagged = text[finding.span.start:finding.span.end][:200]
+                        line = finding.range.start.line + 1 if finding.range else 0
+                    seen[finding.code, flagged] += 1
+                    digest = hashlib.sha1(
+                        f"{finding.code}\0{flagged}\0{seen[finding.code, flagged]}".encode()
+                    ).hexdigest()[:10]
+                    found.append(Reported(target, skill, finding.code, line, digest,
+                                          finding.severity.name.lower(), finding.message,
+                                          flagged))
+    return found
+
+
+def read_labels() -> dict[tuple[str, ...], dict[str, str]]:
+    if not LABELS.exists():
+        return {}
+    with open(LABELS, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return {tuple(row[c] for c in LABEL_COLUMNS[:5]): row for row in rows}
+
+
+def table(found: list[Reported], labels: dict[tuple[str, ...], dict[str, str]],
+          target: str) -> list[str]:
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for item in found:
+        if item.target != target:
+            continue
+        label = labels.get(item.ident, {}).get("label", "unlabelled")
+        counts[item.code][label] += 1
+        counts[item.code][item.severity] += 1
+        counts["ALL"][label] += 1
+        counts["ALL"][item.severity] += 1
+    lines = [f"## {target}", "",
+             "| rule | errors | warnings | true | false | advice | unlabelled | precision |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for code in sorted(counts, key=lambda c: (c == "ALL", c)):
+        c = counts[code]
+        labelled = c["true"] + c["false"] + c["advice"]
+        precision = f"{100 * c['true'] / labelled:.0f} %" if labelled else "–"
+        lines.append(f"| {code} | {c['error']} | {c['warning']} | {c['true']} | {c['false']} | "
+                     f"{c['advice']} | {c['unlabelled']} | {precision} |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--targets", nargs="+", default=["wave", "claude-code"])
+    parser.add_argument("--dump", type=Path, help="write every error and warning to this TSV")
+    parser.add_argument("--unlabelled", action="store_true", help="list findings without label")
+    args = parser.parse_args(argv)
+    if not CORPUS.exists():
+        print(f"no corpus at {CORPUS}", file=sys.stderr)
+        return 2
+    found = collect(args.targets)
+    labels = read_labels()
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+            writer.writerow(["target", "skill", "code", "line", "key", "severity", "message",
+                             "text"])
+            for item in found:
+                writer.writerow([item.target, item.skill, item.code, item.line, item.key,
+                                 item.severity, item.message.replace("\n", " "),
+                                 item.text.replace("\n", "⏎").replace("\t", " ")])
+    for target in args.targets:
+        print("\n".join(table(found, labels, target)))
+        print()
+    reported = {item.ident for item in found}
+    gone = [row for ident, row in labels.items()
+            if ident[0] in args.targets and ident not in reported]
+    lost = [row for row in gone if row["label"] == "true"]
+    print(f"labels whose finding is no longer an error or warning: {len(gone)} "
+          f"(of them labelled true: {len(lost)})")
+    for row in lost:
+        print("  LOST TRUE", *(row[c] for c in LABEL_COLUMNS))
+    unlabelled = [item for item in found if item.ident not in labels]
+    print(f"findings without a label: {len(unlabelled)}")
+    if args.unlabelled:
+        for item in unlabelled:
+            print("  ", *item.ident, item.severity, item.message[:160], sep="\t")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
