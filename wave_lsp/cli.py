@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from wave_lsp.core.checking.checker import FileReport
     from wave_lsp.core.checking.config import Settings
     from wave_lsp.core.runtime.preview import Invocation
-    from wave_lsp.core.workspace.session import WorkspaceSession
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -93,6 +92,15 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--format", choices=("table", "json"), default="table")
     _add_common(listing)
 
+    mcp = commands.add_parser(
+        "mcp", help="run the MCP server (stdio) with check, preview, list and rule tools",
+        description="Serve the Model Context Protocol on stdin/stdout: tools to check skills, "
+                    "preview an invocation (dry run only), list the skills a runtime sees and "
+                    "explain a rule. Paths are limited to the project root. Needs the `mcp` extra: "
+                    "pip install 'wave-lsp[mcp]'.")
+    mcp.add_argument("--root", type=Path, default=None, metavar="DIR",
+                     help="the project root the tools may read (default: the current directory)")
+
     serve = commands.add_parser("serve", help="run the language server (stdio by default)",
                                 description="Run the language server. Logs go to stderr.")
     serve.add_argument("--stdio", action="store_true", help="use stdin/stdout (the default)")
@@ -126,6 +134,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return run_rule(args, parser)
     if args.command == "serve":
         return run_serve(args, parser)
+    if args.command == "mcp":
+        return run_mcp(args, parser)
     parser.print_help()
     return EXIT_USAGE
 
@@ -227,49 +237,10 @@ PARALLEL_FROM = 200
 
 
 def check_files(files: list[Path], settings: Settings) -> list[FileReport]:
-    """Check `files`; with many files and several cores, in worker processes forked after the
-    projects' skills have been read once (the workers inherit them, so each SKILL.md is parsed
-    once per process at most)."""
-    import multiprocessing
-    import os
+    """Check `files`; from `PARALLEL_FROM` files on, in worker processes (`api.check_files`)."""
+    from wave_lsp.api import check_files as check_all
 
-    from wave_lsp.core.checking.checker import check_file
-    from wave_lsp.core.workspace.location import locate
-    from wave_lsp.core.workspace.session import WorkspaceSession
-
-    # one snapshot of the disk for the whole run: each SKILL.md is parsed once
-    session = WorkspaceSession(keep_documents=True, freshness_seconds=None)
-    workers = min(os.cpu_count() or 1, 8)
-    if len(files) < PARALLEL_FROM or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [check_file(path, settings, session=session) for path in files]
-    home = settings.home or Path.home()
-    for project in {locate(path, home=home).project_root for path in files}:
-        session.project(settings.profile, project, home, settings.personal)
-    context = multiprocessing.get_context("fork")
-    chunk = max(16, len(files) // (workers * 8))
-    with context.Pool(workers, initializer=_Worker.start, initargs=(settings, session)) as pool:
-        return pool.map(_Worker.check, files, chunksize=chunk)
-
-
-class _Worker:
-    """The state of one forked `check` worker process. It is set once by the pool's initializer
-    in the child (the parent never writes it), so the forked session's snapshots are shared
-    copy-on-write instead of being pickled for every file."""
-
-    settings: Settings | None = None
-    session: WorkspaceSession | None = None
-
-    @classmethod
-    def start(cls, settings: Settings, session: WorkspaceSession) -> None:
-        cls.settings, cls.session = settings, session
-
-    @staticmethod
-    def check(path: Path) -> FileReport:
-        from wave_lsp.core.checking.checker import check_file
-
-        report = check_file(path, _Worker.settings, session=_Worker.session)
-        report.document = None  # not needed for the output; not worth sending back
-        return report
+    return check_all(files, settings, parallel_from=PARALLEL_FROM)
 
 
 def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: Path) -> Settings:
@@ -288,26 +259,20 @@ def run_preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     import json
     import shlex
 
-    from wave_lsp.core.parsing.document import SkillDocument
-    from wave_lsp.core.parsing.reading import read_skill_file
-    from wave_lsp.core.parsing.source import decode
-    from wave_lsp.core.runtime.preview import invoke
-    from wave_lsp.core.workspace.location import SKILL_FILE, locate
+    from wave_lsp.api import render_invocation, skill_file
 
-    path = args.path / SKILL_FILE if args.path.is_dir() else args.path
+    path = skill_file(args.path)
     raw = args.arguments[0] if len(args.arguments) == 1 else shlex.join(args.arguments)
     settings = _settings(args, parser, Path.cwd())
-    data, problem = read_skill_file(path)
-    if data is None:
-        message = f"{path}: {problem}"
+    result = render_invocation(path, raw, settings, execute=args.execute,
+                               session_id=args.session_id)
+    if isinstance(result, str):
+        message = result
         if args.format == "json":
             print(json.dumps({"version": 1, "ok": False, "text": None, "error": message}))
         else:
             print(f"wave-lsp: {message}", file=sys.stderr)
         return EXIT_USAGE
-    document = SkillDocument.from_decoded(decode(data))
-    result = invoke(document, locate(path, home=settings.home), settings, raw,
-                    "execute" if args.execute else "dry-run", args.session_id)
     if args.format == "json":
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:
@@ -385,6 +350,21 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         server.start_tcp(*address)
     else:
         server.start_io()
+    return EXIT_OK
+
+
+def run_mcp(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from wave_lsp.mcp import sdk_missing
+
+    missing = sdk_missing()
+    if missing:
+        parser.exit(EXIT_USAGE, f"wave-lsp mcp: {missing}\n")
+    root = (args.root or Path.cwd()).resolve()
+    if not root.is_dir():
+        parser.exit(EXIT_USAGE, f"wave-lsp: not a directory: {args.root}\n")
+    from wave_lsp.mcp.mcp_server import create_server
+
+    create_server(root).run("stdio")
     return EXIT_OK
 
 

@@ -58,13 +58,15 @@ def write_text(reports: list[FileReport], out: TextIO, colour: bool) -> None:
     out.write((paint(line, _BOLD) if colour else line) + "\n")
 
 
-def to_json(reports: list[FileReport], target: str) -> dict[str, Any]:
+def to_json(reports: list[FileReport], target: str, cwd: Path | None = None) -> dict[str, Any]:
+    """The `check --format json` document; paths shown relative to `cwd` (default: the current
+    directory) when below it."""
     return {
         "version": JSON_VERSION,
         "tool": {"name": "wave-lsp", "version": __version__},
         "target": target,
         "files": [
-            {"path": display_path(r.path), "skill": r.skill,
+            {"path": display_path(r.path, cwd), "skill": r.skill,
              "findings": [f.to_json() for f in r.findings]}
             for r in reports
         ],

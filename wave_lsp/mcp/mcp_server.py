@@ -1,0 +1,132 @@
+"""The MCP server: `handlers.ProjectTools` registered with the official `mcp` Python SDK
+(`mcp.server.mcpserver.MCPServer`, mcp 2.x), served on stdio by `wave-lsp mcp`.
+
+Tools (inputs validated by the SDK from the signatures below, then by the handlers):
+
+- `check`: findings for the skill files under paths, the JSON of `check --format json`;
+- `preview`: the invocation as the model receives it, a dry run (no injected command runs);
+- `list_skills`: the skills a runtime loads, highest precedence first, with what shadows what;
+- `explain_rule`: a rule's severities per target, why, an example and the fix.
+
+A `RequestError` becomes a tool error (`isError`, the sentence as text); the SDK imports stay inside
+`create_server`, so the package imports without the optional extra. (No `from __future__ import
+annotations` here: the SDK reads the tools' parameter types from their annotations, which name
+objects local to `create_server`.)
+"""
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from wave_lsp import __version__
+from wave_lsp.mcp.handlers import ProjectTools, RequestError
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+INSTRUCTIONS = """\
+wave-lsp checks Agent Skills (SKILL.md files) for the runtime that will load them.
+After writing or editing a SKILL.md, call `check` on it (or its folder) and fix every error;
+`explain_rule` tells why a code matters and how to fix it. Call `preview` to see what the model
+receives when the skill is invoked (arguments, variables, injected commands and their permission
+decisions; nothing is executed), and `list_skills` to see which skills the runtime loads and which
+one wins a name. Paths are relative to the project root and cannot leave it. Targets: `wave`
+(default), `claude-code`, `agentskills`, `portable`."""
+
+
+def create_server(root: Path) -> "MCPServer":
+    """An MCP server whose tools read the project at `root` and nothing outside it."""
+    from typing import Annotated, Any, Literal
+
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp_types import ToolAnnotations
+    from pydantic import Field
+
+    tools = ProjectTools(root)
+    server: MCPServer = MCPServer("wave-lsp", version=__version__, instructions=INSTRUCTIONS,
+                                  log_level="WARNING")
+    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                                open_world_hint=False)
+
+    Target = Annotated[
+        Literal["wave", "claude-code", "agentskills", "portable"] | None,
+        Field(description="the runtime to model; default: `[tool.wave-lsp] target`, else wave")]
+    Personal = Annotated[
+        bool, Field(description="consult the personal roots and settings (~/.wave, ~/.claude, "
+                                "~/.agents), as the runtime does; false checks the project alone")]
+
+    def personal_flag(personal: bool) -> bool | None:
+        return None if personal else False
+
+    def fail(error: RequestError) -> ToolError:
+        return ToolError(str(error))
+
+    @server.tool(annotations=read_only, structured_output=True)
+    def check(
+        paths: Annotated[list[str], Field(
+            description="files or folders relative to the project root; every SKILL.md under "
+                        "a folder is checked")] = [".",],  # noqa: B006 (copied by pydantic)
+        target: Target = None,
+        select: Annotated[list[str], Field(
+            description="only these rule codes or prefixes, e.g. [\"SK02\", \"SK110\"]")] = [],  # noqa: B006
+        ignore: Annotated[list[str], Field(
+            description="skip these rule codes or prefixes")] = [],  # noqa: B006
+        personal: Personal = True,
+    ) -> dict[str, Any]:
+        """Check SKILL.md files and return every finding (code, severity, message, 0-based range,
+        quick fixes) in the JSON of `wave-lsp check --format json` (schemas/check-output.schema.json):
+        `files[].findings[]` and a `summary` with counts per severity. Fix errors first."""
+        try:
+            return tools.check(paths, target, select, ignore, personal_flag(personal))
+        except RequestError as error:
+            raise fail(error) from error
+
+    @server.tool(annotations=read_only, structured_output=True)
+    def preview(
+        path: Annotated[str, Field(description="a SKILL.md or its folder, relative to the "
+                                               "project root")],
+        arguments: Annotated[str, Field(
+            description="what the user types after /skill-name, as one string")] = "",
+        target: Target = None,
+        session_id: Annotated[str | None, Field(
+            description="the session id substituted for ${CLAUDE_SESSION_ID}")] = None,
+        personal: Personal = True,
+    ) -> dict[str, Any]:
+        """Render what the model receives when the skill is invoked: the prompt `text` with
+        arguments and variables substituted, `allowedTools`, and every `!` injection with the
+        command the shell would get and the permission decision (allow/ask/deny, and why).
+        A dry run: injected commands are never executed, so their output is not in `text`.
+        `ok` is false (with `error`) when the runtime would refuse the invocation."""
+        try:
+            return tools.preview(path, arguments, target, session_id, personal_flag(personal))
+        except RequestError as error:
+            raise fail(error) from error
+
+    @server.tool(annotations=read_only, structured_output=True)
+    def list_skills(
+        directory: Annotated[str, Field(
+            description="the folder the runtime starts in, relative to the project root")] = ".",
+        target: Target = None,
+        personal: Personal = True,
+    ) -> dict[str, Any]:
+        """List the skills the runtime loads from the project (and the personal roots), highest
+        precedence first: name, scope, path, whether the model and the user can invoke it, its
+        size in the model's skill listing, and `shadowedBy` when another skill wins the name."""
+        try:
+            return tools.list_skills(directory, target, personal_flag(personal))
+        except RequestError as error:
+            raise fail(error) from error
+
+    @server.tool(annotations=read_only, structured_output=True)
+    def explain_rule(
+        code: Annotated[str, Field(description="a rule code such as SK034",
+                                   pattern=r"^\s*[A-Za-z]{2}\d{3}\s*$")],
+    ) -> dict[str, Any]:
+        """Explain a rule code from a finding: its severity per target, why it matters, an
+        example, the fix and whether a quick fix exists."""
+        try:
+            return tools.explain_rule(code)
+        except RequestError as error:
+            raise fail(error) from error
+
+    return server
