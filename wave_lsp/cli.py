@@ -160,7 +160,10 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing:
         parser.exit(EXIT_USAGE, f"wave-lsp: no such file or directory: {missing[0]}\n")
-    files = list(find_skill_files(paths))
+    files = [path for path in find_skill_files(paths) if _is_markdown(path)]
+    if not files:
+        shown = ", ".join(str(p) for p in paths)
+        print(f"wave-lsp: warning: No SKILL.md files found under {shown}", file=sys.stderr)
     reports = check_files(files, settings)
     if args.fix or args.diff:
         changed = fix_files(reports, unsafe=args.unsafe_fixes, write_files=not args.diff)
@@ -172,6 +175,15 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     write(reports, args.format, settings.target)
     has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
     return EXIT_FINDINGS if has_errors else EXIT_OK
+
+
+def _is_markdown(path: Path) -> bool:
+    """Only markdown files are skills: a file named on the command line that is not one (say
+    `pyproject.toml`) is skipped with a warning instead of being reported as a broken skill."""
+    if path.suffix.lower() == ".md" or path.is_dir():
+        return True
+    print(f"wave-lsp: warning: {path} is not a markdown file; skipped", file=sys.stderr)
+    return False
 
 
 def fix_files(reports: list[FileReport], *, unsafe: bool, write_files: bool) -> list[Path]:
@@ -245,13 +257,20 @@ def check_files(files: list[Path], settings: Settings) -> list[FileReport]:
 
 def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: Path) -> Settings:
     """`[tool.wave-lsp]` of the nearest pyproject.toml, then `--target` and `--no-personal`."""
-    from wave_lsp.core.checking.config import SettingsError, load_pyproject, settings_from_mapping
+    from wave_lsp.core.checking.config import (
+        SettingsError,
+        load_pyproject,
+        settings_from_mapping,
+        unknown_keys,
+    )
 
     try:
-        section, _ = load_pyproject(start)
+        section, where = load_pyproject(start)
         settings = settings_from_mapping(section)
     except SettingsError as error:
         parser.exit(EXIT_USAGE, f"wave-lsp: {error}\n")
+    for problem in unknown_keys(section):
+        print(f"wave-lsp: warning: {where}: {problem}", file=sys.stderr)
     return settings.merged(target=args.target, personal=False if args.no_personal else None)
 
 
@@ -343,6 +362,10 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if not host or not port.isdigit():
             parser.exit(EXIT_USAGE, f"wave-lsp: --tcp wants HOST:PORT, got {args.tcp!r}\n")
         address = (host, int(port))
+    if address is not None:
+        problem = _tcp_problem(*address)
+        if problem:
+            parser.exit(EXIT_USAGE, f"wave-lsp: cannot listen on {args.tcp}: {problem}\n")
     from wave_lsp.lsp.app import create_server
 
     server = create_server()
@@ -351,6 +374,27 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     else:
         server.start_io()
     return EXIT_OK
+
+
+def _tcp_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port (None when it can): checked before the server
+    starts, so a busy or invalid address is one line, not a traceback."""
+    import socket
+
+    if not 0 <= port <= 65535:
+        return "the port must be between 0 and 65535"
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        return f"unknown host ({error.strerror or error})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            return error.strerror or str(error)
+    return None
 
 
 def run_mcp(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -52,7 +52,7 @@ def rule_page(item: Rule) -> str:
 ## Fix
 
 {item.fix}
-{_applicability(item)}{f"{chr(10)}## How wave-lsp decides{chr(10)}{chr(10)}{item.notes}{chr(10)}" if item.notes else ""}
+{_applicability(item)}{_notes(item)}
 Silence it on one line with `# wave-lsp: ignore {item.code}` (frontmatter) or
 `<!-- wave-lsp: ignore {item.code} -->` (body), for a file with `wave-lsp: ignore-file {item.code}`,
 or everywhere with `--ignore {item.code}` / `[tool.wave-lsp] ignore = ["{item.code}"]`.
@@ -66,6 +66,10 @@ _APPLICABILITY = {
     "unsafe": "The quick fix changes behaviour: `wave-lsp check --fix --unsafe-fixes` applies it.",
     "display-only": "The quick fix is offered in editors only; `check --fix` never applies it.",
 }
+
+
+def _notes(item: Rule) -> str:
+    return f"\n## How wave-lsp decides\n\n{item.notes}\n" if item.notes else ""
 
 
 def _applicability(item: Rule) -> str:

@@ -167,3 +167,23 @@ def _as_list(value: Any) -> list[str]:
     if isinstance(value, Iterable):
         return [str(v) for v in value]
     raise SettingsError(f"expected a list of codes, got {value!r}")
+
+
+#: the keys `[tool.wave-lsp]` understands (`settings_from_mapping`)
+KNOWN_KEYS = ("target", "select", "ignore", "rules", "severity", "settingsFiles", "settings-files",
+              "personal", "personalSkills")
+
+
+def unknown_keys(data: Mapping[str, Any]) -> list[str]:
+    """A sentence for every key of `[tool.wave-lsp]` that is not a setting, with the setting it
+    most likely means."""
+    from difflib import get_close_matches
+
+    problems = []
+    for key in data:
+        if key in KNOWN_KEYS:
+            continue
+        close = get_close_matches(str(key), KNOWN_KEYS, n=1, cutoff=0.6)
+        hint = f"; did you mean `{close[0]}`?" if close else ""
+        problems.append(f"unknown key `{key}` in [tool.wave-lsp] (ignored){hint}")
+    return problems

@@ -134,8 +134,17 @@ def name_upper_case(ctx: CheckContext) -> Iterator[Finding]:
     if value is not None and value.name != value.name.lower():
         yield ctx.finding("SK034", value.span, f"`name` `{shown(value.name)}` has upper-case "
                                                "letters: names must be lower case.",
-                          fixes=[_set_name(ctx, value.entry, value.name.lower(),
-                                           "Convert to lower case")])
+                          fixes=[_lower_case_fix(ctx, value)])
+
+
+def _lower_case_fix(ctx: CheckContext, value: _NameValue) -> Fix:
+    """Lower case, or the nearest valid name when lower case alone is not one (`Meeting Notes`
+    becomes `meeting-notes`, not the still invalid `meeting notes`)."""
+    lowered = value.name.lower()
+    if is_valid_name(lowered) or not suggest_name(value.name):
+        return _set_name(ctx, value.entry, lowered, "Convert to lower case")
+    suggestion = suggest_name(value.name)
+    return _set_name(ctx, value.entry, suggestion, f"Rename to `{suggestion}`")
 
 
 @check("SK035")
