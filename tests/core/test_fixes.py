@@ -37,7 +37,7 @@ CASES = [
     # SK123: the narrowest rule goes into `allowed-tools`, in the form the file uses
     ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\n---\nB: !`git branch`\n"),
     ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools:\n  - Read\n"
-              "---\nB: !`git log -1 --format=%H: (x)`\n"),
+              "---\nB: !`git log -1 '--format=%H: (x)'`\n"),  # valid bash (parentheses quoted)
     ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools: [Read]\n---\n"
               "B: !`git status && git log -1`\n"),
     ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools: Read\n---\n"

@@ -1,16 +1,25 @@
 """The permission engine: may this shell command run? (docs/design/product.md *Permission engine*,
-docs/design/runtime-facts.md §3.8 and §8.7).
+docs/design/runtime-facts.md §3.8 and §8.7; the promises and the threat model: docs/security.md).
 
 One engine for everything that asks: the invocation preview, the SK123–SK125 diagnostics and the
 injection hovers. Rules come from the settings files of the target (`~/.wave/settings.json`,
 `<project>/.wave/settings.json`, `<project>/.wave/settings.local.json`; `.claude/…` for
 `claude-code`; plus files named in the `settingsFiles` setting) under `permissions.allow|ask|deny`,
-and from the skill's resolved `allowed-tools` as allow rules. Evaluation follows Claude Code's Bash
-tool: tool-wide deny, tool-wide ask, then specific deny and ask rules (which match the whole command
-and every part of it), then exact allow, then prefix/wildcard allow for every part of a compound
-command (split with a real shell parser, bashlex), then tool-wide allow; no match means "ask", and a
-skill load cannot ask, so it is denied. Prefix and wildcard rules never allow a part that contains
-`$(…)`, backticks, `$VAR` expansions or process substitution, and never match an unsplit compound.
+and from the skill's resolved `allowed-tools` as allow rules.
+
+The command is parsed with tree-sitter-bash and the whole syntax tree is walked: every simple command
+anywhere in it (lists, pipelines, control flow, groups, subshells, function bodies, command
+substitutions inside words, strings, here-documents and here-strings, the code of `sh -c '…'` and
+`eval …`) is a part. Evaluation: tool-wide deny, tool-wide ask, then deny and ask rules against every
+candidate form of the whole command and of every part (`deny_forms`: as written, normalised,
+without assignments, without wrappers, every tail of a command that runs its arguments), so that
+normalisation only ever makes a deny more likely. A command the engine cannot model exactly (parse
+errors, process substitution, functions, a command word computed at run time, shell code read from
+input or computed at run time) is never allowed, whatever the rules. Then an exact allow rule for
+the whole command; control flow and standalone assignments only that or a tool-wide allow; else
+every part must be allowed on its own (prefix and wildcard rules never allow a part with an
+expansion, and strip only Claude Code's safe assignments, never one that changes what runs), then
+tool-wide allow; no match means "ask", and a skill load cannot ask, so it is denied.
 """
 
 from __future__ import annotations
@@ -185,90 +194,488 @@ def make_rule(raw: str, behavior: str, source: str, path: Path | None = None,
     return PermissionRule(raw.strip(), parsed.tool, content, behavior, source, path, personal)
 
 
-# -- splitting ----------------------------------------------------------------------------------
-@dataclass(slots=True)
+# -- splitting (tree-sitter-bash) ------------------------------------------------------------------
+#: names whose value changes which program runs or what it loads: never stripped for allow rules
+#: (a rule must name them), whatever the value
+UNSAFE_VARIABLE = re.compile(
+    r"^(?:PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|CDPATH|GLOBIGNORE|HOME|"
+    r"ZDOTDIR|XDG_[A-Z_]+|TMPDIR|LD_[A-Z_]*|DYLD_[A-Z_]*|GIT_[A-Z_]*|PAGER|MANPAGER|"
+    r"SYSTEMD_PAGER|EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|LESSKEY|PYTHON[A-Z_]*|NODE_OPTIONS|"
+    r"NODE_PATH|NPM_CONFIG_[A-Za-z_]*|npm_config_[A-Za-z_]*|PERL5LIB|PERL5OPT|PERLLIB|RUBYOPT|"
+    r"RUBYLIB|GEM_[A-Z_]*|BUNDLE_[A-Z_]*|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|"
+    r"CLASSPATH|SSH_ASKPASS|SUDO_ASKPASS|GNUPGHOME|SHELL|TERMINFO|MAKEFLAGS|MAKE|CC|CXX|"
+    r"CARGO_[A-Z_]*|RUSTC_WRAPPER|RUSTC|GOFLAGS|GOPATH|GOROOT|PIP_[A-Z_]*|UV_[A-Z_]*|"
+    r"DOCKER_[A-Z_]*|KUBECONFIG|HTTPS?_PROXY|https?_proxy|ALL_PROXY|all_proxy|CURL_HOME|"
+    r"WGETRC|OPENSSL_CONF|SSL_CERT_[A-Z_]*|BASH_FUNC_.*|.*%%)$")
+#: commands that run (part of) their arguments as another command: deny and ask rules also look at
+#: every tail of their words
+RUNNERS = frozenset({
+    "xargs", "env", "timeout", "nice", "nohup", "time", "stdbuf", "command", "builtin", "exec",
+    "noglob", "sudo", "doas", "su", "runuser", "watch", "flock", "ionice", "setsid", "chrt",
+    "taskset", "unbuffer", "strace", "ltrace", "nsenter", "chroot", "find", "fd", "parallel",
+    "script", "caffeinate", "systemd-run", "unshare", "firejail", "busybox", "then", "do",
+    "trap", "eval", "coproc", "catchsegv", "valgrind", "torsocks", "proxychains", "proxychains4",
+    "rlwrap", "dbus-run-session", "xvfb-run", "npx", "bunx", "pnpx", "uvx", "pipx", "with-contenv",
+    "gtimeout", "sg", "newgrp", "faketime", "fakeroot", "pkexec", "start-stop-daemon", "entr",
+})
+#: programs that run a string argument as shell code (`sh -c '…'`)
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
+                    "busybox", "rbash", "yash", "posh"})
+#: builtins and programs whose arguments, joined, are shell code
+CODE_RUNNERS = frozenset({"eval", "trap", "watch"})
+#: programs whose `-c CODE` / `--command CODE` option is shell code
+DASH_C = frozenset({"su", "runuser", "script", "flock", "sg"})
+#: node types that hold one value (a word) in a command
+STATEMENTS = frozenset({"program", "list", "pipeline", "command", "redirected_statement", "subshell",
+                        "compound_statement", "if_statement", "elif_clause", "else_clause",
+                        "while_statement", "for_statement", "c_style_for_statement",
+                        "case_statement", "case_item", "do_group", "negated_command",
+                        "test_command", "declaration_command", "unset_command",
+                        "variable_assignment", "variable_assignments", "function_definition",
+                        "comment"})
+CONTAINERS = frozenset({"program", "list", "pipeline"})
+OPERATORS = frozenset({"&&", "||", ";", "|", "|&", "&", ";;", "\n"})
+REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+STRUCTURES = {"subshell": "subshell", "compound_statement": "command group",
+              "if_statement": "if statement", "while_statement": "loop",
+              "for_statement": "loop", "c_style_for_statement": "loop",
+              "case_statement": "case statement", "negated_command": "negated command",
+              "test_command": "test expression", "declaration_command": "declaration",
+              "unset_command": "unset command", "variable_assignment": "variable assignment",
+              "variable_assignments": "variable assignment"}
+GLOB_OR_BRACE = re.compile(r"[*?\[{~]")
+MAX_DEPTH = 4  #: nested `sh -c` / `eval` levels read before a command counts as unmodelled
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    written: str  #: as written
+    value: str | None  #: what the shell makes of it, or None when computed at run time
+    pattern: bool = False  #: the value may still be expanded (glob, brace, tilde)
+
+
+@dataclass(frozen=True, slots=True)
 class Part:
     text: str  #: the simple command as written
-    #: redirections removed (what prefix and wildcard rules see)
+    #: redirections removed, words as written joined by one space (what prefix and wildcard rules see)
     bare: str
     expansion: str | None = None  #: "command substitution", "parameter expansion", …
+    assignments: tuple[tuple[str, Word], ...] = ()  #: leading `NAME=value`
+    words: tuple[Word, ...] = ()  #: the command word and its arguments
+
+    @property
+    def program(self) -> str | None:
+        """The command word's static value (None when computed at run time or absent)."""
+        if not self.words or self.words[0].pattern:
+            return None
+        return self.words[0].value
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Split:
-    parts: list[Part]
+    parts: tuple[Part, ...]
     compound: bool
-    problem: str | None = None  #: why the command cannot be split safely
-
-
-def split_command(command: str) -> Split:
-    """The simple commands of a shell command line, with a real parser (bashlex)."""
-    import bashlex  # heavy-ish and only needed here
-
-    try:
-        trees = bashlex.parse(command)
-    except Exception as error:
-        return Split([], True, f"cannot be parsed as a shell command ({type(error).__name__})")
-    parts: list[Part] = []
-    operators = 0
+    #: why the command has structure that only an exact rule for the whole text (or a tool-wide
+    #: allow) can allow: control flow, subshells, standalone assignments
     problem: str | None = None
-    stack = list(trees)
-    if len(trees) > 1:
-        operators += 1
-    while stack:
-        node = stack.pop(0)
-        kind = node.kind
-        if kind in ("list", "pipeline"):
-            operators += sum(1 for p in node.parts if p.kind in ("operator", "pipe"))
-            stack[:0] = [p for p in node.parts if p.kind not in ("operator", "pipe")]
-        elif kind == "command":
-            parts.append(_part(command, node, stack))
-        elif kind in ("compound", "if", "for", "while", "until", "function", "case"):
-            problem = problem or f"contains a {kind} statement"
-            operators += 1
-    return Split(parts, operators > 0 or len(parts) > 1, problem)
+    #: why the engine cannot model what runs (parse error, process substitution, a function, a
+    #: command word computed at run time, code read from input): never allowed by any rule
+    unmodelled: str | None = None
 
 
-def _part(command: str, node: Any, stack: list[Any]) -> Part:
-    start, end = node.pos
-    text = command[start:end]
-    cut: list[tuple[int, int]] = []
-    expansion = None
-    for child in node.parts:
-        if child.kind == "redirect":
-            cut.append(child.pos)
-        for inner in _walk(child):
-            if inner.kind == "commandsubstitution":
-                expansion = expansion or "command substitution"
-                stack.append(inner.command)
-            elif inner.kind == "processsubstitution":
-                expansion = expansion or "process substitution"
-                stack.append(inner.command)
-            elif inner.kind == "parameter":
-                expansion = expansion or "parameter expansion"
-    bare = text
-    for cut_start, cut_end in sorted(cut, reverse=True):
-        bare = bare[: cut_start - start] + bare[cut_end - start :]
-    return Part(text.strip(), " ".join(bare.split()), expansion)
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    import tree_sitter  # imported on first use: `serve` starts without it
+    import tree_sitter_bash
+
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
 
 
-def _walk(node: Any) -> Iterable[Any]:
-    yield node
-    for child in getattr(node, "parts", None) or []:
-        yield from _walk(child)
-    inner = getattr(node, "output", None)
-    if inner is not None and hasattr(inner, "kind"):
-        yield from _walk(inner)
+@lru_cache(maxsize=2048)
+def split_command(command: str) -> Split:
+    """The simple commands of a shell command line, found anywhere in its syntax tree
+    (tree-sitter-bash): in lists and pipelines, control flow, groups, subshells, function bodies,
+    command and process substitutions (also inside strings, here-documents and here-strings), and
+    inside `sh -c '…'` / `eval '…'` strings."""
+    walker = _Walker()
+    walker.source(command, 0)
+    compound = walker.operators > 0 or len(walker.parts) > 1 or walker.problem is not None
+    return Split(tuple(walker.parts), compound, walker.problem, walker.unmodelled)
 
 
-def _strip(command: str, assignments: re.Pattern[str]) -> str:
-    """Leading assignments and safe wrappers removed (repeatedly)."""
+class _Walker:
+    def __init__(self) -> None:
+        self.parts: list[Part] = []
+        self.operators = 0
+        self.problem: str | None = None
+        self.unmodelled: str | None = None
+
+    def cannot_model(self, why: str) -> None:
+        self.unmodelled = self.unmodelled or why
+
+    def source(self, command: str, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            self.cannot_model("nests shell code too deeply")
+            return
+        if "\x00" in command:
+            self.cannot_model("contains a NUL character")
+            return
+        data = command.encode("utf-8", "surrogatepass")
+        tree = _parser().parse(data)
+        root = tree.root_node
+        if root.has_error:
+            self.cannot_model("cannot be parsed as a shell command")
+        self.statement(root, data, depth)
+
+    # statements ------------------------------------------------------------------------------
+    def statement(self, node: Any, data: bytes, depth: int) -> None:
+        kind = node.type
+        if kind == "comment":
+            return
+        if kind in CONTAINERS:
+            named = 0
+            for child in node.children:
+                if child.type in OPERATORS:
+                    self.operators += 1
+                elif child.is_named:
+                    named += 1
+                    self.statement(child, data, depth)
+                elif child.type not in ("\n",):
+                    self.operators += 1
+            if kind == "program" and named > 1:
+                self.operators += 1
+            return
+        if kind == "command":
+            self.command(node, [], data, depth)
+            return
+        if kind == "redirected_statement":
+            body = node.child_by_field_name("body")
+            redirects = [c for c in node.children if c.is_named and c.type in REDIRECTS]
+            if body is not None and body.type == "command":
+                self.command(body, redirects, data, depth, node)
+                return
+            if body is None:
+                self.problem = self.problem or "contains a redirection without a command"
+            else:
+                self.statement(body, data, depth)
+            for redirect in redirects:
+                self.expression(redirect, data, depth)
+            return
+        if kind == "function_definition":
+            self.cannot_model("defines a function")
+        elif kind in STRUCTURES:
+            self.problem = self.problem or f"contains a {STRUCTURES[kind]}"
+        elif kind not in ("elif_clause", "else_clause", "case_item", "do_group"):
+            self.cannot_model(f"contains shell syntax the permission engine does not model "
+                              f"({kind})")
+        for child in node.children:
+            if not child.is_named:
+                continue
+            if child.type in STATEMENTS:
+                self.statement(child, data, depth)
+            else:
+                self.expression(child, data, depth)
+
+    def command(self, node: Any, outer_redirects: list[Any], data: bytes, depth: int,
+                whole: Any = None) -> None:
+        whole = node if whole is None else whole
+        index = len(self.parts)  # the part comes before the commands nested in it
+        assignments: list[tuple[str, Word]] = []
+        words: list[Word] = []
+        written: list[str] = []
+        expansion: str | None = None
+        for child in node.children:
+            kind = child.type
+            if kind in REDIRECTS:
+                expansion = self.expression(child, data, depth) or expansion
+                continue
+            if kind == "variable_assignment":
+                name_node = child.child_by_field_name("name")
+                value_node = child.child_by_field_name("value")
+                name = _text(name_node, data) if name_node is not None else ""
+                value = (self.word(value_node, data, depth) if value_node is not None
+                         else Word("", ""))
+                if value.value is None:
+                    expansion = expansion or _expansion_kind(value_node, data)
+                if name_node is None or name_node.type != "variable_name":
+                    self.cannot_model("assigns to something other than a plain variable")
+                assignments.append((name, value))
+                written.append(_text(child, data))
+                continue
+            if not child.is_named:
+                continue
+            target = child.named_children[0] if kind == "command_name" and child.named_children \
+                else child
+            word = self.word(target, data, depth)
+            if word.value is None:
+                expansion = expansion or _expansion_kind(target, data)
+            words.append(word)
+            written.append(word.written)
+        for redirect in outer_redirects:
+            expansion = self.expression(redirect, data, depth) or expansion
+        text = _text(whole, data).strip()
+        part = Part(text, " ".join(written), expansion, tuple(assignments), tuple(words))
+        self.parts.insert(index, part)
+        if words:
+            first = words[0]
+            if first.value is None or first.pattern:
+                self.cannot_model(f"runs a command whose name is computed at run time "
+                                  f"(`{first.written}`)")
+        self.nested(part, data, depth)
+
+    def nested(self, part: Part, data: bytes, depth: int) -> None:
+        """Shell code inside the arguments (`sh -c '…'`, `eval …`, `find -exec sh -c …`)."""
+        words = part.words
+        if not words:
+            return
+        starts = [0]
+        if _basename(words[0].value) in RUNNERS:
+            starts = list(range(len(words)))
+        for start in starts:
+            name = _basename(words[start].value)
+            rest = words[start + 1:]
+            if name in SHELLS:
+                mode, code = _shell_code(rest)
+                if mode == "input":
+                    self.cannot_model(f"runs `{name}` on code it reads from its input")
+                elif mode == "dynamic" or (code is not None and code.value is None):
+                    self.cannot_model(f"runs shell code computed at run time with `{name}`")
+                elif code is not None and code.value is not None:
+                    self.source(code.value, depth + 1)
+            elif name == "env" and any((w.value or "-S").startswith(("-S", "--split-string"))
+                                       for w in rest):
+                self.cannot_model("runs `env -S`, whose split string the engine does not model")
+            elif name in DASH_C:
+                code_word = _option_value(rest, ("-c", "--command"))
+                if code_word is not None:
+                    if code_word.value is None:
+                        self.cannot_model(f"runs shell code computed at run time with `{name}`")
+                    else:
+                        self.source(code_word.value, depth + 1)
+            elif name in CODE_RUNNERS:
+                values = [w.value for w in rest]
+                if any(v is None for v in values):
+                    self.cannot_model(f"runs shell code computed at run time with `{name}`")
+                elif name == "trap":
+                    if values and values[0] not in ("-", "--"):
+                        self.source(values[0] or "", depth + 1)
+                elif name == "eval":
+                    self.source(" ".join(v for v in values if v is not None), depth + 1)
+                else:  # watch: the command follows its options
+                    for index in range(len(values)):
+                        self.source(" ".join(v for v in values[index:] if v is not None),
+                                    depth + 1)
+
+    # words -----------------------------------------------------------------------------------
+    def word(self, node: Any, data: bytes, depth: int) -> Word:
+        written = _text(node, data)
+        value = self.value(node, data, depth)
+        pattern = value is not None and node.type in ("word", "concatenation") and bool(
+            GLOB_OR_BRACE.search(_unquoted_text(node, data)))
+        return Word(written, value, pattern)
+
+    def value(self, node: Any, data: bytes, depth: int) -> str | None:
+        kind = node.type
+        if kind == "word" or kind == "number":
+            return _unescape_word(_text(node, data))
+        if kind == "raw_string":
+            return _text(node, data)[1:-1]
+        if kind == "string":
+            pieces = []
+            dynamic = False
+            for child in node.named_children:
+                if child.type == "string_content":
+                    pieces.append(_unescape_double(_text(child, data)))
+                else:
+                    dynamic = True
+                    self.expression(child, data, depth)
+            return None if dynamic else "".join(pieces)
+        if kind == "concatenation":
+            values = [self.value(child, data, depth) for child in node.named_children]
+            unnamed = [c for c in node.children if not c.is_named]
+            if any(v is None for v in values) or unnamed:
+                return None
+            return "".join(v for v in values if v is not None)
+        self.expression(node, data, depth)
+        return None
+
+    def expression(self, node: Any, data: bytes, depth: int) -> str | None:
+        """Walk a word or redirection for command substitutions (each inner command becomes a part)
+        and other expansions; returns the first expansion's kind."""
+        kind = node.type
+        found: str | None = None
+        if kind == "command_substitution":
+            for child in node.named_children:
+                self.statement(child, data, depth)
+            self.operators += 1
+            return "command substitution"
+        if kind == "process_substitution":
+            self.cannot_model("contains process substitution")
+            for child in node.named_children:
+                self.statement(child, data, depth)
+            return "process substitution"
+        if kind in ("simple_expansion", "expansion"):
+            found = "parameter expansion"
+        elif kind == "arithmetic_expansion":
+            found = "arithmetic expansion"
+            if _contains(node, "command_substitution"):
+                self.cannot_model("contains a command substitution inside arithmetic")
+        elif kind in ("ansi_c_string", "translated_string"):
+            found = "quoted expansion"
+        elif kind == "heredoc_redirect":
+            start = next((c for c in node.children if c.type == "heredoc_start"), None)
+            quoted = start is not None and any(q in _text(start, data) for q in "'\"\\")
+            body = next((c for c in node.children if c.type == "heredoc_body"), None)
+            if body is not None and not quoted:
+                text = _text(body, data)
+                if "$" in text or "`" in text:
+                    found = "expansion in a here-document"
+                    if "`" in text and not _contains(body, "command_substitution"):
+                        self.cannot_model("contains a here-document the engine cannot read")
+        elif kind in STATEMENTS and kind not in ("variable_assignment", "comment"):
+            self.statement(node, data, depth)
+            return None
+        for child in node.named_children:
+            inner = self.expression(child, data, depth)
+            found = found or inner
+        return found
+
+
+def _text(node: Any, data: bytes) -> str:
+    return data[node.start_byte:node.end_byte].decode("utf-8", "surrogatepass")
+
+
+def _contains(node: Any, kind: str) -> bool:
+    return node.type == kind or any(_contains(child, kind) for child in node.named_children)
+
+
+def _expansion_kind(node: Any, data: bytes) -> str:
+    if _contains(node, "command_substitution"):
+        return "command substitution"
+    if _contains(node, "process_substitution"):
+        return "process substitution"
+    if _contains(node, "arithmetic_expansion"):
+        return "arithmetic expansion"
+    return "parameter expansion"
+
+
+def _unescape_word(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text.replace("\\\n", ""), flags=re.S)
+
+
+def _unescape_double(text: str) -> str:
+    return re.sub(r"\\([$`\"\\])", r"\1", text.replace("\\\n", ""))
+
+
+def _unquoted_text(node: Any, data: bytes) -> str:
+    """The unquoted, unescaped pieces of a word (where globs and braces are live)."""
+    if node.type == "word":
+        return re.sub(r"\\.", "", _text(node, data), flags=re.S)
+    if node.type == "concatenation":
+        return "".join(_unquoted_text(c, data) for c in node.named_children)
+    return ""
+
+
+def _basename(value: str | None) -> str | None:
+    if value is None:
+        return None
+    return value.rsplit("/", 1)[-1]
+
+
+def _shell_code(rest: tuple[Word, ...]) -> tuple[str, Word | None]:
+    """What a shell invoked with the words `rest` runs: ("code", the `-c` string), ("script",
+    None) for a script file, ("input", None) when it reads code from its input, ("dynamic", word)
+    when an option is computed at run time. Options may come first (`bash -lc`, `sh -e -o x -c`)."""
+    has_c = False
+    index = 0
+    while index < len(rest):
+        value = rest[index].value
+        if value is None:
+            return "dynamic", rest[index]
+        if value == "--":
+            index += 1
+            break
+        if value in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            index += 2
+            continue
+        if len(value) > 1 and value[0] in "-+":
+            if value[0] == "-" and not value.startswith("--") and "c" in value[1:]:
+                has_c = True
+            index += 1
+            continue
+        break
+    if has_c:
+        return "code", rest[index] if index < len(rest) else Word("", "")
+    if index >= len(rest) or rest[index].value == "-":
+        return "input", None
+    if rest[index].value is None:
+        return "dynamic", rest[index]
+    return "script", None
+
+
+def _option_value(rest: tuple[Word, ...], names: tuple[str, ...]) -> Word | None:
+    for index, word in enumerate(rest):
+        value = word.value
+        if value is None:
+            return word
+        if value in names:
+            return rest[index + 1] if index + 1 < len(rest) else Word("", "")
+        for name in names:
+            if name.startswith("--") and value.startswith(name + "="):
+                return Word(value, value[len(name) + 1:])
+    return None
+
+
+def _strip(command: str, assignments: re.Pattern[str], unsafe: bool = False) -> str:
+    """Leading assignments and safe wrappers removed (repeatedly). Unless `unsafe`, an assignment
+    to a variable that changes what runs (`PATH`, `LD_*`, `GIT_*`, …) is never removed."""
     previous = None
     while previous != command:
         previous = command
-        command = assignments.sub("", command, count=1)
+        match = assignments.match(command)
+        if match is not None and (unsafe or UNSAFE_VARIABLE.match(match.group(1)) is None):
+            command = command[match.end():]
         command = SAFE_WRAPPERS.sub("", command, count=1)
     return command.strip()
+
+
+def _joined(words: Iterable[str]) -> str:
+    return " ".join(words)
+
+
+def allow_forms(part: Part) -> tuple[str, ...]:
+    """What allow rules are matched against: the part as written, and (for every rule kind) with
+    redirections, safe assignments (Claude Code's ENV_VAR_PATTERN, never a variable that changes
+    what runs) and safe wrappers removed."""
+    return (part.text, _strip(part.bare, SAFE_ASSIGNMENT))
+
+
+def deny_forms(part: Part) -> set[str]:
+    """Every form deny and ask rules are matched against: a superset of `allow_forms`, so that
+    normalisation can only ever make a deny more likely. As written, with white space collapsed,
+    quotes and escapes resolved, any assignment removed, the command word's folder removed, and
+    every tail of the words of a command that runs its arguments (`xargs`, `env`, `timeout`,
+    `find -exec`, `sudo`, …)."""
+    forms = set(allow_forms(part))
+    forms.add(" ".join(part.text.split()))
+    forms.add(part.bare)
+    forms.add(_strip(part.bare, ANY_ASSIGNMENT, unsafe=True))
+    written = [w.written for w in part.words]
+    resolved = [w.value if w.value is not None else w.written for w in part.words]
+    assigned_written = [f"{name}={value.written}" for name, value in part.assignments]
+    assigned_resolved = [f"{name}={value.value if value.value is not None else value.written}"
+                         for name, value in part.assignments]
+    forms.add(_joined(assigned_written + written))
+    forms.add(_joined(assigned_resolved + resolved))
+    runner = bool(resolved) and _basename(resolved[0]) in RUNNERS
+    for words in (written, resolved):
+        for start in range(len(words) if runner else min(1, len(words))):
+            tail = words[start:]
+            forms.add(_joined(tail))
+            base = _basename(tail[0]) or tail[0]
+            forms.add(_joined([base, *tail[1:]]))
+    forms.discard("")
+    return forms
 
 
 # -- decisions ----------------------------------------------------------------------------------
@@ -301,18 +708,30 @@ class PermissionEngine:
                 and (kind is None or (r.kind == "tool") == (kind == "tool"))]
 
     def check(self, command: str) -> Decision:
+        """Deny, then ask, then allow (docs/design/runtime-facts.md §3.8), default-deny: deny and ask
+        rules are matched against every form of the whole command and of every simple command
+        found anywhere in it (`deny_forms`); a command the engine cannot model is never allowed;
+        otherwise every part must be allowed on its own."""
         command = command.strip()
         for behavior in ("deny", "ask"):
             for rule in self._of(behavior, "tool"):
                 return self._blocked(rule, command)
         split = split_command(command)
-        candidates = [command] + [p.text for p in split.parts]
-        for behavior in ("deny", "ask"):
-            for rule in self._of(behavior, "specific"):
-                if any(rule.matches(_strip(text, ANY_ASSIGNMENT)) or rule.matches(text)
-                       for text in candidates):
-                    return self._blocked(rule, command)
-        for rule in self._of("allow", "specific"):
+        specific = {behavior: self._of(behavior, "specific") for behavior in BEHAVIORS}
+        if specific["deny"] or specific["ask"]:
+            candidates = {command, " ".join(command.split())}
+            for part in split.parts:
+                candidates |= deny_forms(part)
+            for behavior in ("deny", "ask"):
+                for rule in specific[behavior]:
+                    if any(rule.matches(text) for text in candidates):
+                        return self._blocked(rule, command)
+        if split.unmodelled is not None:
+            return Decision("ask", f"This {self.tool} command {split.unmodelled}: the permission "
+                                   "engine cannot tell what it would run, so no rule allows it, "
+                                   "and an injected command cannot ask for approval",
+                            None, True, (command,))
+        for rule in specific["allow"]:
             if rule.kind == "exact" and rule.matches(command):
                 return Decision("allow", f"allowed by `{rule.raw}` from {rule.source}", rule,
                                 split.compound)
@@ -324,14 +743,14 @@ class PermissionEngine:
             return Decision("ask", f"This {self.tool} command {split.problem}: only an exact rule "
                                    "can allow it, and an injected command cannot ask for approval",
                             None, True, (command,))
-        return self._allow_parts(command, split, tool_wide)
+        return self._allow_parts(command, split, tool_wide, specific["allow"])
 
-    def _allow_parts(self, command: str, split: Split,
-                     tool_wide: PermissionRule | None) -> Decision:
+    def _allow_parts(self, command: str, split: Split, tool_wide: PermissionRule | None,
+                     allow: list[PermissionRule]) -> Decision:
         matched: list[PermissionRule] = []
         unmatched: list[Part] = []
         for part in split.parts:
-            rule = self._allowing(part, split.compound)
+            rule = self._allowing(part, allow)
             if rule is None:
                 unmatched.append(part)
             else:
@@ -347,11 +766,12 @@ class PermissionEngine:
         return Decision("ask", self._why_not(command, split, unmatched), None, split.compound,
                         tuple(p.text for p in unmatched) or (command,))
 
-    def _allowing(self, part: Part, compound: bool) -> PermissionRule | None:
-        safe = _strip(part.bare, SAFE_ASSIGNMENT)
-        for rule in self._of("allow", "specific"):
+    @staticmethod
+    def _allowing(part: Part, allow: list[PermissionRule]) -> PermissionRule | None:
+        text, safe = allow_forms(part)
+        for rule in allow:
             if rule.kind == "exact":
-                if rule.matches(part.text) or rule.matches(safe):
+                if rule.matches(text) or rule.matches(safe):
                     return rule
             elif part.expansion is None and rule.matches(safe):
                 return rule
