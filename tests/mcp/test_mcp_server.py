@@ -1,0 +1,200 @@
+"""`wave-lsp mcp` driven through the official MCP SDK's own stdio client (`mcp.client.stdio`,
+`ClientSession`): initialize, list the tools, check a broken skill (the same JSON as
+`check --format json`), preview without executing (a canary file an allowed `touch` would create
+stays absent), paths outside the project root refused, inputs validated with tool errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from wave_lsp.cli import main
+from wave_lsp.core.runtime.profiles import TARGETS
+
+REPO = Path(__file__).resolve().parents[2]
+TOOLS = {"check", "preview", "list_skills", "explain_rule"}
+#: each test starts the server once or twice: importing the SDK alone takes 1-4 s, more on a loaded
+#: two-core machine, and the client gives a closing server 2 s to exit
+pytestmark = pytest.mark.timeout(180)
+
+BROKEN = "---\nname: broken\ndescription: [unclosed\n---\nBody\n"
+GOOD = "---\nname: good\ndescription: Formats notes. Use when the user asks for notes.\n---\nBody\n"
+
+
+def canary_skill(canary: Path) -> str:
+    return ("---\nname: canary\ndescription: Touches a canary file. Use when testing previews.\n"
+            f"allowed-tools: Bash(touch:*)\n---\nCanary: !`touch {canary}`\n")
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A git project with a broken, a good and a canary skill; a personal root that shadows
+    `good`; a folder outside the project and a link into it from the project."""
+    root = tmp_path / "project"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".claude/skills/broken/SKILL.md", BROKEN)
+    write(root / ".claude/skills/good/SKILL.md", GOOD)
+    write(root / ".claude/skills/canary/SKILL.md", canary_skill(tmp_path / "canary-file"))
+    write(tmp_path / "home/.claude/skills/good/SKILL.md", GOOD)
+    write(tmp_path / "outside/secret/SKILL.md", BROKEN)
+    (root / "link").symlink_to(tmp_path / "outside", target_is_directory=True)
+    return root
+
+
+@asynccontextmanager
+async def connect(root: Path, *args: str) -> AsyncIterator[ClientSession]:
+    """An initialized SDK client session with `wave-lsp mcp` started in `root`."""
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "wave_lsp", "mcp", *args], cwd=str(root),
+        env={"HOME": str(root.parent / "home"), "NO_COLOR": "1"})
+    async with stdio_client(params) as (read, write_stream), \
+            ClientSession(read, write_stream) as session:
+        await session.initialize()
+        yield session
+
+
+async def call(session: ClientSession, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    result = await session.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    # the text content carries the same JSON for clients that do not read structured output
+    assert json.loads(result.content[0].text) == result.structured_content
+    return result.structured_content
+
+
+async def tool_error(session: ClientSession, tool: str, arguments: dict[str, Any]) -> str:
+    result = await session.call_tool(tool, arguments)
+    assert result.is_error, result.structured_content
+    return " ".join(getattr(block, "text", "") for block in result.content)
+
+
+async def test_initialize_list_tools_and_validate_inputs(project: Path) -> None:
+    async with connect(project) as session:
+        assert session.server_info is not None and session.server_info.name == "wave-lsp"
+        assert "check" in (session.instructions or "")
+        listed = {tool.name: tool for tool in (await session.list_tools()).tools}
+        assert "Input should be" in await tool_error(session, "check", {"target": "nope"})
+        assert "Input should be" in await tool_error(session, "check", {"paths": "."})
+        assert "unknown rule code" in await tool_error(session, "explain_rule", {"code": "SK999"})
+        assert "pattern" in await tool_error(session, "explain_rule", {"code": "rm -rf"})
+        assert "Field required" in await tool_error(session, "preview", {})
+        assert "select" in await tool_error(session, "check", {"select": ["no such code"]})
+        rule = await call(session, "explain_rule", {"code": " sk020 "})
+    assert set(listed) == TOOLS
+    for tool in listed.values():
+        assert tool.description and tool.output_schema is not None
+        assert tool.annotations is not None and tool.annotations.read_only_hint is True
+    check = listed["check"].input_schema["properties"]
+    assert set(check) == {"paths", "target", "select", "ignore", "personal"}
+    assert check["target"]["anyOf"][0]["enum"] == list(TARGETS)
+    assert listed["preview"].input_schema["required"] == ["path"]
+    assert listed["explain_rule"].input_schema["required"] == ["code"]
+    assert rule["code"] == "SK020" and rule["severity"]["claude-code"] == "error"
+    assert rule["text"].startswith("SK020 ")
+
+
+async def test_check_and_list_answer_the_json_of_the_command_line(project: Path, capsys,
+                                                                  monkeypatch) -> None:
+    async with connect(project) as session:
+        listed = await call(session, "list_skills", {"target": "claude-code"})
+        alone = await call(session, "list_skills", {"target": "claude-code", "personal": False})
+        found = await call(session, "check", {"paths": [".claude/skills"], "target": "claude-code",
+                                              "personal": False})
+        everything = await call(session, "check", {"target": "claude-code", "personal": False})
+        only = await call(session, "check", {"paths": [".claude/skills/broken"],
+                                             "target": "claude-code", "select": ["SK02"],
+                                             "personal": False})
+    monkeypatch.chdir(project)
+    assert main(["check", ".claude/skills", "--format", "json", "--target", "claude-code",
+                 "--no-personal"]) == 1
+    assert found == json.loads(capsys.readouterr().out)
+    schema = json.loads((REPO / "schemas/check-output.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(found)
+    broken = next(f for f in found["files"] if f["path"] == ".claude/skills/broken/SKILL.md")
+    assert any(f["code"] == "SK020" and f["severity"] == "error" for f in broken["findings"])
+    assert found["summary"]["error"] >= 1
+    # discovery does not follow the link out of the project
+    assert not any("secret" in f["path"] for f in everything["files"])
+    assert {f["path"] for f in everything["files"]} == {f["path"] for f in found["files"]}
+    assert {f["code"] for f in only["files"][0]["findings"]} == {"SK020"}
+    # list_skills: highest precedence first; in Claude Code personal overrides project
+    by_scope = {(s["name"], s["scope"]): s for s in listed["skills"]}
+    assert by_scope[("good", "personal")]["shadowedBy"] is None
+    assert by_scope[("good", "project")]["shadowedBy"] == by_scope[("good", "personal")]["path"]
+    assert {s["name"] for s in alone["skills"]} == {"broken", "good", "canary"}
+    assert main(["list", "--format", "json", "--target", "claude-code", "--no-personal"]) == 0
+    assert alone == json.loads(capsys.readouterr().out)
+
+
+async def test_preview_is_a_dry_run(project: Path, capsys, monkeypatch) -> None:
+    canary = project.parent / "canary-file"
+    async with connect(project) as session:
+        shown = await call(session, "preview", {"path": ".claude/skills/canary",
+                                                "target": "claude-code", "arguments": "x y"})
+        again = await call(session, "preview", {"path": ".claude/skills/canary/SKILL.md",
+                                                "target": "claude-code"})
+    assert shown["mode"] == "dry-run" and shown["ok"] is True and shown["arguments"] == "x y"
+    (injection,) = shown["injections"]
+    assert injection["command"] == f"touch {canary}"
+    assert injection["decision"] == "allow"  # the engine would run it …
+    assert injection["executed"] is False and injection["exitCode"] is None
+    assert again["injections"][0]["executed"] is False
+    assert not canary.exists()  # … and the MCP call did not
+    # the canary is real: the command line's explicit --execute does create it
+    monkeypatch.chdir(project)
+    assert main(["preview", ".claude/skills/canary", "--execute", "--target", "claude-code",
+                 "--no-personal", "--format", "json"]) == 0
+    capsys.readouterr()
+    assert canary.exists()
+
+
+async def test_paths_outside_the_root_are_refused(project: Path) -> None:
+    outside = project.parent / "outside"
+    async with connect(project) as session:
+        for tool, arguments in [
+            ("check", {"paths": ["../outside"]}),
+            ("check", {"paths": [str(outside / "secret/SKILL.md")]}),
+            ("check", {"paths": ["link"]}),  # a link inside the root that leads out of it
+            ("check", {"paths": [".", "link/secret"]}),
+            ("preview", {"path": "link/secret"}),
+            ("preview", {"path": "../outside/secret/SKILL.md"}),
+            ("list_skills", {"directory": ".."}),
+            ("list_skills", {"directory": "/"}),
+        ]:
+            message = await tool_error(session, tool, arguments)
+            assert "outside the project root" in message, (tool, arguments, message)
+        missing = await tool_error(session, "check", {"paths": ["no/such/skill"]})
+        assert "no such file or directory" in missing
+        empty = await tool_error(session, "preview", {"path": ""})
+        assert "non-empty path" in empty
+    # --root names the project when the server starts elsewhere
+    async with connect(project.parent, "--root", str(project)) as session:
+        found = await call(session, "check", {"paths": [".claude/skills/good"],
+                                              "personal": False})
+        assert [f["path"] for f in found["files"]] == [".claude/skills/good/SKILL.md"]
+        assert "outside the project root" in await tool_error(
+            session, "check", {"paths": [str(project.parent / "outside")]})
+
+
+def test_without_the_sdk_the_command_exits_2_with_a_hint(monkeypatch, capsys) -> None:
+    monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)  # what `import` sees when absent
+    with pytest.raises(SystemExit) as exit_info:
+        main(["mcp"])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "pip install 'wave-lsp[mcp]'" in error
