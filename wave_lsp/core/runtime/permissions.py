@@ -299,6 +299,10 @@ def split_command(command: str) -> Split:
     inside `sh -c '…'` / `eval '…'` strings."""
     walker = _Walker()
     walker.source(command, 0)
+    if "\\\n" in command:
+        # bash joins lines ending in a backslash before it reads words; tree-sitter-bash reads
+        # the backslash-newline as white space: both readings must pass
+        walker.source(command.replace("\\\n", ""), 0)
     compound = walker.operators > 0 or len(walker.parts) > 1 or walker.problem is not None
     return Split(tuple(walker.parts), compound, walker.problem, walker.unmodelled)
 

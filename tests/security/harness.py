@@ -1,0 +1,55 @@
+"""Building one attack on disk and looking for its canary."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from tests.security.cases import Attack
+
+FOLDERS = {"wave": ".wave", "claude-code": ".claude"}
+
+
+def build(root: Path, attack: Attack, home: Path | None = None) -> Path:
+    """The attack's project under `root` (settings, planted files, pyproject); returns SKILL.md.
+    The user's settings go to `home` (default `root/home`)."""
+    project = root / "project"
+    folder = FOLDERS.get(attack.target, ".wave")
+    path = project / folder / "skills" / attack.name / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    allowed = "".join(f"  - {json.dumps(rule)}\n" for rule in attack.allowed)
+    header = (f"name: attack\ndescription: Attack. Use when asked.\n"
+              + "".join(line + "\n" for line in attack.frontmatter)
+              + (f"allowed-tools:\n{allowed}" if allowed else ""))
+    body = attack.body.replace("{root}", str(root))
+    path.write_text(f"---\n{header}---\n{body}", "utf-8")
+    if attack.settings is not None:
+        (project / folder / "settings.json").write_text(json.dumps(attack.settings), "utf-8")
+    home = home or root / "home"
+    (home / folder).mkdir(parents=True, exist_ok=True)
+    user = home / folder / "settings.json"
+    if attack.home_settings is None:
+        user.unlink(missing_ok=True)
+    elif "__raw__" in attack.home_settings:
+        user.write_text(attack.home_settings["__raw__"], "utf-8")
+    else:
+        user.write_text(json.dumps(attack.home_settings), "utf-8")
+    for relative, text in attack.files.items():
+        planted = project / relative
+        planted.parent.mkdir(parents=True, exist_ok=True)
+        planted.write_text(text, "utf-8")
+        planted.chmod(0o755)
+    if any("git" in attack.body for _ in [0]) and shutil.which("git"):
+        subprocess.run(["git", "init", "-q", str(project)], check=False,
+                       env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1"})
+    if attack.pyproject is not None:
+        (project / "pyproject.toml").write_text(attack.pyproject, "utf-8")
+    return path
+
+
+def canaries(root: Path) -> list[Path]:
+    """Every canary file under `root` (the project, the home and their parent)."""
+    return [p for p in root.rglob("CANARY*") if p.is_file()]
