@@ -21,7 +21,7 @@ def build(root: Path, attack: Attack, home: Path | None = None) -> Path:
     path = project / folder / "skills" / attack.name / "SKILL.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     allowed = "".join(f"  - {json.dumps(rule)}\n" for rule in attack.allowed)
-    header = (f"name: attack\ndescription: Attack. Use when asked.\n"
+    header = ("name: attack\ndescription: Attack. Use when asked.\n"
               + "".join(line + "\n" for line in attack.frontmatter)
               + (f"allowed-tools:\n{allowed}" if allowed else ""))
     body = attack.body.replace("{root}", str(root))

@@ -16,10 +16,13 @@ from functools import lru_cache
 
 from wave_lsp.core.parsing.text import Span
 
-BLOCK_PATTERN = re.compile(r"```!\s*\n?([\s\S]*?)\n?```")
-INLINE_PATTERN = re.compile(r"(?<!\S)!`([^`]+)`", re.M)
+#: JavaScript's `\s` (the runtimes' patterns are JavaScript): unlike Python's it includes U+FEFF
+#: and excludes U+001C–U+001F and U+0085, so an injection after a byte-order mark is still found
+JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+BLOCK_PATTERN = re.compile(rf"```![{JS_SPACE}]*\n?([\s\S]*?)\n?```")
+INLINE_PATTERN = re.compile(rf"(?<![^{JS_SPACE}])!`([^`]+)`", re.M)
 #: `!`x`` right after a non-space character: not an injection in current runtimes (SK122)
-AFTER_WORD_PATTERN = re.compile(r"(?<=\S)!`([^`]+)`")
+AFTER_WORD_PATTERN = re.compile(rf"(?<=[^{JS_SPACE}])!`([^`]+)`")
 BLOCK_OPENER = re.compile(r"```!")
 
 

@@ -25,6 +25,7 @@ tool-wide allow; no match means "ask", and a skill load cannot ask, so it is den
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -145,6 +146,15 @@ def settings_files(profile: RuntimeProfile, project_root: Path | None, home: Pat
     return files
 
 
+def user_settings_files(home: Path) -> list[Path]:
+    """The user's settings file of every runtime (`~/.wave/settings.json`, `~/.claude/…`): their
+    deny and ask rules apply whatever the target (docs/security.md)."""
+    from wave_lsp.core.runtime.profiles import PROFILES
+
+    folders = dict.fromkeys(profile.settings_folder for profile in PROFILES.values())
+    return [home / folder / "settings.json" for folder in folders]
+
+
 def load_settings(label: str, path: Path, personal: bool) -> RuleSet:
     """The `permissions.allow|ask|deny` rules of one settings file (missing file: no rules);
     read again only when the file changes."""
@@ -167,8 +177,14 @@ def _load_settings(label: str, path: Path, personal: bool, _mtime: int, _size: i
         result.problems.append(f"{path}: cannot be read as JSON ({error})")
         return result
     result.files.append(path)
-    permissions = data.get("permissions") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        result.problems.append(f"{path}: is not a JSON object")
+        return result
+    permissions = data.get("permissions")
+    if permissions is None:
+        return result
     if not isinstance(permissions, dict):
+        result.problems.append(f"{path}: permissions is not an object")
         return result
     for behavior in BEHAVIORS:
         entries = permissions.get(behavior, [])
@@ -176,10 +192,14 @@ def _load_settings(label: str, path: Path, personal: bool, _mtime: int, _size: i
             result.problems.append(f"{path}: permissions.{behavior} is not a list")
             continue
         for entry in entries:
-            if isinstance(entry, str):
-                rule = make_rule(entry, behavior, label, path, personal)
-                if rule is not None:
-                    result.rules.append(rule)
+            rule = make_rule(entry, behavior, label, path, personal) if isinstance(entry, str) \
+                else None
+            if rule is None:
+                if behavior != "allow":  # a restriction that cannot be read fails closed
+                    result.problems.append(f"{path}: permissions.{behavior} has an entry that is "
+                                           f"not a rule: {json.dumps(entry)[:80]}")
+                continue
+            result.rules.append(rule)
     return result
 
 
@@ -243,7 +263,15 @@ STRUCTURES = {"subshell": "subshell", "compound_statement": "command group",
               "test_command": "test expression", "declaration_command": "declaration",
               "unset_command": "unset command", "variable_assignment": "variable assignment",
               "variable_assignments": "variable assignment"}
+#: commands whose arguments are paths they write (or remove)
+WRITE_COMMANDS = frozenset({"touch", "rm", "rmdir", "mv", "cp", "mkdir", "ln", "tee", "chmod",
+                            "chown", "chgrp", "truncate", "install", "rsync", "dd", "shred",
+                            "unlink", "mkfifo", "mknod"})
+SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"})
 GLOB_OR_BRACE = re.compile(r"[*?\[{~]")
+INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f"
+                       "\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
+                       "\U000e0000-\U000e007f]")
 MAX_DEPTH = 4  #: nested `sh -c` / `eval` levels read before a command counts as unmodelled
 
 
@@ -262,6 +290,7 @@ class Part:
     expansion: str | None = None  #: "command substitution", "parameter expansion", …
     assignments: tuple[tuple[str, Word], ...] = ()  #: leading `NAME=value`
     words: tuple[Word, ...] = ()  #: the command word and its arguments
+    writes: tuple[Word, ...] = ()  #: targets of output redirections (`>`, `>>`, `&>`, …)
 
     @property
     def program(self) -> str | None:
@@ -324,6 +353,9 @@ class _Walker:
         if "\x00" in command:
             self.cannot_model("contains a NUL character")
             return
+        if INVISIBLE.search(command):
+            self.cannot_model("contains invisible or bidirectional control characters, which make "
+                              "the text shown differ from the text run")
         data = command.encode("utf-8", "surrogatepass")
         tree = _parser().parse(data)
         root = tree.root_node
@@ -388,10 +420,14 @@ class _Walker:
         words: list[Word] = []
         written: list[str] = []
         expansion: str | None = None
-        for child in node.children:
+        writes: list[Word] = []
+        for child in [*node.children, *outer_redirects]:
             kind = child.type
             if kind in REDIRECTS:
                 expansion = self.expression(child, data, depth) or expansion
+                target = self.write_target(child, data, depth)
+                if target is not None:
+                    writes.append(target)
                 continue
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
@@ -415,10 +451,9 @@ class _Walker:
                 expansion = expansion or _expansion_kind(target, data)
             words.append(word)
             written.append(word.written)
-        for redirect in outer_redirects:
-            expansion = self.expression(redirect, data, depth) or expansion
         text = _text(whole, data).strip()
-        part = Part(text, " ".join(written), expansion, tuple(assignments), tuple(words))
+        part = Part(text, " ".join(written), expansion, tuple(assignments), tuple(words),
+                    tuple(writes))
         self.parts.insert(index, part)
         if words:
             first = words[0]
@@ -469,6 +504,21 @@ class _Walker:
                     for index in range(len(values)):
                         self.source(" ".join(v for v in values[index:] if v is not None),
                                     depth + 1)
+
+    def write_target(self, node: Any, data: bytes, depth: int) -> Word | None:
+        """The file an output redirection writes (None for input, here-documents, `2>&1`)."""
+        if node.type != "file_redirect":
+            return None
+        operator = next((c.type for c in node.children if not c.is_named), "")
+        if ">" not in operator:
+            return None
+        target = node.child_by_field_name("destination") or (
+            node.named_children[-1] if node.named_children else None)
+        if target is None:
+            return None
+        if operator in (">&", "<&") and target.type == "number":
+            return None
+        return self.word(target, data, depth)
 
     # words -----------------------------------------------------------------------------------
     def word(self, node: Any, data: bytes, depth: int) -> Word:
@@ -703,9 +753,13 @@ class Decision:
 
 
 class PermissionEngine:
-    def __init__(self, rules: Iterable[PermissionRule], tool: str = "Bash") -> None:
+    def __init__(self, rules: Iterable[PermissionRule], tool: str = "Bash",
+                 project: Path | None = None) -> None:
         self.tool = tool
         self.rules = [rule for rule in rules if rule.tool == tool]
+        #: the folder commands run in: writing outside it needs approval (Claude Code's path
+        #: constraints); None skips the check
+        self.project = project
 
     def _of(self, behavior: str, kind: str | None = None) -> list[PermissionRule]:
         return [r for r in self.rules if r.behavior == behavior
@@ -735,6 +789,11 @@ class PermissionEngine:
                                    "engine cannot tell what it would run, so no rule allows it, "
                                    "and an injected command cannot ask for approval",
                             None, True, (command,))
+        outside = self._writes_outside(split)
+        if outside is not None:
+            return Decision("ask", f"This {self.tool} command writes outside the project "
+                                   f"(`{outside}`): that needs approval, and an injected command "
+                                   "cannot ask for approval", None, split.compound, (command,))
         for rule in specific["allow"]:
             if rule.kind == "exact" and rule.matches(command):
                 return Decision("allow", f"allowed by `{rule.raw}` from {rule.source}", rule,
@@ -748,6 +807,33 @@ class PermissionEngine:
                                    "can allow it, and an injected command cannot ask for approval",
                             None, True, (command,))
         return self._allow_parts(command, split, tool_wide, specific["allow"])
+
+    def _writes_outside(self, split: Split) -> str | None:
+        """The first path a part writes (redirection target, or an argument of a command that
+        writes its arguments) that is outside the project, computed at run time, or in a home
+        folder (`~`)."""
+        if self.project is None:
+            return None
+        root = os.path.normpath(str(self.project))
+        for part in split.parts:
+            targets = list(part.writes)
+            if _basename(part.program) in WRITE_COMMANDS:
+                targets += [w for w in part.words[1:] if w.value is None
+                            or not w.value.startswith("-")]
+            for target in targets:
+                value = target.value
+                if value is None or (target.pattern and "~" in value.split("/")[0]):
+                    return target.written
+                if value in SAFE_DEVICES or value.startswith("/dev/fd/"):
+                    continue
+                if _basename(part.program) == "dd":
+                    if not value.startswith("of="):
+                        continue
+                    value = value[3:]
+                path = os.path.normpath(os.path.join(root, value))
+                if path != root and not path.startswith(root.rstrip("/") + "/"):
+                    return target.written
+        return None
 
     def _allow_parts(self, command: str, split: Split, tool_wide: PermissionRule | None,
                      allow: list[PermissionRule]) -> Decision:

@@ -21,6 +21,7 @@ into the command) a command changed by argument substitution is shown but never 
 
 from __future__ import annotations
 
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,7 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.injections import Injection, find_injections
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime import arguments as args_module
-from wave_lsp.core.runtime.execution import TIMEOUT_SECONDS, ArgumentsFile, run_command, shown_output
+from wave_lsp.core.runtime.execution import ArgumentsFile, run_command, shown_output
 from wave_lsp.core.runtime.listing import skill_name
 from wave_lsp.core.runtime.permissions import (
     Decision,
@@ -40,10 +41,12 @@ from wave_lsp.core.runtime.permissions import (
     load_settings,
     make_rule,
     settings_files,
+    user_settings_files,
 )
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
 from wave_lsp.core.runtime.toolrules import entries
+from wave_lsp.core.runtime.variables import PLACEHOLDER
 from wave_lsp.core.workspace.location import SkillLocation
 
 MODES = ("dry-run", "execute")
@@ -86,12 +89,25 @@ def resolve_allowed_tools(document: SkillDocument, values: VariableValues) -> li
 
 def permission_rules(document: SkillDocument, location: SkillLocation, settings: Settings,
                      values: VariableValues) -> tuple[RuleSet, list[AllowedTool]]:
-    """The rules the engine uses for this skill: the settings files, then `allowed-tools`."""
+    """The rules the engine uses for this skill: the settings files, then `allowed-tools`.
+
+    Trust model (docs/security.md): the user's own deny and ask rules always apply, whatever
+    repository configuration says: from the settings folder of every runtime (a repository that
+    switches the target cannot drop them) and even when personal skills and settings are off
+    (`--no-personal`, `personal = false`), which only keeps the user's *allow* rules out."""
     rules = RuleSet()
-    for label, path, personal in settings_files(settings.profile, location.project_root,
-                                                settings.home or Path.home(), settings.personal,
-                                                settings.settings_files):
+    home = settings.home or Path.home()
+    files = settings_files(settings.profile, location.project_root, home, settings.personal,
+                           settings.settings_files)
+    for label, path, personal in files:
         rules.extend(load_settings(label, path, personal))
+    consulted = {path for _, path, _ in files}
+    for path in user_settings_files(home):
+        if path in consulted:
+            continue
+        restrictions = load_settings("user settings", path, True)
+        restrictions.rules = [r for r in restrictions.rules if r.behavior != "allow"]
+        rules.extend(restrictions)
     allowed = resolve_allowed_tools(document, values)
     for item in allowed:
         if item.resolved is not None:
@@ -113,6 +129,8 @@ class PlannedInjection:
     shell_command: str  #: after substitution: what the shell would run
     decision: Decision
     from_arguments: bool = False  #: argument text was spliced in (claude-code)
+    #: the pattern as the runtime sees it (after substitution): what the abort message quotes
+    shown_pattern: str = ""
     executed: bool = False
     exit_code: int | None = None
     output_preview: str | None = None
@@ -127,7 +145,8 @@ class PlannedInjection:
 
 
 def permission_message(planned: PlannedInjection) -> str:
-    return (f'Shell command permission check failed for pattern "{planned.injection.pattern}": '
+    pattern = planned.shown_pattern or planned.injection.pattern
+    return (f'Shell command permission check failed for pattern "{pattern}": '
             f"{planned.decision.reason}")
 
 
@@ -188,21 +207,53 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     if not injections:  # nothing to decide: the settings files need not be read
         return Plan(values, resolve_allowed_tools(document, values), RuleSet(), [])
     rules, allowed = permission_rules(document, location, settings, values)
-    engine = PermissionEngine(rules.rules, shell_tool(document, profile))
+    tool = shell_tool(document, profile)
+    engine = PermissionEngine(rules.rules, tool, location.project_root or location.skill_dir)
     names = args_module.declared_names(document.value("arguments"))
     words = args_module.split_arguments(raw_arguments or "", profile)
     planned = []
     for injection in injections:
-        command = injection.command
+        command, pattern = injection.command, injection.pattern
         spliced = False
         if profile.splices_arguments_into_commands and raw_arguments is not None:
             replaced = args_module.substitute_arguments(command, raw_arguments, words, names,
                                                         profile)
             spliced = replaced != command
             command = replaced
+            pattern = args_module.substitute_arguments(pattern, raw_arguments, words, names,
+                                                       profile)
         command = substitute(command, values, in_shell=True).text
-        planned.append(PlannedInjection(injection, command, engine.check(command), spliced))
+        pattern = substitute(pattern, values, in_shell=True).text
+        decision = _fail_closed(rules) or _unsafe_values(injection.command, values, tool) \
+            or engine.check(command)
+        planned.append(PlannedInjection(injection, command, decision, spliced, pattern))
     return Plan(values, allowed, rules, planned)
+
+
+def _fail_closed(rules: RuleSet) -> Decision | None:
+    """A settings file that exists but cannot be used may hold deny rules: every command is denied
+    until it is fixed (docs/security.md)."""
+    if not rules.problems:
+        return None
+    return Decision("deny", f"a settings file cannot be used, so every command is denied until it "
+                            f"is fixed: {rules.problems[0]}")
+
+
+#: what a substituted path may contain and stay one plain shell word
+PLAIN_VALUE = re.compile(r"[A-Za-z0-9_./:@%+,=~-]*")
+
+
+def _unsafe_values(command: str, values: VariableValues, tool: str) -> Decision | None:
+    """A `${…}` value (a folder name, a session id) with shell syntax in it would become live shell
+    text once substituted: the command is not allowed."""
+    for match in PLACEHOLDER.finditer(command):
+        value = values.value(match.group(1), in_shell=True)
+        if value is not None and PLAIN_VALUE.fullmatch(value) is None:
+            return Decision("deny", f"This {tool} command substitutes `{match.group(0)}` = "
+                                    f"`{value}`, which contains shell syntax (quotes, `$`, "
+                                    "backticks, spaces or control characters) and would run as "
+                                    "code: rename the folder")
+    return None
 
 
 # -- the invocation -----------------------------------------------------------------------------
@@ -237,6 +288,14 @@ def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
 
 def _execute(result: Invocation, plan: Plan) -> bool:
     cwd = result.location.project_root or result.location.skill_dir or Path.cwd()
+    tool = shell_tool(result.document, result.profile)
+    if tool != "Bash":
+        # the decisions were made with the rules of another shell, and wave-lsp runs bash only
+        result.ok = False
+        result.error = (f"Shell commands not run: this skill's commands run with {tool}, whose "
+                        "rules decided them, and wave-lsp executes commands with bash only")
+        return False
+    timeout = result.profile.command_timeout_seconds
     for planned in plan.injections:
         if planned.from_arguments:
             result.ok = False
@@ -244,7 +303,7 @@ def _execute(result: Invocation, plan: Plan) -> bool:
                             "argument text was spliced into it (Claude Code does this; wave-lsp "
                             "never runs user text in a shell, see SK119)")
             return False
-        outcome = run_command(planned.shell_command, cwd)
+        outcome = run_command(planned.shell_command, cwd, timeout)
         planned.executed, planned.exit_code = True, outcome.exit_code
         if outcome.exit_code == 0:
             shown, saved = shown_output(outcome.stdout)
@@ -254,7 +313,7 @@ def _execute(result: Invocation, plan: Plan) -> bool:
                             f"{outcome.stdout.strip()}\n[stderr]\n{outcome.stderr.strip()}")
             return False
         else:
-            detail = (f"timed out after {TIMEOUT_SECONDS:.0f} s" if outcome.timed_out
+            detail = (f"timed out after {timeout:.0f} s" if outcome.timed_out
                       else (outcome.stderr or outcome.stdout).strip())
             shown, saved = shown_output(
                 f"<error>Command failed (exit code {outcome.exit_code}): {detail}</error>")

@@ -142,7 +142,7 @@ CLAUDE_CODE = RuntimeProfile(
     legacy_command_folders=(".claude/commands",),
     precedence="managed > personal > project (deeper project folders first)",
     settings_folder=".claude", honours_shell_field=True, aborts_on_command_failure=True,
-    command_timeout_seconds=30.0,
+    command_timeout_seconds=120.0,  # the Bash tool's 2 minutes (§3.7)
 )
 
 AGENTSKILLS = RuntimeProfile(
