@@ -29,6 +29,10 @@ def _nvim() -> str:
     return found
 
 
+# The session takes about 3 s here. nvim_check.lua waits at most 15 s for each of diagnostics,
+# completion and hover; the subprocess gets 90 s (all three waits plus start-up, 25x the usual
+# time) and the test 120 s, so a stuck session fails on the subprocess's own timeout.
+@pytest.mark.timeout(120)
 def test_headless_neovim_receives_diagnostics_completion_and_hover(tmp_path: Path) -> None:
     nvim = _nvim()
     skill = tmp_path / ".wave/skills/demo/SKILL.md"
@@ -40,7 +44,7 @@ def test_headless_neovim_receives_diagnostics_completion_and_hover(tmp_path: Pat
            "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     completed = subprocess.run(
         [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {SCRIPT}",
-         str(skill)], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+         str(skill)], capture_output=True, text=True, timeout=90, env=env, cwd=tmp_path)
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout.strip().splitlines()[-1])
     assert result["client"] == "wave-lsp" and result["timed_out"] is False
