@@ -49,6 +49,6 @@ def test_a_skill_folder_with_100000_files(tmp_path: Path) -> None:
     folder.mkdir(parents=True)
     for index in range(100_000):
         os.close(os.open(folder / f"f{index:06d}.md", os.O_CREAT | os.O_WRONLY, 0o644))
-    report = run(tmp_path, TEXT)
+    report = run(tmp_path, TEXT, target="portable")
     limits = [f for f in report.findings if f.code == "SK141"]
     assert limits and "100000 entries" in limits[0].message

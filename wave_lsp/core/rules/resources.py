@@ -97,8 +97,8 @@ def resources(ctx: CheckContext) -> Iterator[Finding]:
         limits.append(f"{text_bytes / 1048576:.1f} MiB of text (limit 2 MiB)")
     if limits:
         yield ctx.finding("SK141", ctx.document.opener_span,
-                          "The skill folder exceeds the indexer's limits: " + "; ".join(limits)
-                          + ". Whatever lies beyond them is invisible to the model.")
+                          "The skill folder exceeds the Wisp indexer's limits: " + "; ".join(limits)
+                          + ". Whatever lies beyond them is invisible to the model there.")
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -107,7 +107,7 @@ def _relative(path: Path, root: Path) -> str:
 
 def _resource(ctx: CheckContext, skill_dir: Path, path: Path, problem: str) -> Finding:
     finding = ctx.finding("SK140", Span(0, 0),
-                          f"`{_relative(path, skill_dir)}` {problem}: indexers mark it "
-                          "unreadable and the model cannot open it.")
+                          f"`{_relative(path, skill_dir)}` {problem}: the Wisp indexer marks it "
+                          "unreadable and the model cannot open it there.")
     finding.path = str(path)
     return finding
