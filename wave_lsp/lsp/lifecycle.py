@@ -9,7 +9,9 @@
   Then open documents are re-checked and `index_ready` is set: the readiness signal for clients
   without progress (`wave.indexStatus`). Requests that come earlier answer with what is known
   (the documents opened so far, built-in agents), never with an error.
-- open/change/save publish (push clients); close clears the document's diagnostics.
+- open/change/save publish (push clients); close clears a skill file's diagnostics. Markdown
+  that is not a skill (a README) gets no diagnostics and no work: clients such as Claude Code
+  hand the server every `.md` file.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from wave_lsp.core.workspace.discovery import is_skill_file
 from wave_lsp.lsp.server import CONFIG_SECTION, WaveLanguageServer, safe
 
 #: files whose content matters (every change) and files whose existence matters (create/delete,
@@ -100,10 +103,13 @@ def register(server: WaveLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @safe(lambda: None)
     def on_close(ls: WaveLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
-        ls.state.forget(params.text_document.uri)
-        if not ls.pull_diagnostics:
+        uri = params.text_document.uri
+        ls.state.forget(uri)
+        path = to_fs_path(uri)
+        # only a skill file ever had diagnostics: other markdown (a README) stays silent
+        if not ls.pull_diagnostics and path and is_skill_file(Path(path)):
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-                uri=params.text_document.uri, diagnostics=[]))
+                uri=uri, diagnostics=[]))
 
 
 async def _index_workspace(ls: WaveLanguageServer) -> None:
