@@ -174,3 +174,16 @@ async def test_push_only_client_without_folders_gets_skill_diagnostics_only(
     assert status["skills"] >= 1
     for uri in other_uris:
         assert published(client, uri) == [], uri
+    # and no answers about them: the LSP tool of Claude Code may ask about any markdown file
+    readme = open_document(client, project / "README.md", NOT_A_SKILL, version=3)
+    document = types.TextDocumentIdentifier(uri=readme)
+    position = types.Position(1, 7)
+    assert not await answer(client.text_document_hover_async(
+        types.HoverParams(document, position)), "hover")
+    assert not await answer(client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(document)), "documentSymbol")
+    assert not await answer(client.text_document_definition_async(
+        types.DefinitionParams(document, position)), "definition")
+    assert not await answer(client.text_document_code_lens_async(
+        types.CodeLensParams(document)), "codeLens")
+    assert published(client, readme) == []
