@@ -1,0 +1,137 @@
+"""Installing without a checkout: `python -m build` makes a wheel and an sdist with the schema and
+the rule catalog inside; the wheel installs into a fresh virtual environment and checks the
+bundled examples from another directory; `--version` shows the one version of the package. The
+GitHub Action (`action.yml`) runs its steps' commands here as GitHub would run them, and the
+example workflows under docs/ci are valid YAML that use the documented options."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tarfile
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+import wave_lsp
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def artefacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(REPO)], check=True,
+                   capture_output=True, timeout=540)
+    return out
+
+
+@pytest.mark.timeout(600)  # builds in isolated environments and installs from the index
+def test_wheel_and_sdist_hold_the_data(artefacts: Path) -> None:
+    wheel = next(artefacts.glob("wave_lsp-*.whl"))
+    sdist = next(artefacts.glob("wave_lsp-*.tar.gz"))
+    assert wheel.name.startswith(f"wave_lsp-{wave_lsp.__version__}-")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "wave_lsp/_data/skill-frontmatter.schema.json" in names
+    assert "wave_lsp/data/rules.toml" in names
+    assert not any(name.startswith(("tests/", "examples/")) for name in names)
+    with tarfile.open(sdist) as archive:
+        members = archive.getnames()
+    root = sdist.name.removesuffix(".tar.gz")
+    for needed in ("pyproject.toml", "README.md", "CHANGELOG.md", "LICENSE",
+                   "schemas/skill-frontmatter.schema.json", "wave_lsp/data/rules.toml"):
+        assert f"{root}/{needed}" in members, needed
+
+
+@pytest.mark.timeout(600)
+def test_the_wheel_works_in_a_fresh_environment(artefacts: Path, tmp_path: Path) -> None:
+    environment = tmp_path / "env"
+    venv.create(environment, with_pip=True)
+    python = environment / "bin" / "python"
+    wheel = next(artefacts.glob("wave_lsp-*.whl"))
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True,
+                   capture_output=True, timeout=540)
+    program = environment / "bin" / "wave-lsp"
+    version = subprocess.run([str(program), "--version"], capture_output=True, text=True,
+                             check=True, timeout=60)
+    assert version.stdout.strip() == f"wave-lsp {wave_lsp.__version__}"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = subprocess.run([str(program), "check", str(REPO / "examples" / "skills"),
+                             "--no-personal"], cwd=elsewhere, capture_output=True, text=True,
+                            timeout=120, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 1, result.stderr
+    assert "SK021" in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1].startswith("Checked 5 files:")
+
+
+def _action_steps(inputs: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    """(script, environment) of each step of action.yml with these inputs, as GitHub expands
+    `${{ inputs.* }}` and `${{ github.action_path }}` into the step's `env`."""
+    action = YAML(typ="safe").load((REPO / "action.yml").read_text("utf-8"))
+    values = {name: spec.get("default", "") for name, spec in action["inputs"].items()}
+    values.update(inputs)
+    steps = []
+    for step in action["runs"]["steps"]:
+        environment = {}
+        for key, expression in step.get("env", {}).items():
+            name = expression.strip("${} ").split(".", 1)
+            environment[key] = str(REPO) if name == ["github", "action_path"] else values[name[1]]
+        assert "${{" not in step["run"], "inputs must reach the script through env only"
+        steps.append((step["run"], environment))
+    return steps
+
+
+@pytest.mark.timeout(600)
+def test_the_action_installs_and_annotates(tmp_path: Path) -> None:
+    environment = tmp_path / "env"
+    venv.create(environment, with_pip=True)
+    path = f"{environment / 'bin'}:/usr/bin:/bin"
+    skills = tmp_path / "repo" / "skills"
+    (skills / "notes").mkdir(parents=True)
+    (skills / "notes" / "SKILL.md").write_text(
+        "---\nname: notes\ndescription: Drafts notes. Use when: asked\n---\n", "utf-8")
+    install, check = _action_steps({"paths": "skills", "target": "claude-code"})
+    subprocess.run(["bash", "-c", install[0]], env={**install[1], "PATH": path, "HOME": str(tmp_path)},
+                   check=True, capture_output=True, timeout=540)
+    result = subprocess.run(["bash", "-c", check[0]], cwd=tmp_path / "repo", capture_output=True,
+                            text=True, timeout=120,
+                            env={**check[1], "PATH": path, "HOME": str(tmp_path)})
+    assert result.returncode == 0, result.stderr  # SK021 is a warning under claude-code
+    assert "::warning file=skills/notes/SKILL.md,line=3," in result.stdout
+    assert "title=SK021 " in result.stdout
+
+
+def test_the_example_workflows_use_real_options() -> None:
+    for workflow in sorted((REPO / "docs" / "ci").glob("*.yml")):
+        document = YAML(typ="safe").load(workflow.read_text("utf-8"))
+        steps = [step for job in document["jobs"].values() for step in job["steps"]]
+        runs = " ".join(step.get("run", "") for step in steps)
+        if "wave-lsp check" in runs:
+            assert "--format sarif" in runs and "--no-personal" in runs
+        uses = [step["uses"] for step in steps if "uses" in step]
+        assert uses, workflow
+
+
+@pytest.mark.timeout(600)
+def test_the_pre_commit_hook_runs_from_the_repository(tmp_path: Path) -> None:
+    """`pre-commit try-repo` builds the hook's environment from this repository, as a user's
+    `.pre-commit-config.yaml` that points at it would."""
+    project = tmp_path / "project"
+    skill = project / ".claude" / "skills" / "notes" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: notes\ndescription: Drafts notes. Use when: asked\n---\n", "utf-8")
+    environment = {"HOME": str(tmp_path), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+                   "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t",
+                   "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
+                   "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True, env=environment)
+    subprocess.run(["git", "add", "."], cwd=project, check=True, env=environment)
+    result = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "wave-lsp",
+                             "--all-files"], cwd=project, capture_output=True, text=True,
+                            timeout=540, env=environment)
+    assert result.returncode == 1, result.stdout + result.stderr  # SK021 is an error under wave
+    assert "SK021" in result.stdout
