@@ -141,19 +141,16 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from wave_lsp.api import with_codes
     from wave_lsp.core.checking.checker import split_by_file
-    from wave_lsp.core.checking.config import SettingsError, parse_codes, parse_severity_overrides
+    from wave_lsp.core.checking.config import SettingsError
     from wave_lsp.core.workspace.discovery import find_skill_files
     from wave_lsp.output import write
 
     settings = _settings(args, parser, Path.cwd())
     try:
-        settings = settings.merged(
-            select=parse_codes(args.select, "--select") or None,
-            ignore=(settings.ignore + parse_codes(args.ignore, "--ignore")) or None,
-            severity=({**settings.severity, **parse_severity_overrides(args.severity)}
-                      if args.severity else None),
-        )
+        settings = with_codes(settings, select=args.select, ignore=args.ignore,
+                              severity=args.severity)
     except SettingsError as error:
         parser.exit(EXIT_USAGE, f"wave-lsp: {error}\n")
     paths = args.paths or [Path(".")]

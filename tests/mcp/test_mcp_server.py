@@ -49,7 +49,7 @@ def project(tmp_path: Path) -> Path:
     (root / ".git").mkdir(parents=True)
     write(root / ".claude/skills/broken/SKILL.md", BROKEN)
     write(root / ".claude/skills/good/SKILL.md", GOOD)
-    write(root / ".claude/skills/canary/SKILL.md", canary_skill(tmp_path / "canary-file"))
+    write(root / ".claude/skills/canary/SKILL.md", canary_skill(root / "canary-file"))
     write(tmp_path / "home/.claude/skills/good/SKILL.md", GOOD)
     write(tmp_path / "outside/secret/SKILL.md", BROKEN)
     (root / "link").symlink_to(tmp_path / "outside", target_is_directory=True)
@@ -142,7 +142,7 @@ async def test_check_and_list_answer_the_json_of_the_command_line(project: Path,
 
 
 async def test_preview_is_a_dry_run(project: Path, capsys, monkeypatch) -> None:
-    canary = project.parent / "canary-file"
+    canary = project / "canary-file"  # inside the project: writing it needs no approval
     async with connect(project) as session:
         shown = await call(session, "preview", {"path": ".claude/skills/canary",
                                                 "target": "claude-code", "arguments": "x y"})

@@ -83,7 +83,9 @@ class ProjectTools:
                                   labels=("select", "ignore"))
         except SettingsError as error:
             raise RequestError(str(error)) from error
-        files = [path for path in find_skill_files(chosen) if self.contains(path)]
+        # as the command line: markdown only, and nothing reached through a link out of the root
+        files = [path for path in find_skill_files(chosen)
+                 if self.contains(path) and (path.suffix.lower() == ".md" or path.is_dir())]
         reports = split_by_file(check_files(files, settings))
         return to_json(reports, settings.target, cwd=self.root)
 
