@@ -238,6 +238,10 @@ RUNNERS = frozenset({
     "rlwrap", "dbus-run-session", "xvfb-run", "npx", "bunx", "pnpx", "uvx", "pipx", "with-contenv",
     "gtimeout", "sg", "newgrp", "faketime", "fakeroot", "pkexec", "start-stop-daemon", "entr",
 })
+#: bash's reserved words: as a command word they mean tree-sitter-bash misread the line
+RESERVED = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for",
+                      "case", "esac", "in", "function", "select", "{", "}", "[[", "]]", "!",
+                      "coproc"})
 #: programs that run a string argument as shell code (`sh -c '…'`)
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
                     "busybox", "rbash", "yash", "posh"})
@@ -272,6 +276,10 @@ GLOB_OR_BRACE = re.compile(r"[*?\[{~]")
 INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f"
                        "\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
                        "\U000e0000-\U000e007f]")
+UNESCAPED_NEWLINE = re.compile(r"(?<!\\)\n")
+#: what separates commands, for the lexical cross-check of deny rules (`lexical_forms`)
+LEXICAL_SEPARATORS = re.compile(r"\$\(|[;&|()\n`{}<>]")
+QUOTES_AND_ESCAPES = re.compile(r"[\\'\"]")
 MAX_DEPTH = 4  #: nested `sh -c` / `eval` levels read before a command counts as unmodelled
 
 
@@ -291,6 +299,9 @@ class Part:
     assignments: tuple[tuple[str, Word], ...] = ()  #: leading `NAME=value`
     words: tuple[Word, ...] = ()  #: the command word and its arguments
     writes: tuple[Word, ...] = ()  #: targets of output redirections (`>`, `>>`, `&>`, …)
+    #: the command a wrapper runs (`timeout 5 CMD`, `xargs CMD`, `find -exec CMD ;`), a part of
+    #: its own that must be allowed too
+    wrapped: bool = False
 
     @property
     def program(self) -> str | None:
@@ -332,7 +343,8 @@ def split_command(command: str) -> Split:
         # bash joins lines ending in a backslash before it reads words; tree-sitter-bash reads
         # the backslash-newline as white space: both readings must pass
         walker.source(command.replace("\\\n", ""), 0)
-    compound = walker.operators > 0 or len(walker.parts) > 1 or walker.problem is not None
+    own = [part for part in walker.parts if not part.wrapped]
+    compound = walker.operators > 0 or len(own) > 1 or walker.problem is not None
     return Split(tuple(walker.parts), compound, walker.problem, walker.unmodelled)
 
 
@@ -396,6 +408,14 @@ class _Walker:
                 self.statement(body, data, depth)
             for redirect in redirects:
                 self.expression(redirect, data, depth)
+                extras = _redirect_arguments(redirect)
+                if extras:
+                    # tree-sitter-bash misplaces words after a redirection that follows a list
+                    # (`a || b >f c`): `c` belongs to `b`; deny rules see the words on their own
+                    self.cannot_model("has words after a redirection the engine cannot place")
+                    words = tuple(self.word(extra, data, depth) for extra in extras)
+                    self.parts.append(Part(" ".join(w.written for w in words),
+                                           " ".join(w.written for w in words), None, (), words))
             return
         if kind == "function_definition":
             self.cannot_model("defines a function")
@@ -428,6 +448,16 @@ class _Walker:
                 target = self.write_target(child, data, depth)
                 if target is not None:
                     writes.append(target)
+                # tree-sitter-bash puts the words after a redirection (`cmd >f arg`, `<<EOF arg`)
+                # inside the redirection node: they are arguments of the command
+                for extra in _redirect_arguments(child):
+                    word = self.word(extra, data, depth)
+                    if word.value is None:
+                        expansion = expansion or _expansion_kind(extra, data)
+                    if not words:
+                        self.cannot_model("starts with a redirection the engine cannot place")
+                    words.append(word)
+                    written.append(word.written)
                 continue
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
@@ -457,10 +487,21 @@ class _Walker:
         self.parts.insert(index, part)
         if words:
             first = words[0]
+            if first.value in RESERVED and first.written == first.value:
+                self.cannot_model(f"uses the reserved word `{first.value}` where the parser "
+                                  "expected a command")
             if first.value is None or first.pattern:
                 self.cannot_model(f"runs a command whose name is computed at run time "
                                   f"(`{first.written}`)")
         self.nested(part, data, depth)
+        inner = _wrapped_command(part.words)
+        while inner:
+            if inner[0].value is None or inner[0].pattern:
+                self.cannot_model(f"runs a command whose name is computed at run time "
+                                  f"(`{inner[0].written}`)")
+            joined = " ".join(w.written for w in inner)
+            self.parts.append(Part(joined, joined, part.expansion, (), inner, (), True))
+            inner = _wrapped_command(inner)
 
     def nested(self, part: Part, data: bytes, depth: int) -> None:
         """Shell code inside the arguments (`sh -c '…'`, `eval …`, `find -exec sh -c …`)."""
@@ -468,7 +509,7 @@ class _Walker:
         if not words:
             return
         starts = [0]
-        if _basename(words[0].value) in RUNNERS:
+        if _basename(words[0].value) in RUNNERS or words[0].value in RESERVED:
             starts = list(range(len(words)))
         for start in starts:
             name = _basename(words[start].value)
@@ -523,6 +564,10 @@ class _Walker:
     # words -----------------------------------------------------------------------------------
     def word(self, node: Any, data: bytes, depth: int) -> Word:
         written = _text(node, data)
+        if node.type == "word" and UNESCAPED_NEWLINE.search(written):
+            # tree-sitter-bash reads `a\n\\b` as one word; bash ends the command at the newline
+            self.cannot_model("has a line break the parser read as part of a word")
+            self.source(UNESCAPED_NEWLINE.split(written, maxsplit=1)[1], depth + 1)
         value = self.value(node, data, depth)
         pattern = value is not None and node.type in ("word", "concatenation") and bool(
             GLOB_OR_BRACE.search(_unquoted_text(node, data)))
@@ -593,6 +638,79 @@ class _Walker:
             inner = self.expression(child, data, depth)
             found = found or inner
         return found
+
+
+#: options that take a value, per wrapper whose wrapped command is modelled (`_wrapped_command`)
+WRAPPER_OPTIONS: dict[str, frozenset[str]] = {
+    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+    "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "nohup": frozenset(), "time": frozenset(), "command": frozenset(), "builtin": frozenset(),
+    "noglob": frozenset(), "exec": frozenset({"-a"}),
+    "stdbuf": frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
+    "sudo": frozenset({"-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C",
+                       "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U",
+                       "--other-user", "-T", "--command-timeout"}),
+    "doas": frozenset({"-u", "-C"}),
+    "xargs": frozenset({"-I", "-i", "-n", "--max-args", "-P", "--max-procs", "-d", "--delimiter",
+                        "-L", "--max-lines", "-s", "--max-chars", "-a", "--arg-file", "-E",
+                        "-e", "--eof"}),
+    "setsid": frozenset(), "ionice": frozenset({"-c", "-n", "-p", "-t"}),
+    "chrt": frozenset(), "taskset": frozenset(), "unbuffer": frozenset(),
+}
+
+
+def _wrapped_command(words: tuple[Word, ...]) -> tuple[Word, ...] | None:
+    """The command a wrapper runs: `timeout 5 CMD …`, `env -i A=1 CMD …`, `nice -n 5 CMD`,
+    `xargs -n1 CMD`, `sudo -u x CMD`, `find … -exec CMD … ;`; None when there is none."""
+    if not words or words[0].value is None:
+        return None
+    name = _basename(words[0].value)
+    if name == "find" or name == "fd":
+        for index, word in enumerate(words):
+            if word.value in ("-exec", "-execdir", "-ok", "-okdir", "-x", "--exec", "-X",
+                              "--exec-batch"):
+                tail = []
+                for item in words[index + 1:]:
+                    if item.value in (";", "+"):
+                        break
+                    tail.append(item)
+                return tuple(tail) or None
+        return None
+    options = WRAPPER_OPTIONS.get(name or "")
+    if options is None:
+        return None
+    index = 1
+    while index < len(words):
+        value = words[index].value
+        if value is None:
+            return words[index:]
+        if value == "--":
+            index += 1
+            break
+        if name == "env" and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", value):
+            index += 1
+            continue
+        if value.startswith("-") and len(value) > 1:
+            index += 2 if value in options else 1  # `nice -5 CMD`: `-5` is one option
+            continue
+        break
+    if name in ("timeout", "gtimeout") and index < len(words):
+        index += 1  # the duration
+    if name == "taskset" and index < len(words):
+        index += 1  # the mask
+    if name == "chrt" and index < len(words):
+        index += 1  # the priority
+    if name == "command" and any(w.value in ("-v", "-V") for w in words[1:index]):
+        return None
+    return words[index:] or None
+
+
+def _redirect_arguments(node: Any) -> list[Any]:
+    """The named children of a redirection after its destination (see `_Walker.command`)."""
+    named = [c for c in node.named_children
+             if c.type not in ("file_descriptor", "heredoc_start", "heredoc_body", "heredoc_end")]
+    return named[1:] if node.type != "heredoc_redirect" else named
 
 
 def _text(node: Any, data: bytes) -> str:
@@ -697,6 +815,29 @@ def _joined(words: Iterable[str]) -> str:
     return " ".join(words)
 
 
+def lexical_forms(command: str) -> set[str]:
+    """A parser-independent cross-check for deny and ask rules: the text between any two shell
+    separators (`;`, `&`, `|`, parentheses, braces, redirections, backticks, `$(`, newlines), with
+    white space collapsed, with and without quotes and backslashes, without leading assignments and
+    with the command word's folder removed. It can only add denials (quoted text that merely looks
+    like a command is denied too), never remove one."""
+    forms: set[str] = set()
+    for chunk in LEXICAL_SEPARATORS.split(command):
+        for text in (chunk, QUOTES_AND_ESCAPES.sub("", chunk)):
+            tokens = text.split()
+            while tokens:
+                if tokens:
+                    forms.add(" ".join(tokens))
+                    forms.add(" ".join([_basename(tokens[0]) or tokens[0], *tokens[1:]]))
+                first = tokens[0]
+                if not (re.match(r"[A-Za-z_][A-Za-z0-9_]*=", first) or first in RESERVED
+                        or _basename(first) in RUNNERS):
+                    break
+                tokens = tokens[1:]
+    forms.discard("")
+    return forms
+
+
 def allow_forms(part: Part) -> tuple[str, ...]:
     """What allow rules are matched against: the part as written, and (for every rule kind) with
     redirections, safe assignments (Claude Code's ENV_VAR_PATTERN, never a variable that changes
@@ -721,7 +862,7 @@ def deny_forms(part: Part) -> set[str]:
                          for name, value in part.assignments]
     forms.add(_joined(assigned_written + written))
     forms.add(_joined(assigned_resolved + resolved))
-    runner = bool(resolved) and _basename(resolved[0]) in RUNNERS
+    runner = bool(resolved) and (_basename(resolved[0]) in RUNNERS or resolved[0] in RESERVED)
     for words in (written, resolved):
         for start in range(len(words) if runner else min(1, len(words))):
             tail = words[start:]
@@ -777,7 +918,7 @@ class PermissionEngine:
         split = split_command(command)
         specific = {behavior: self._of(behavior, "specific") for behavior in BEHAVIORS}
         if specific["deny"] or specific["ask"]:
-            candidates = {command, " ".join(command.split())}
+            candidates = {command, " ".join(command.split())} | lexical_forms(command)
             for part in split.parts:
                 candidates |= deny_forms(part)
             for behavior in ("deny", "ask"):
