@@ -1,0 +1,102 @@
+"""The trust model of docs/security.md, case by case: the user's deny and ask rules always apply;
+repository configuration can add restrictions, never remove them; a settings file that cannot be
+used fails closed; execution from the editor needs the user's own setting, which VS Code ignores in
+untrusted workspaces."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.core.test_preview import skill
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.runtime.preview import invoke
+from wave_lsp.core.workspace.location import locate
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def preview(path: Path, home: Path, **settings) -> dict:
+    document = SkillDocument.from_text(path.read_text("utf-8"))
+    values = Settings(home=home).merged(**settings)
+    return invoke(document, locate(path, home=home), values).to_json()
+
+
+@pytest.mark.parametrize("changes", [{}, {"personal": False}, {"target": "claude-code"},
+                                     {"target": "agentskills", "personal": False},
+                                     {"target": "portable"}])
+def test_user_deny_and_ask_rules_survive_any_repository_setting(tmp_path: Path, changes) -> None:
+    path = skill(tmp_path, "!`git push`\n!`git status`\n", "allowed-tools: Bash",
+                 home_settings={"permissions": {"deny": ["Bash(git push:*)"],
+                                                "ask": ["Bash(git status)"]}})
+    result = preview(path, tmp_path / "home", **changes)
+    assert result["ok"] is False
+    assert [i["decision"] for i in result["injections"]] == ["deny", "ask"]
+
+
+def test_claude_settings_deny_also_applies_under_the_wave_target(tmp_path: Path) -> None:
+    path = skill(tmp_path, "!`git push`\n", "allowed-tools: Bash")
+    (tmp_path / "home/.claude").mkdir(parents=True)
+    (tmp_path / "home/.claude/settings.json").write_text(
+        json.dumps({"permissions": {"deny": ["Bash(git push:*)"],
+                                    "allow": ["Bash(git status)"]}}), "utf-8")
+    result = preview(path, tmp_path / "home")
+    assert result["injections"][0]["decision"] == "deny"
+
+
+def test_user_allow_rules_are_personal_and_can_be_switched_off(tmp_path: Path) -> None:
+    path = skill(tmp_path, "!`git status`\n",
+                 home_settings={"permissions": {"allow": ["Bash(git status)"]}})
+    assert preview(path, tmp_path / "home")["ok"] is True
+    assert preview(path, tmp_path / "home", personal=False)["ok"] is False
+
+
+@pytest.mark.parametrize("text", ["{broken", "[]", '{"permissions": []}',
+                                  '{"permissions": {"deny": "Bash(x)"}}',
+                                  '{"permissions": {"ask": [3]}}',
+                                  '{"permissions": {"deny": [""]}}'])
+@pytest.mark.parametrize("where", ["project", "home"])
+def test_a_settings_file_that_cannot_be_used_fails_closed(tmp_path: Path, text: str,
+                                                          where: str) -> None:
+    path = skill(tmp_path, "!`echo hi`\n", "allowed-tools: Bash")
+    folder = (tmp_path / "project" if where == "project" else tmp_path / "home") / ".wave"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "settings.json").write_text(text, "utf-8")
+    result = preview(path, tmp_path / "home")
+    assert result["ok"] is False and result["injections"][0]["decision"] == "deny"
+    assert "settings file cannot be used" in result["error"]
+    assert result["warnings"], "the problem is also reported"
+
+
+def test_a_settings_file_that_cannot_be_used_is_a_finding(tmp_path: Path, monkeypatch,
+                                                          capsys) -> None:
+    from wave_lsp.cli import main
+
+    path = skill(tmp_path, "!`echo hi`\n", "allowed-tools: Bash")
+    (tmp_path / "project/.wave/settings.json").write_text("{broken", "utf-8")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    main(["check", str(path), "--format", "json"])
+    findings = json.loads(capsys.readouterr().out)["files"][0]["findings"]
+    assert any(f["code"] == "SK123" and "settings file cannot be used" in f["message"]
+               for f in findings)
+
+
+def test_vscode_ignores_the_dangerous_settings_in_untrusted_workspaces() -> None:
+    package = json.loads((REPO / "vscode-client/package.json").read_text("utf-8"))
+    untrusted = package["capabilities"]["untrustedWorkspaces"]
+    assert untrusted["supported"] == "limited"
+    assert {"wave.preview.allowExecution", "wave.personalSkills", "wave.server.pythonPath",
+            "wave.settingsFiles"} <= set(untrusted["restrictedConfigurations"])
+    properties = package["contributes"]["configuration"]["properties"]
+    assert properties["wave.preview.allowExecution"]["default"] is False
+
+
+def test_execution_over_lsp_is_off_by_default() -> None:
+    from wave_lsp.lsp.state import read_client_settings
+
+    assert read_client_settings(None).allow_execution is False
+    assert read_client_settings({"preview": {"allowExecution": "true"}}).allow_execution is False
+    assert read_client_settings({"preview": {"allowExecution": True}}).allow_execution is True
