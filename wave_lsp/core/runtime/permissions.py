@@ -59,13 +59,7 @@ class PermissionRule:
 
     @property
     def kind(self) -> str:
-        if self.content is None:
-            return "tool"
-        if re.fullmatch(r"(.+):\*", self.content, re.S):
-            return "prefix"
-        if _unescaped_stars(self.content):
-            return "wildcard"
-        return "exact"
+        return _rule_kind(self.content)
 
     @property
     def where(self) -> str:
@@ -87,10 +81,22 @@ class PermissionRule:
         return _wildcard(self.content).fullmatch(command) is not None
 
 
+@lru_cache(maxsize=1024)
+def _rule_kind(content: str | None) -> str:
+    if content is None:
+        return "tool"
+    if re.fullmatch(r"(.+):\*", content, re.S):
+        return "prefix"
+    if _unescaped_stars(content):
+        return "wildcard"
+    return "exact"
+
+
 def _unescaped_stars(content: str) -> list[int]:
     return unescaped_positions(content, "*")
 
 
+@lru_cache(maxsize=1024)
 def _unescape(text: str) -> str:
     """`parse_rule` already resolved `\\(`, `\\)` and `\\\\`; a literal star is written `\\*`."""
     return text.replace("\\*", "*")
@@ -901,10 +907,15 @@ class PermissionEngine:
         #: the folder commands run in: writing outside it needs approval (Claude Code's path
         #: constraints); None skips the check
         self.project = project
+        self._groups: dict[tuple[str, str | None], list[PermissionRule]] = {}
+        for behavior in BEHAVIORS:
+            for kind in (None, "tool", "specific"):
+                self._groups[behavior, kind] = [
+                    r for r in self.rules if r.behavior == behavior
+                    and (kind is None or (r.kind == "tool") == (kind == "tool"))]
 
     def _of(self, behavior: str, kind: str | None = None) -> list[PermissionRule]:
-        return [r for r in self.rules if r.behavior == behavior
-                and (kind is None or (r.kind == "tool") == (kind == "tool"))]
+        return self._groups[behavior, kind]
 
     def check(self, command: str) -> Decision:
         """Deny, then ask, then allow (docs/design/runtime-facts.md §3.8), default-deny: deny and ask
