@@ -17,12 +17,18 @@ so that the other rules can still speak about the rest of the frontmatter.
 from __future__ import annotations
 
 import bisect
+import io
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ruamel.yaml import YAML, events
+
+try:  # the C parser (libyaml) of ruamel.yaml.clib, when installed
+    from _ruamel_yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - the pure-Python parser serves alone
+    _CParser = None
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
 
@@ -214,6 +220,27 @@ def _convert_one(node: YamlNode, done: dict[int, Any]) -> Any:
 # -- parsing --------------------------------------------------------------------------------
 
 
+#: texts on which libyaml and ruamel.yaml's pure parser may disagree, found by comparing the two
+#: (tests/core/test_yaml_paths.py): tabs (libyaml accepts some that YAML forbids), a lone carriage
+#: return, line separators, next-line and byte-order marks (YAML 1.1 breaks, YAML 1.2 content),
+#: characters outside the Basic Multilingual Plane, a block scalar header with `#` right after it,
+#: a comment line in a text with a block scalar, and anchor, alias and tag indicators
+_C_UNSAFE = re.compile(
+    "[\t\u0085\u2028\u2029\ufeff\U00010000-\U0010ffff]|\r(?!\n)"
+    "|[|>][-+0-9]*#"
+    r"|(?:^|[\s\[{,])[&*!]"
+)
+_COMMENT_LINE = re.compile(r"^[ ]*#", re.M)
+_BLOCK_HEADER = re.compile(r"[|>][-+0-9]*[ ]*(?:#.*)?$", re.M)
+
+
+def _c_can_parse(text: str) -> bool:
+    """libyaml gives exactly the pure parser's events for `text` (see `_C_UNSAFE`)."""
+    if _CParser is None or _C_UNSAFE.search(text):
+        return False
+    return not (_COMMENT_LINE.search(text) and _BLOCK_HEADER.search(text))
+
+
 def parse_frontmatter(text: str, offset: int = 0) -> YamlDocument:
     """Parse the YAML text of a frontmatter that starts at `offset` in the file."""
     if len(text) > MAX_FRONTMATTER_CHARS:
@@ -391,9 +418,47 @@ def _recover(text: str, offset: int) -> YamlDocument | None:
         return None
 
 
-def _build(text: str, offset: int, to_old: Callable[[int], int]) -> YamlDocument:
+def _events(text: str, pure: bool) -> Iterator[events.Event]:
+    """The YAML event stream of `text`: from libyaml through ruamel.yaml.clib when it is installed
+    (about five times faster), else from ruamel.yaml's pure-Python parser.
+
+    The two agree on every event, its style, anchor, tag and character offsets for the documents
+    the C parser accepts (tests/core/test_yaml_paths.py compares them on the whole corpus and on
+    generated texts). Where they could disagree the pure parser decides: anything libyaml rejects
+    is parsed again by the pure parser (so errors and their positions always come from it), and a
+    text libyaml may read differently (`_c_can_parse`) goes to the pure parser directly."""
+    if not pure and _c_can_parse(text):
+        parser = _CParser(io.StringIO(text))
+        stream: list[events.Event] = []
+        try:
+            while True:
+                event = parser.get_event()
+                if _c_differs(event):
+                    stream = []
+                    break
+                stream.append(event)
+                if isinstance(event, events.StreamEndEvent):
+                    break
+        except Exception:  # any libyaml complaint: the pure parser gives the exact error
+            stream = []
+        finally:
+            parser.dispose()
+        if stream:
+            yield from stream
+            return
+    yield from YAML(typ="safe", pure=True).parse(text)
+
+
+def _c_differs(event: events.Event) -> bool:
+    """An event whose position libyaml reports differently from the pure parser: an empty plain
+    scalar (`key:` with no value) is placed right after the `:` by libyaml and at the next token by
+    the pure parser, whose positions the findings have always used."""
+    return isinstance(event, events.ScalarEvent) and not event.value and not event.style
+
+
+def _build(text: str, offset: int, to_old: Callable[[int], int], *,
+           pure: bool = False) -> YamlDocument:
     """Build the node tree from the event stream, iteratively."""
-    yaml = YAML(typ="safe", pure=True)
     document = YamlDocument()
     # open collections: (node, pending key for mappings, local index where its content starts)
     stack: list[tuple[YamlNode, list[YamlNode], int]] = []
@@ -417,7 +482,7 @@ def _build(text: str, offset: int, to_old: Callable[[int], int]) -> YamlDocument
         else:
             pending.append(node)
 
-    for event in yaml.parse(text):
+    for event in _events(text, pure):
         if isinstance(event, events.ScalarEvent):
             node, _ = _new_node("scalar", event, text, file_span)
             node.style = event.style if event.style in ("'", '"', "|", ">") else None
