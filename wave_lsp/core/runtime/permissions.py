@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -69,16 +69,28 @@ class PermissionRule:
 
     def matches(self, command: str) -> bool:
         """Whether this rule matches one (already normalised) simple command."""
-        kind = self.kind
-        if kind == "tool":
-            return True
-        assert self.content is not None
-        if kind == "exact":
-            return command == _unescape(self.content)
-        if kind == "prefix":
-            prefix = _unescape(self.content[:-2])
-            return command == prefix or command.startswith(prefix + " ")
-        return _wildcard(self.content).fullmatch(command) is not None
+        return _matcher(self.content)(command)
+
+    def matches_any(self, commands: Iterable[str]) -> bool:
+        match = _matcher(self.content)
+        return any(match(command) for command in commands)
+
+
+@lru_cache(maxsize=1024)
+def _matcher(content: str | None) -> Callable[[str], bool]:
+    """The test of one rule's content against a command (built once per content)."""
+    kind = _rule_kind(content)
+    if kind == "tool" or content is None:
+        return lambda command: True
+    if kind == "exact":
+        exact = _unescape(content)
+        return lambda command: command == exact
+    if kind == "prefix":
+        prefix = _unescape(content[:-2])
+        spaced = prefix + " "
+        return lambda command: command == prefix or command.startswith(spaced)
+    pattern = _wildcard(content)
+    return lambda command: pattern.fullmatch(command) is not None
 
 
 @lru_cache(maxsize=1024)
@@ -934,7 +946,7 @@ class PermissionEngine:
                 candidates |= deny_forms(part)
             for behavior in ("deny", "ask"):
                 for rule in specific[behavior]:
-                    if any(rule.matches(text) for text in candidates):
+                    if rule.matches_any(candidates):
                         return self._blocked(rule, command)
         if split.unmodelled is not None:
             return Decision("ask", f"This {self.tool} command {split.unmodelled}: the permission "
