@@ -74,6 +74,9 @@ def test_injection_ranges_are_exact() -> None:
     ("wave", "it\\'s 'a b'", ["it's", "a b"]),
     ("claude-code", 'one "two three" | four', ["one", "two three", "four"]),
     ("claude-code", "unterminated 'quote", ["unterminated", "'quote"]),
+    # shell-quote: in double quotes a backslash escapes only `"`, `\\` and `$`
+    ("claude-code", 'a\\ b "c\\$d" "e\\nf" #comment', ["a b", "c$d", "e\\nf"]),
+    ("claude-code", "x;y&&z", ["x", "y", "z"]),
 ])
 def test_argument_words(target: str, raw: str, words: list[str]) -> None:
     assert split_arguments(raw, PROFILES[target]) == words

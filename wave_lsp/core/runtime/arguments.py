@@ -13,14 +13,13 @@
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Sequence
 
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 PLACEHOLDER = re.compile(r"(\\)?\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\d+)(?!\w)|"
                          r"([A-Za-z_]\w*)(?!\[))")
-_OPERATORS = {";", "&&", "||", "|", "&", "|&", "<", ">", ">>", "<<", "(", ")", ";;", "<&", ">&"}
+_OPERATOR_CHARS = frozenset(";&|<>()")
 
 
 def split_arguments(raw: str, profile: RuntimeProfile) -> list[str]:
@@ -30,12 +29,48 @@ def split_arguments(raw: str, profile: RuntimeProfile) -> list[str]:
 
 
 def _shell_words(raw: str) -> list[str]:
-    try:
-        lexer = shlex.shlex(raw, posix=True, punctuation_chars=True)
-        lexer.whitespace_split = True
-        return [word for word in lexer if word not in _OPERATORS]
-    except ValueError:
+    """Claude Code's words: npm shell-quote's `parse`, operators dropped. Outside quotes a backslash
+    escapes any character; inside double quotes it escapes only `"`, `\\` and `$` (`"\\n"` keeps
+    its backslash); single quotes are literal; an unquoted `#` starting a word begins a comment.
+    An unterminated quote falls back to splitting on white space."""
+    words: list[str] = []
+    out: list[str] = []
+    started = False
+    quote: str | None = None
+    index = 0
+    while index < len(raw):
+        char = raw[index]
+        if quote is not None:
+            if char == quote:
+                quote = None
+            elif quote == "'" or char != "\\":
+                out.append(char)
+            elif index + 1 < len(raw):
+                index += 1
+                following = raw[index]
+                out.append(following if following in '"\\$' else "\\" + following)
+        elif char in "\"'":
+            quote, started = char, True
+        elif char == "\\":
+            if index + 1 < len(raw):
+                index += 1
+                out.append(raw[index])
+                started = True
+        elif char.isspace() or char in _OPERATOR_CHARS:
+            if started:
+                words.append("".join(out))
+                out, started = [], False
+        elif char == "#" and not started:
+            break
+        else:
+            out.append(char)
+            started = True
+        index += 1
+    if quote is not None:
         return raw.split()
+    if started:
+        words.append("".join(out))
+    return words
 
 
 def _quoted_words(raw: str) -> list[str]:
