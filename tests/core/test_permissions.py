@@ -71,6 +71,20 @@ ALLOW_CASES = [
     ("Bash(echo *)", "echo 'unterminated", False),
     # other tools never allow Bash
     ("Read", "cat x", False),
+    # issue 15: assignments that change what runs are never skipped
+    ("Bash(git *)", "PATH=/tmp git status", False),
+    ("Bash(npm test:*)", "LD_PRELOAD=x.so npm test", False),
+    ("Bash(git *)", "GIT_EXTERNAL_DIFF=./x git diff", False),
+    # what the engine cannot model is never allowed, not even by a tool-wide rule
+    ("Bash", "$(echo rm) x", False),
+    ("Bash", "f() { ls; }; f", False),
+    ("Bash", "cat <(ls)", False),
+    ("Bash", "echo 'touch x' | sh", False),
+    ("Bash", "echo 'unterminated", False),
+    # the command a wrapper runs must be allowed too
+    ("Bash(timeout *)", "timeout 5 rm x", False),
+    ("Bash(xargs *)", "xargs rm", False),
+    ("Bash(sh *)", "sh -c 'rm x'", False),
 ]
 
 
