@@ -31,7 +31,8 @@ def at(text: str, path: Path | None = None, target: str = "wave"):
     ("---\nname: x\n‸\n---\n", {"description", "allowed-tools", "when_to_use"}, {"name", "version"}),
     ("---\nname: x\nal‸\n---\n", {"allowed-tools"}, set()),
     ("---\ncontext: ‸\n---\n", {"fork", "inline"}, set()),
-    ("---\neffort: h‸\n---\n", {"high", "low"}, set()),
+    # the list is filtered by what is typed: `h` keeps `high` and `xhigh`, drops `low`
+    ("---\neffort: h‸\n---\n", {"high", "xhigh"}, {"low"}),
     ("---\nuser-invocable: ‸\n---\n", {"true", "false"}, set()),
     ("---\nallowed-tools: Read, ‸\n---\n", {"Grep", "Bash", "Bash(command *)"}, set()),
     ("---\nallowed-tools:\n  - ‸\n---\n", {"Read", "Bash(prefix:*)"}, set()),

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from wave_lsp.core.parsing.text import Span
 from wave_lsp.lsp.server import COMPLETION_TRIGGERS, WaveLanguageServer, safe
 
 if TYPE_CHECKING:
@@ -55,8 +56,14 @@ def register(server: WaveLanguageServer) -> None:
         snippets = ls.client_supports(
             "text_document.completion.completion_item.snippet_support", False)
         markdown = _markdown(ls, "text_document.completion.completion_item.documentation_format")
+        insert_replace = ls.client_supports(
+            "text_document.completion.completion_item.insert_replace_support", False)
         candidates = completion.complete(analysis.context, offset)
-        items = [_completion_item(candidate, analysis.positions, snippets, markdown)
+        text = analysis.context.document.text
+        rest = _WORD_REST.match(text, offset)
+        word_end = offset + (len(rest.group()) if rest else 0)
+        items = [_completion_item(candidate, analysis.positions, snippets, markdown,
+                                  word_end if insert_replace else None)
                  for candidate in candidates]
         skills = sum(1 for candidate in candidates if candidate.kind == "skill")
         return types.CompletionList(is_incomplete=skills >= completion.MAX_SKILL_CANDIDATES,
@@ -73,10 +80,8 @@ def register(server: WaveLanguageServer) -> None:
         found = hover.hover(analysis.context, analysis.positions.offset(params.position))
         if found is None:
             return None
-        kind = (types.MarkupKind.Markdown if _markdown(ls, "text_document.hover.content_format")
-                else types.MarkupKind.PlainText)
-        return types.Hover(contents=types.MarkupContent(kind=kind, value=found.markdown),
-                           range=analysis.positions.range(found.span))
+        contents = _markup(found.markdown, _markdown(ls, "text_document.hover.content_format"))
+        return types.Hover(contents=contents, range=analysis.positions.range(found.span))
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix]))
@@ -148,22 +153,37 @@ def _markdown(ls: WaveLanguageServer, capability: str) -> bool:
     return formats is None or types.MarkupKind.Markdown in formats
 
 
+def _markup(markdown: str, client_reads_markdown: bool) -> types.MarkupContent:
+    """Markdown for clients that render it, the same words as plain text for the others."""
+    if client_reads_markdown:
+        return types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown)
+    from wave_lsp.core.features.markup import plain_text as plain
+
+    return types.MarkupContent(kind=types.MarkupKind.PlainText, value=plain(markdown))
+
+
+#: the rest of the word after the cursor, which an insert-replace completion may replace
+_WORD_REST = re.compile(r"[\w.-]*")
+
+
 def _completion_item(candidate: completion.Candidate, positions: convert.Positions,
-                     snippets: bool, markdown: bool) -> types.CompletionItem:
+                     snippets: bool, markdown: bool, word_end: int | None) -> types.CompletionItem:
+    """`word_end`: where the word under the cursor ends, for clients that support
+    `InsertReplaceEdit` (None: a plain text edit over what was typed)."""
     text = candidate.insert_text if candidate.insert_text is not None else candidate.label
     use_snippet = candidate.snippet and snippets
     if candidate.snippet and not snippets:
         text = plain_text(text)
-    documentation = None
-    if candidate.documentation:
-        documentation = types.MarkupContent(
-            kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
-            value=candidate.documentation)
+    documentation = _markup(candidate.documentation, markdown) if candidate.documentation else None
+    inserted = positions.range(candidate.replace)
+    edit: types.TextEdit | types.InsertReplaceEdit = types.TextEdit(range=inserted, new_text=text)
+    if word_end is not None and word_end > candidate.replace.end:
+        replaced = positions.range(Span(candidate.replace.start, word_end))
+        edit = types.InsertReplaceEdit(new_text=text, insert=inserted, replace=replaced)
     return types.CompletionItem(
         label=candidate.label, kind=_KINDS.get(candidate.kind), detail=candidate.detail or None,
         documentation=documentation, sort_text=candidate.sort_text,
-        filter_text=candidate.filter_text,
-        text_edit=types.TextEdit(range=positions.range(candidate.replace), new_text=text),
+        filter_text=candidate.filter_text, text_edit=edit,
         insert_text_format=(types.InsertTextFormat.Snippet if use_snippet
                             else types.InsertTextFormat.PlainText))
 

@@ -11,6 +11,7 @@ still broken.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -49,6 +50,32 @@ class Candidate:
 
 
 def complete(ctx: FeatureContext, offset: int) -> list[Candidate]:
+    """The candidates at `offset`, each with the text it replaces, a filter text and a sort
+    text, filtered by what is already typed (clients that trust the server's filtering, such as
+    Neovim's built-in completion and Helix, then offer only items that match)."""
+    candidates = _candidates(ctx, offset)
+    return [_finished(c, index) for index, c in enumerate(candidates)
+            if _matches(_typed(ctx.document.text, c.replace, offset), c)]
+
+
+def _typed(text: str, replace: Span, offset: int) -> str:
+    """What the user typed of the word being completed (the replaced text up to the cursor)."""
+    return text[replace.start : max(replace.start, offset)]
+
+
+def _matches(typed: str, candidate: Candidate) -> bool:
+    """Every typed character appears in order in the filter text (case-insensitive)."""
+    target = iter((candidate.filter_text or candidate.label).lower())
+    return all(char in target for char in typed.lower().strip())
+
+
+def _finished(candidate: Candidate, index: int) -> Candidate:
+    """The candidate with a filter text and a stable sort text (the order the core chose)."""
+    return dataclasses.replace(candidate, filter_text=candidate.filter_text or candidate.label,
+                   sort_text=f"{index:04d}{candidate.sort_text or ''}")
+
+
+def _candidates(ctx: FeatureContext, offset: int) -> list[Candidate]:
     source = ctx.document.source
     lines = ctx.document.lines
     line = lines.line_of(offset)
@@ -299,8 +326,9 @@ def _skills(ctx: FeatureContext, offset: int, match: re.Match[str]) -> list[Cand
     for entry in ctx.index.skills():
         if len(items) >= MAX_SKILL_CANDIDATES:
             break
-        if not entry.listing.user_invocable or entry.name in seen or wanted not in entry.name.lower():
-            continue
+        if (not entry.listing.user_invocable or entry.name in seen
+                or wanted not in entry.name.lower() or any(c.isspace() for c in entry.name)):
+            continue  # a name with white space cannot be typed after `/`
         seen.add(entry.name)
         items.append(Candidate(f"/{entry.name}", "skill", replace,
                                detail=entry.argument_hint or f"{entry.scope} skill",
