@@ -3,12 +3,13 @@
 // document that starts with `Base directory for this skill:`. Screenshots go to $SHOTS.
 import { chromium } from "playwright-core";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 const BASE = process.env.CS_URL || "http://127.0.0.1:8089";
 const FOLDER = process.env.WS_FOLDER;
-const SHOTS = process.env.SHOTS || "/tmp/shots";
-const profile = fs.mkdtempSync("/tmp/pw-profile-");
+const SHOTS = process.env.SHOTS || path.join(os.tmpdir(), "shots");
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), "pw-profile-"));  // run.sh points TMPDIR into its temp root
 const t0 = Date.now();
 const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 const results = [];
