@@ -227,7 +227,31 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
         decision = _fail_closed(rules) or _unsafe_values(injection.command, values, tool) \
             or engine.check(command)
         planned.append(PlannedInjection(injection, command, decision, spliced, pattern))
+    if profile.splices_arguments_into_commands and raw_arguments:
+        planned += _argument_injections(document, raw_arguments, words, names, values, engine,
+                                        {p.shown_pattern for p in planned}, rules)
     return Plan(values, allowed, rules, planned)
+
+
+def _argument_injections(document: SkillDocument, raw: str, words: list[str], names: list[str],
+                         values: VariableValues, engine: PermissionEngine, known: set[str],
+                         rules: RuleSet) -> list[PlannedInjection]:
+    """Claude Code substitutes the arguments into the whole body and only then scans it for
+    injections, so argument text such as `` !`cmd` `` becomes a command the runtime would check and
+    run. Each one is decided like the others (so the abort message is the runtime's) and marked as
+    coming from the arguments: wave-lsp never runs it."""
+    body = document.text[document.body_offset:]
+    text = substitute(args_module.substitute_arguments(body, raw, words, names, values.profile),
+                      values, in_shell=True).text
+    found = []
+    at = Span(document.body_offset, document.body_offset)
+    for item in find_injections(text).items:
+        if item.empty or item.pattern in known:
+            continue
+        injection = Injection(item.kind, item.pattern, item.command, at, at)
+        decision = _fail_closed(rules) or engine.check(item.command)
+        found.append(PlannedInjection(injection, item.command, decision, True, item.pattern))
+    return found
 
 
 def _fail_closed(rules: RuleSet) -> Decision | None:
