@@ -88,15 +88,39 @@ def test_malformed_messages_and_unknown_methods(client: RawClient, tmp_path: Pat
     client.send({"id": 2, "method": "wave/unknownRequest", "params": {}})
     reply = client.reply_to(2)
     assert reply["error"]["code"] == -32601  # method not found
-    # params that do not fit the method's type: pygls cannot structure the message, logs it and
-    # drops it (no answer); the server keeps serving
+    # params that do not fit the method's type: answered with InvalidParams naming the method
     client.send({"id": 3, "method": "textDocument/hover", "params": {"nonsense": True}})
+    invalid = client.reply_to(3)
+    assert invalid["error"]["code"] == -32602
+    assert "textDocument/hover" in invalid["error"]["message"]
+    # a notification that cannot be read is dropped without an answer
+    client.send({"method": "textDocument/didOpen", "params": {"textDocument": 7}})
     # still serving: a real request gets a real answer
     client.send({"id": 4, "method": "textDocument/completion", "params": {
         "textDocument": {"uri": (tmp_path / "never-opened/SKILL.md").as_uri()},
         "position": {"line": 0, "character": 0}}})
     assert client.reply_to(4)["result"] == {"isIncomplete": False, "items": []}
     assert client.close() == 0
+
+
+@pytest.mark.parametrize("arguments", [5, [], [5], [{"uri": 3}], [{"uri": "x", "mode": 1}], None,
+                                       [{}, {}]])
+def test_commands_name_what_they_expect(client: RawClient, arguments: object) -> None:
+    """Any argument shape gets an answer that says what was expected: never silence, never
+    Python internals."""
+    params: dict[str, object] = {"command": "wave.previewInvocation"}
+    if arguments is not None:
+        params["arguments"] = arguments
+    client.send({"id": 7, "method": "workspace/executeCommand", "params": params})
+    reply = client.reply_to(7)
+    if "error" in reply:  # `arguments` is not even a list: the request itself is invalid
+        assert reply["error"]["code"] == -32602
+        assert "workspace/executeCommand" in reply["error"]["message"]
+    else:
+        assert reply["result"]["ok"] is False
+        assert reply["result"]["error"].startswith(("expected one object", "`mode` must be"))
+    assert client.close() == 0
+    assert b"Traceback" not in client.process.stderr.read()
 
 
 def test_requests_for_unopened_or_odd_documents(client: RawClient, tmp_path: Path) -> None:

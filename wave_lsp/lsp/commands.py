@@ -56,8 +56,10 @@ def register(server: WaveLanguageServer) -> None:
 
     @server.thread()
     @server.command(PREVIEW)
-    def preview_invocation(ls: WaveLanguageServer, params: dict[str, Any]) -> dict[str, Any]:
-        return _answer(ls, PREVIEW, _preview, params)
+    def preview_invocation(ls: WaveLanguageServer, *params: Any) -> dict[str, Any]:
+        # untyped on purpose: pygls would structure a typed argument itself and answer a wrong
+        # shape with Python internals; `_preview` names what it expects instead
+        return _answer(ls, PREVIEW, _preview, params[0] if len(params) == 1 else None)
 
     @server.command(INDEX_STATUS)
     async def index_status(ls: WaveLanguageServer, *params: Any) -> dict[str, Any]:

@@ -39,8 +39,11 @@ R = TypeVar("R")  #: what the handler answers
 
 class WaveLanguageServer(LanguageServer):
     def __init__(self) -> None:
+        from wave_lsp.lsp.protocol import WaveProtocol
+
         super().__init__("wave-lsp", __version__,
-                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=WaveProtocol)
         self._state: ServerState | None = None
         self.pull_diagnostics = False
         #: the `wave` part of `initializationOptions`; `workspace/configuration` answers override it
