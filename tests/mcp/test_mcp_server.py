@@ -26,7 +26,8 @@ TOOLS = {"check", "preview", "list_skills", "explain_rule"}
 #: two-core machine, and the client gives a closing server 2 s to exit
 pytestmark = pytest.mark.timeout(180)
 
-BROKEN = "---\nname: broken\ndescription: [unclosed\n---\nBody\n"
+#: a quoted value that never ends: no loader (not even Claude Code's quoting retry) reads it
+BROKEN = "---\nname: broken\ndescription: \"unterminated\n---\nBody\n"
 GOOD = "---\nname: good\ndescription: Formats notes. Use when the user asks for notes.\n---\nBody\n"
 
 
@@ -104,7 +105,7 @@ async def test_initialize_list_tools_and_validate_inputs(project: Path) -> None:
     assert check["target"]["anyOf"][0]["enum"] == list(TARGETS)
     assert listed["preview"].input_schema["required"] == ["path"]
     assert listed["explain_rule"].input_schema["required"] == ["code"]
-    assert rule["code"] == "SK020" and rule["severity"]["claude-code"] == "error"
+    assert rule["code"] == "SK020" and set(rule["severity"]) >= set(TARGETS)
     assert rule["text"].startswith("SK020 ")
 
 

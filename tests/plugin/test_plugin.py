@@ -109,7 +109,7 @@ def test_the_writing_skill_names_the_mcp_tools() -> None:
 
 
 # -- the language server as the plugin starts it -------------------------------------------------------
-BROKEN_SKILL = "---\nname: demo\ndescription: [unclosed\n---\n# Demo\n"
+BROKEN_SKILL = "---\nname: demo\ndescription: \"unterminated\n---\n# Demo\n"
 #: markdown that would have findings if it were read as a skill
 NOT_A_SKILL = "---\nname: Not A Skill\ndescription: [unclosed\n---\n# Read me\n\nRun !`ls`.\n"
 
