@@ -21,12 +21,10 @@ from tests.security.harness import build, canaries
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-ROOT = Path(tempfile.mkdtemp(prefix="wave-lsp-security-"))
+#: created by the fixture (not at import) and removed after the module
+ROOT = Path(tempfile.gettempdir()) / f"wave-lsp-security-{os.getpid()}"
 HOME = ROOT / "home"
 WORKSPACE = ROOT / "ws"
-HOME.mkdir()
-WORKSPACE.mkdir()
-(WORKSPACE / ".git").mkdir()
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "wave_lsp", "serve", "--stdio"],
                             client_factory=make_client,
                             server_env={**os.environ, "HOME": str(HOME)})
@@ -34,6 +32,8 @@ SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "wave_lsp", "s
 
 @pytest_lsp.fixture(scope="module", config=SERVER)
 async def client(lsp_client: LanguageClient):
+    (WORKSPACE / ".git").mkdir(parents=True, exist_ok=True)
+    HOME.mkdir(parents=True, exist_ok=True)
     await start(lsp_client, "visual-studio-code", WORKSPACE,
                 {"personalSkills": False, "preview": {"allowExecution": True}})
     yield
