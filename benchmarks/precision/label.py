@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import upstream  # noqa: E402
-from run import LABEL_COLUMNS, LABELS  # noqa: E402
+import upstream
+from run import LABEL_COLUMNS, LABELS
 
 Row = dict[str, str]
 Verdict = tuple[str, str] | None
@@ -227,7 +227,7 @@ def sk027(row: Row) -> Verdict:
     if "argument-hint" in message:
         if row["target"] == CC:
             return "advice", "Claude Code shows String(list): the hint loses its brackets; cosmetic"
-        return "false", "Wave does not read argument-hint"
+        return "advice", "the hint becomes a list; it is only displayed (cosmetic)"
     if "version" in message:
         return "advice", "`1.0` becomes `1`; the version is informational"
     return None
@@ -270,7 +270,6 @@ TRUE_ALWAYS = {
     "SK115": "`$0` is empty under Wave: the text loses it",
     "SK119": "argument spliced into (or missing from) an injected command",
     "SK121": "an injection in an example still runs on every invocation",
-    "SK141": "the folder exceeds the indexer's limits",
 }
 
 RULES: dict[str, Callable[[Row], Verdict]] = {
@@ -290,13 +289,28 @@ RULES: dict[str, Callable[[Row], Verdict]] = {
         "true", "a misspelt key the runtime ignores: the setting has no effect"),
     "SK085": lambda row: ("advice", "a deliberate tool-wide grant; security advice, not a mistake"),
     "SK086": plugin_variable, "SK117": plugin_variable,
+    "SK141": lambda row: ("false", "a Wisp indexer limit: neither Wave nor Claude Code enforces it"),
     "SK110": lambda row: ("advice", "a long body is style advice; the skill works"),
     "SK111": lambda row: ("advice", "a large file is context-cost advice; neither runtime refuses it"),
     "SK112": sk112, "SK113": sk113, "SK116": sk116, "SK123": sk123, "SK125": sk125,
 }
 
 
+#: single findings read one by one: (skill, code, flagged text) -> verdict
+OVERRIDES: dict[tuple[str, str, str], tuple[str, str]] = {
+    ("jeremylongshore__claude-code-plugins-plus-skills/fuzzing-apis", "SK112", "config/"): (
+        "true", "the instructions tell the model to read {baseDir}/config/; not upstream"),
+    ("jeremylongshore__claude-code-plugins-plus-skills/fuzzing-apis", "SK112", "test-reports/"): (
+        "false", "an output folder the skill creates"),
+    ("trailofbits__skills/agentic-actions-auditor", "SK112", "references/vector-"): (
+        "false", "the start of a file-name pattern (`vector-{a..i}`), not a path"),
+}
+
+
 def decide(row: Row) -> Verdict:
+    override = OVERRIDES.get((row["skill"], row["code"], row["text"]))
+    if override is not None:
+        return override
     if row["code"] in TRUE_ALWAYS:
         return "true", TRUE_ALWAYS[row["code"]]
     rule = RULES.get(row["code"])

@@ -7,7 +7,7 @@ its `.corpus-files.tsv` says the upstream skill folder holds (empty files), so t
 as it does upstream, and checked under each target with personal settings off. Each error and
 warning gets a stable key: target, skill (the corpus folder), code, 1-based line, and a short hash
 of the code, the flagged text (or the resource path for a finding about another file) and its
-occurrence number among identical ones. The findings are joined with `labels.tsv`
+occurrence number among identical ones on the same line. The findings are joined with `labels.tsv`
 (target, skill, code, line, key, label, reason; label = true | false | advice), and the script
 prints, per target, precision per rule and overall: true / labelled. "advice" means the finding is
 fair advice but not a mistake the author must fix, so it counts against precision at warning or
@@ -16,6 +16,14 @@ finding is no longer reported are listed too (a removed true finding is a regres
 
 `--dump FILE` writes every error and warning (with message and flagged text) as TSV, the input for
 labelling.
+
+`--upstream TREES` mirrors each skill where it lives in its repository instead (`path_in_repo` of
+SOURCES.tsv), inside a tree holding an empty file for every file of the repository at the corpus
+commit, with the plugin and marketplace manifests' real content, so that references resolve
+against the plugin root, the project root and the folders between as they do upstream. TREES holds
+`<owner>__<repo>.txt` (`git ls-tree -r --name-only <commit>`) and `<owner>__<repo>.manifests.json`
+(path -> text of every `.claude-plugin/*.json` and `.wave-plugin/plugin.json`) per repository. The
+repositories are public (SOURCES.tsv); their listings are not kept in this repository.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ import sys
 import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -81,7 +89,45 @@ def mirror(root: Path) -> list[tuple[str, Path]]:
     return skills
 
 
-def collect(targets: list[str]) -> list[Reported]:
+def mirror_upstream(root: Path, trees: Path) -> list[tuple[str, Path]]:
+    """Each corpus skill at its path in a copy of its repository's file tree (empty files, real
+    plugin manifests); returns (skill, path of the copy)."""
+    import json
+
+    with open(CORPUS / "SOURCES.tsv", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    skills = []
+    made: set[str] = set()
+    for row in rows:
+        repo = row["repo"].replace("/", "__")
+        base = root / repo
+        if repo not in made:
+            made.add(repo)
+            (base / ".git").mkdir(parents=True, exist_ok=True)
+            for name in (trees / f"{repo}.txt").read_text("utf-8").splitlines():
+                if PurePosixPath(name).name == "SKILL.md" or name.startswith(".git/"):
+                    continue  # other skills are not part of the measurement
+                target = base / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.touch()
+            manifests = json.loads((trees / f"{repo}.manifests.json").read_text("utf-8"))
+            for name, text in manifests.items():
+                (base / name).parent.mkdir(parents=True, exist_ok=True)
+                (base / name).write_text(text, "utf-8")
+        source = CORPUS / row["corpus_dir"] / "SKILL.md"
+        if not source.exists():
+            continue
+        destination = base / row["path_in_repo"]
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        destination.write_bytes(source.read_bytes())
+        for item in source.parent.iterdir():
+            if item.is_file() and item.name not in (".corpus-files.tsv", "SKILL.md"):
+                (destination.parent / item.name).write_bytes(item.read_bytes())
+        skills.append((row["corpus_dir"], destination))
+    return skills
+
+
+def collect(targets: list[str], trees: Path | None = None) -> list[Reported]:
     from wave_lsp.cli import check_files
     from wave_lsp.core.checking.catalog import Severity
     from wave_lsp.core.checking.config import Settings
@@ -89,7 +135,8 @@ def collect(targets: list[str]) -> list[Reported]:
     found: list[Reported] = []
     with tempfile.TemporaryDirectory(prefix="wave-precision-") as temporary:
         root = Path(temporary) / "corpus"
-        skills = mirror(root)
+        skills = mirror_upstream(root, trees) if trees else mirror(root)
+        folders = {skill: path.parent for skill, path in skills}
         by_path = {path: skill for skill, path in skills}
         for target in targets:
             settings = Settings.for_target(target, home=Path(temporary) / "home", personal=False)
@@ -97,24 +144,28 @@ def collect(targets: list[str]) -> list[Reported]:
             for report in reports:
                 skill = by_path[report.path]
                 text = report.path.read_text("utf-8", errors="replace").lstrip("\ufeff")
-                seen: Counter[tuple[str, str]] = Counter()
+                seen: Counter[tuple[str, str, int]] = Counter()
                 for finding in report.findings:
                     if finding.severity not in (Severity.ERROR, Severity.WARNING):
                         continue
                     if finding.path:
-                        flagged = "@" + Path(finding.path).relative_to(root / skill).as_posix()
+                        flagged = "@" + Path(finding.path).relative_to(folders[skill]).as_posix()
                         line = 0
                     else:
                         flagged = text[finding.span.start:finding.span.end][:200]
                         line = finding.range.start.line + 1 if finding.range else 0
-                    seen[finding.code, flagged] += 1
-                    digest = hashlib.sha1(
-                        f"{finding.code}\0{flagged}\0{seen[finding.code, flagged]}".encode()
-                    ).hexdigest()[:10]
+                    seen[finding.code, flagged, line] += 1
+                    digest = key(finding.code, flagged, seen[finding.code, flagged, line])
                     found.append(Reported(target, skill, finding.code, line, digest,
                                           finding.severity.name.lower(), finding.message,
                                           flagged))
     return found
+
+
+def key(code: str, flagged: str, occurrence: int) -> str:
+    """The stable part of a finding: its code, the flagged text and which of the identical ones
+    on its line it is."""
+    return hashlib.sha1(f"{code}\0{flagged}\0{occurrence}".encode()).hexdigest()[:10]
 
 
 def read_labels() -> dict[tuple[str, ...], dict[str, str]]:
@@ -153,11 +204,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--targets", nargs="+", default=["wave", "claude-code"])
     parser.add_argument("--dump", type=Path, help="write every error and warning to this TSV")
     parser.add_argument("--unlabelled", action="store_true", help="list findings without label")
+    parser.add_argument("--upstream", type=Path, metavar="TREES",
+                        help="mirror each skill inside its repository's file tree (see above)")
     args = parser.parse_args(argv)
     if not CORPUS.exists():
         print(f"no corpus at {CORPUS}", file=sys.stderr)
         return 2
-    found = collect(args.targets)
+    found = collect(args.targets, args.upstream)
     labels = read_labels()
     if args.dump:
         with open(args.dump, "w", encoding="utf-8", newline="") as handle:

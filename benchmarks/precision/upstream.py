@@ -13,7 +13,7 @@ import json
 import posixpath
 import re
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real"
@@ -21,14 +21,14 @@ TREES = Path("/tmp/trees")
 MIRRORS = Path("/work/.mirror")
 
 
-@lru_cache(maxsize=None)
+@cache
 def sources() -> dict[str, tuple[str, str, str]]:
     with open(CORPUS / "SOURCES.tsv", encoding="utf-8") as handle:
         return {row["corpus_dir"]: (row["repo"], row["commit"], row["path_in_repo"])
                 for row in csv.DictReader(handle, delimiter="\t")}
 
 
-@lru_cache(maxsize=None)
+@cache
 def tree(repo: str) -> tuple[frozenset[str], frozenset[str]]:
     files = frozenset((TREES / f"{repo.replace('/', '__')}.txt").read_text().splitlines())
     dirs = set()
@@ -83,7 +83,7 @@ def _show(repo: str, commit: str, path: str) -> str | None:
     return result.stdout if result.returncode == 0 else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def plugin_of(skill: str) -> str | None:
     """The upstream plugin root holding the skill: an ancestor with `.claude-plugin/plugin.json`,
     or a marketplace entry whose source holds it; None when the skill is not in a plugin."""

@@ -2,8 +2,9 @@
 server* links).
 
 A reference is a relative Markdown link or image (`[x](references/api.md)`, not inside code), a path
-after `${WAVE_SKILL_DIR}/` or `${CLAUDE_SKILL_DIR}/`, or a bare `scripts/…`, `references/…` or
-`assets/…` path (also inside code: `python scripts/run.py` is how skills call their scripts). The
+after `${WAVE_SKILL_DIR}/`, `${CLAUDE_SKILL_DIR}/` or `{baseDir}/`, or a bare `scripts/…`,
+`references/…` or `assets/…` path (also inside code: `python scripts/run.py` is how skills call
+their scripts), except on a line that gives it as an example ("e.g.", "for example", "such as"). The
 same list feeds the broken-reference rules, document links and go-to-definition.
 """
 
@@ -22,7 +23,11 @@ from wave_lsp.core.parsing.text import Span
 
 _LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.)*\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
 _DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)", re.M)
-_SKILL_DIR_PATH = re.compile(r"\$\{(?:WAVE_SKILL_DIR|CLAUDE_SKILL_DIR)\}/([^\s`'\"()<>\[\]{},;|&]+)")
+_SKILL_DIR_PATH = re.compile(
+    r"(?:\$\{(?:WAVE_SKILL_DIR|CLAUDE_SKILL_DIR)\}|\{baseDir\})/([^\s`'\"()<>\[\]{},;|&]+)")
+#: `{baseDir}/…`: the skill folder, as the model reads it from the "Base directory for this skill"
+#: line Claude Code puts above the body (skills written for Claude Code use it in links too)
+_BASE_DIR = "{baseDir}/"
 _BARE_PATH = re.compile(r"(?<![\w./$}-])((?:\./)?(?:scripts|references|assets)/[\w./@+-]*[\w@+-])")
 #: info strings of code blocks whose bare paths are commands the skill runs
 SHELL_FENCES = {"", "bash", "sh", "shell", "zsh", "console", "terminal", "text", "!", "powershell",
@@ -71,11 +76,26 @@ def _find_references(text: str, start: int) -> tuple[Reference, ...]:
             found[span] = Reference(path, span, "placeholder")
     for match in _BARE_PATH.finditer(text, start):
         span = Span(match.start(1), match.end(1))
-        if _template_or_foreign(text, match.end(1), structure.fence_at(span.start)):
+        fence = structure.fence_at(span.start)
+        if _template_or_foreign(text, match.end(1), fence):
+            continue
+        if fence is None and _EXAMPLE.search(_line_around(text, span.start)):
             continue
         if not any(_overlaps(span, other) for other in found):
             found[span] = Reference(match.group(1), span, "bare")
     return tuple(sorted(found.values(), key=lambda ref: ref.span.start))
+
+
+#: a line that gives bare paths as examples (a skill-writing guide's `scripts/rotate_pdf.py`), not
+#: as files of this skill; links are references wherever they are
+_EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)|\bexamples?\b[*_]*\s*:|"
+                      r"\blike `", re.I)
+
+
+def _line_around(text: str, offset: int) -> str:
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    return text[start:end if end >= 0 else len(text)]
 
 
 def _template_or_foreign(text: str, end: int, fence: Fence | None) -> bool:
@@ -89,6 +109,8 @@ def _template_or_foreign(text: str, end: int, fence: Fence | None) -> bool:
 def _add_link(found: dict[Span, Reference], raw: str, offset: int) -> None:
     if raw.startswith("<") and raw.endswith(">"):
         raw, offset = raw[1:-1], offset + 1
+    if raw.startswith(_BASE_DIR):
+        raw, offset = raw[len(_BASE_DIR):], offset + len(_BASE_DIR)
     path = re.split(r"[#?]", raw, maxsplit=1)[0]
     if not path or (_SCHEME.match(path) and not re.match(r"^[A-Za-z]:[\\/]", path)):
         return

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.document import FieldEntry
@@ -177,6 +178,15 @@ def name_characters(ctx: CheckContext) -> Iterator[Finding]:
         suggestion = suggest_name(value.name)
         fixes = ([_set_name(ctx, value.entry, suggestion, f"Rename to `{suggestion}`")]
                  if suggestion else [])
+        plugin = ctx.location.plugin
+        if plugin is not None and " " in value.name and ctx.profile.keys_skills_by_folder:
+            # a plugin skill's command is `<plugin>:<name>` (issue 16): a space breaks it
+            yield ctx.finding("SK037", value.span,
+                              f"`name` contains {shown_chars}: in a plugin, {ctx.profile.runtime} "
+                              f"names the command `{plugin.name}:<name>` after `name`, and a "
+                              "space splits it. Use letters, digits and `-`.", fixes=fixes,
+                              level=Severity.WARNING)
+            return
         yield ctx.finding("SK037", value.span,
                           f"`name` contains {shown_chars}: only letters, digits and `-` are "
                           "allowed.", fixes=fixes)

@@ -2,11 +2,18 @@
 
 Decisions (so that findings are ones an author agrees with):
 - SK115 reports each `$N` outside injected commands; `$0` under `wave` is a warning (always empty).
+- SK115 under a runtime that counts from 0 (Claude Code) also reports, as a warning, a `$1` in
+  prose or inline code on a line that calls it the first argument: there it is the second.
 - SK116 needs a skill "that takes arguments": one with `arguments` or `argument-hint`, or with an
-  argument placeholder outside code. Then `$N`, `$ARGUMENTS` and declared `$name` inside code are
-  reported; the fix escapes the dollar sign.
+  argument placeholder outside code. Then `$N` inside code is reported (an awk field, a shell
+  positional, an amount are all substituted); the fix escapes the dollar sign. `$ARGUMENTS` and
+  declared `$name`s are not: in code they are meant to be substituted (`Parse `$ARGUMENTS``,
+  `ls $ARGUMENTS`). Where a missing argument keeps the placeholder (Claude Code), `$N` with
+  N >= 10 is an amount nobody passes that many arguments for.
 - SK117 reports any unknown `${NAME}` in prose, but inside code only names that look like ours
-  (`WAVE_…`, `CLAUDE_…`): `${HOME}` in a shell example is the user's shell's business.
+  (`WAVE_…`, `CLAUDE_…`): `${HOME}` in a shell example is the user's shell's business. A plugin
+  variable in a skill outside any plugin is a warning; a plugin is a folder with a plugin
+  manifest or a marketplace entry whose `source` holds the skill (`location.find_plugin`).
 - SK118 reports `$name` in prose (not code, not injections) when `name` starts with a lowercase
   letter — `$HOME`-style environment variables are left alone — and is not declared.
 - SK119 reports argument placeholders inside injected commands.
@@ -32,6 +39,11 @@ from wave_lsp.core.runtime.variables import PLACEHOLDER as VARIABLE
 from wave_lsp.core.runtime.variables import VARIABLES, variable
 
 MAX_PLACEHOLDER_FINDINGS = 50
+#: a `$N` with N this large is an amount (`$243`), not an argument, where a missing argument keeps
+#: the placeholder as written (Claude Code): no user passes that many
+IMPLAUSIBLE_INDEX = 10
+#: prose that says a placeholder is the first argument (`$1` is the first argument)
+_FIRST = re.compile(r"\bfirst\b|\b1st\b", re.I)
 
 
 def _spans_outside(ctx: CheckContext) -> list[Span]:
@@ -77,6 +89,25 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
             yield ctx.finding("SK115", span, f"`${n}` is argument {n + 1} here (Claude Code counts "
                                              f"from 0); Wave would put argument {n} here. Use named "
                                              "`arguments` to be explicit." + amount)
+    if ctx.profile.argument_base == 0:
+        yield from _first_is_one(ctx, structure, injections)
+
+
+def _first_is_one(ctx: CheckContext, structure: MarkdownBody,
+                  injections: list[Span]) -> Iterator[Finding]:
+    """`$1` described as the first argument, under a runtime where `$0` is the first."""
+    lines = ctx.document.lines
+    for match in _arguments(ctx):
+        if match.group(4) != "1" or _inside(match.start(), injections):
+            continue
+        if structure.fence_at(match.start()) is not None:
+            continue
+        line = lines.line_text(lines.line_of(match.start()))
+        if _FIRST.search(line):
+            yield ctx.finding("SK115", Span(match.start(), match.end()),
+                              f"`$1` is the second argument in {ctx.profile.runtime}, which counts "
+                              "from 0, but this line calls it the first: write `$0` (or name the "
+                              "argument in `arguments`).", level=Severity.WARNING)
 
 
 def _takes_arguments(ctx: CheckContext, names: list[str], structure: MarkdownBody) -> bool:
@@ -93,14 +124,21 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
     if not _takes_arguments(ctx, names, structure):
         return
     injections = _spans_outside(ctx)
+    profile = ctx.profile
     found = (m for m in _arguments(ctx) if structure.in_code(m.start())
-             and not _inside(m.start(), injections)
-             and (m.group(5) is None or m.group(5) in names))
+             and not _inside(m.start(), injections) and m.group(4) is not None
+             and not (profile.keeps_missing_indexed_argument
+                      and int(m.group(4)) >= IMPLAUSIBLE_INDEX))
     for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
         text = match.group(0)
+        index = int(match.group(4))
+        position = index + 1 - profile.argument_base
+        otherwise = ("stays as written when there are fewer"
+                     if profile.keeps_missing_indexed_argument else "becomes empty when there is none")
         yield ctx.finding("SK116", Span(match.start(), match.end()),
-                          f"`{text}` is inside code, but substitution runs over code too: it is "
-                          "replaced by the user's argument. Write `\\" + text + "` to keep it.",
+                          f"`{text}` is inside code, but {profile.runtime} substitutes code too: it "
+                          f"becomes the user's argument {position} (and {otherwise}), so a shell "
+                          f"or awk `{text}` or an amount breaks. Write `\\{text}` to keep it.",
                           fixes=[ctx.replace_fix(f"Escape as `\\{text}`",
                                                  Span(match.start(), match.start()), "\\")])
 
@@ -120,9 +158,11 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
         if known is not None and ctx.profile.expands(name):
             if known.plugin_only and not plugin:
                 found += 1
-                yield ctx.finding("SK117", span, f"`${{{name}}}` has a value only in plugin skills; "
-                                                 "this skill is not in a plugin, so it stays "
-                                                 "literal.", level=Severity.WARNING)
+                yield ctx.finding("SK117", span, f"`${{{name}}}` has a value only in plugin "
+                                                 "skills; this skill is not in a plugin (no "
+                                                 "plugin manifest or marketplace entry holds "
+                                                 "it), so it stays literal.",
+                                  level=Severity.WARNING)
             elif known.shell_only and not _inside(match.start(), injections):
                 found += 1
                 yield ctx.finding("SK117", span, f"`${{{name}}}` is replaced only inside injected "

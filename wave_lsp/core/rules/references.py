@@ -1,10 +1,18 @@
 """docs/design/rules.md *Body*: file references — SK112 broken-reference, SK113 reference-escapes.
 
 Decisions: a reference is checked only when the skill has a folder on disk (an unsaved document has
-none). Paths are resolved against the skill folder, which is also where SKILL.md lives. A reference
-that escapes the folder is reported as SK113 only (not also as SK112), because "it is outside" is the
-actionable part. A broken reference offers "did you mean" when a file of the folder is within two
-edits of the written path (or has the same file name).
+none). Paths are resolved against every base the runtime or the model uses (issue 16): the skill
+folder first, then each folder above it up to the plugin root or, outside a plugin, the project
+root (skills write `scripts/x.sh` meaning the plugin's or the project's script, and the model runs
+commands in the working directory). A path is broken (SK112) only when no base holds it.
+
+A reference that leaves the folder is SK113 only (not also SK112). It is not reported when the
+file exists inside the plugin (installed together with the skill) or the project the skill belongs
+to; when it exists only outside both, it is information (it works here, not where the folder is
+installed alone) under a runtime target; when it exists nowhere it keeps the catalog level (and a
+validator or `portable`, which judge the folder as installed alone, keep it always). A broken
+reference offers "did you mean" when a file of the folder is within two edits of the written path
+(or has the same file name).
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
+from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
@@ -29,24 +38,69 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
     if skill_dir is None or not skill_dir.is_dir():
         return
     files: list[str] | None = None
+    context = _context_root(ctx)
+    bases = _bases(skill_dir, context)
     for reference in capped(find_references(ctx.document), MAX_REFERENCE_FINDINGS):
         reason = escapes(reference, skill_dir)
         if reason is not None:
-            yield ctx.finding("SK113", reference.span,
-                              f"`{shown(reference.target)}` {reason}: a skill is installed as its "
-                              "folder, so the file will not be there on other machines.")
+            finding = _escape(ctx, reference, reason, skill_dir, context)
+            if finding is not None:
+                yield finding
             continue
-        if reference.resolve(skill_dir).exists():
+        if any(reference.resolve(base).exists() for base in bases):
             continue
         if files is None:
             files = skill_files(skill_dir)
-        yield _broken(ctx, reference, files)
+        yield _broken(ctx, reference, files, len(bases) > 1)
 
 
-def _broken(ctx: CheckContext, reference: Reference, files: list[str]) -> Finding:
+def _context_root(ctx: CheckContext) -> Path | None:
+    """The folder the skill is installed together with: its plugin root, else its project root."""
+    location = ctx.location
+    if location.plugin is not None:
+        return location.plugin.root
+    return location.project_root
+
+
+def _bases(skill_dir: Path, context: Path | None) -> list[Path]:
+    """The skill folder, then every folder above it up to `context` (included)."""
+    bases = [skill_dir]
+    if context is not None and context in skill_dir.parents:
+        for parent in skill_dir.parents:
+            bases.append(parent)
+            if parent == context:
+                break
+    return bases
+
+
+def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Path,
+            context: Path | None) -> Finding | None:
+    target = reference.resolve(skill_dir)
+    if reference.target.startswith("/") and context is not None:
+        target = Path(os.path.normpath(context / reference.target.lstrip("/")))
+    lexical = not reason.startswith("is a symbolic link")
+    try:
+        exists = lexical and target.exists()
+    except OSError:
+        exists = False
+    if exists and context is not None and (target == context or context in target.parents):
+        return None  # installed together with the skill (plugin) or part of its project
+    message = (f"`{shown(reference.target)}` {reason}: a skill is installed as its folder, so the "
+               "file will not be there on other machines.")
+    if exists and ctx.profile.kind == "runtime" and not reference.absolute:
+        return ctx.finding("SK113", reference.span,
+                           f"`{shown(reference.target)}` {reason}: it exists here, but not where "
+                           "the folder is installed on its own.", level=Severity.INFORMATION)
+    return ctx.finding("SK113", reference.span, message)
+
+
+def _broken(ctx: CheckContext, reference: Reference, files: list[str],
+            above: bool = False) -> Finding:
     written = reference.target.removeprefix("./")
     suggestion = closest(written, files) or _same_file_name(written, files)
-    message = f"`{shown(reference.target)}` does not exist in the skill folder."
+    where = ("the skill folder or any folder above it up to the plugin or project root"
+             if above else "the skill folder")
+    message = f"`{shown(reference.target)}` does not exist in {where}."
     fixes = []
     if suggestion is not None:
         prefix = "./" if reference.target.startswith("./") else ""

@@ -47,26 +47,34 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
     code = _PROBLEM_CODES.get(problem.kind, "SK020")
     if code == "SK026" and _leading_tabs(ctx):
         return  # reported per line by `tab_indent`
-    rescued = " (Claude Code's quoting retry parses it)" if yaml.recovered else ""
+    rescued = ""
     consequence = _consequence(ctx)
+    level = None
+    if yaml.recovered and ctx.profile.lenient_frontmatter:
+        # the runtime's quoting retry loads the file: say so, at the level of what happens
+        consequence = (f"{ctx.profile.runtime}'s quoting retry quotes the value and loads it as "
+                       "text; strict parsers (skills-ref, Wave) reject the file")
+        level = Severity.INFORMATION
+    elif yaml.recovered:
+        rescued = " (only Claude Code's quoting retry would load it)"
     if code == "SK021":
         value = _line_value(ctx, problem.span.start)
         yield ctx.finding(
             "SK021", value or problem.span,
             "This unquoted value contains `: `, which YAML reads as a nested mapping (\"mapping "
             f"values are not allowed here\"): {consequence}{rescued}. Quote the value or write "
-            "it as a `>-` block.", fixes=_quote_value_fix(ctx, value))
+            "it as a `>-` block.", fixes=_quote_value_fix(ctx, value), level=level)
     elif code == "SK023":
         yield ctx.finding("SK023", problem.span,
                           f"YAML reads this `*` or `&` as an alias or anchor: {problem.message}. "
-                          f"{consequence}{rescued}. Quote the value.")
+                          f"{consequence}{rescued}. Quote the value.", level=level)
     elif code == "SK026":
         yield ctx.finding("SK026", problem.span,
                           f"A tab character where YAML expects indentation or a value: "
                           f"{consequence}. Use spaces.")
     else:
         yield ctx.finding("SK020", problem.span,
-                          f"YAML error: {problem.message}. {consequence}{rescued}.")
+                          f"YAML error: {problem.message}. {consequence}{rescued}.", level=level)
 
 
 def _line_value(ctx: CheckContext, offset: int) -> Span | None:
@@ -243,6 +251,10 @@ def _has_own_type_rule(field_name: str) -> bool:
     return spec is not None and spec.rule_for("type") not in (None, "SK027")
 
 
+#: fields a runtime only displays (`String(v)`): a mistyped value changes what is shown, nothing else
+DISPLAY_ONLY = frozenset({"argument-hint", "version"})
+
+
 @check("SK027")
 def implicit_type(ctx: CheckContext) -> Iterator[Finding]:
     for located in ctx.issues_for("SK027"):
@@ -256,9 +268,13 @@ def implicit_type(ctx: CheckContext) -> Iterator[Finding]:
         else:
             what = f"read as {yaml12_type(node.text) or 'not text'}"
         written = shown(ctx.text[node.content_span.start : node.content_span.end])
+        display_only = issue.field in DISPLAY_ONLY and ctx.profile.kind == "runtime"
         yield ctx.finding("SK027", node.content_span,
-                          f"`{issue.field}: {written}` is {what}, not text. Quote the value.",
-                          fixes=_quote_node_fix(ctx, node))
+                          f"`{issue.field}: {written}` is {what}, not text"
+                          + (f" ({ctx.profile.runtime} shows it converted to text; the value is "
+                             "only displayed)" if display_only else "") + ". Quote the value.",
+                          fixes=_quote_node_fix(ctx, node),
+                          level=Severity.INFORMATION if display_only else None)
     for field_name, node in _text_scalars(ctx):
         kind12 = yaml12_type(node.text)
         kind11 = yaml11_type(node.text)
@@ -270,10 +286,14 @@ def implicit_type(ctx: CheckContext) -> Iterator[Finding]:
                 kind = kind11
         if kind is None:
             continue
+        if kind12 is None and ctx.profile.kind != "aggregate":
+            continue  # only YAML 1.1 loaders (PyYAML, the claude.ai upload) mistype it: `portable`
         loader = "YAML 1.1 loaders (PyYAML, the claude.ai upload)" if kind12 is None else "YAML"
+        display_only = field_name in DISPLAY_ONLY and ctx.profile.kind == "runtime"
         yield ctx.finding("SK027", node.content_span,
                           f"`{field_name}: {node.text}` is read as a {kind} by {loader}, not as "
-                          "text. Quote the value.", fixes=_quote_node_fix(ctx, node))
+                          "text. Quote the value.", fixes=_quote_node_fix(ctx, node),
+                          level=Severity.INFORMATION if display_only else None)
 
 
 def _text_scalars(ctx: CheckContext) -> Iterator[tuple[str, YamlNode]]:

@@ -99,6 +99,9 @@ class RuntimeProfile:
     #: a failing injected command aborts the invocation (else its error is shown in the prompt)
     aborts_on_command_failure: bool
     command_timeout_seconds: float
+    #: built-in read-only commands (`git status`, `ls`) run without any permission rule
+    #: (`wave_lsp.core.runtime.readonly`; Claude Code yes, Wave's permission manager no)
+    auto_allows_read_only: bool = False
 
     def expands(self, variable: str) -> bool:
         """`${variable}` is substituted by this runtime."""
@@ -143,6 +146,7 @@ CLAUDE_CODE = RuntimeProfile(
     precedence="managed > personal > project (deeper project folders first)",
     settings_folder=".claude", honours_shell_field=True, aborts_on_command_failure=True,
     command_timeout_seconds=120.0,  # the Bash tool's 2 minutes (§3.7)
+    auto_allows_read_only=True,
 )
 
 AGENTSKILLS = RuntimeProfile(

@@ -82,12 +82,50 @@ def _skills_root_of(path: Path, plugin: Plugin | None,
 
 
 def find_plugin(start: Path) -> Plugin | None:
-    """The plugin whose root is `start` or one of its ancestors, if any."""
+    """The plugin whose root is `start` or one of its ancestors, if any: a folder with a plugin
+    manifest, or a plugin a marketplace (`.claude-plugin/marketplace.json`) declares with a
+    relative `source` that holds `start` (with `strict: false` a marketplace entry needs no
+    `plugin.json` of its own, and its `skills` list names the skill folders)."""
     for candidate in [start, *start.parents]:
         for manifest in PLUGIN_MANIFESTS:
             manifest_path = candidate / manifest
             if manifest_path.is_file():
                 return Plugin(name=_plugin_name(manifest_path) or candidate.name, root=candidate)
+        declared = _marketplace_plugin(candidate, start)
+        if declared is not None:
+            return declared
+    return None
+
+
+MARKETPLACE = ".claude-plugin/marketplace.json"
+
+
+def _marketplace_plugin(root: Path, start: Path) -> Plugin | None:
+    path = root / MARKETPLACE
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    entries = data.get("plugins") if isinstance(data, dict) else None
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("source"), str):
+            continue
+        source = entry["source"]
+        if "://" in source or source.startswith(("/", "~")):
+            continue
+        plugin_root = Path(os.path.normpath(root / source))
+        if plugin_root != start and plugin_root not in start.parents:
+            continue
+        skills = entry.get("skills")
+        if isinstance(skills, list) and skills and not any(
+                isinstance(item, str) and Path(os.path.normpath(plugin_root / item)) in
+                (start, *start.parents) for item in skills):
+            continue
+        name = entry.get("name")
+        return Plugin(name=name if isinstance(name, str) and name.strip() else plugin_root.name,
+                      root=plugin_root)
     return None
 
 

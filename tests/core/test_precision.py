@@ -1,0 +1,235 @@
+"""Issue 16 (precision on real skills): each mechanism behind a false finding on the real-skills
+corpus, with a skill written the way real skills are written. The corpus figures are in
+benchmarks/precision/ and benchmarks/RESULTS.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run
+from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
+from wave_lsp.core.runtime.readonly import CHECKED, SOURCE, is_read_only
+
+HEAD = "---\nname: {name}\ndescription: Reviews the working tree. Use when asked to review.\n---\n"
+
+
+def head(name: str = "my-skill") -> str:
+    return HEAD.format(name=name)
+
+
+def found(report, code: str) -> list:
+    return [f for f in report.findings if f.code == code]
+
+
+# -- read-only commands ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["git status", "git diff HEAD", "git log --oneline -5", "ls",
+                                     "pwd", "wc -l README.md", "git branch --show-current",
+                                     "git rev-parse --show-toplevel", "ls -d drivers/*/"])
+def test_read_only_commands_under_claude_code(command: str) -> None:
+    assert is_read_only(command.split(), CLAUDE_CODE)
+    assert not is_read_only(command.split(), WAVE)  # Wave's permission manager has no such class
+
+
+@pytest.mark.parametrize("command", ["git push", "git branch feature", "git remote add o u",
+                                     "find . -delete", "sort -o out.txt in.txt", "rm -rf build",
+                                     "cat ~/.ssh/id_rsa", "cat ../secrets.env", "npm test",
+                                     "git diff --output=patch.diff", "cat $FILE"])
+def test_commands_that_are_not_read_only(command: str) -> None:
+    assert not is_read_only(command.split(), CLAUDE_CODE)
+
+
+def test_the_read_only_table_says_where_it_comes_from() -> None:
+    assert "Claude Code" in SOURCE and CHECKED[:4].isdigit()
+
+
+BODY = ("## Context\n\n- Status: !`git status`\n- Diff: !`git diff HEAD`\n"
+        "- Recent: !`git log --oneline -5`\n\nReview the changes above.\n")
+
+
+def test_git_context_injections_run_under_claude_code(tmp_path: Path) -> None:
+    report = run(tmp_path, head() + BODY, target="claude-code")
+    assert found(report, "SK123") == []
+    assert all("read-only" in f.message for f in found(report, "SK120"))
+
+
+def test_git_context_injections_are_denied_under_wave(tmp_path: Path) -> None:
+    report = run(tmp_path, head() + BODY, target="wave")
+    assert len(found(report, "SK123")) == 3
+
+
+def test_reading_outside_the_project_still_needs_a_rule(tmp_path: Path) -> None:
+    report = run(tmp_path, head() + "Soul: !`cat ~/.claude/skills/slack/soul.md`\n",
+                 target="claude-code")
+    assert len(found(report, "SK123")) == 1
+
+
+def test_compound_read_only_command_is_not_reported(tmp_path: Path) -> None:
+    body = "Boards: !`ls platform/*/cross.ini 2>/dev/null; ls scripts/ 2>/dev/null`\n"
+    report = run(tmp_path, head() + body, target="claude-code")
+    assert found(report, "SK123") == [] and found(report, "SK125") == []
+
+
+def test_no_compound_warning_when_bash_is_granted(tmp_path: Path) -> None:
+    text = head().replace("---\n\n", "---\n", 1).replace(
+        "\n---\n", "\nallowed-tools: Bash\n---\n", 1)
+    report = run(tmp_path, text + "Build: !`make clean && make`\n", target="claude-code")
+    assert found(report, "SK125") == [] and found(report, "SK123") == []
+
+
+# -- references ------------------------------------------------------------------------------
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, content in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(content, "utf-8")
+
+
+def test_script_at_the_plugin_root_resolves(tmp_path: Path) -> None:
+    write(tmp_path, {"plugins/gws/.claude-plugin/plugin.json": '{"name": "gws"}',
+                     "plugins/gws/scripts/gws/auto-setup.sh": "#!/bin/sh\n"})
+    report = run(tmp_path, head("gws-setup") + "Run `bash scripts/gws/auto-setup.sh` first.\n",
+                 relpath="plugins/gws/skills/gws-setup/SKILL.md")
+    assert found(report, "SK112") == []
+
+
+def test_path_from_the_project_root_resolves(tmp_path: Path) -> None:
+    write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", "scripts/check-patch.sh": "#!/bin/sh\n"})
+    report = run(tmp_path, head("build-test") + "```bash\nscripts/check-patch.sh\n```\n",
+                 relpath=".claude/skills/build-test/SKILL.md")
+    assert found(report, "SK112") == []
+
+
+def test_base_dir_links_resolve_in_the_skill_folder(tmp_path: Path) -> None:
+    write(tmp_path, {"fp-check/references/bug-class-verification.md": "# Bug classes\n"})
+    body = "See [{baseDir}/references/bug-class-verification.md](" \
+           "{baseDir}/references/bug-class-verification.md).\n"
+    report = run(tmp_path, head("fp-check") + body, relpath="fp-check/SKILL.md")
+    assert found(report, "SK112") == []
+
+
+def test_a_guides_example_files_are_not_references(tmp_path: Path) -> None:
+    body = ("### Bundled resources\n\n- **Example**: `scripts/rotate_pdf.py` for PDF rotation\n"
+            "- **Examples**: `references/finance.md` for schemas, `assets/logo.png` for brand\n"
+            "- Loading references: if instructions mention files (like `references/api_docs.md`), "
+            "Claude reads them.\n")
+    report = run(tmp_path, head("skill-creator") + body, relpath="skill-creator/SKILL.md")
+    assert found(report, "SK112") == []
+
+
+def test_a_missing_file_the_model_is_told_to_read_is_reported(tmp_path: Path) -> None:
+    body = "For detailed guidance, refer to `references/timeline_planning.md`.\n"
+    report = run(tmp_path, head("research-grants") + body, relpath="research-grants/SKILL.md")
+    assert len(found(report, "SK112")) == 1
+
+
+def test_link_to_a_sibling_skill_of_the_same_plugin(tmp_path: Path) -> None:
+    write(tmp_path, {"p/.claude-plugin/plugin.json": '{"name": "p"}',
+                     "p/skills/using-tools/SKILL.md": head("using-tools")})
+    body = "Read [the tool notes](../using-tools/SKILL.md) first.\n"
+    report = run(tmp_path, head("writer") + body, relpath="p/skills/writer/SKILL.md")
+    assert found(report, "SK113") == []
+
+
+def test_link_above_the_folder_outside_a_plugin(tmp_path: Path) -> None:
+    write(tmp_path, {"skills/using-tools/SKILL.md": head("using-tools")})
+    body = "Read [the tool notes](../using-tools/SKILL.md) and [gone](../gone/SKILL.md).\n"
+    report = run(tmp_path, head("writer") + body, relpath="skills/writer/SKILL.md",
+                 target="claude-code")
+    levels = sorted(f.severity for f in found(report, "SK113"))
+    assert levels == [Severity.WARNING, Severity.INFORMATION]
+
+
+# -- plugins and variables ---------------------------------------------------------------------
+
+MARKETPLACE = {"name": "tob", "plugins": [
+    {"name": "skill-improver", "source": "./plugins/skill-improver", "strict": False,
+     "skills": ["./skills/skill-improver"]}]}
+
+
+def test_plugin_declared_only_in_a_marketplace(tmp_path: Path) -> None:
+    write(tmp_path, {".claude-plugin/marketplace.json": json.dumps(MARKETPLACE)})
+    body = "Run `${CLAUDE_PLUGIN_ROOT}/scripts/check.sh`.\n"
+    report = run(tmp_path, head("skill-improver") + body,
+                 relpath="plugins/skill-improver/skills/skill-improver/SKILL.md",
+                 target="claude-code")
+    assert found(report, "SK117") == []
+
+
+def test_plugin_variable_outside_any_plugin(tmp_path: Path) -> None:
+    report = run(tmp_path, head() + "Run `${CLAUDE_PLUGIN_ROOT}/scripts/check.sh`.\n",
+                 target="claude-code")
+    assert [f.severity for f in found(report, "SK117")] == [Severity.WARNING]
+
+
+def test_plugin_skill_name_with_a_space(tmp_path: Path) -> None:
+    write(tmp_path, {"plugin-auditor/.claude-plugin/plugin.json": '{"name": "plugin-auditor"}'})
+    report = run(tmp_path, head("Plugin Auditor"),
+                 relpath="plugin-auditor/skills/plugin-auditor/SKILL.md", target="claude-code")
+    assert [f.severity for f in found(report, "SK037")] == [Severity.WARNING]
+    standalone = run(tmp_path / "other", head("Plugin Auditor"), target="claude-code")
+    assert [f.severity for f in found(standalone, "SK037")] == [Severity.INFORMATION]
+
+
+# -- placeholders --------------------------------------------------------------------------------
+
+ARGS = "---\nname: my-skill\ndescription: Deploys. Use when asked.\nargument-hint: [env]\n---\n"
+
+
+def test_arguments_in_inline_code_are_meant_to_be_substituted(tmp_path: Path) -> None:
+    body = "Parse `$ARGUMENTS` for flags. If `$ARGUMENTS` contains `--force`, skip checks.\n"
+    assert found(run(tmp_path, ARGS + body, target="claude-code"), "SK116") == []
+
+
+def test_awk_field_in_a_shell_block_is_substituted(tmp_path: Path) -> None:
+    body = "```bash\nps aux | awk '{print $2}'\n```\n"
+    report = run(tmp_path, ARGS + body, target="claude-code")
+    assert len(found(report, "SK116")) == 1
+    assert "argument 3" in found(report, "SK116")[0].message
+
+
+def test_large_amounts_stay_under_claude_code(tmp_path: Path) -> None:
+    body = "```\nImplied value per share: $243\n```\n"
+    assert found(run(tmp_path, ARGS + body, target="claude-code"), "SK116") == []
+    assert len(found(run(tmp_path, ARGS + body, target="wave"), "SK116")) == 1
+
+
+def test_one_based_first_argument_under_claude_code(tmp_path: Path) -> None:
+    body = "The first argument (`$1`) is the environment.\n"
+    report = run(tmp_path, ARGS + body, target="claude-code")
+    assert any(f.severity == Severity.WARNING and "second argument" in f.message
+               for f in found(report, "SK115"))
+
+
+# -- YAML the runtime rescues ----------------------------------------------------------------------
+
+HINT = ("---\nname: my-skill\ndescription: Opens an issue. Use when asked.\n"
+        "argument-hint: [title] [body]\n---\nBody.\n")
+
+
+def test_quoting_retry_loads_it_under_claude_code(tmp_path: Path) -> None:
+    report = run(tmp_path, HINT, target="claude-code")
+    problems = found(report, "SK020")
+    assert problems and all(f.severity == Severity.INFORMATION for f in problems)
+    assert "quoting retry" in problems[0].message and "empty metadata" not in problems[0].message
+    assert all(f.severity == Severity.ERROR for f in found(run(tmp_path, HINT, target="wave"),
+                                                           "SK020"))
+
+
+def test_metadata_dates_are_only_a_yaml_11_matter(tmp_path: Path) -> None:
+    text = "---\nname: my-skill\ndescription: X. Use when asked.\nmetadata:\n  updated: 2026-03-17\n---\n"
+    assert found(run(tmp_path, text, target="claude-code"), "SK027") == []
+    assert found(run(tmp_path, text, target="portable"), "SK027")
+
+
+# -- Wisp limits -------------------------------------------------------------------------------------
+
+def test_wisp_limits_only_under_portable(tmp_path: Path) -> None:
+    files = {f"my-skill/references/r{i:03d}.md": "x" for i in range(201)}
+    assert found(run(tmp_path, head(), files=files, target="claude-code"), "SK141") == []
+    limits = found(run(tmp_path, head(), files=files, target="portable"), "SK141")
+    assert limits and "Wisp" in limits[0].message
