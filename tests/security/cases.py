@@ -103,6 +103,9 @@ EVERYWHERE = [
     inline("sh -c 'sh -c \"touch CANARY\"'"),
     inline("true; touch CANARY &"),
     inline("timeout 5 xargs touch <<< CANARY"),
+    inline("git -c alias.x='!touch CANARY' x"),
+    inline("git -c core.pager='touch CANARY' -p log -1"),
+    inline("tar --to-command='touch CANARY' -xf /dev/null"),
     block("touch CANARY\nfi"),
     block("touch CANARY\n)"),
 ]

@@ -526,6 +526,10 @@ class _Walker:
         words = part.words
         if not words:
             return
+        code_option = _code_option(words)
+        if code_option is not None:
+            self.cannot_model(f"passes `{code_option}`, an option that makes "
+                              f"`{_basename(words[0].value)}` run other commands")
         starts = [0]
         if _basename(words[0].value) in RUNNERS or words[0].value in RESERVED:
             starts = list(range(len(words)))
@@ -722,6 +726,45 @@ def _wrapped_command(words: tuple[Word, ...]) -> tuple[Word, ...] | None:
     if name == "command" and any(w.value in ("-v", "-V") for w in words[1:index]):
         return None
     return words[index:] or None
+
+
+#: options with which a common program runs a command given in the option (`git -c
+#: core.pager=…`, `tar --to-command=…`, `rsync -e …`, `ssh -o ProxyCommand=…`)
+CODE_OPTIONS: dict[str, re.Pattern[str]] = {
+    "git": re.compile(r"--upload-pack|--receive-pack|--exec|--config-env"),
+    "tar": re.compile(r"--to-command|--checkpoint-action|--use-compress-program|-I$|"
+                      r"--info-script|--new-volume-script|-F$|--rsh-command"),
+    "rsync": re.compile(r"-e$|--rsh|--rsync-path|-[a-zA-Z]*e[a-zA-Z]*$"),
+    "ssh": re.compile(r"(?i)-o$|-oProxyCommand|-oLocalCommand|-oPermitLocalCommand"),
+    "scp": re.compile(r"(?i)-o$|-S$|-oProxyCommand"),
+    "sftp": re.compile(r"(?i)-o$|-S$|-oProxyCommand"),
+}
+#: `git -c KEY=VALUE` keys whose value is a command git runs
+GIT_CODE_KEYS = re.compile(r"(?i)(core\.(pager|editor|sshcommand|fsmonitor|hookspath|askpass|"
+                           r"gitproxy)|alias\..*|diff\..*|merge\..*|filter\..*|credential\..*|"
+                           r"sequence\.editor|gpg\..*|pager\..*|protocol\..*|uploadpack\..*|"
+                           r"receivepack\..*|include\..*|includeif\..*|remote\..*|url\..*|"
+                           r"submodule\..*|interactive\..*|web\..*|man\..*|http\..*|"
+                           r"ssh\..*)=")
+
+
+def _code_option(words: tuple[Word, ...]) -> str | None:
+    """The first option in `words` that makes the program run a command it names."""
+    name = _basename(words[0].value)
+    pattern = CODE_OPTIONS.get(name or "")
+    if pattern is None:
+        return None
+    for index, word in enumerate(words[1:], 1):
+        value = word.value
+        if value is None:
+            continue
+        if pattern.match(value):
+            return value
+        if name == "git" and value.startswith("-c"):
+            setting = value[2:] or (words[index + 1].value or "" if index + 1 < len(words) else "")
+            if not setting or GIT_CODE_KEYS.match(setting):
+                return f"-c {setting}".strip()
+    return None
 
 
 def _redirect_arguments(node: Any) -> list[Any]:
