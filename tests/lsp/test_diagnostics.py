@@ -164,3 +164,25 @@ async def test_findings_about_resources_go_to_the_resource(client: LanguageClien
         found = await wait_until(client, lambda: published(client, resource) or None,
                                  f"diagnostics for {resource}")
         assert [d.code for d in found[-1].diagnostics] == ["SK140"]
+
+
+DENSE = "---\nname: dense\ndescription: Dense. Use when asked.\n---\n" + "".join(
+    f"Step {n}: run `scripts/step{n}.sh` with $ARGUMENTS and read [ref](references/r{n}.md).\n"
+    for n in range(2000))
+
+
+async def test_a_burst_of_edits_publishes_the_last_version(client: LanguageClient,
+                                                           workspace: Path) -> None:
+    """Ten edits sent back to back: the last version is published, publishes never go back to an
+    older version, and (push clients) stale versions are not all analysed one by one."""
+    path = workspace / ".wave/skills/dense/SKILL.md"
+    uri = open_document(client, path, DENSE)
+    await diagnostics(client, uri, 1)
+    for version in range(2, 12):
+        change_document(client, uri, DENSE + f"Edit {version}.\n", version)
+    await diagnostics(client, uri, 11)
+    if pulls(client):
+        return  # a pull client asks for the current text; nothing is pushed
+    versions = [params.version for params in published(client, uri)]
+    assert versions == sorted(versions) and versions[-1] == 11
+    assert len(versions) < 11  # of the burst, at least the stale middle versions were skipped

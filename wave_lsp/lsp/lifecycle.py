@@ -91,7 +91,7 @@ def register(server: WaveLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @safe(lambda: None)
     def on_change(ls: WaveLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
+        ls.schedule_publish(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @safe(lambda: None)

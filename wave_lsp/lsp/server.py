@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 import traceback
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -30,6 +31,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("wave_lsp")
 CONFIG_SECTION = "wave"
+#: an edit within this many seconds of the document's last publish is part of a burst
+BURST_WINDOW = 0.25
+#: how long a publish in a burst waits for the next edit
+BURST_DELAY = 0.03
 COMPLETION_TRIGGERS = [":", " ", "$", "{", "/", "(", "-", "[", ","]
 P = ParamSpec("P")
 T = TypeVar("T")  #: what the default answer is
@@ -48,6 +53,9 @@ class WaveLanguageServer(LanguageServer):
         self.pull_diagnostics = False
         #: the `wave` part of `initializationOptions`; `workspace/configuration` answers override it
         self.initial_settings: dict[str, Any] = {}
+        #: edits waiting to be published, and when each document was last published (bursts)
+        self._pending_publishes: dict[str, asyncio.TimerHandle] = {}
+        self._published_at: dict[str, float] = {}
         #: SKILL.md URI -> the resource URIs it published findings to (push clients)
         self.resource_uris: dict[str, set[str]] = {}
         #: set once start-up is over: settings read, the workspace indexed, open documents
@@ -146,6 +154,34 @@ class WaveLanguageServer(LanguageServer):
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=document.version, diagnostics=self.diagnostics(analysis)))
         self.publish_resources(analysis)
+
+    def schedule_publish(self, uri: str) -> None:
+        """Publish the findings of an edited document. After a quiet period the analysis starts at
+        once; while edits come in a burst (the previous publish of this document ended less than
+        `BURST_WINDOW` ago, or one is still pending) it waits `BURST_DELAY` for the next edit, so
+        of ten quick edits only the last versions are analysed and published."""
+        if self.pull_diagnostics:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a direct call): publish now
+            self.publish(uri)
+            return
+        pending = self._pending_publishes.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        recent = time.monotonic() - self._published_at.get(uri, float("-inf")) < BURST_WINDOW
+        delay = BURST_DELAY if pending is not None or recent else 0.0
+        self._pending_publishes[uri] = loop.call_later(delay, self._publish_pending, uri)
+
+    def _publish_pending(self, uri: str) -> None:
+        self._pending_publishes.pop(uri, None)
+        try:
+            self.publish(uri)
+        except Exception as error:  # a callback has no handler to answer for it
+            self.log_problem(f"publishing diagnostics for {uri} failed: {error!r}", error)
+        finally:
+            self._published_at[uri] = time.monotonic()
 
     def refresh_all(self) -> None:
         """Settings or the index changed: re-check every open document."""
