@@ -10,6 +10,10 @@ const BASE = process.env.CS_URL || "http://127.0.0.1:8089";
 const FOLDER = process.env.WS_FOLDER;
 const SHOTS = process.env.SHOTS || path.join(os.tmpdir(), "shots");
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), "pw-profile-"));  // run.sh points TMPDIR into its temp root
+// Deadlines, not expectations: each step takes 1-3 s on an idle machine; on a loaded two-core
+// machine VS Code's extension host needed more than 15 s, so the waits are generous (>= 10x).
+const WAIT = 60_000;
+const LONG_WAIT = 90_000;
 const t0 = Date.now();
 const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 const results = [];
@@ -31,15 +35,15 @@ async function check(name, body) {
 async function openFile(page, relative) {
   await page.keyboard.press("Control+P");
   const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ timeout: 15_000 });
+  await input.waitFor({ timeout: WAIT });
   await input.fill(relative);
   const folder = path.dirname(relative);
   const row = page.locator(".quick-input-list .monaco-list-row", { hasText: folder }).first();
-  await row.waitFor({ timeout: 15_000 });
+  await row.waitFor({ timeout: WAIT });
   await row.click();
-  await page.locator(".tab.active", { hasText: "SKILL.md" }).waitFor({ timeout: 15_000 });
+  await page.locator(".tab.active", { hasText: "SKILL.md" }).waitFor({ timeout: WAIT });
   await page.locator(".breadcrumbs-control", { hasText: path.basename(folder) }).first()
-    .waitFor({ timeout: 15_000 });
+    .waitFor({ timeout: WAIT });
   await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
 }
 
@@ -47,7 +51,7 @@ async function runCommand(page, title) {
   await page.keyboard.press("F1");
   await page.locator(".quick-input-widget input").fill(`>${title}`);
   const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
-  await row.waitFor({ timeout: 15_000 });
+  await row.waitFor({ timeout: WAIT });
   await page.keyboard.press("Enter");
 }
 
@@ -96,7 +100,7 @@ try {
     await page.keyboard.type("allo");
     await page.keyboard.press("Control+Space");
     await page.locator(".suggest-widget .monaco-list-row", { hasText: "allowed-tools" }).first()
-      .waitFor({ timeout: 30_000 });
+      .waitFor({ timeout: LONG_WAIT });
     await page.screenshot({ path: path.join(SHOTS, "completion.png") });
     await page.keyboard.press("Escape");
     await page.keyboard.press("Control+Z");
@@ -106,12 +110,12 @@ try {
     await openFile(page, ".wave/skills/good/SKILL.md");
     await runCommand(page, "Wave: Preview Skill Invocation");
     const prompt = page.locator(".quick-input-widget", { hasText: "Arguments" });
-    await prompt.waitFor({ timeout: 15_000 });
+    await prompt.waitFor({ timeout: WAIT });
     await page.locator(".quick-input-widget input").fill("world");
     await page.keyboard.press("Enter");
-    await page.locator(".tab.active", { hasText: "invocation.md" }).waitFor({ timeout: 30_000 });
+    await page.locator(".tab.active", { hasText: "invocation.md" }).waitFor({ timeout: LONG_WAIT });
     await page.waitForFunction(() => document.querySelector(
-      ".editor-group-container.active .monaco-editor .view-line") !== null, null, { timeout: 15_000 });
+      ".editor-group-container.active .monaco-editor .view-line") !== null, null, { timeout: WAIT });
     const line = await firstLine(page);
     console.log("  first line:", line);
     if (!line.startsWith("Base directory for this skill: ")) {
@@ -124,17 +128,17 @@ try {
     await page.keyboard.press("Control+W");  // close all editors
     await openFile(page, ".wave/skills/good/SKILL.md");
     const lens = page.locator(".codelens-decoration a", { hasText: "Preview invocation" }).first();
-    await lens.waitFor({ timeout: 30_000 });
+    await lens.waitFor({ timeout: LONG_WAIT });
     await lens.click();
-    await page.locator(".quick-input-widget", { hasText: "Arguments" }).waitFor({ timeout: 15_000 });
+    await page.locator(".quick-input-widget", { hasText: "Arguments" }).waitFor({ timeout: WAIT });
     await page.locator(".quick-input-widget input").fill("from the lens");
     await page.keyboard.press("Enter");
-    await page.locator(".tab.active", { hasText: "invocation.md" }).waitFor({ timeout: 30_000 });
+    await page.locator(".tab.active", { hasText: "invocation.md" }).waitFor({ timeout: LONG_WAIT });
     // the virtual document may still show an earlier preview for a moment: wait for this one
     await page.waitForFunction(() => [...document.querySelectorAll(
       ".editor-group-container.active .monaco-editor .view-line")]
       .some((e) => e.textContent.replace(/\u00a0/g, " ").includes("from the lens")),
-      null, { timeout: 15_000 });
+      null, { timeout: WAIT });
     await page.screenshot({ path: path.join(SHOTS, "lens-preview.png") });
   });
 } catch (error) {
