@@ -71,14 +71,21 @@ def test_a_settings_file_that_cannot_be_used_fails_closed(tmp_path: Path, text: 
     assert result["warnings"], "the problem is also reported"
 
 
-def test_a_settings_file_that_cannot_be_used_is_a_finding(tmp_path: Path, monkeypatch,
-                                                          capsys) -> None:
+@pytest.mark.parametrize(("target", "folder"), [("wave", ".wave"), ("claude-code", ".claude")])
+def test_a_settings_file_that_cannot_be_used_is_a_finding(tmp_path: Path, monkeypatch, capsys,
+                                                          target: str, folder: str) -> None:
+    """Even for a read-only command that Claude Code would run without a rule."""
     from wave_lsp.cli import main
 
-    path = skill(tmp_path, "!`echo hi`\n", "allowed-tools: Bash")
-    (tmp_path / "project/.wave/settings.json").write_text("{broken", "utf-8")
+    path = skill(tmp_path, "!`git log -1`\n")
+    if folder != ".wave":
+        moved = tmp_path / "project" / folder / "skills/demo/SKILL.md"
+        moved.parent.mkdir(parents=True)
+        path = path.rename(moved)
+    (tmp_path / "project" / folder).mkdir(parents=True, exist_ok=True)
+    (tmp_path / "project" / folder / "settings.json").write_text("{broken", "utf-8")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    main(["check", str(path), "--format", "json"])
+    main(["check", str(path), "--format", "json", "--target", target])
     findings = json.loads(capsys.readouterr().out)["files"][0]["findings"]
     assert any(f["code"] == "SK123" and "settings file cannot be used" in f["message"]
                for f in findings)

@@ -37,6 +37,7 @@ from wave_lsp.core.runtime.listing import skill_name
 from wave_lsp.core.runtime.permissions import (
     Decision,
     PermissionEngine,
+    PermissionRule,
     RuleSet,
     load_settings,
     make_rule,
@@ -254,13 +255,20 @@ def _argument_injections(document: SkillDocument, raw: str, words: list[str], na
     return found
 
 
+def _guard_rule(raw: str, source: str) -> PermissionRule:
+    """The deny "rule" behind a decision wave-lsp's trust model makes (not from any settings file):
+    a decision with a rule is final, nothing (no allow fix, no read-only auto-allow) overrides it."""
+    return PermissionRule(raw, "Bash", None, "deny", source)
+
+
 def _fail_closed(rules: RuleSet) -> Decision | None:
     """A settings file that exists but cannot be used may hold deny rules: every command is denied
     until it is fixed (docs/security.md)."""
     if not rules.problems:
         return None
     return Decision("deny", f"a settings file cannot be used, so every command is denied until it "
-                            f"is fixed: {rules.problems[0]}")
+                            f"is fixed: {rules.problems[0]}",
+                    _guard_rule("(a settings file that cannot be used)", "settings"))
 
 
 #: what a substituted path may contain and stay one plain shell word
@@ -276,7 +284,8 @@ def _unsafe_values(command: str, values: VariableValues, tool: str) -> Decision 
             return Decision("deny", f"This {tool} command substitutes `{match.group(0)}` = "
                                     f"`{value}`, which contains shell syntax (quotes, `$`, "
                                     "backticks, spaces or control characters) and would run as "
-                                    "code: rename the folder")
+                                    "code: rename the folder",
+                            _guard_rule(f"(shell syntax in {match.group(0)})", "wave-lsp"))
     return None
 
 
