@@ -46,3 +46,14 @@ def test_arguments_never_run(tmp_path: Path, monkeypatch, capsys, arguments: str
         if deny is not None:
             assert result["error"].startswith("Shell command permission check failed for pattern")
             assert "touch" in result["error"]
+
+
+def test_the_abort_message_quotes_the_pattern_after_substitution(tmp_path: Path, monkeypatch,
+                                                                 capsys) -> None:
+    path = _skill(tmp_path, ".claude", "!`ls ${CLAUDE_SKILL_DIR} $0`\n",
+                  {"permissions": {"deny": ["Bash(ls:*)"]}})
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    main(["preview", str(path), "arg", "--format", "json", "--target", "claude-code"])
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error.startswith(f'Shell command permission check failed for pattern "!`ls '
+                            f'{path.parent.as_posix()} arg`": ')
