@@ -215,6 +215,14 @@ def _cases() -> list[Attack]:
         Attack("c6-tee-outside", 6, inline("echo x | tee ../CANARY"), ("Bash(echo *)",
                                                                      "Bash(tee *)")),
         Attack("c6-cp-outside", 6, inline("cp /dev/null ../CANARY"), ("Bash(cp *)",)),
+        Attack("c6-cd-then-write", 6, inline("cd .. && echo x > CANARY"),
+               ("Bash(cd *)", "Bash(echo *)")),
+        Attack("c6-group-redirect", 6, inline("{ echo x; } > ../CANARY"), ("Bash",)),
+        Attack("c6-list-redirect", 6, inline("true && echo x > ../CANARY"), tuple(BROAD)),
+        Attack("c3-alias", 3, block("shopt -s expand_aliases\nalias t=touch\nt CANARY"),
+               ("Bash",), DENY_TOUCH),
+        Attack("c3-hash", 2, inline("hash -p ./evil git; git status"), ("Bash",), DENY_TOUCH,
+               None, {"evil": EVIL}),
     ]
     return cases
 

@@ -339,6 +339,8 @@ class Split:
     #: why the engine cannot model what runs (parse error, process substitution, a function, a
     #: command word computed at run time, code read from input): never allowed by any rule
     unmodelled: str | None = None
+    #: targets of output redirections on compound statements (`{ …; } > f`, `a && b > f`)
+    writes: tuple[Word, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -363,12 +365,14 @@ def split_command(command: str) -> Split:
         walker.source(command.replace("\\\n", ""), 0)
     own = [part for part in walker.parts if not part.wrapped]
     compound = walker.operators > 0 or len(own) > 1 or walker.problem is not None
-    return Split(tuple(walker.parts), compound, walker.problem, walker.unmodelled)
+    return Split(tuple(walker.parts), compound, walker.problem, walker.unmodelled,
+                 tuple(walker.writes))
 
 
 class _Walker:
     def __init__(self) -> None:
         self.parts: list[Part] = []
+        self.writes: list[Word] = []  #: output redirections of compound statements
         self.operators = 0
         self.problem: str | None = None
         self.unmodelled: str | None = None
@@ -426,6 +430,9 @@ class _Walker:
                 self.statement(body, data, depth)
             for redirect in redirects:
                 self.expression(redirect, data, depth)
+                target = self.write_target(redirect, data, depth)
+                if target is not None:
+                    self.writes.append(target)
                 extras = _redirect_arguments(redirect)
                 if extras:
                     # tree-sitter-bash misplaces words after a redirection that follows a list
@@ -526,6 +533,13 @@ class _Walker:
         words = part.words
         if not words:
             return
+        program = _basename(words[0].value)
+        arguments = [w.value or "" for w in words[1:]]
+        if ((program == "alias" and any("=" in v for v in arguments))
+                or (program == "enable" and arguments)
+                or (program == "hash" and any(v.startswith("-") and "p" in v for v in arguments))
+                or (program == "shopt" and "expand_aliases" in arguments)):
+            self.cannot_model(f"uses `{program}` to change what a command name runs")
         code_option = _code_option(words)
         if code_option is not None:
             self.cannot_model(f"passes `{code_option}`, an option that makes "
@@ -1022,7 +1036,8 @@ class PermissionEngine:
         if self.project is None:
             return None
         root = os.path.normpath(str(self.project))
-        for part in split.parts:
+        moves = any(_basename(part.program) in ("cd", "pushd", "popd") for part in split.parts)
+        for part in [*split.parts, Part("", "", writes=split.writes)]:
             targets = list(part.writes)
             if _basename(part.program) in WRITE_COMMANDS:
                 targets += [w for w in part.words[1:] if w.value is None
@@ -1033,6 +1048,8 @@ class PermissionEngine:
                     return target.written
                 if value in SAFE_DEVICES or value.startswith("/dev/fd/"):
                     continue
+                if moves and not value.startswith("/"):
+                    return target.written  # relative to a folder `cd` chose, not the project
                 if _basename(part.program) == "dd":
                     if not value.startswith("of="):
                         continue
