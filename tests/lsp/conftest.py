@@ -21,7 +21,21 @@ from tests.lsp.helpers import make_client, wait_for_index
 
 SERVER_COMMAND = [sys.executable, "-m", "wave_lsp", "serve", "--stdio"]
 SERVER = ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_client)
-PROFILES = ["visual-studio-code", "neovim"]
+#: VS Code's capabilities (push diagnostics) and Neovim 0.11's: pull diagnostics with refresh
+#: support (pytest-lsp's "neovim" set declares pull without `workspace.diagnostics.refreshSupport`,
+#: which the server answers with push, see test_diagnostics.py)
+PROFILES = ["visual-studio-code", "neovim-0.11"]
+
+
+def capabilities_of(profile: str) -> types.ClientCapabilities:
+    """A client's capability set by name: pytest-lsp's, plus `neovim-0.11`."""
+    if profile != "neovim-0.11":
+        return client_capabilities(profile)
+    capabilities = client_capabilities("neovim")
+    workspace = capabilities.workspace or types.WorkspaceClientCapabilities()
+    workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+    capabilities.workspace = workspace
+    return capabilities
 
 DEMO = """---
 name: demo
@@ -68,7 +82,7 @@ async def start(client: LanguageClient, profile: str | types.ClientCapabilities,
     """Initialize a session as the given client would (its capabilities and its answers); with
     `ready`, return once the server has indexed the workspace."""
     client.set_configuration({"personalSkills": False, **(settings or {})}, section="wave")
-    capabilities = client_capabilities(profile) if isinstance(profile, str) else profile
+    capabilities = capabilities_of(profile) if isinstance(profile, str) else profile
     client.declared = capabilities
     client.initialize_result = await client.initialize_session(types.InitializeParams(
         capabilities=capabilities, root_uri=root.as_uri(),

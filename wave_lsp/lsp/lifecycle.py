@@ -41,7 +41,10 @@ def register(server: WaveLanguageServer) -> None:
         if isinstance(options, Mapping):
             section = options.get(CONFIG_SECTION, options)
             ls.initial_settings = dict(section) if isinstance(section, Mapping) else {}
-        if ls.client_supports("text_document.diagnostic", None) is not None:
+        # pull only for clients that can also be told to pull again (after file events, settings
+        # changes and indexing); a client that cannot would keep stale diagnostics: push to it
+        if (ls.client_supports("text_document.diagnostic", None) is not None
+                and ls.client_supports("workspace.diagnostics.refresh_support", False)):
             ls.pull_diagnostics = True
             ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
                 identifier="wave-lsp", inter_file_dependencies=True,
