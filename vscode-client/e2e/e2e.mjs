@@ -1,6 +1,8 @@
 // Drive code-server with headless Chromium: the Problems panel lists wave-lsp's codes, completion
 // offers `allowed-tools` inside the frontmatter, and "Wave: Preview Skill Invocation" opens a
-// document that starts with `Base directory for this skill:`. Screenshots go to $SHOTS.
+// document that starts with `Base directory for this skill:` (from the palette and from the code
+// lens), and "Wave: List Skills" lists the workspace's skills and opens the one picked.
+// Screenshots go to $SHOTS.
 import { chromium } from "playwright-core";
 import fs from "node:fs";
 import os from "node:os";
@@ -141,6 +143,17 @@ try {
       null, { timeout: WAIT });
     await page.screenshot({ path: path.join(SHOTS, "lens-preview.png") });
   });
+  await check("List Skills shows the workspace's skills and opens one", async () => {
+    await page.keyboard.press("Escape");
+    await runCommand(page, "Wave: List Skills");
+    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: "/broken" }).first();
+    await row.waitFor({ timeout: LONG_WAIT });
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "/good" }).first()
+      .waitFor({ timeout: WAIT });
+    await page.screenshot({ path: path.join(SHOTS, "list-skills.png") });
+    await row.click();
+    await page.locator(".breadcrumbs-control", { hasText: "broken" }).first().waitFor({ timeout: WAIT });
+  });
 } catch (error) {
   console.log("FAILED:", error.message);
   results.push(["setup", false]);
@@ -152,4 +165,4 @@ try {
 const passed = results.filter(([, ok]) => ok).length;
 const failed = results.length - passed;
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed === 4 ? 0 : 1);
+process.exit(failed === 0 && passed === 5 ? 0 : 1);

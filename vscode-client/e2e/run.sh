@@ -144,8 +144,17 @@ fi
 cd "$CLIENT"
 npm_config_cache=$E2E_CACHE/npm step npm ci --silent
 npm_config_cache=$E2E_CACHE/npm step npm run -s check
-npm_config_cache=$E2E_CACHE/npm step npm run -s package >/dev/null
-"$PYTHON" -c "import wave_lsp" || { echo "wave-lsp is not installed in $PYTHON"; exit 1; }
+# The .vsix bundles the server built from this checkout and its dependencies (bundled/libs, for
+# linux-x64; pip's downloads are cached in $E2E_CACHE/pip).
+PYTHON=$PYTHON PIP_CACHE_DIR=$E2E_CACHE/pip npm_config_cache=$E2E_CACHE/npm \
+  step npm run -s package >"$LAST/package.log" 2>&1 || { cat "$LAST/package.log"; exit 1; }
+grep -e "^bundled/libs:" -e "DONE" "$LAST/package.log"
+
+# The interpreter VS Code gets is a bare Python without wave-lsp or any package: the server can
+# only come from the .vsix.
+BARE=$RUN/bare-python
+"$PYTHON" -m venv --without-pip "$BARE"
+if "$BARE/bin/python" -I -c "import wave_lsp" 2>/dev/null; then echo "$BARE has wave_lsp"; exit 1; fi
 
 # --- the test ------------------------------------------------------------------------------------
 t "workspace, profile and extension"
@@ -153,7 +162,7 @@ WS=$RUN/ws USER_DIR=$RUN/user EXTS=$RUN/exts
 mkdir -p "$USER_DIR/User" "$EXTS"
 "$PYTHON" "$HERE/make_workspace.py" "$WS"
 cat > "$USER_DIR/User/settings.json" <<JSON
-{ "wave.server.pythonPath": "$PYTHON", "wave.personalSkills": false,
+{ "wave.server.pythonPath": "$BARE/bin/python", "wave.personalSkills": false,
   "security.workspace.trust.enabled": false, "telemetry.telemetryLevel": "off",
   "extensions.autoCheckUpdates": false, "extensions.autoUpdate": false, "update.mode": "none",
   "workbench.startupEditor": "none", "workbench.enableExperiments": false,
@@ -184,3 +193,5 @@ cp "$HERE/e2e.mjs" "$RUN/pw/e2e.mjs"
 ln -s "$PW_DIR/node_modules" "$RUN/pw/node_modules"
 CS_URL="http://127.0.0.1:$PORT" WS_FOLDER="$WS" SHOTS="$SHOTS" \
   step timeout 300 "$NODE24/bin/node" "$RUN/pw/e2e.mjs"
+# How the extension started the server (its output channel, logged by VS Code).
+grep -rh "Starting " "$USER_DIR/logs" 2>/dev/null | tail -n 3 || true

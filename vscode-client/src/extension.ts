@@ -14,7 +14,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { PREVIEW_SCHEME, PreviewDocuments, PreviewResult } from "./preview";
-import { findServer } from "./server";
+import { findServer, requirement } from "./server";
 
 const SERVER_PREVIEW = "wave.previewInvocation";
 const SELECTOR = [
@@ -26,9 +26,11 @@ const SELECTOR = [
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
+let extensionPath = "";
 const previews = new PreviewDocuments();
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel("Wave Skills", { log: true });
   context.subscriptions.push(
     output,
@@ -51,14 +53,19 @@ export async function deactivate(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const found = await findServer();
+  const found = await findServer(extensionPath);
   if (Array.isArray(found)) {
     output.appendLine("Cannot start wave-lsp:\n  " + found.join("\n  "));
     void offerInterpreter(found);
     return;
   }
   output.appendLine(`Starting ${found.command} ${found.args.join(" ")} (from ${found.origin})`);
-  const serverOptions: ServerOptions = { command: found.command, args: found.args, transport: TransportKind.stdio };
+  const serverOptions: ServerOptions = {
+    command: found.command,
+    args: found.args,
+    transport: TransportKind.stdio,
+    options: { env: found.env },
+  };
   const clientOptions: LanguageClientOptions = {
     documentSelector: SELECTOR,
     outputChannel: output,
@@ -97,14 +104,14 @@ async function offerInterpreter(problems: string[]): Promise<void> {
   const pick = "Select Interpreter";
   const show = "Show Output";
   const answer = await vscode.window.showErrorMessage(
-    `Wave Skills cannot start the language server (wave-lsp). Install it with \`pip install wave-lsp\` and pick that interpreter. ${problems[0] ?? ""}`,
+    `Wave Skills cannot start its language server: it needs ${requirement(extensionPath)} (set wave.server.pythonPath, or wave.server.path to a wave-lsp you installed). ${problems[0] ?? ""}`,
     pick,
     show,
   );
   if (answer === show) {
     output.show(true);
   } else if (answer === pick) {
-    const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, title: "Python interpreter with wave-lsp installed" });
+    const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, title: `Python interpreter (${requirement(extensionPath)})` });
     if (chosen?.[0]) {
       await vscode.workspace.getConfiguration("wave").update("server.pythonPath", chosen[0].fsPath, vscode.ConfigurationTarget.Global);
     }

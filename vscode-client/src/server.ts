@@ -1,14 +1,30 @@
-// Finding the `wave-lsp` server to start: the `wave.server.pythonPath` setting, else the Python
-// extension's active interpreter, else `wave-lsp` on PATH. Each candidate is probed before use so
-// that a wrong interpreter gives a clear error instead of a silent, dead client.
+// Finding the `wave-lsp` server to start.
+//
+// The .vsix carries the server and its dependencies in `bundled/libs` (built for one platform by
+// `npm run bundle`, described by `bundled/bundle.json`). It runs with any CPython the manifest
+// lists (3.11–3.14), the first of: the setting `wave.server.pythonPath`, the Python extension's
+// active interpreter, `python3` (then `python`) on PATH — as
+// `<python> -P -m wave_lsp serve` with PYTHONPATH=<extension>/bundled/libs (and nothing else: a
+// user's PYTHONPATH cannot shadow the bundle; -P keeps the workspace folder off sys.path).
+// The setting `wave.server.path` replaces all that with a user-installed `wave-lsp` executable.
+// Each candidate is probed before use so that a wrong one gives a clear error, not a dead client.
 import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
 
 export interface ServerCommand {
   command: string;
   args: string[];
-  /** Where the command came from, for messages: "setting", "Python extension" or "PATH". */
+  env: NodeJS.ProcessEnv;
+  /** Where the command came from, for messages. */
   origin: string;
+}
+
+interface BundleManifest {
+  target: string;
+  python: string[];
+  packages: Record<string, string>;
 }
 
 interface PythonExtensionApi {
@@ -17,10 +33,20 @@ interface PythonExtensionApi {
   };
 }
 
-function probe(command: string, args: string[]): Promise<string | undefined> {
+/** The interpreter's facts, or why it cannot run the bundle. Run with the bundle on PYTHONPATH. */
+const PROBE = [
+  "import sys",
+  "v = '%d.%d' % sys.version_info[:2]",
+  "print(sys.implementation.name, v)",
+  "import wave_lsp.cli, tree_sitter, tree_sitter_bash, rpds, pygls",
+  "print('ok', wave_lsp.__version__)",
+].join("\n");
+
+function run(command: string, args: string[], env?: NodeJS.ProcessEnv, cwd?: string): Promise<{ ok: boolean; stdout: string; problem: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { timeout: 15_000 }, (error, _stdout, stderr) => {
-      resolve(error ? (stderr.trim() || error.message) : undefined);
+    execFile(command, args, { timeout: 20_000, env, cwd }, (error, stdout, stderr) => {
+      const last = (stderr.trim() || error?.message || "").split("\n").pop() ?? "";
+      resolve({ ok: !error, stdout, problem: last });
     });
   });
 }
@@ -39,30 +65,76 @@ async function pythonExtensionInterpreter(): Promise<string | undefined> {
   }
 }
 
+function readManifest(extensionPath: string): BundleManifest | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(extensionPath, "bundled", "bundle.json"), "utf8")) as BundleManifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The environment of the bundled server: the user's, with PYTHONPATH = the bundle only. */
+function bundledEnv(libs: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PYTHONPATH: libs, PYTHONNOUSERSITE: "1" };
+  delete env.PYTHONHOME;
+  delete env.PYTHONSTARTUP;
+  return env;
+}
+
+/** What the bundled server needs, for messages. */
+export function requirement(extensionPath: string): string {
+  const manifest = readManifest(extensionPath);
+  if (!manifest) {
+    return "Python ≥ 3.11";
+  }
+  const versions = manifest.python;
+  return `CPython ${versions[0]}–${versions[versions.length - 1]}`;
+}
+
 /** The first candidate that can run the server, or the reasons why none can. */
-export async function findServer(): Promise<ServerCommand | string[]> {
+export async function findServer(extensionPath: string): Promise<ServerCommand | string[]> {
   const problems: string[] = [];
-  const configured = vscode.workspace.getConfiguration("wave").get<string>("server.pythonPath", "").trim();
-  const candidates: { python?: string; origin: string }[] = [];
+  const settings = vscode.workspace.getConfiguration("wave");
+
+  const executable = settings.get<string>("server.path", "").trim();
+  if (executable) {
+    const probe = await run(executable, ["--version"]);
+    if (probe.ok) {
+      return { command: executable, args: ["serve"], env: process.env, origin: "the setting wave.server.path" };
+    }
+    return [`${executable} (the setting wave.server.path): ${probe.problem}`];
+  }
+
+  const manifest = readManifest(extensionPath);
+  const libs = path.join(extensionPath, "bundled", "libs");
+  if (!manifest || !fs.existsSync(libs)) {
+    return [`this copy of the extension has no bundled server (${libs}); build it with \`npm run bundle\` or set wave.server.path`];
+  }
+  const candidates: { python: string; origin: string }[] = [];
+  const configured = settings.get<string>("server.pythonPath", "").trim();
   if (configured) {
     candidates.push({ python: configured, origin: "the setting wave.server.pythonPath" });
-  }
-  const fromExtension = await pythonExtensionInterpreter();
-  if (fromExtension) {
-    candidates.push({ python: fromExtension, origin: "the Python extension's interpreter" });
-  }
-  for (const candidate of candidates) {
-    const python = candidate.python as string;
-    const problem = await probe(python, ["-c", "import wave_lsp"]);
-    if (problem === undefined) {
-      return { command: python, args: ["-m", "wave_lsp", "serve"], origin: candidate.origin };
+  } else {
+    const fromExtension = await pythonExtensionInterpreter();
+    if (fromExtension) {
+      candidates.push({ python: fromExtension, origin: "the Python extension's interpreter" });
     }
-    problems.push(`${python} (${candidate.origin}): ${problem.split("\n").pop() ?? problem}`);
+    candidates.push({ python: "python3", origin: "PATH" }, { python: "python", origin: "PATH" });
   }
-  const onPath = await probe("wave-lsp", ["--version"]);
-  if (onPath === undefined) {
-    return { command: "wave-lsp", args: ["serve"], origin: "PATH" };
+  const env = bundledEnv(libs);
+  for (const { python, origin } of candidates) {
+    // cwd = the bundle's folder: the probe must not import a wave_lsp of the workspace.
+    const probe = await run(python, ["-c", PROBE], env, libs);
+    const [implementation, version] = (probe.stdout.split("\n")[0] ?? "").trim().split(" ");
+    if (!implementation) {
+      problems.push(`${python} (${origin}): ${probe.problem || "does not run"}`);
+    } else if (implementation !== "cpython" || !manifest.python.includes(version)) {
+      problems.push(`${python} (${origin}) is ${implementation} ${version}; the bundled server needs ${requirement(extensionPath)}`);
+    } else if (!probe.ok) {
+      problems.push(`${python} (${origin}, Python ${version}) cannot load the bundled server: ${probe.problem}`);
+    } else {
+      return { command: python, args: ["-P", "-m", "wave_lsp", "serve"], env, origin: `${origin}, Python ${version}, bundled server` };
+    }
   }
-  problems.push(`wave-lsp on PATH: ${onPath}`);
   return problems;
 }
