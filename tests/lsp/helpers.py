@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from lsprotocol import types
 from pygls.protocol import default_converter
@@ -38,7 +38,7 @@ class RecordingProtocol(LanguageClientProtocol):
     """pytest-lsp's client protocol, keeping every notification it receives in order."""
 
     def _handle_notification(self, method_name: str, params: Any) -> None:
-        self._server.received.append((method_name, params))
+        cast(RecordingClient, self._server).received.append((method_name, params))
         super()._handle_notification(method_name, params)
 
 
@@ -78,9 +78,9 @@ async def wait_until(client: LanguageClient, condition: Callable[[], T | None], 
         if result is not None:
             return result
         server = getattr(client, "_server", None)
-        exited = server is not None and server.returncode is not None
-        if exited or loop.time() >= end:
-            why = (f"the server exited ({server.returncode})" if exited
+        returncode = server.returncode if server is not None else None
+        if returncode is not None or loop.time() >= end:
+            why = (f"the server exited ({returncode})" if returncode is not None
                    else f"nothing after {deadline:g} s")
             raise AssertionError(f"waiting for {waiting_for}: {why}. Received:\n"
                                  + received_summary(client))

@@ -161,9 +161,9 @@ async def test_findings_about_resources_go_to_the_resource(client: LanguageClien
     if not pulls(client):
         resource = (folder / "assets/logo.png").as_uri()
         # published right after the SKILL.md's own diagnostics
-        found = await wait_until(client, lambda: published(client, resource) or None,
-                                 f"diagnostics for {resource}")
-        assert [d.code for d in found[-1].diagnostics] == ["SK140"]
+        publishes = await wait_until(client, lambda: published(client, resource) or None,
+                                     f"diagnostics for {resource}")
+        assert [d.code for d in publishes[-1].diagnostics] == ["SK140"]
 
 
 DENSE = "---\nname: dense\ndescription: Dense. Use when asked.\n---\n" + "".join(

@@ -53,13 +53,18 @@ def gated_client() -> RecordingClient:
     return client
 
 
+def hover_text(hover: types.Hover | None) -> str:
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent), hover
+    return hover.contents.value
+
+
 @pytest_lsp.fixture(params=["visual-studio-code", "neovim"],
                     config=ClientServerConfig(server_command=SERVER_COMMAND,
                                               client_factory=gated_client))
 async def gated(lsp_client: LanguageClient, request: pytest.FixtureRequest, tmp_path: Path):
     await start(lsp_client, request.param, make_workspace(tmp_path), ready=False)
     yield
-    lsp_client.gate.set()
+    lsp_client.gate.set()  # type: ignore[attr-defined]
     await lsp_client.shutdown_session()
 
 
@@ -91,26 +96,25 @@ async def test_requests_before_the_index_is_ready_answer_with_what_is_known(
     assert "SK027" in {d.code for d in await diagnostics(gated, uri)}  # the empty `agent:`
     # what does not need the index is complete
     assert {"general-purpose", "Explore", "Plan"} <= await complete(gated, uri, "agent: ")
-    described = await hover(gated, uri, "description", 1)
-    assert described is not None and "when" in described.contents.value.lower()
+    assert "when" in hover_text(await hover(gated, uri, "description", 1)).lower()
     # what needs it is answered with what is known: not an error, not the unindexed skill
     assert "/other" not in await complete(gated, uri, "Run /")
     assert "reviewer" not in await complete(gated, uri, "agent: ")
     await hover(gated, uri, "/other", 2)
     assert index_reports(gated) == []
 
-    gated.gate.set()
+    gated.gate.set()  # type: ignore[attr-defined]
     await wait_for_index(gated)
     assert "/other" in await complete(gated, uri, "Run /")
     assert "reviewer" in await complete(gated, uri, "agent: ")
-    other = await hover(gated, uri, "/other", 2)
-    assert other is not None and "release notes" in other.contents.value
+    assert "release notes" in hover_text(await hover(gated, uri, "/other", 2))
     status = await command(gated, "wave.indexStatus")
     assert status["ready"] is True and status["skills"] >= 2
 
 
 def without_progress() -> types.ClientCapabilities:
     capabilities = client_capabilities("visual-studio-code")
+    assert capabilities.window is not None
     return attrs.evolve(capabilities, window=attrs.evolve(capabilities.window,
                                                           work_done_progress=False))
 
