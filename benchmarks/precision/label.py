@@ -272,7 +272,23 @@ TRUE_ALWAYS = {
     "SK121": "an injection in an example still runs on every invocation",
 }
 
+def sk002(row: Row) -> Verdict:
+    """Only in the `--upstream` mirror, where the repository layout is visible."""
+    if upstream.listed_skill(row["skill"]):
+        return "false", "a plugin or marketplace manifest lists this nested folder: it is loaded"
+    if "/examples/" in upstream.sources()[row["skill"]][2]:
+        return "false", "an example folder, not a skill meant to be loaded"
+    return "advice", "not loaded, deliberately (deprecated, in-progress, personal, i18n copies)"
+
+
 RULES: dict[str, Callable[[Row], Verdict]] = {
+    "SK002": sk002,
+    # only in the `--upstream` mirror: claude-octopus keeps copies of its plugin's skills in its
+    # own .claude/skills; the plugin is not installed in its repository, so nothing collides
+    "SK130": lambda row: ("false", "the repository's plugin folder is source, not an installed "
+                                   "plugin: nothing collides for a user"),
+    "SK131": lambda row: ("advice", "the listing budget over every skill of the repository; real "
+                                    "only when all are installed together"),
     "SK020": sk020, "SK021": sk021, "SK027": sk027,
     "SK034": name_rules, "SK035": name_rules, "SK037": name_rules,
     "SK039": lambda row: ("true", "Wave keys the skill by `name`, unlike the folder"),

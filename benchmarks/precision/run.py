@@ -35,7 +35,7 @@ import sys
 import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -105,8 +105,8 @@ def mirror_upstream(root: Path, trees: Path) -> list[tuple[str, Path]]:
             made.add(repo)
             (base / ".git").mkdir(parents=True, exist_ok=True)
             for name in (trees / f"{repo}.txt").read_text("utf-8").splitlines():
-                if PurePosixPath(name).name == "SKILL.md" or name.startswith(".git/"):
-                    continue  # other skills are not part of the measurement
+                if name.startswith(".git/"):
+                    continue  # other skills' SKILL.md stay empty: links to them resolve
                 target = base / name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.touch()

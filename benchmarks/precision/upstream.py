@@ -107,3 +107,27 @@ def plugin_of(skill: str) -> str | None:
                 if root == "." or skill_dir(skill).startswith(root + "/"):
                     return root
     return None
+
+
+@cache
+def listed_skill(skill: str) -> bool:
+    """A plugin or marketplace manifest upstream names the skill's folder in a `skills` list."""
+    repo, _, _ = sources()[skill]
+    folder = skill_dir(skill)
+    manifests = json.loads((TREES / f"{repo.replace('/', '__')}.manifests.json").read_text())
+    for path, text in manifests.items():
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        root = posixpath.dirname(posixpath.dirname(path))
+        entries = [(root, data)] + [
+            (posixpath.join(root, p["source"]) if isinstance(p.get("source"), str) else root, p)
+            for p in data.get("plugins") or [] if isinstance(p, dict)]
+        for base, entry in entries:
+            for item in entry.get("skills") or []:
+                if isinstance(item, str) and posixpath.normpath(posixpath.join(base, item)) == folder:
+                    return True
+    return False

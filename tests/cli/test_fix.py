@@ -107,7 +107,7 @@ def test_rule_explains_a_code(capsys) -> None:
     assert main(["rule", "sk034"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("SK034 name-uppercase")
-    assert "Severity: wave error, claude-code warning" in out
+    assert "Severity: wave error, claude-code information" in out
     assert "(quick fix: unsafe)" in out
     assert "`name_upper_case`" in out
 
