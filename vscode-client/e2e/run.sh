@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test in a real VS Code: code-server (VS Code 1.139 in the browser, extension host on
 # Node) + this extension's .vsix + the wave-lsp server, driven by Playwright with Debian's Chromium.
+# The .vsix is the self-contained linux-x64 package (`npm run package`: the server of this checkout
+# and its dependencies under bundled/libs), and the extension gets a bare Python without wave-lsp.
 # Installs everything it needs (Debian: chromium, libkrb5-dev; npm: node 24, code-server,
 # playwright-core). Design: docs/design/lsp.md *The VS Code extension, end to end*.
 #
@@ -13,7 +15,8 @@
 #   about 0.9 GB), because they save about 3 minutes: the installed node-<version>,
 #   code-server-<version> and playwright-core-<version> (only the pinned versions: others are
 #   deleted at start; each is installed into <dir>.partial.<pid> and renamed when complete);
-#   npm/, npm's cache for the extension's `npm ci` (wiped when it passes 500 MB); last-run/, the
+#   npm/, npm's cache for the extension's `npm ci` (wiped when it passes 500 MB); pip/, pip's cache
+#   for bundling the server into the .vsix (wiped when it passes 500 MB); last-run/, the
 #   screenshots and the code-server log of the latest run (replaced by each run; SHOTS overrides
 #   the screenshot folder). `rm -rf ~/.cache/wave-lsp-e2e` removes it all; the next run reinstalls.
 set -euo pipefail
@@ -141,9 +144,13 @@ t "build, check and package the extension"
 if [ -d "$E2E_CACHE/npm" ] && [ "$(du -sm "$E2E_CACHE/npm" | cut -f1)" -gt "$NPM_CACHE_MAX_MB" ]; then
   rm -rf "$E2E_CACHE/npm"
 fi
+if [ -d "$E2E_CACHE/pip" ] && [ "$(du -sm "$E2E_CACHE/pip" | cut -f1)" -gt "$NPM_CACHE_MAX_MB" ]; then
+  rm -rf "$E2E_CACHE/pip"
+fi
 cd "$CLIENT"
 npm_config_cache=$E2E_CACHE/npm step npm ci --silent
 npm_config_cache=$E2E_CACHE/npm step npm run -s check
+t "bundle the server and package the .vsix"
 # The .vsix bundles the server built from this checkout and its dependencies (bundled/libs, for
 # linux-x64; pip's downloads are cached in $E2E_CACHE/pip).
 PYTHON=$PYTHON PIP_CACHE_DIR=$E2E_CACHE/pip npm_config_cache=$E2E_CACHE/npm \
@@ -194,4 +201,4 @@ ln -s "$PW_DIR/node_modules" "$RUN/pw/node_modules"
 CS_URL="http://127.0.0.1:$PORT" WS_FOLDER="$WS" SHOTS="$SHOTS" \
   step timeout 300 "$NODE24/bin/node" "$RUN/pw/e2e.mjs"
 # How the extension started the server (its output channel, logged by VS Code).
-grep -rh "Starting " "$USER_DIR/logs" 2>/dev/null | tail -n 3 || true
+grep -rh "Starting .*serve" "$USER_DIR/logs" 2>/dev/null | tail -n 1 || true

@@ -3,8 +3,8 @@
     python3 scripts/bundle.py [--target linux-x64]
 
 Layout of Microsoft's vscode-python-tools-extension-template and of ruff-vscode: the extension
-starts `<python> -P -m wave_lsp serve` with PYTHONPATH=<extension>/bundled/libs, so the user needs
-only a Python, not `pip install wave-lsp`.
+starts `<python> -I bundled/tool/serve.py`, which puts bundled/libs first on sys.path, so the user
+needs only a Python, not `pip install wave-lsp`.
 
 The wave-lsp wheel is built from this checkout (`pip wheel --no-deps`); its dependencies come from
 PyPI as binary wheels for the target platform (never built here: `--only-binary=:all:`). Compiled
@@ -73,7 +73,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", default="linux-x64", choices=sorted(PLATFORMS))
     options = parser.parse_args()
-    shutil.rmtree(BUNDLED, ignore_errors=True)
+    shutil.rmtree(LIBS, ignore_errors=True)
+    (BUNDLED / "bundle.json").unlink(missing_ok=True)
     LIBS.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as scratch:
         wheels = Path(scratch) / "wheels"

@@ -3,9 +3,10 @@
 // The .vsix carries the server and its dependencies in `bundled/libs` (built for one platform by
 // `npm run bundle`, described by `bundled/bundle.json`). It runs with any CPython the manifest
 // lists (3.11–3.14), the first of: the setting `wave.server.pythonPath`, the Python extension's
-// active interpreter, `python3` (then `python`) on PATH — as
-// `<python> -P -m wave_lsp serve` with PYTHONPATH=<extension>/bundled/libs (and nothing else: a
-// user's PYTHONPATH cannot shadow the bundle; -P keeps the workspace folder off sys.path).
+// active interpreter, `python3` (then `python`) on PATH — as `<python> -I bundled/tool/serve.py`,
+// which puts bundled/libs first on sys.path (-I: the user's PYTHONPATH, user site-packages and a
+// `wave_lsp` folder in the workspace cannot shadow the bundle; the environment stays the user's, so
+// the commands an allowed preview runs see no trace of the bundle).
 // The setting `wave.server.path` replaces all that with a user-installed `wave-lsp` executable.
 // Each candidate is probed before use so that a wrong one gives a clear error, not a dead client.
 import { execFile } from "node:child_process";
@@ -33,9 +34,10 @@ interface PythonExtensionApi {
   };
 }
 
-/** The interpreter's facts, or why it cannot run the bundle. Run with the bundle on PYTHONPATH. */
+/** The interpreter's facts, or why it cannot run the bundle: `python -I -c PROBE <libs>`. */
 const PROBE = [
   "import sys",
+  "sys.path.insert(0, sys.argv[1])",
   "v = '%d.%d' % sys.version_info[:2]",
   "print(sys.implementation.name, v)",
   "import wave_lsp.cli, tree_sitter, tree_sitter_bash, rpds, pygls",
@@ -73,14 +75,6 @@ function readManifest(extensionPath: string): BundleManifest | undefined {
   }
 }
 
-/** The environment of the bundled server: the user's, with PYTHONPATH = the bundle only. */
-function bundledEnv(libs: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PYTHONPATH: libs, PYTHONNOUSERSITE: "1" };
-  delete env.PYTHONHOME;
-  delete env.PYTHONSTARTUP;
-  return env;
-}
-
 /** What the bundled server needs, for messages. */
 export function requirement(extensionPath: string): string {
   const manifest = readManifest(extensionPath);
@@ -107,7 +101,8 @@ export async function findServer(extensionPath: string): Promise<ServerCommand |
 
   const manifest = readManifest(extensionPath);
   const libs = path.join(extensionPath, "bundled", "libs");
-  if (!manifest || !fs.existsSync(libs)) {
+  const launcher = path.join(extensionPath, "bundled", "tool", "serve.py");
+  if (!manifest || !fs.existsSync(libs) || !fs.existsSync(launcher)) {
     return [`this copy of the extension has no bundled server (${libs}); build it with \`npm run bundle\` or set wave.server.path`];
   }
   const candidates: { python: string; origin: string }[] = [];
@@ -121,10 +116,9 @@ export async function findServer(extensionPath: string): Promise<ServerCommand |
     }
     candidates.push({ python: "python3", origin: "PATH" }, { python: "python", origin: "PATH" });
   }
-  const env = bundledEnv(libs);
   for (const { python, origin } of candidates) {
     // cwd = the bundle's folder: the probe must not import a wave_lsp of the workspace.
-    const probe = await run(python, ["-c", PROBE], env, libs);
+    const probe = await run(python, ["-I", "-c", PROBE, libs], process.env, libs);
     const [implementation, version] = (probe.stdout.split("\n")[0] ?? "").trim().split(" ");
     if (!implementation) {
       problems.push(`${python} (${origin}): ${probe.problem || "does not run"}`);
@@ -133,7 +127,7 @@ export async function findServer(extensionPath: string): Promise<ServerCommand |
     } else if (!probe.ok) {
       problems.push(`${python} (${origin}, Python ${version}) cannot load the bundled server: ${probe.problem}`);
     } else {
-      return { command: python, args: ["-P", "-m", "wave_lsp", "serve"], env, origin: `${origin}, Python ${version}, bundled server` };
+      return { command: python, args: ["-I", launcher], env: process.env, origin: `${origin}, Python ${version}, bundled server` };
     }
   }
   return problems;
