@@ -233,3 +233,14 @@ def test_wisp_limits_only_under_portable(tmp_path: Path) -> None:
     assert found(run(tmp_path, head(), files=files, target="claude-code"), "SK141") == []
     limits = found(run(tmp_path, head(), files=files, target="portable"), "SK141")
     assert limits and "Wisp" in limits[0].message
+
+
+# -- allowed-tools: the tool list is data with its source ------------------------------------------
+
+def test_current_claude_code_tools_are_known(tmp_path: Path) -> None:
+    from wave_lsp.core.checking import schema
+
+    field = schema.fields()["allowed-tools"].schema
+    assert "Monitor" in field["x-tools"] and "checked" in field["x-tools-source"]
+    text = head().replace("\n---\n", "\nallowed-tools: Monitor, Read\n---\n", 1)
+    assert found(run(tmp_path, text, target="claude-code"), "SK083") == []
