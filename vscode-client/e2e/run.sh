@@ -200,5 +200,11 @@ cp "$HERE/e2e.mjs" "$RUN/pw/e2e.mjs"
 ln -s "$PW_DIR/node_modules" "$RUN/pw/node_modules"
 CS_URL="http://127.0.0.1:$PORT" WS_FOLDER="$WS" SHOTS="$SHOTS" \
   step timeout 300 "$NODE24/bin/node" "$RUN/pw/e2e.mjs"
-# How the extension started the server (its output channel, logged by VS Code).
-grep -rh "Starting .*serve" "$USER_DIR/logs" 2>/dev/null | tail -n 1 || true
+# How the extension started the server (its output channel, logged by VS Code): the bare Python
+# running the .vsix's own copy.
+started=$(grep -rh "Starting .*serve" "$USER_DIR/logs" 2>/dev/null | tail -n 1 || true)
+echo "$started"
+case "$started" in
+  *"Starting $BARE/bin/python -I $EXTS/"*"/bundled/tool/serve.py "*) ;;
+  *) echo "FAIL: the server was not the .vsix's bundled copy run by $BARE/bin/python"; exit 1 ;;
+esac
