@@ -93,16 +93,20 @@ def test_the_action_installs_and_annotates(tmp_path: Path) -> None:
     skills = tmp_path / "repo" / "skills"
     (skills / "notes").mkdir(parents=True)
     (skills / "notes" / "SKILL.md").write_text(
-        "---\nname: notes\ndescription: Drafts notes. Use when: asked\n---\n", "utf-8")
+        "---\nname: notes\ndescription: Drafts notes. Use when: asked\nallowed_tools: Read\n---\n",
+        "utf-8")
     install, check = _action_steps({"paths": "skills", "target": "claude-code"})
     subprocess.run(["bash", "-c", install[0]], env={**install[1], "PATH": path, "HOME": str(tmp_path)},
                    check=True, capture_output=True, timeout=540)
     result = subprocess.run(["bash", "-c", check[0]], cwd=tmp_path / "repo", capture_output=True,
                             text=True, timeout=120,
                             env={**check[1], "PATH": path, "HOME": str(tmp_path)})
-    assert result.returncode == 0, result.stderr  # SK021 is a warning under claude-code
-    assert "::warning file=skills/notes/SKILL.md,line=3," in result.stdout
+    assert result.returncode == 0, result.stderr  # no error under claude-code
+    # SK021 is information there (the quoting retry loads it), the misspelt key a warning
+    assert "::notice file=skills/notes/SKILL.md,line=3," in result.stdout
     assert "title=SK021 " in result.stdout
+    assert "::warning file=skills/notes/SKILL.md,line=4," in result.stdout
+    assert "title=SK071 " in result.stdout
 
 
 def test_the_example_workflows_use_real_options() -> None:
