@@ -18,21 +18,23 @@ TARGET = st.sampled_from(["rm -rf build", "rm x", "'rm' x", "\\rm x", "/bin/rm x
 
 
 def wrap(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-    """One grammar step around `inner` (a command line that contains the target somewhere)."""
+    """One grammar step around `inner` (a command line that contains the target somewhere).
+    Parentheses are written with a space inside: `((` and `$((` would be arithmetic, another
+    construct (never allowed, but not a command whose parts a deny rule can name)."""
     def step(draw_inner: str, other: str, form: int) -> str:
         forms = [
             f"{draw_inner} && {other}", f"{other} || {draw_inner}", f"{other}; {draw_inner}",
-            f"{other} | {draw_inner}", f"{draw_inner} |& {other}", f"({draw_inner})",
+            f"{other} | {draw_inner}", f"{draw_inner} |& {other}", f"( {draw_inner} )",
             f"{{ {draw_inner}; }}", f"if {other}; then {draw_inner}; fi",
             f"if {draw_inner}; then {other}; fi", f"while {other}; do {draw_inner}; break; done",
             f"for i in 1 2; do {draw_inner}; done", f"case x in x) {draw_inner};; esac",
-            f"echo $({draw_inner})", f'echo "$({draw_inner})"', f"echo `{draw_inner}`"
-            if "`" not in draw_inner else f"echo $({draw_inner})",
+            f"echo $( {draw_inner} )", f'echo "$( {draw_inner} )"', f"echo `{draw_inner}`"
+            if "`" not in draw_inner else f"echo $( {draw_inner} )",
             f"{draw_inner} &", f"! {draw_inner}", f"timeout 5 {draw_inner}",
             f"nice -n 5 {draw_inner}", f"env X=1 {draw_inner}", f"sh -c {shlex.quote(draw_inner)}",
             f"bash -c {shlex.quote(draw_inner)}", f"eval {shlex.quote(draw_inner)}",
-            f"f() {{ {draw_inner}; }}; f", f"cat <<< \"$({draw_inner})\"",
-            f"{other}\n{draw_inner}", f"X=$({draw_inner}) {other}",
+            f"f() {{ {draw_inner}; }}; f", f"cat <<< \"$( {draw_inner} )\"",
+            f"{other}\n{draw_inner}", f"X=$( {draw_inner} ) {other}",
             f"{draw_inner} 2>&1 > /dev/null",
         ]
         return forms[form % len(forms)]
