@@ -231,12 +231,14 @@ _C_UNSAFE = re.compile(
     r"|(?:^|[\s\[{,])[&*!]"
 )
 _COMMENT_LINE = re.compile(r"^[ ]*#", re.M)
+#: document markers (`---`, `...`): libyaml accepts sequences of them the pure parser rejects
+_DOCUMENT_MARKER = re.compile(r"^(?:---|\.\.\.)", re.M)
 _BLOCK_HEADER = re.compile(r"[|>][-+0-9]*[ ]*(?:#.*)?$", re.M)
 
 
 def _c_can_parse(text: str) -> bool:
     """libyaml gives exactly the pure parser's events for `text` (see `_C_UNSAFE`)."""
-    if _CParser is None or _C_UNSAFE.search(text):
+    if _CParser is None or _C_UNSAFE.search(text) or _DOCUMENT_MARKER.search(text):
         return False
     return not (_COMMENT_LINE.search(text) and _BLOCK_HEADER.search(text))
 
