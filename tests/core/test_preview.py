@@ -274,3 +274,15 @@ def test_arguments_file_is_removed_after_the_invocation(tmp_path: Path) -> None:
     result = run(path, "secret", mode="execute")
     used = Path(result.injections[0].output_preview.strip())
     assert used.name == "arguments" and not used.exists() and not used.parent.exists()
+
+
+def test_read_only_commands_run_without_a_rule_where_the_runtime_does(tmp_path: Path) -> None:
+    """The preview, the hover and SK120/SK123 share one decision: Claude Code runs its built-in
+    read-only commands without any rule, Wave does not."""
+    path = skill(tmp_path, "Status: !`git status`\n")
+    claude = run(path, target="claude-code")
+    assert claude.ok, claude.error
+    assert claude.injections[0].decision.read_only
+    wave = run(path)
+    assert not wave.ok and "git status" in (wave.error or "")
+    assert not wave.injections[0].decision.read_only

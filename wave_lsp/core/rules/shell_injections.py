@@ -4,10 +4,9 @@ Injections are found exactly as the runtimes find them (`wave_lsp.core.parsing.i
 from the one permission engine (`wave_lsp.core.runtime.permissions`) through the dry-run plan of the
 preview, so a diagnostic, a hover and `wave-lsp preview` never disagree.
 
-Decisions: a command the engine finds no rule for, but which the runtime runs anyway as one of its
-built-in read-only commands (`profile.auto_allows_read_only`, `runtime.readonly`), is not SK123
-(the engine itself is the permission owner's; this is applied here until the engine calls
-`is_read_only`). SK125 explains a command that is *not* allowed; an allowed one (a tool-wide
+Decisions: a command no rule matches, but which the runtime runs anyway as one of its built-in
+read-only commands (`profile.auto_allows_read_only`, decided by the engine), is allowed, so it is
+not SK123. SK125 explains a command that is *not* allowed; an allowed one (a tool-wide
 `Bash` grant, a rule for every part) needs nothing. SK123's quick fix adds the narrowest rule —
 the exact command as written, placeholders kept so that the rule is substituted like the command —
 to `allowed-tools`, in the form the file uses (block list, flow list or string; a block list when
@@ -30,10 +29,8 @@ from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import capped, shown
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.permissions import SAFE_DEVICES, narrowest_rule, split_command
+from wave_lsp.core.runtime.permissions import narrowest_rule, split_command
 from wave_lsp.core.runtime.preview import PlannedInjection, permission_message, shell_tool
-from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.readonly import is_read_only
 
 MAX_INJECTION_FINDINGS = 100
 
@@ -41,11 +38,8 @@ MAX_INJECTION_FINDINGS = 100
 @check("SK120", "SK123", "SK124", "SK125")
 def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
     for planned in capped(ctx.injection_plan.injections, MAX_INJECTION_FINDINGS):
-        read_only = auto_allowed_read_only(ctx.profile, planned)
-        yield _announce(ctx, planned, read_only)
+        yield _announce(ctx, planned)
         decision = planned.decision
-        if read_only:
-            continue  # runs without any rule: nothing to deny, nothing to split
         if not decision.allowed:
             fixes = [] if decision.rule is not None else [_allow_fix(ctx, planned)]
             yield ctx.finding("SK123", planned.injection.span,
@@ -74,39 +68,12 @@ def _optional(fix: Fix | None) -> list[Fix]:
     return [fix] if fix is not None else []
 
 
-def auto_allowed_read_only(profile: RuntimeProfile, planned: PlannedInjection) -> bool:
-    """The engine found no rule, but the runtime runs the command anyway: every part is one of its
-    built-in read-only commands (`wave_lsp.core.runtime.readonly`). A deny or ask rule wins."""
-    decision = planned.decision
-    if decision.allowed or decision.rule is not None or not profile.auto_allows_read_only:
-        return False
-    # the parts no rule allows (a compound command), else the whole command
-    texts = decision.unmatched if decision.compound and decision.unmatched else (
-        planned.shell_command,)
-    for text in texts:
-        split = split_command(text)
-        if split.problem or split.unmodelled or not split.parts:
-            return False
-        for part in split.parts:
-            if part.expansion or part.assignments or part.wrapped:
-                return False
-            if any(word.value not in SAFE_DEVICES for word in part.writes):
-                return False
-            words = [word.value for word in part.words]
-            if any(word is None for word in words):
-                return False
-            if not is_read_only([word for word in words if word is not None], profile):
-                return False
-    return True
-
-
-def _announce(ctx: CheckContext, planned: PlannedInjection, read_only: bool = False) -> Finding:
+def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
     decision = planned.decision
     verdict = (f"allowed by `{decision.rule.raw}` from {decision.rule.where}"
                if decision.allowed and decision.rule is not None else
-               "allowed" if decision.allowed else
-               f"allowed without a rule: {ctx.profile.runtime} runs read-only commands as they "
-               "are" if read_only else f"not allowed ({decision.reason})")
+               decision.reason if decision.read_only else
+               "allowed" if decision.allowed else f"not allowed ({decision.reason})")
     return ctx.finding("SK120", planned.injection.span,
                        f"Runs `{shown(planned.shell_command)}` in a shell each time the skill is "
                        f"invoked, before the model sees anything; its output replaces the pattern. "

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.runtime.readonly import is_read_only
 from wave_lsp.core.runtime.toolrules import parse_rule, unescaped_positions
 
 BEHAVIORS = ("deny", "ask", "allow")
@@ -957,6 +958,8 @@ class Decision:
     compound: bool = False
     #: the parts that no rule allows (for compound commands)
     unmatched: tuple[str, ...] = ()
+    #: allowed without a rule: every part is one of the runtime's read-only commands
+    read_only: bool = False
 
     @property
     def allowed(self) -> bool:
@@ -970,8 +973,10 @@ class Decision:
 
 class PermissionEngine:
     def __init__(self, rules: Iterable[PermissionRule], tool: str = "Bash",
-                 project: Path | None = None) -> None:
+                 project: Path | None = None, profile: RuntimeProfile | None = None) -> None:
         self.tool = tool
+        #: the runtime whose built-in read-only commands run without a rule (None: no such class)
+        self.profile = profile
         self.rules = [rule for rule in rules if rule.tool == tool]
         #: the folder commands run in: writing outside it needs approval (Claude Code's path
         #: constraints); None skips the check
@@ -987,6 +992,42 @@ class PermissionEngine:
         return self._groups[behavior, kind]
 
     def check(self, command: str) -> Decision:
+        """The decision for `command`: the rules' (`_decide`), except that a command no rule
+        matched runs anyway when every part is one of the runtime's built-in read-only commands
+        (`wave_lsp.core.runtime.readonly`); a deny or ask rule always wins."""
+        decision = self._decide(command)
+        if decision.allowed or decision.rule is not None or not self._read_only(decision, command):
+            return decision
+        return Decision("allow", f"allowed without a rule: {self._runtime()} runs read-only "
+                                 "commands as they are", None, decision.compound, read_only=True)
+
+    def _runtime(self) -> str:
+        return self.profile.runtime if self.profile is not None else "the runtime"
+
+    def _read_only(self, decision: Decision, command: str) -> bool:
+        """Every part no rule allows is a plain read-only command: no expansion, assignment,
+        wrapper or write other than to a device."""
+        profile = self.profile
+        if profile is None or not profile.auto_allows_read_only or self.tool != "Bash":
+            return False
+        texts = decision.unmatched if decision.compound and decision.unmatched else (command,)
+        for text in texts:
+            split = split_command(text)
+            if split.problem or split.unmodelled or not split.parts:
+                return False
+            for part in split.parts:
+                if part.expansion or part.assignments or part.wrapped:
+                    return False
+                if any(word.value not in SAFE_DEVICES for word in part.writes):
+                    return False
+                words = [word.value for word in part.words]
+                if any(word is None for word in words):
+                    return False
+                if not is_read_only([word for word in words if word is not None], profile):
+                    return False
+        return True
+
+    def _decide(self, command: str) -> Decision:
         """Deny, then ask, then allow (docs/design/runtime-facts.md §3.8), default-deny: deny and ask
         rules are matched against every form of the whole command and of every simple command
         found anywhere in it (`deny_forms`); a command the engine cannot model is never allowed;

@@ -209,7 +209,8 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
         return Plan(values, resolve_allowed_tools(document, values), RuleSet(), [])
     rules, allowed = permission_rules(document, location, settings, values)
     tool = shell_tool(document, profile)
-    engine = PermissionEngine(rules.rules, tool, location.project_root or location.skill_dir)
+    engine = PermissionEngine(rules.rules, tool, location.project_root or location.skill_dir,
+                              profile)
     names = args_module.declared_names(document.value("arguments"))
     words = args_module.split_arguments(raw_arguments or "", profile)
     planned = []
