@@ -6,12 +6,12 @@ permission manager has no such class (§4.3): there a command without an allow r
 non-interactive load. Whether a runtime has the class is `RuntimeProfile.auto_allows_read_only`.
 
 `is_read_only(words, profile)` answers for one simple command, given as its words after the shell
-has split it (a compound command is read-only when each of its parts is; the caller splits it,
-as `PermissionEngine` does for a command no rule matches). It is conservative: a command it does not know, a flag
-that can write or run something (`find -delete`, `sort -o`, `git diff --output`), a word the shell
-still expands (`$VAR`, `$(…)`, backticks), an output redirection or a path outside the working
-directory (absolute, `~`, `..`: Claude Code checks path constraints before the read-only
-auto-allow) makes the command not read-only.
+has split it (a compound command is read-only when each of its parts is; the caller splits it, as
+`PermissionEngine` does for a command no rule matches). It is conservative: a command it does not
+know, a flag that can write or run something (`find -delete`, `sort -o`, `git diff --output`), a
+word the shell still expands (`$VAR`, `$(…)`, backticks), an output redirection or a path outside
+the working directory (absolute, `~`, `..`: Claude Code checks path constraints before the read-
+only auto-allow) makes the command not read-only.
 
 The table is data, with its source and date, so that it can be reviewed against the runtime.
 """
