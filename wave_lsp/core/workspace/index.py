@@ -17,10 +17,11 @@ from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
-from wave_lsp.core.runtime.listing import ListingEntry, listing_entry
+from wave_lsp.core.runtime.listing import ListingEntry
 from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
 from wave_lsp.core.workspace.discovery import find_skill_files
-from wave_lsp.core.workspace.location import SKILL_FILE, locate
+from wave_lsp.core.workspace.location import SKILL_FILE
+from wave_lsp.core.workspace.runtime_view import SkillSummary, summary_of_document
 from wave_lsp.core.workspace.session import WorkspaceSession
 
 AGENT_FOLDERS = (".wave/agents", ".claude/agents")
@@ -49,14 +50,10 @@ class AgentEntry:
     path: Path | None  #: None for a built-in agent
 
 
-def summarize(path: Path, document: SkillDocument, home: Path | None = None) -> SkillEntry:
-    location = locate(path, home=home)
-    listing = listing_entry(document, location)
-    description = document.value("description")
-    hint = document.value("argument-hint")
-    return SkillEntry(name=listing.name, path=path, scope=location.scope,
-                      description=description.strip() if isinstance(description, str) else "",
-                      argument_hint=hint if isinstance(hint, str) else None, listing=listing)
+def entry_of(path: Path, summary: SkillSummary) -> SkillEntry:
+    return SkillEntry(name=summary.listing.name, path=path, scope=summary.scope,
+                      description=summary.description, argument_hint=summary.argument_hint,
+                      listing=summary.listing)
 
 
 class SkillIndex:
@@ -84,15 +81,14 @@ class SkillIndex:
             absolute = path.absolute()
             summary = self.session.summary(absolute, self.home)
             if summary is not None:
-                entries[absolute] = SkillEntry(
-                    name=summary.listing.name, path=absolute, scope=summary.scope,
-                    description=summary.description, argument_hint=summary.argument_hint,
-                    listing=summary.listing)
+                entries[absolute] = entry_of(absolute, summary)
         self._entries = entries
 
     def update(self, path: Path, document: SkillDocument) -> None:
         if path.name == SKILL_FILE:
-            self._entries[path.absolute()] = summarize(path.absolute(), document, self.home)
+            absolute = path.absolute()
+            self._entries[absolute] = entry_of(
+                absolute, summary_of_document(absolute, document, self.home))
 
     def refresh(self, path: Path) -> None:
         """Re-read `path` from disk (it changed, appeared or disappeared)."""

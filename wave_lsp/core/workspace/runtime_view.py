@@ -174,8 +174,13 @@ def read_summary(path: Path, home: Path | None, keep_document: bool = False) -> 
     """Read and summarise one SKILL.md (None when it cannot be read). Uncached: a
     `WorkspaceSession` remembers summaries per file version."""
     document = load_document(path)
-    if document is None:
-        return None
+    return None if document is None else summary_of_document(path, document, home, keep_document)
+
+
+def summary_of_document(path: Path, document: SkillDocument, home: Path | None,
+                        keep_document: bool = False) -> SkillSummary:
+    """What discovery and the index need from one parsed SKILL.md (the file's or an editor's
+    text)."""
     location = locate(path, home=home)
     value = document.value("description")
     hint = document.value("argument-hint")
