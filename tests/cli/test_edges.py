@@ -71,3 +71,23 @@ def test_a_closed_pipe_ends_quietly() -> None:
     result = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=60)
     assert result.stdout.startswith("SK001")
     assert "Traceback" not in result.stderr
+
+
+def test_the_readme_shows_what_check_prints_on_the_examples(capsys, monkeypatch,
+                                                             tmp_path: Path) -> None:
+    """The set-up section's example output and the JSON example's summary are the real ones."""
+    import json
+
+    repo = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    readme = (repo / "README.md").read_text("utf-8")
+    main(["check", "examples/skills", "--no-personal"])
+    text = capsys.readouterr().out
+    assert text.rstrip().splitlines()[-1] in readme
+    for line in readme.splitlines():
+        if line.startswith("examples/skills/") and " [" in line:
+            assert line.rstrip(" …").removesuffix("…").rstrip() in text, line
+    main(["check", "examples/skills", "--no-personal", "--format", "json"])
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    assert f'"summary": {json.dumps(summary)}' in readme
