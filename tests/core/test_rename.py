@@ -276,3 +276,22 @@ def test_a_mention_starts_the_same_plan(tmp_path: Path) -> None:
     plan = plan_rename(target, "new-name", index, settings=SETTINGS)
     assert plan.files[0].path == root / ".wave/skills/old-name/SKILL.md"
     assert "Run /new-name first" in applied(plan, user)
+
+
+def test_a_plugin_skill_is_renamed_in_its_qualified_mentions(tmp_path: Path) -> None:
+    root, index = workspace(tmp_path, {
+        "plug/.claude-plugin/plugin.json": '{"name": "plug"}',
+        "plug/skills/old-name/SKILL.md": OLD,
+        ".wave/skills/user/SKILL.md": "---\nname: user\n---\n"
+                                      "Run /plug:old-name, not /old-name.\n"
+                                      "[ref]: ../../../plug/skills/old-name/SKILL.md\n",
+    })
+    user = root / ".wave/skills/user/SKILL.md"
+    context, offset = at("---\nname: user\n---\nRun /plug:old‸-name, not /old-name.\n", user, index)
+    target = rename_target(context, offset)
+    assert target is not None and target.name == "old-name"
+    assert context.document.text[target.span.start:target.span.end] == "old-name"
+    plan = plan_rename(target, "new-name", index, settings=SETTINGS)
+    assert applied(plan, user) == ("---\nname: user\n---\nRun /plug:new-name, not /old-name.\n"
+                                   "[ref]: ../../../plug/skills/new-name/SKILL.md\n")
+    assert plan.folder is not None and plan.folder.new == root / "plug/skills/new-name"

@@ -20,7 +20,8 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
-from wave_lsp.lsp.server import RequestRefused, WaveLanguageServer
+from wave_lsp.lsp.protocol import RequestRefused
+from wave_lsp.lsp.server import WaveLanguageServer
 
 if TYPE_CHECKING:
     from wave_lsp.core.features.rename import FileEdits, RenameError, RenamePlan
@@ -67,10 +68,10 @@ def register(server: WaveLanguageServer) -> None:
         return _workspace_edit(ls, plan, open_documents)
 
 
-def refusal(error: RenameError) -> RequestRefused | JsonRpcInvalidParams:
+def refusal(error: RenameError) -> RequestRefused:
     """The JSON-RPC error for a rename the core refused: the editor shows its message."""
     if error.invalid_name:
-        return JsonRpcInvalidParams(error.message)
+        return RequestRefused(error.message, code=JsonRpcInvalidParams.CODE)
     return RequestRefused(error.message)
 
 

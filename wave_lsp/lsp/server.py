@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
-from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from wave_lsp import __version__
+from wave_lsp.lsp.protocol import RequestRefused
 
 if TYPE_CHECKING:
     from wave_lsp.lsp.state import Analysis, ServerState
@@ -41,13 +41,6 @@ P = ParamSpec("P")
 T = TypeVar("T")  #: what the default answer is
 T_co = TypeVar("T_co", covariant=True)
 R = TypeVar("R")  #: what the handler answers
-
-
-class RequestRefused(JsonRpcException):
-    """A request answered with an error the user is meant to read (`RequestFailed`, -32803), such
-    as a rename the core refuses: not a fault of the server, so not logged as one."""
-
-    CODE = types.LSPErrorCodes.RequestFailed.value
 
 
 class WaveLanguageServer(LanguageServer):
@@ -84,9 +77,9 @@ class WaveLanguageServer(LanguageServer):
         """Log instead of pygls' default pop-up: a bad document must not nag the user. Requests
         for methods we do not implement and unreadable messages are the client's business:
         a one-line warning, no traceback."""
-        from pygls.exceptions import JsonRpcInvalidParams, JsonRpcMethodNotFound
+        from pygls.exceptions import JsonRpcMethodNotFound
 
-        if isinstance(error, RequestRefused | JsonRpcInvalidParams):
+        if isinstance(error, RequestRefused):
             log.info("refused: %s", error)
             return
         if isinstance(error, JsonRpcMethodNotFound | ValueError):
