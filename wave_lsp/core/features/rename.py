@@ -104,7 +104,7 @@ def read_from_disk(path: Path) -> str | None:
 # -- where a rename can start --------------------------------------------------------------------
 def rename_target(ctx: FeatureContext, offset: int) -> RenameTarget | None:
     """The skill named at `offset` (the `name:` value or a `/name` mention), or None when nothing
-    there can be renamed; RenameError when the mention is ambiguous or its skill has no `name:`."""
+    there can be renamed; RenameError when a mention names several skills."""
     own = _own_name_target(ctx, offset)
     if own is not None:
         return own
@@ -192,7 +192,7 @@ class _Skill:
     bom: bool
     location: SkillLocation
     name: str
-    invocation: str  #: `/name`, or `/plugin:name` in a plugin
+    invocation: str  #: what a mention writes after `/`: the name, or `plugin:name` in a plugin
 
     @property
     def folder(self) -> Path:
