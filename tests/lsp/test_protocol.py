@@ -169,3 +169,22 @@ def test_a_client_that_disappears(tmp_path: Path) -> None:
     # a clean exit; asyncio may still log the cancellation of pygls' own pending callbacks
     assert raw.process.returncode == 0
     assert b"wave_lsp/" not in raw.process.stderr.read()
+
+
+def test_a_refused_rename_is_an_answer_not_a_fault(client: RawClient, tmp_path: Path) -> None:
+    """A rename the server refuses is an error response with the reason, and the server logs no
+    traceback for it (it is the user's answer, not a server fault)."""
+    skill = tmp_path / ".wave/skills/disk/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: disk\n---\n", "utf-8")
+    document = {"uri": skill.as_uri()}
+    client.send({"id": 20, "method": "textDocument/rename", "params": {
+        "textDocument": document, "position": {"line": 1, "character": 7}, "newName": "Bad Name"}})
+    invalid = client.reply_to(20)["error"]
+    assert invalid["code"] == -32602 and "(SK034)" in invalid["message"]
+    client.send({"id": 21, "method": "textDocument/rename", "params": {
+        "textDocument": document, "position": {"line": 0, "character": 0}, "newName": "fine"}})
+    elsewhere = client.reply_to(21)["error"]
+    assert elsewhere["code"] == -32803 and "Nothing to rename here" in elsewhere["message"]
+    assert client.close() == 0
+    assert b"Traceback" not in client.process.stderr.read()

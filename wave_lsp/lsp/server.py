@@ -25,6 +25,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from wave_lsp import __version__
+from wave_lsp.lsp.protocol import RequestRefused
 
 if TYPE_CHECKING:
     from wave_lsp.lsp.state import Analysis, ServerState
@@ -78,6 +79,9 @@ class WaveLanguageServer(LanguageServer):
         a one-line warning, no traceback."""
         from pygls.exceptions import JsonRpcMethodNotFound
 
+        if isinstance(error, RequestRefused):
+            log.info("refused: %s", error)
+            return
         if isinstance(error, JsonRpcMethodNotFound | ValueError):
             log.warning("ignored: %s", error)
             return
