@@ -129,3 +129,19 @@ def workspace_edit(uri: str, version: int | None, edits: list[types.TextEdit],
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
             edits=edits)])
     return types.WorkspaceEdit(changes={uri: edits})
+
+
+def semantic_token_data(tokens: Iterable[tuple[Span, int, int]], positions: Positions) -> list[int]:
+    """`(span, type index, modifier bits)` of single-line tokens in document order, as the
+    protocol's relative integers: per token the line delta, the start delta (from the previous
+    token's start on the same line, else from column 0), the length, the type and the modifiers,
+    the three columns in the client's position units."""
+    data: list[int] = []
+    line, character = 0, 0
+    for span, kind, modifiers in tokens:
+        start, end = positions.position(span.start), positions.position(span.end)
+        delta_line = start.line - line
+        delta_start = start.character - character if delta_line == 0 else start.character
+        data += [delta_line, delta_start, end.character - start.character, kind, modifiers]
+        line, character = start.line, start.character
+    return data

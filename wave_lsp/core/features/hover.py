@@ -10,6 +10,7 @@ skill's description. Injections add their permission decision (see `wave_lsp.cor
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking import schema
 from wave_lsp.core.features import FeatureContext, match_at
@@ -21,6 +22,9 @@ from wave_lsp.core.parsing.yamltree import YamlNode
 from wave_lsp.core.runtime.arguments import PLACEHOLDER as ARGUMENT_PLACEHOLDER
 from wave_lsp.core.runtime.substitute import VariableValues
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
+
+if TYPE_CHECKING:
+    from wave_lsp.core.runtime.preview import PlannedInjection
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +182,12 @@ def _injection(ctx: FeatureContext, offset: int) -> HoverText | None:
     planned = next((p for p in plan.injections if p.injection.span == found[0].span), None)
     if planned is None:
         return HoverText("**Injected command** — empty: the runtime skips it.", found[0].span)
+    return HoverText(injection_markdown(planned), found[0].span)
+
+
+def injection_markdown(planned: PlannedInjection) -> str:
+    """The account of one injected command and its permission decision (the hover, and the
+    tooltip of its inlay hint)."""
     decision = planned.decision
     verdict = {"allow": "✅ **allowed**", "deny": "⛔ **denied**",
                "ask": "⛔ **denied** (needs approval, and a skill load cannot ask)"}[decision.behavior]
@@ -190,7 +200,7 @@ def _injection(ctx: FeatureContext, offset: int) -> HoverText | None:
         lines.append(f"Rule: `{decision.rule.raw}` ({decision.rule.source}{where}).")
     if not decision.allowed:
         lines.append("The whole invocation aborts: no command runs and the model gets no text.")
-    return HoverText("\n\n".join(lines), found[0].span)
+    return "\n\n".join(lines)
 
 
 MAX_MATCH_FILES = 20_000

@@ -1,0 +1,179 @@
+"""Inlay hints in a SKILL.md body: what each placeholder becomes and whether each injected command
+may run, for the current target (docs/design/lsp.md *Inlay hints and semantic tokens*).
+
+- after `${NAME}`: its value here (`${CLAUDE_SKILL_DIR}` → the skill folder), a few words for a
+  value known only at run time (`per session`), or `literal` where the target knows the variable
+  but leaves it in place; nothing for a variable the target does not know (SK117 reports it);
+- after `$ARGUMENTS`, `$N`, `$ARGUMENTS[N]` and a declared `$name`: the argument it binds to under
+  the profile's counting (`argument_base`), by its declared name when it has one;
+- after `` !`cmd` `` and ```` ```! ```` blocks: the permission engine's decision, exactly the one
+  the preview and the hover show (`wave_lsp.core.runtime.preview.plan_injections`).
+
+Labels stay short; the tooltip (Markdown) explains. The placeholders are found by the runtime's own
+patterns (`variables.PLACEHOLDER`, `arguments.argument_references`, `find_injections`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from wave_lsp.core.features import FeatureContext
+from wave_lsp.core.parsing.injections import Injection, find_injections
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
+from wave_lsp.core.runtime.permissions import Decision
+from wave_lsp.core.runtime.substitute import VariableValues
+from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
+
+HintKind = Literal["value", "argument", "permission"]
+#: labels longer than this are shortened (a path keeps its last folders)
+MAX_LABEL = 32
+
+
+@dataclass(frozen=True, slots=True)
+class InlayHint:
+    offset: int  #: where the hint stands: right after what it explains
+    label: str
+    tooltip: str  #: Markdown
+    kind: HintKind
+
+
+def inlay_hints(ctx: FeatureContext, within: Span | None = None) -> list[InlayHint]:
+    """The hints of the body whose offset lies in `within` (the whole body when None), in order."""
+    document = ctx.document
+    start = document.body_offset if within is None else max(within.start, document.body_offset)
+    end = len(document.text) if within is None else within.end
+    if start > end:
+        return []
+    injections = list(find_injections(document.text, document.body_offset).items)
+    hints = [*_variable_hints(ctx, injections, start, end),
+             *_argument_hints(ctx, injections, start, end),
+             *_injection_hints(ctx, [i for i in injections if start <= i.span.end <= end])]
+    return sorted(hints, key=lambda hint: hint.offset)
+
+
+def _command_of(offset: int, injections: list[Injection]) -> Injection | None:
+    return next((i for i in injections
+                 if i.command_span.start <= offset < i.command_span.end), None)
+
+
+# -- ${…} ---------------------------------------------------------------------------------------
+def _variable_hints(ctx: FeatureContext, injections: list[Injection], start: int,
+                    end: int) -> Iterator[InlayHint]:
+    values = VariableValues.for_location(ctx.location, ctx.profile)
+    text = ctx.document.text
+    for match in PLACEHOLDER.finditer(text, ctx.document.body_offset):
+        if not start <= match.end() <= end:
+            continue
+        in_shell = _command_of(match.start(), injections) is not None
+        found = variable_hint(match.group(1), values, in_shell)
+        if found is not None:
+            label, tooltip = found
+            yield InlayHint(match.end(), label, tooltip, "value")
+
+
+def variable_hint(name: str, values: VariableValues, in_shell: bool) -> tuple[str, str] | None:
+    """(label, tooltip) for `${name}`, or None when the target does not know the variable."""
+    profile = values.profile
+    if not profile.expands(name):
+        return None
+    known = variable(name)
+    written = f"`${{{name}}}`"
+    if known is None:
+        return ("plugin setting", f"{written} — a value of the plugin's user configuration, set "
+                                  "when the plugin is enabled.")
+    about = f"{written} — {known.description}."
+    if (known.shell_only and not in_shell) or (known.plugin_only and values.plugin_root is None):
+        return "literal", f"{about}\n\n{values.why_unresolved(name)}: it stays literal."
+    if known.at_run_time is not None:
+        return known.at_run_time, f"{about}\n\nKnown only when the skill runs."
+    resolved = values.value(name, in_shell=in_shell)
+    if resolved is None:
+        return None
+    return short_label(resolved), f"{about}\n\nResolves to `{resolved}`."
+
+
+def short_label(value: str) -> str:
+    """`value` if short, else its tail: the last path components that fit, after `…/`."""
+    if len(value) <= MAX_LABEL:
+        return value
+    parts = value.rstrip("/").split("/")
+    tail = parts[-1]
+    for part in reversed(parts[:-1]):
+        if len(part) + len(tail) + 3 > MAX_LABEL:
+            break
+        tail = f"{part}/{tail}"
+    if len(tail) + 2 > MAX_LABEL:
+        return "…" + value[-(MAX_LABEL - 1):]
+    return f"…/{tail}"
+
+
+# -- $ARGUMENTS, $N, $name ------------------------------------------------------------------------
+def _argument_hints(ctx: FeatureContext, injections: list[Injection], start: int,
+                    end: int) -> Iterator[InlayHint]:
+    document, profile = ctx.document, ctx.profile
+    names = declared_names(document.value("arguments"))
+    for reference in argument_references(document.text, names, document.body_offset):
+        if not start <= reference.span.end <= end:
+            continue
+        in_command = _command_of(reference.span.start, injections) is not None
+        if in_command and not profile.splices_arguments_into_commands:
+            label, tooltip = "literal", (
+                f"`{reference.text}` inside an injected command: {profile.runtime} never splices "
+                "arguments into shell text, so the command sees it as written.")
+        else:
+            label, tooltip = argument_hint(reference, names, ctx)
+            if in_command:
+                tooltip += (f"\n\n{profile.runtime} splices it into the shell command: the "
+                            "user's text becomes shell syntax (SK119).")
+        yield InlayHint(reference.span.end, label, tooltip, "argument")
+
+
+def argument_hint(reference: ArgumentReference, names: list[str],
+                  ctx: FeatureContext) -> tuple[str, str]:
+    """(label, tooltip) for one argument placeholder under the context's profile."""
+    profile = ctx.profile
+    written = f"`{reference.text}`"
+    if reference.everything:
+        return "all args", (f"{written} — everything the user typed after the skill's name, as "
+                            "typed (quotes kept).")
+    word = reference.word(names, profile)
+    if word is None:
+        return "empty", (f"{written} is always empty in `{profile.name}`: arguments count from "
+                         f"{profile.argument_base}.")
+    ordinal = word + 1
+    counting = (f"declared as argument {ordinal} in `arguments`" if reference.name is not None
+                else f"`{profile.name}` counts from {profile.argument_base}")
+    missing = ("stays as written" if reference.index is not None
+               and profile.keeps_missing_indexed_argument else "is empty")
+    named = f" (`{names[word]}`)" if word < len(names) and reference.name is None else ""
+    label = names[word] if word < len(names) and reference.name is None else f"arg {ordinal}"
+    return label, (f"{written} — argument {ordinal}{named}: {counting}. It {missing} when fewer "
+                   "arguments are given.")
+
+
+# -- !`cmd` ---------------------------------------------------------------------------------------
+DECISION_LABELS = {"allow": "allowed", "deny": "denied", "ask": "needs approval"}
+
+
+def decision_label(decision: Decision) -> str:
+    if decision.allowed and decision.read_only:
+        return "read-only"
+    return DECISION_LABELS[decision.behavior]
+
+
+def _injection_hints(ctx: FeatureContext, injections: list[Injection]) -> Iterator[InlayHint]:
+    if not any(not injection.empty for injection in injections):
+        return
+    from wave_lsp.core.features.hover import injection_markdown
+    from wave_lsp.core.runtime.preview import plan_injections
+
+    plan = plan_injections(ctx.document, ctx.location, ctx.settings)
+    by_span = {planned.injection.span: planned for planned in plan.injections}
+    for injection in injections:
+        planned = by_span.get(injection.span)
+        if planned is not None:
+            yield InlayHint(injection.span.end, decision_label(planned.decision),
+                            injection_markdown(planned), "permission")
