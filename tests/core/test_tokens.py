@@ -94,3 +94,19 @@ def test_range_keeps_the_tokens_it_overlaps() -> None:
     # a range that starts inside a token still returns it (whole)
     inside = Span(text.index("SKILL_DIR"), text.index("SKILL_DIR") + 1)
     assert [t[0] for t in shown(text, tokens(text, within=inside))] == ["${WAVE_SKILL_DIR}"]
+
+
+def test_an_inline_command_across_lines_is_cut_per_line() -> None:
+    text = HEAD + "Run !`echo a\necho b` now\n"
+    assert shown(text, tokens(text)) == [("!`", "marker", ""), ("echo a", "command", ""),
+                                         ("echo b", "command", ""), ("`", "marker", "")]
+
+
+@pytest.mark.timeout(60)  # linear: about a second on a loaded two-core machine
+def test_many_tokens_on_one_long_line() -> None:
+    unit = "😀 $1 ${WAVE_SKILL_DIR} !`echo ${WAVE_SESSION_ID} x` "
+    text = HEAD + unit * 5000 + "\n"
+    found = tokens(text)
+    assert len(found) == 5000 * 7
+    last = found[-1]
+    assert (last.kind, last.span.end) == ("marker", len(text) - 2)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from wave_lsp.core.features import FeatureContext
-from wave_lsp.core.parsing.injections import Injection, find_injections
+from wave_lsp.core.parsing.injections import CommandSpans, Injection, find_injections
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
 from wave_lsp.core.runtime.permissions import Decision
@@ -48,27 +48,22 @@ def inlay_hints(ctx: FeatureContext, within: Span | None = None) -> list[InlayHi
     if start > end:
         return []
     injections = list(find_injections(document.text, document.body_offset).items)
-    hints = [*_variable_hints(ctx, injections, start, end),
-             *_argument_hints(ctx, injections, start, end),
+    commands = CommandSpans(injections)
+    hints = [*_variable_hints(ctx, commands, start, end),
+             *_argument_hints(ctx, commands, start, end),
              *_injection_hints(ctx, [i for i in injections if start <= i.span.end <= end])]
     return sorted(hints, key=lambda hint: hint.offset)
 
 
-def _command_of(offset: int, injections: list[Injection]) -> Injection | None:
-    return next((i for i in injections
-                 if i.command_span.start <= offset < i.command_span.end), None)
-
-
 # -- ${…} ---------------------------------------------------------------------------------------
-def _variable_hints(ctx: FeatureContext, injections: list[Injection], start: int,
+def _variable_hints(ctx: FeatureContext, commands: CommandSpans, start: int,
                     end: int) -> Iterator[InlayHint]:
     values = VariableValues.for_location(ctx.location, ctx.profile)
     text = ctx.document.text
     for match in PLACEHOLDER.finditer(text, ctx.document.body_offset):
         if not start <= match.end() <= end:
             continue
-        in_shell = _command_of(match.start(), injections) is not None
-        found = variable_hint(match.group(1), values, in_shell)
+        found = variable_hint(match.group(1), values, match.start() in commands)
         if found is not None:
             label, tooltip = found
             yield InlayHint(match.end(), label, tooltip, "value")
@@ -111,14 +106,14 @@ def short_label(value: str) -> str:
 
 
 # -- $ARGUMENTS, $N, $name ------------------------------------------------------------------------
-def _argument_hints(ctx: FeatureContext, injections: list[Injection], start: int,
+def _argument_hints(ctx: FeatureContext, commands: CommandSpans, start: int,
                     end: int) -> Iterator[InlayHint]:
     document, profile = ctx.document, ctx.profile
     names = declared_names(document.value("arguments"))
     for reference in argument_references(document.text, names, document.body_offset):
         if not start <= reference.span.end <= end:
             continue
-        in_command = _command_of(reference.span.start, injections) is not None
+        in_command = reference.span.start in commands
         if in_command and not profile.splices_arguments_into_commands:
             label, tooltip = "literal", (
                 f"`{reference.text}` inside an injected command: {profile.runtime} never splices "

@@ -16,12 +16,13 @@ the language server encodes them for the protocol.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from wave_lsp.core.features import FeatureContext
-from wave_lsp.core.parsing.injections import Injection, find_injections
+from wave_lsp.core.parsing.injections import CommandSpans, Injection, find_injections
 from wave_lsp.core.parsing.text import LineIndex, Span
 from wave_lsp.core.runtime.arguments import argument_references, declared_names
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
@@ -41,42 +42,41 @@ def semantic_tokens(ctx: FeatureContext, within: Span | None = None) -> list[Tok
     """The body's tokens, in document order; with `within`, those that overlap it."""
     document = ctx.document
     injections = find_injections(document.text, document.body_offset).items
-    inner = sorted([*_variables(ctx, injections), *_arguments(ctx, injections)],
+    commands = CommandSpans(injections)
+    inner = sorted([*_variables(ctx, commands), *_arguments(ctx, commands)],
                    key=lambda token: token.span.start)
+    starts = [token.span.start for token in inner]
     found = [*inner, *(token for injection in _outermost(injections)
-                       for token in _injection(injection, inner))]
+                       for token in _injection(injection, inner, starts))]
     lines = document.lines
-    result = [piece for token in found for piece in _per_line(token, lines)]
+    # only a command can hold a line break (a block's, or an inline one's `[^`]+`)
+    result = [piece for token in found
+              for piece in (_per_line(token, lines) if token.kind == "command" else (token,))]
     if within is not None:
         result = [token for token in result
                   if token.span.start < within.end and token.span.end > within.start]
     return sorted(result, key=lambda token: token.span.start)
 
 
-def _in_command(offset: int, injections: tuple[Injection, ...]) -> bool:
-    return any(i.command_span.start <= offset < i.command_span.end for i in injections)
-
-
-def _variables(ctx: FeatureContext, injections: tuple[Injection, ...]) -> Iterator[Token]:
+def _variables(ctx: FeatureContext, commands: CommandSpans) -> Iterator[Token]:
     profile = ctx.profile
     for match in PLACEHOLDER.finditer(ctx.document.text, ctx.document.body_offset):
         name = match.group(1)
         if not profile.expands(name):
             continue
         known = variable(name)
-        if known is not None and known.shell_only and not _in_command(match.start(), injections):
+        if known is not None and known.shell_only and match.start() not in commands:
             continue
         modifiers: frozenset[TokenModifier] = (frozenset({"readonly", "builtin"}) if known
                                                else frozenset({"readonly"}))
         yield Token(Span(match.start(), match.end()), "variable", modifiers)
 
 
-def _arguments(ctx: FeatureContext, injections: tuple[Injection, ...]) -> Iterator[Token]:
+def _arguments(ctx: FeatureContext, commands: CommandSpans) -> Iterator[Token]:
     document, profile = ctx.document, ctx.profile
     names = declared_names(document.value("arguments"))
     for reference in argument_references(document.text, names, document.body_offset):
-        if _in_command(reference.span.start, injections) and \
-                not profile.splices_arguments_into_commands:
+        if reference.span.start in commands and not profile.splices_arguments_into_commands:
             continue
         modifiers: frozenset[TokenModifier] = (frozenset() if reference.name is not None
                                                else frozenset({"builtin"}))
@@ -85,24 +85,27 @@ def _arguments(ctx: FeatureContext, injections: tuple[Injection, ...]) -> Iterat
 
 def _outermost(injections: tuple[Injection, ...]) -> list[Injection]:
     """Injections not inside another one (an inline `` !`x` `` in a ```` ```! ```` block is the
-    block's text)."""
-    return [i for i in injections if not any(
-        other is not i and other.span.start <= i.span.start and i.span.end <= other.span.end
-        for other in injections)]
+    block's text); `injections` are in document order."""
+    result: list[Injection] = []
+    for injection in injections:
+        if not result or injection.span.start >= result[-1].span.end:
+            result.append(injection)
+    return result
 
 
-def _injection(injection: Injection, inner: list[Token]) -> Iterator[Token]:
-    """The markers and the command pieces between the placeholders inside it."""
+def _injection(injection: Injection, inner: list[Token], starts: list[int]) -> Iterator[Token]:
+    """The markers and the command pieces between the placeholders inside it (`inner` sorted,
+    `starts` their start offsets)."""
     span, command = injection.span, injection.command_span
     opener = 4 if injection.kind == "block" else 2  # ```! or !`
     closer = 3 if injection.kind == "block" else 1  # ``` or `
     yield Token(Span(span.start, span.start + opener), "marker")
     position = command.start
-    for token in inner:
-        if command.start <= token.span.start < command.end:
-            if token.span.start > position:
-                yield Token(Span(position, token.span.start), "command")
-            position = max(position, token.span.end)
+    first = bisect.bisect_left(starts, command.start)
+    for token in inner[first : bisect.bisect_left(starts, command.end)]:
+        if token.span.start > position:
+            yield Token(Span(position, token.span.start), "command")
+        position = max(position, token.span.end)
     if command.end > position:
         yield Token(Span(position, command.end), "command")
     yield Token(Span(span.end - closer, span.end), "marker")
