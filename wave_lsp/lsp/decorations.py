@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.lsp.convert import Positions, semantic_token_data
+from wave_lsp.lsp.convert import semantic_token_data
 from wave_lsp.lsp.features import markup_content, reads_markdown
 from wave_lsp.lsp.server import WaveLanguageServer, safe
 
@@ -53,8 +53,9 @@ def register(server: WaveLanguageServer) -> None:
         positions = analysis.positions
         within = Span(positions.offset(params.range.start), positions.offset(params.range.end))
         markdown = reads_markdown(ls, "text_document.hover.content_format")
-        return [_inlay_hint(hint, positions, markdown)
-                for hint in inlay_hints(analysis.context, within)]
+        hints = inlay_hints(analysis.context, within)
+        return [_inlay_hint(hint, position, markdown) for hint, position
+                in zip(hints, positions.many(hint.offset for hint in hints), strict=True)]
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
     @safe(lambda: types.SemanticTokens(data=[]))
@@ -69,10 +70,10 @@ def register(server: WaveLanguageServer) -> None:
         return _tokens(ls, params.text_document.uri, params.range)
 
 
-def _inlay_hint(hint: InlayHint, positions: Positions, markdown: bool) -> types.InlayHint:
+def _inlay_hint(hint: InlayHint, position: types.Position, markdown: bool) -> types.InlayHint:
     tooltip = markup_content(hint.tooltip, markdown) if markdown else \
         markup_content(hint.tooltip, markdown).value
-    return types.InlayHint(position=positions.position(hint.offset), label=hint.label,
+    return types.InlayHint(position=position, label=hint.label,
                            kind=_HINT_KINDS[hint.kind], tooltip=tooltip, padding_left=True)
 
 
