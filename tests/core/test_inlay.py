@@ -193,3 +193,15 @@ def test_only_hints_in_the_range_are_returned(tmp_path: Path) -> None:
     assert inlay_hints(ctx, Span(0, 4)) == []
     assert labels(inlay_hints(ctx, Span(after(text, "$1"), after(text, "$1")))) == [
         (after(text, "$1"), "issue")]
+
+
+@pytest.mark.parametrize("target", ["wave", "claude-code"])
+def test_argument_tooltips_are_the_hovers(tmp_path: Path, target: str) -> None:
+    """The hint and the hover explain a placeholder in the same words, declared names included."""
+    ctx = context(tmp_path, ARGUMENTS, target)
+    hints = inlay_hints(ctx)
+    assert len(hints) == 7
+    for hint in hints:
+        found = hover(ctx, hint.offset - 1)
+        assert found is not None and found.markdown == hint.tooltip
+        assert found.span.end == hint.offset

@@ -19,7 +19,8 @@ from wave_lsp.core.features.navigation import SKILL_REFERENCE
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
-from wave_lsp.core.runtime.arguments import PLACEHOLDER as ARGUMENT_PLACEHOLDER
+from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.substitute import VariableValues
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 
@@ -133,22 +134,39 @@ def _placeholder(ctx: FeatureContext, offset: int) -> HoverText | None:
 
 
 def _positional(ctx: FeatureContext, offset: int) -> HoverText | None:
-    match = match_at(ctx, ARGUMENT_PLACEHOLDER, offset)
-    if match is not None and not match.group(1) and match.group(5) is None:
-        span = Span(match.start(), match.end())
-        if match.group(3):
-            return HoverText("`$ARGUMENTS` — everything the user typed after `/skill-name`, as "
-                             "typed (quotes kept).", span)
-        n = int(match.group(2) or match.group(4))
-        base = ctx.profile.argument_base
-        if n < base:
-            return HoverText(f"`{match.group(0)}` is always empty in `{ctx.profile.name}`: "
-                             f"arguments count from {base}.", span)
-        ordinal = n - base + 1
-        return HoverText(f"`{match.group(0)}` — argument {ordinal} (a shell-quoted word; "
-                         f"`{ctx.profile.name}` counts from {base}). Empty when fewer arguments "
-                         "are given.", span)
-    return None
+    document = ctx.document
+    if offset < document.body_offset:
+        return None
+    names = declared_names(document.value("arguments"))
+    line = document.lines.span_of_line(document.lines.line_of(offset))
+    reference = next((found for found in argument_references(document.text, names, line.start,
+                                                             line.end)
+                      if found.span.start <= offset < found.span.end), None)
+    if reference is None:
+        return None
+    return HoverText(argument_markdown(reference, names, ctx.profile), reference.span)
+
+
+def argument_markdown(reference: ArgumentReference, names: list[str],
+                      profile: RuntimeProfile) -> str:
+    """What an argument placeholder binds to under `profile` (the hover, and the tooltip of its
+    inlay hint)."""
+    written = f"`{reference.text}`"
+    if reference.everything:
+        return (f"{written} — everything the user typed after `/skill-name`, as typed (quotes "
+                "kept).")
+    word = reference.word(names, profile)
+    if word is None:
+        return (f"{written} is always empty in `{profile.name}`: arguments count from "
+                f"{profile.argument_base}.")
+    ordinal = word + 1
+    counting = (f"declared as argument {ordinal} in `arguments`" if reference.name is not None
+                else f"`{profile.name}` counts from {profile.argument_base}")
+    missing = ("stays as written" if reference.index is not None
+               and profile.keeps_missing_indexed_argument else "is empty")
+    named = f" (`{names[word]}`)" if word < len(names) and reference.name is None else ""
+    return (f"{written} — argument {ordinal}{named}: {counting}. It {missing} when fewer "
+            "arguments are given.")
 
 
 def _skill_reference(ctx: FeatureContext, offset: int) -> HoverText | None:

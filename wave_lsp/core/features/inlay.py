@@ -128,25 +128,19 @@ def _argument_hints(ctx: FeatureContext, commands: CommandSpans, start: int,
 
 def argument_hint(reference: ArgumentReference, names: list[str],
                   ctx: FeatureContext) -> tuple[str, str]:
-    """(label, tooltip) for one argument placeholder under the context's profile."""
-    profile = ctx.profile
-    written = f"`{reference.text}`"
+    """(label, tooltip) for one argument placeholder under the context's profile: the declared
+    name of the argument it binds to, else `arg N` (N counted from 1 whatever the target)."""
+    from wave_lsp.core.features.hover import argument_markdown
+
+    tooltip = argument_markdown(reference, names, ctx.profile)
     if reference.everything:
-        return "all args", (f"{written} — everything the user typed after the skill's name, as "
-                            "typed (quotes kept).")
-    word = reference.word(names, profile)
+        return "all args", tooltip
+    word = reference.word(names, ctx.profile)
     if word is None:
-        return "empty", (f"{written} is always empty in `{profile.name}`: arguments count from "
-                         f"{profile.argument_base}.")
-    ordinal = word + 1
-    counting = (f"declared as argument {ordinal} in `arguments`" if reference.name is not None
-                else f"`{profile.name}` counts from {profile.argument_base}")
-    missing = ("stays as written" if reference.index is not None
-               and profile.keeps_missing_indexed_argument else "is empty")
-    named = f" (`{names[word]}`)" if word < len(names) and reference.name is None else ""
-    label = names[word] if word < len(names) and reference.name is None else f"arg {ordinal}"
-    return label, (f"{written} — argument {ordinal}{named}: {counting}. It {missing} when fewer "
-                   "arguments are given.")
+        return "empty", tooltip
+    if reference.name is None and word < len(names):
+        return names[word], tooltip
+    return f"arg {word + 1}", tooltip
 
 
 # -- !`cmd` ---------------------------------------------------------------------------------------
