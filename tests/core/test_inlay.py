@@ -205,3 +205,15 @@ def test_argument_tooltips_are_the_hovers(tmp_path: Path, target: str) -> None:
         found = hover(ctx, hint.offset - 1)
         assert found is not None and found.markdown == hint.tooltip
         assert found.span.end == hint.offset
+
+
+@pytest.mark.parametrize("target", ["wave", "claude-code"])
+def test_variable_tooltips_are_the_hovers(tmp_path: Path, target: str) -> None:
+    text = HEAD + ("${WAVE_SKILL_DIR} ${CLAUDE_SKILL_DIR} ${CLAUDE_SESSION_ID} ${CLAUDE_EFFORT} "
+                   "${WAVE_PLUGIN_ROOT} ${CLAUDE_PLUGIN_ROOT} ${user_config.x}\n")
+    ctx = context(tmp_path, text, target)
+    hints = inlay_hints(ctx)
+    assert len(hints) == 5  # wave: no effort, no user_config; claude-code: no WAVE_* ones
+    for hint in hints:
+        found = hover(ctx, hint.offset - 1)
+        assert found is not None and found.markdown == hint.tooltip

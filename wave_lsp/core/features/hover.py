@@ -21,7 +21,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
 from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
 from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.substitute import VariableValues
+from wave_lsp.core.runtime.substitute import VariableValues, resolve
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 
 if TYPE_CHECKING:
@@ -116,21 +116,27 @@ def _tool_rule(ctx: FeatureContext, entry: FieldEntry, offset: int) -> HoverText
 
 def _placeholder(ctx: FeatureContext, offset: int) -> HoverText | None:
     match = match_at(ctx, PLACEHOLDER, offset, body_only=False)
-    if match is not None:
-        name = match.group(1)
-        values = VariableValues.for_location(ctx.location, ctx.profile)
-        known = variable(name)
-        resolved = values.value(name, in_shell=known is not None and known.shell_only)
-        about = known.description if known else "not a known variable"
-        if resolved is not None:
-            body = f"`${{{name}}}` — {about}.\n\nResolves to `{resolved}`."
-        elif known is not None and known.shell_only and ctx.profile.expands(name):
-            body = (f"`${{{name}}}` — {about}. Inside an injected command it names a temporary "
-                    "file holding the arguments; elsewhere it stays literal.")
-        else:
-            body = f"`${{{name}}}` — {about}.\n\n{values.why_unresolved(name)}: it stays literal."
-        return HoverText(body, Span(match.start(), match.end()))
-    return None
+    if match is None:
+        return None
+    values = VariableValues.for_location(ctx.location, ctx.profile)
+    return HoverText(variable_markdown(match.group(1), values, in_shell=False),
+                     Span(match.start(), match.end()))
+
+
+def variable_markdown(name: str, values: VariableValues, in_shell: bool) -> str:
+    """What `${name}` is and becomes here (the hover, and the tooltip of its inlay hint)."""
+    resolution = resolve(name, values, in_shell=in_shell)
+    written = f"`${{{name}}}`"
+    if resolution.kind == "user-config":
+        return (f"{written} — a value of the plugin's user configuration, set when the plugin is "
+                "enabled.")
+    known = variable(name)
+    about = f"{written} — {known.description if known else 'not a known variable'}."
+    if resolution.kind == "run-time":
+        return f"{about}\n\nKnown only when the skill runs."
+    if resolution.kind == "value":
+        return f"{about}\n\nResolves to `{resolution.value}`."
+    return f"{about}\n\n{values.why_unresolved(name)}: it stays literal."
 
 
 def _positional(ctx: FeatureContext, offset: int) -> HoverText | None:

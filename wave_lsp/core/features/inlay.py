@@ -24,7 +24,7 @@ from wave_lsp.core.parsing.injections import CommandSpans, Injection, find_injec
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
 from wave_lsp.core.runtime.permissions import Decision
-from wave_lsp.core.runtime.substitute import VariableValues
+from wave_lsp.core.runtime.substitute import VariableValues, resolve
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 
 HintKind = Literal["value", "argument", "permission"]
@@ -70,24 +70,23 @@ def _variable_hints(ctx: FeatureContext, commands: CommandSpans, start: int,
 
 
 def variable_hint(name: str, values: VariableValues, in_shell: bool) -> tuple[str, str] | None:
-    """(label, tooltip) for `${name}`, or None when the target does not know the variable."""
-    profile = values.profile
-    if not profile.expands(name):
-        return None
+    """(label, tooltip) for `${name}`, or None when the target does not substitute it (or it has
+    no value in a preview)."""
+    from wave_lsp.core.features.hover import variable_markdown
+
+    resolution = resolve(name, values, in_shell=in_shell)
     known = variable(name)
-    written = f"`${{{name}}}`"
-    if known is None:
-        return ("plugin setting", f"{written} — a value of the plugin's user configuration, set "
-                                  "when the plugin is enabled.")
-    about = f"{written} — {known.description}."
-    if (known.shell_only and not in_shell) or (known.plugin_only and values.plugin_root is None):
-        return "literal", f"{about}\n\n{values.why_unresolved(name)}: it stays literal."
-    if known.at_run_time is not None:
-        return known.at_run_time, f"{about}\n\nKnown only when the skill runs."
-    resolved = values.value(name, in_shell=in_shell)
-    if resolved is None:
+    if resolution.kind == "user-config":
+        label = "plugin setting"
+    elif resolution.kind == "literal":
+        label = "literal"
+    elif resolution.kind == "run-time" and known is not None and known.at_run_time:
+        label = known.at_run_time
+    elif resolution.kind == "value" and resolution.value is not None:
+        label = short_label(resolution.value)
+    else:
         return None
-    return short_label(resolved), f"{about}\n\nResolves to `{resolved}`."
+    return label, variable_markdown(name, values, in_shell)
 
 
 def short_label(value: str) -> str:
