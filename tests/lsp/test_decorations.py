@@ -8,10 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
+import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.helpers import answer, encoding_of, open_document, position_of
+from tests.lsp.conftest import SERVER, make_workspace, start
+from tests.lsp.helpers import answer, encoding_of, open_document, position_of, wait_until
 from wave_lsp.core.features.inlay import short_label
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -179,3 +181,32 @@ async def test_no_decorations_outside_skill_files(client: LanguageClient, worksp
     result = await answer(client.text_document_semantic_tokens_full_async(
         types.SemanticTokensParams(text_document=doc(uri))), "semanticTokens/full")
     assert list(result.data) == []
+
+
+@pytest.fixture(scope="module")
+def own_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_workspace(tmp_path_factory.mktemp("refresh"))
+
+
+@pytest_lsp.fixture(scope="module", config=SERVER)
+async def neovim(lsp_client: LanguageClient, own_workspace: Path):
+    """Neovim 0.11's capabilities: it allows `workspace/inlayHint/refresh` and
+    `workspace/semanticTokens/refresh`."""
+    await start(lsp_client, "neovim-0.11", own_workspace)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_new_target_refreshes_the_hints(neovim: LanguageClient, own_workspace: Path) -> None:
+    text = TEXT.replace("Fix $1", "Fix $0 $1")
+    uri = open_document(neovim, write(own_workspace, text), text)
+    before = await inlay_hints(neovim, uri, 6, 7)
+    assert [hint.label for hint in before[:2]] == ["empty", "issue"]  # wave counts from 1
+    seen = dict(neovim.decoration_refreshes)
+    neovim.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"wave": {"target": "claude-code", "personalSkills": False}}))
+    await wait_until(neovim, lambda: neovim.decoration_refreshes if all(
+        neovim.decoration_refreshes.get(kind, 0) > seen.get(kind, 0) for kind in ("inlay", "tokens"))
+        else None, "workspace/inlayHint/refresh and workspace/semanticTokens/refresh")
+    after = await inlay_hints(neovim, uri, 6, 7)
+    assert [hint.label for hint in after[:2]] == ["issue", "arg 2"]  # claude-code counts from 0
