@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from wave_lsp.core.features import FeatureContext
+from wave_lsp.core.features.hover import argument_markdown, injection_markdown, variable_markdown
 from wave_lsp.core.parsing.injections import CommandSpans, Injection, find_injections
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
@@ -72,8 +73,6 @@ def _variable_hints(ctx: FeatureContext, commands: CommandSpans, start: int,
 def variable_hint(name: str, values: VariableValues, in_shell: bool) -> tuple[str, str] | None:
     """(label, tooltip) for `${name}`, or None when the target does not substitute it (or it has
     no value in a preview)."""
-    from wave_lsp.core.features.hover import variable_markdown
-
     resolution = resolve(name, values, in_shell=in_shell)
     known = variable(name)
     if resolution.kind == "user-config":
@@ -129,8 +128,6 @@ def argument_hint(reference: ArgumentReference, names: list[str],
                   ctx: FeatureContext) -> tuple[str, str]:
     """(label, tooltip) for one argument placeholder under the context's profile: the declared
     name of the argument it binds to, else `arg N` (N counted from 1 whatever the target)."""
-    from wave_lsp.core.features.hover import argument_markdown
-
     tooltip = argument_markdown(reference, names, ctx.profile)
     if reference.everything:
         return "all args", tooltip
@@ -155,8 +152,7 @@ def decision_label(decision: Decision) -> str:
 def _injection_hints(ctx: FeatureContext, injections: list[Injection]) -> Iterator[InlayHint]:
     if not any(not injection.empty for injection in injections):
         return
-    from wave_lsp.core.features.hover import injection_markdown
-    from wave_lsp.core.runtime.preview import plan_injections
+    from wave_lsp.core.runtime.preview import plan_injections  # as hover.py: loaded when needed
 
     plan = plan_injections(ctx.document, ctx.location, ctx.settings)
     by_span = {planned.injection.span: planned for planned in plan.injections}
