@@ -193,6 +193,7 @@ class WaveLanguageServer(LanguageServer):
 
     def refresh(self, uris: list[str]) -> None:
         """Re-check these open documents: push their diagnostics, or ask a pulling client to pull."""
+        self.refresh_decorations(uris)
         if self.pull_diagnostics:
             if get_capability(self.client_capabilities, "workspace.diagnostics.refresh_support",
                               False):
@@ -200,6 +201,16 @@ class WaveLanguageServer(LanguageServer):
             return
         for uri in uris:
             self.publish(uri)
+
+    def refresh_decorations(self, uris: list[str]) -> None:
+        """Inlay hints and semantic tokens depend on more than the text (the target, permission
+        rules, the skill's folder): ask a client that allows it to request them again."""
+        if not uris:
+            return
+        if self.client_supports("workspace.inlay_hint.refresh_support", False):
+            self.workspace_inlay_hint_refresh(None)
+        if self.client_supports("workspace.semantic_tokens.refresh_support", False):
+            self.workspace_semantic_tokens_refresh(None)
 
     def client_supports(self, path: str, default: Any = False) -> Any:
         return get_capability(self.client_capabilities, path, default)
