@@ -58,6 +58,9 @@ class WaveLanguageServer(LanguageServer):
         self._published_at: dict[str, float] = {}
         #: SKILL.md URI -> the resource URIs it published findings to (push clients)
         self.resource_uris: dict[str, set[str]] = {}
+        #: URI -> result id of what was last pushed for files that are not open (push clients)
+        self.unopened_published: dict[str, str] = {}
+        self._pending_unopened: asyncio.TimerHandle | None = None
         #: set once start-up is over: settings read, the workspace indexed, open documents
         #: re-checked (also after a failure). `wave.indexStatus` reports and awaits it.
         self.index_ready = asyncio.Event()
@@ -138,6 +141,68 @@ class WaveLanguageServer(LanguageServer):
         for uri, found in by_uri.items():
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=uri, diagnostics=found))
+
+    def unopened_reports(self, open_resources: bool) -> dict[str, tuple[str, list[types.Diagnostic]]]:
+        """URI -> (result id, diagnostics) of the workspace's skill files that are not open and
+        have findings, with their resources; with `open_resources`, also the resources of the
+        open skills (whose own findings `textDocument/diagnostic` answers)."""
+        from wave_lsp.core.checking.disk_findings import split_report
+        from wave_lsp.lsp import convert
+
+        open_uris = list(self.workspace.text_documents)
+        files = self.state.unopened_findings(open_uris)
+        if open_resources:
+            for uri in open_uris:
+                analysis = self.analysis(uri)
+                if analysis is not None:
+                    files.extend(found for found in split_report(analysis.report)[1:])
+        reports: dict[str, tuple[str, list[types.Diagnostic]]] = {}
+        for found in files:
+            uri = found.path.as_uri()
+            positions = convert.Positions(found.lines, self.encoding)
+            reports[uri] = (found.result_id, [convert.diagnostic(finding, positions, uri)
+                                              for finding in found.findings])
+        return reports
+
+    def publish_unopened(self, closed: str | None = None) -> None:
+        """Push the findings of the files that are not open (push clients): publish what changed,
+        clear what went away; `closed` (a document just closed) is cleared when it has none."""
+        if self.pull_diagnostics:
+            return
+        reports = self.unopened_reports(open_resources=False)
+        gone = set(self.unopened_published) - set(reports)
+        if closed is not None and closed not in reports:
+            gone.add(closed)
+        for uri in gone:
+            self.unopened_published.pop(uri, None)
+            if uri not in self.workspace.text_documents:  # an open one has its own publish
+                self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                    uri=uri, diagnostics=[]))
+        for uri, (result_id, found) in reports.items():
+            if self.unopened_published.get(uri) != result_id or uri == closed:
+                self.unopened_published[uri] = result_id
+                self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                    uri=uri, diagnostics=found))
+
+    def schedule_unopened(self, delay: float = 0.05) -> None:
+        """`publish_unopened` soon, once for a burst of file events."""
+        if self.pull_diagnostics:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.publish_unopened()
+            return
+        if self._pending_unopened is not None:
+            self._pending_unopened.cancel()
+        self._pending_unopened = loop.call_later(delay, self._publish_unopened_pending)
+
+    def _publish_unopened_pending(self) -> None:
+        self._pending_unopened = None
+        try:
+            self.publish_unopened()
+        except Exception as error:  # a callback has no handler to answer for it
+            self.log_problem(f"publishing diagnostics of unopened files failed: {error!r}", error)
 
     def publish(self, uri: str) -> None:
         """Push the findings of an open document (push clients only), tagged with its version."""
