@@ -81,6 +81,8 @@ async def test_pull_reports_unopened_files_with_result_ids(pull_client: Language
     report = first[loser.as_uri()]
     assert report.kind == "full" and "SK130" in codes(report.items), report
     assert report.result_id
+    assert "SK130" in codes(first[winner.as_uri()].items)  # the winner names its rival
+    assert not any(uri.endswith("/other/SKILL.md") for uri in first)  # no findings: not reported
     # the same request with the ids the client has: nothing changed, so `unchanged`
     second = await workspace_report(client, {uri: item.result_id for uri, item in first.items()})
     assert second[loser.as_uri()].kind == "unchanged"
@@ -109,9 +111,16 @@ async def test_pull_clears_a_file_whose_findings_went_away(pull_client: Language
     assert "SK130" not in codes(getattr(second.get(winner.as_uri()), "items", ()))
 
 
-def latest(client: LanguageClient, uri: str) -> types.PublishDiagnosticsParams | None:
+def latest_codes(client: LanguageClient, uri: str) -> set[str] | None:
+    """The codes of the latest publish for `uri` (None before the first)."""
     found = published(client, uri)
-    return found[-1] if found else None
+    return codes(found[-1].diagnostics) if found else None
+
+
+def shows(client: LanguageClient, uri: str, code: str, present: bool = True) -> bool | None:
+    """True once the latest publish for `uri` has (or, with `present=False`, lacks) `code`."""
+    latest = latest_codes(client, uri)
+    return True if latest is not None and (code in latest) == present else None
 
 
 async def test_push_publishes_unopened_files(push_client: LanguageClient) -> None:
@@ -119,12 +128,12 @@ async def test_push_publishes_unopened_files(push_client: LanguageClient) -> Non
     assert not pulls(client)
     winner, loser = client.paths
     uri = loser.as_uri()
-    await wait_until(client, lambda: (p := latest(client, uri)) and "SK130" in codes(
-        p.diagnostics) or None, "SK130 pushed for the unopened losing skill")
+    await wait_until(client, lambda: shows(client, uri, "SK130"),
+                     "SK130 pushed for the unopened losing skill")
     # opened: its own versioned publish; closed: back to its findings on disk
     opened = open_document(client, loser, SECOND, version=3)
-    await wait_until(client, lambda: (p := latest(client, opened)) and p.version == 3 or None,
-                     "the open document's own publish")
+    await wait_until(client, lambda: [p for p in published(client, opened) if p.version == 3]
+                     or None, "the open document's own publish")
     count = len(published(client, uri))
     client.text_document_did_close(types.DidCloseTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
@@ -135,7 +144,7 @@ async def test_push_publishes_unopened_files(push_client: LanguageClient) -> Non
     loser.write_text(RENAMED, "utf-8")
     client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
         types.FileEvent(uri=uri, type=types.FileChangeType.Changed)]))
-    await wait_until(client, lambda: (p := latest(client, uri)) and "SK130" not in codes(
-        p.diagnostics) or None, "SK130 cleared on the renamed skill")
-    await wait_until(client, lambda: (p := latest(client, winner.as_uri())) and "SK130" not in
-                     codes(p.diagnostics) or None, "SK130 cleared on the winner")
+    await wait_until(client, lambda: shows(client, uri, "SK130", present=False),
+                     "SK130 cleared on the renamed skill")
+    await wait_until(client, lambda: shows(client, winner.as_uri(), "SK130", present=False),
+                     "SK130 cleared on the winner")

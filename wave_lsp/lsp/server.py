@@ -25,6 +25,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from wave_lsp import __version__
+from wave_lsp.lsp.previews import PreviewFiles
 
 if TYPE_CHECKING:
     from wave_lsp.lsp.state import Analysis, ServerState
@@ -64,6 +65,10 @@ class WaveLanguageServer(LanguageServer):
         #: set once start-up is over: settings read, the workspace indexed, open documents
         #: re-checked (also after a failure). `wave.indexStatus` reports and awaits it.
         self.index_ready = asyncio.Event()
+        #: the read-only preview documents of this process (`wave.previewInvocation`)
+        self.preview_files = PreviewFiles()
+        #: fire-and-forget tasks, kept referenced until they end
+        self.background_tasks: set[asyncio.Future[None]] = set()
 
     @property
     def state(self) -> ServerState:
