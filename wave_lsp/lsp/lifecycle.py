@@ -67,7 +67,7 @@ def register(server: WaveLanguageServer) -> None:
             await _index_workspace(ls)
             ls.state.invalidate()
             ls.refresh_all()
-            ls.publish_unopened()
+            ls.schedule_unopened()
         finally:
             ls.index_ready.set()  # after a failure too: requests answer with what is known
 
@@ -127,7 +127,7 @@ def register(server: WaveLanguageServer) -> None:
             ls.refresh([])
             return
         # cleared, or replaced by its findings on disk (a name collision stays visible)
-        ls.publish_unopened(closed=uri)
+        ls.schedule_unopened(closed=uri)
 
 
 async def _index_workspace(ls: WaveLanguageServer) -> None:
@@ -173,8 +173,8 @@ def pull_diagnostics(ls: WaveLanguageServer,
 
 
 @safe(lambda: types.WorkspaceDiagnosticReport(items=[]))
-def workspace_diagnostics(ls: WaveLanguageServer,
-                          params: types.WorkspaceDiagnosticParams) -> types.WorkspaceDiagnosticReport:
+async def workspace_diagnostics(ls: WaveLanguageServer, params: types.WorkspaceDiagnosticParams
+                                ) -> types.WorkspaceDiagnosticReport:
     """`workspace/diagnostic`: a full report per file that is not open and has findings (a
     skill's SKILL.md, its resources), `unchanged` when the client already has that result id, and
     an empty full report for a file the client knows whose findings went away. Open documents are
@@ -182,7 +182,7 @@ def workspace_diagnostics(ls: WaveLanguageServer,
     from wave_lsp.core.checking.disk_findings import result_id
 
     previous = {item.uri: item.value for item in params.previous_result_ids}
-    reports = ls.unopened_reports(open_resources=True)
+    reports = await ls.unopened_reports(open_resources=True)
     items: list[types.WorkspaceDocumentDiagnosticReport] = []
     for uri, (current, found) in reports.items():
         if previous.get(uri) == current:

@@ -15,7 +15,7 @@ import functools
 import logging
 import time
 import traceback
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
 
@@ -36,6 +36,8 @@ CONFIG_SECTION = "wave"
 BURST_WINDOW = 0.25
 #: how long a publish in a burst waits for the next edit
 BURST_DELAY = 0.03
+#: how long the findings of unopened files wait for more file events before they are computed
+UNOPENED_DELAY = 0.05
 COMPLETION_TRIGGERS = [":", " ", "$", "{", "/", "(", "-", "[", ","]
 P = ParamSpec("P")
 T = TypeVar("T")  #: what the default answer is
@@ -61,7 +63,9 @@ class WaveLanguageServer(LanguageServer):
         self.resource_uris: dict[str, set[str]] = {}
         #: URI -> result id of what was last pushed for files that are not open (push clients)
         self.unopened_published: dict[str, str] = {}
-        self._pending_unopened: asyncio.TimerHandle | None = None
+        self._unopened_run: asyncio.Future[None] | None = None
+        self._unopened_again = False
+        self._closed_since: set[str] = set()
         #: set once start-up is over: settings read, the workspace indexed, open documents
         #: re-checked (also after a failure). `wave.indexStatus` reports and awaits it.
         self.index_ready = asyncio.Event()
@@ -147,67 +151,81 @@ class WaveLanguageServer(LanguageServer):
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=uri, diagnostics=found))
 
-    def unopened_reports(self, open_resources: bool) -> dict[str, tuple[str, list[types.Diagnostic]]]:
+    async def unopened_reports(self, open_resources: bool
+                               ) -> dict[str, tuple[str, list[types.Diagnostic]]]:
         """URI -> (result id, diagnostics) of the workspace's skill files that are not open and
         have findings, with their resources; with `open_resources`, also the resources of the
-        open skills (whose own findings `textDocument/diagnostic` answers)."""
+        open skills (whose own findings `textDocument/diagnostic` answers). The unopened files are
+        checked in a worker thread: the event loop keeps serving the open documents."""
         from wave_lsp.core.checking.disk_findings import split_report
         from wave_lsp.lsp import convert
 
-        open_uris = list(self.workspace.text_documents)
-        files = self.state.unopened_findings(open_uris)
-        if open_resources:
-            for uri in open_uris:
-                analysis = self.analysis(uri)
-                if analysis is not None:
-                    files.extend(found for found in split_report(analysis.report)[1:])
+        files = await asyncio.to_thread(self.state.unopened_findings,
+                                        list(self.workspace.text_documents))
+        open_uris = set(self.workspace.text_documents)
         reports: dict[str, tuple[str, list[types.Diagnostic]]] = {}
         for found in files:
             uri = found.path.as_uri()
+            if uri in open_uris and found.lines.text:
+                continue  # opened while it was being checked: its own report is the document's
             positions = convert.Positions(found.lines, self.encoding)
             reports[uri] = (found.result_id, [convert.diagnostic(finding, positions, uri)
                                               for finding in found.findings])
+        if open_resources:
+            for uri in open_uris:
+                analysis = self.analysis(uri)
+                if analysis is None:
+                    continue
+                for found in split_report(analysis.report)[1:]:
+                    positions = convert.Positions(found.lines, self.encoding)
+                    resource = found.path.as_uri()
+                    reports[resource] = (found.result_id, [
+                        convert.diagnostic(finding, positions, resource)
+                        for finding in found.findings])
         return reports
 
-    def publish_unopened(self, closed: str | None = None) -> None:
+    async def publish_unopened(self, closed: Collection[str] = ()) -> None:
         """Push the findings of the files that are not open (push clients): publish what changed,
-        clear what went away; `closed` (a document just closed) is cleared when it has none."""
+        clear what went away; a `closed` document gets its findings on disk, or is cleared."""
         if self.pull_diagnostics:
             return
-        reports = self.unopened_reports(open_resources=False)
-        gone = set(self.unopened_published) - set(reports)
-        if closed is not None and closed not in reports:
-            gone.add(closed)
+        reports = await self.unopened_reports(open_resources=False)
+        gone = (set(self.unopened_published) | set(closed)) - set(reports)
         for uri in gone:
             self.unopened_published.pop(uri, None)
             if uri not in self.workspace.text_documents:  # an open one has its own publish
                 self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                     uri=uri, diagnostics=[]))
         for uri, (result_id, found) in reports.items():
-            if self.unopened_published.get(uri) != result_id or uri == closed:
+            if self.unopened_published.get(uri) != result_id or uri in closed:
                 self.unopened_published[uri] = result_id
                 self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                     uri=uri, diagnostics=found))
 
-    def schedule_unopened(self, delay: float = 0.05) -> None:
-        """`publish_unopened` soon, once for a burst of file events."""
+    def schedule_unopened(self, closed: str | None = None) -> None:
+        """`publish_unopened` soon (push clients): once for a burst of events, one run at a time;
+        an event during a run makes it run once more."""
         if self.pull_diagnostics:
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self.publish_unopened()
+        if closed is not None:
+            self._closed_since.add(closed)
+        if self._unopened_run is not None and not self._unopened_run.done():
+            self._unopened_again = True
             return
-        if self._pending_unopened is not None:
-            self._pending_unopened.cancel()
-        self._pending_unopened = loop.call_later(delay, self._publish_unopened_pending)
+        self._unopened_run = asyncio.ensure_future(self._run_unopened())
 
-    def _publish_unopened_pending(self) -> None:
-        self._pending_unopened = None
-        try:
-            self.publish_unopened()
-        except Exception as error:  # a callback has no handler to answer for it
-            self.log_problem(f"publishing diagnostics of unopened files failed: {error!r}", error)
+    async def _run_unopened(self) -> None:
+        while True:
+            self._unopened_again = False
+            await asyncio.sleep(UNOPENED_DELAY)  # let a burst of events arrive
+            closed, self._closed_since = self._closed_since, set()
+            try:
+                await self.publish_unopened(closed)
+            except Exception as error:  # a task has no handler to answer for it
+                self.log_problem(f"publishing diagnostics of unopened files failed: {error!r}",
+                                 error)
+            if not self._unopened_again:
+                return
 
     def publish(self, uri: str) -> None:
         """Push the findings of an open document (push clients only), tagged with its version."""

@@ -82,9 +82,13 @@ class DiskFindings:
     def __init__(self, session: WorkspaceSession) -> None:
         self.session = session
         self._checked: dict[Path, tuple[tuple[int, int], list[FileFindings]]] = {}
+        #: bumped by `invalidate`: a check that began before is not remembered (the language
+        #: server checks in a worker thread while the event loop may invalidate)
+        self._generation = 0
 
     def invalidate(self) -> None:
         """Settings or files changed: check again on next use."""
+        self._generation += 1
         self._checked.clear()
 
     def of_file(self, path: Path, settings: Settings) -> list[FileFindings]:
@@ -98,8 +102,10 @@ class DiskFindings:
         remembered = self._checked.get(path)
         if remembered is not None and remembered[0] == version:
             return remembered[1]
+        generation = self._generation
         files = split_report(check_file(path, settings, session=self.session))
-        self._checked[path] = (version, files)
+        if generation == self._generation:
+            self._checked[path] = (version, files)
         return files
 
     def unopened(self, skill_files: Iterable[Path], open_files: Iterable[Path],
