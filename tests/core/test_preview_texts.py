@@ -65,3 +65,4 @@ def test_injection_lines_are_what_the_cli_prints(tmp_path: Path) -> None:
     [line] = injection_lines(result)
     assert line.startswith("injection 1 (line 9) `echo hi`: allow — ")
     assert line.endswith("[not run]")
+

@@ -14,9 +14,8 @@
   push clients get the same findings published after indexing, file events, saves and settings
   changes (docs/design/lsp.md *Findings on files that are not open*).
 - open/change/save publish (push clients); close clears a skill file's diagnostics, or replaces
-  them by its findings on disk. Markdown
-  that is not a skill (a README) gets no diagnostics and no work: clients such as Claude Code
-  hand the server every `.md` file.
+  them by its findings on disk. Markdown that is not a skill (a README) gets no diagnostics and no
+  work: clients such as Claude Code hand the server every `.md` file.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ user's project.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import re
 import shutil
@@ -53,15 +54,9 @@ class PreviewFiles:
     def remove(self) -> None:
         """Delete the folder and its read-only files (at exit; safe to call twice)."""
         folder, self._folder = self._folder, None
-        if folder is not None:
-            shutil.rmtree(folder, onerror=_make_writable_and_retry)
-
-
-def _make_writable_and_retry(function: object, path: str, _error: object) -> None:
-    """Windows refuses to delete a read-only file: make it writable and delete it again."""
-    try:
-        os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)
-        if callable(function):
-            function(path)
-    except OSError:
-        pass
+        if folder is None:
+            return
+        for child in folder.iterdir():  # Windows refuses to delete a read-only file
+            with contextlib.suppress(OSError):
+                child.chmod(stat.S_IRUSR | stat.S_IWUSR)
+        shutil.rmtree(folder, ignore_errors=True)

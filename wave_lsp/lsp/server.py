@@ -3,7 +3,9 @@
 No analysis happens here. Each handler gets the document's `Analysis` (findings plus a feature
 context, computed by the core), asks the core feature module and converts the answer. Diagnostics
 are pushed (`textDocument/publishDiagnostics`, with the document version) or pulled
-(`textDocument/diagnostic`), never both: pull is offered only to clients that declare it.
+(`textDocument/diagnostic`), never both: pull is offered only to clients that declare it. The
+findings of skill files that are not open are pushed too, or pulled with `workspace/diagnostic`
+(docs/design/lsp.md *Findings on files that are not open*).
 An exception inside a handler is logged (stderr and the client's log) and answered with an empty
 result; the server keeps serving.
 """
