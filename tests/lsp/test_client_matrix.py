@@ -22,6 +22,7 @@ from pytest_lsp import LanguageClient
 from tests.lsp import test_features
 from tests.lsp.conftest import MATRIX_PROFILES, SERVER, start
 from tests.lsp.helpers import (
+    RecordingClient,
     change_document,
     diagnostics,
     diagnostics_until,
@@ -46,7 +47,6 @@ globals().update({name: test for name, test in vars(test_features).items()
 
 @pytest_lsp.fixture(scope="module", params=MATRIX_PROFILES, config=SERVER)
 async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest, workspace: Path):
-    lsp_client.profile = request.param
     await start(lsp_client, request.param, workspace)
     yield
     await lsp_client.shutdown_session()
@@ -59,8 +59,10 @@ NEGOTIATED = {"neovim-0.7": (False, "utf-16"), "emacs-eglot": (False, "utf-32"),
               "helix": (False, "utf-8"), "zed": (True, "utf-16"), "push-only": (False, "utf-16")}
 
 
-async def test_the_server_adapts_to_the_client(client: LanguageClient) -> None:
-    assert (pulls(client), encoding_of(client)) == NEGOTIATED[client.profile]
+async def test_the_server_adapts_to_the_client(client: LanguageClient,
+                                               request: pytest.FixtureRequest) -> None:
+    profile = request.node.callspec.params["client"]
+    assert (pulls(client), encoding_of(client)) == NEGOTIATED[profile]
 
 
 # -- an edit session: open, diagnostics, apply a completion, diagnostics, hover -------------------
@@ -81,7 +83,8 @@ def expand(new_text: str, is_snippet: bool) -> str:
 
 
 def offset_of(text: str, position: types.Position, encoding: str) -> int:
-    """The string index of an LSP position given in `encoding` units."""
+    """The string index of an LSP position given in `encoding` units (one past the line's end, or
+    inside a character, fails)."""
     lines = text.split("\n")
     start = sum(len(line) + 1 for line in lines[:position.line])
     line, units, index = lines[position.line], 0, 0
@@ -90,6 +93,7 @@ def offset_of(text: str, position: types.Position, encoding: str) -> int:
         units += {"utf-8": len(character.encode("utf-8")), "utf-32": 1}.get(
             encoding, len(character.encode("utf-16-le")) // 2)
         index += 1
+    assert units == position.character, f"{position} is not a character boundary in {encoding}"
     return start + index
 
 
@@ -102,7 +106,7 @@ def apply_completion(text: str, item: types.CompletionItem, encoding: str) -> st
     return text[:start] + inserted + text[end:]
 
 
-async def test_open_diagnose_apply_completion_and_hover(client: LanguageClient,
+async def test_open_diagnose_apply_completion_and_hover(client: RecordingClient,
                                                          workspace: Path) -> None:
     path = workspace / ".wave/skills/applied/SKILL.md"
     uri = open_document(client, path, SESSION)
@@ -114,8 +118,9 @@ async def test_open_diagnose_apply_completion_and_hover(client: LanguageClient,
     result = await client.text_document_completion_async(types.CompletionParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
         position=position_of(SESSION, "\n\n---", 1, encoding)))
-    items = result.items if isinstance(result, types.CompletionList) else result
+    items = result.items if isinstance(result, types.CompletionList) else result or []
     description = next(item for item in items if item.label == "description")
+    assert client.declared is not None
     snippets = bool(client.declared.text_document and client.declared.text_document.completion
                     and client.declared.text_document.completion.completion_item
                     and client.declared.text_document.completion.completion_item.snippet_support)
@@ -132,11 +137,17 @@ async def test_open_diagnose_apply_completion_and_hover(client: LanguageClient,
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
         position=position_of(edited, "description:", 2, encoding)))
-    assert hover is not None and "when" in hover.contents.value.lower(), hover
-    # a key after non-ASCII text on its line: positions stay exact in every encoding
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent), hover
+    assert "when" in hover.contents.value.lower(), hover
+    # the heading's selection range ends at its line's end, past non-ASCII text, in every encoding
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+        text_document=types.TextDocumentIdentifier(uri=uri))) or []
     heading = next(s for s in symbols if s.name.startswith("Applied"))
-    heading_range = heading.range if isinstance(heading, types.DocumentSymbol) else heading.location.range
-    line_text = edited.split("\n")[heading_range.end.line]
-    assert offset_of(line_text, types.Position(0, heading_range.end.character), encoding) == len(line_text)
+    line = edited.split("\n").index("# Applied ✓ — ünïcode")
+    if isinstance(heading, types.DocumentSymbol):
+        assert heading.selection_range.start == types.Position(line, 0)
+        end = heading.selection_range.end
+        assert end.line == line
+        assert offset_of(edited, end, encoding) == edited.index("ünïcode") + len("ünïcode")
+    else:  # flat symbols (clients without hierarchical support): the section starts at the heading
+        assert heading.location.range.start == types.Position(line, 0)
