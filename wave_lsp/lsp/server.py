@@ -27,8 +27,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from wave_lsp import __version__
-from wave_lsp.lsp.protocol import RequestRefused
 from wave_lsp.lsp.previews import PreviewFiles
+from wave_lsp.lsp.protocol import RequestRefused
 
 if TYPE_CHECKING:
     from wave_lsp.lsp.state import Analysis, ServerState
