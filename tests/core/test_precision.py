@@ -328,3 +328,53 @@ def test_a_skill_nested_in_a_project_root(tmp_path: Path) -> None:
     misplaced = run(tmp_path / "other", head("x"), relpath=".claude/skills/SKILL.md",
                     target="claude-code")
     assert [f.severity for f in found(misplaced, "SK002")] == [Severity.WARNING]
+
+
+# -- one answer to "does it load?" (check, list, preview) ---------------------------------------
+
+UNREADABLE_FOR_WAVE = "---\nname: my-skill\ndescription: Use when: asked\n---\nBody.\n"
+
+
+@pytest.mark.parametrize(("target", "loads"), [("wave", False), ("agentskills", False),
+                                               ("portable", False), ("claude-code", True)])
+def test_check_list_and_preview_agree_on_loading(tmp_path: Path, target: str,
+                                                 loads: bool) -> None:
+    from wave_lsp.api import render_invocation
+    from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.checking.loading import skill_rows
+
+    root = tmp_path / "project"
+    report = run(root, UNREADABLE_FOR_WAVE, target=target,
+                 relpath=".claude/skills/my-skill/SKILL.md")
+    assert report.verdict is not None and report.verdict.loads is loads
+    settings = Settings.for_target(target, home=tmp_path / "home")
+    rows = skill_rows(settings.profile, root, tmp_path / "home", False, root)
+    if settings.profile.scans_roots:
+        assert [(row["loads"], row["stoppedBy"]) for row in rows] == [
+            (loads, None if loads else "SK021")]
+    preview = render_invocation(root / ".claude/skills/my-skill/SKILL.md", "", settings)
+    assert not isinstance(preview, str)
+    assert preview.ok is loads
+    if not loads:
+        assert preview.error is not None and "(SK021, line 3)" in preview.error
+
+
+def test_a_silenced_rule_still_stops_loading(tmp_path: Path) -> None:
+    """The user's configuration changes what is reported, not what the runtime does."""
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+
+    path = tmp_path / "my-skill/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(UNREADABLE_FOR_WAVE, "utf-8")
+    settings = Settings.for_target("wave", home=tmp_path / "home", ignore=("SK021",))
+    report = check_file(path, settings)
+    assert found(report, "SK021") == []
+    assert report.verdict is not None and not report.verdict.loads
+
+
+@pytest.mark.parametrize("text", ["---\nname: my-skill\ndescription: Fine. Use when asked.\n---\n",
+                                  "---\nname: my-skill\ndescription: x\nmetadata: {a: 1}\n---\n"])
+def test_a_skill_with_only_other_findings_loads(tmp_path: Path, text: str) -> None:
+    report = run(tmp_path, text, target="wave")
+    assert report.verdict is not None and report.verdict.loads

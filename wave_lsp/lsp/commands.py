@@ -108,13 +108,12 @@ def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Settings
 
 
 def _list_skills(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
-    from wave_lsp.core.workspace.runtime_view import runtime_skills
+    from wave_lsp.core.checking.loading import skill_rows
 
     project, settings = _project(ls, params)
-    skills = runtime_skills(settings.profile, project, settings.home or Path.home(),
-                            settings.personal)
     return {"version": 1, "target": settings.target,
-            "skills": [skill.to_json(project) for skill in skills]}
+            "skills": skill_rows(settings.profile, project, settings.home or Path.home(),
+                                 settings.personal, project)}
 
 
 def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
@@ -179,10 +178,10 @@ def _preview(ls: WaveLanguageServer, params: Any,
     analysis = ls.analysis(params["uri"])
     if analysis is None:
         return refusal(f"{params['uri']} is not a skill file the server can read")
-    from wave_lsp.core.runtime.preview import invoke
+    from wave_lsp.core.checking.loading import invoke_loaded
 
     context = analysis.context
-    result = invoke(context.document, context.location, context.settings, arguments, mode, session)
+    result = invoke_loaded(context.document, context.location, context.settings, arguments, mode, session)
     if invocation is not None:
         invocation.append(result)
     return result.to_json()

@@ -296,7 +296,8 @@ def _unsafe_values(command: str, values: VariableValues, tool: str) -> Decision 
 def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
            raw_arguments: str = "", mode: str = "dry-run",
            session_id: str | None = None) -> Invocation:
-    """Render the invocation; in execute mode run the allowed commands."""
+    """Render the invocation; in execute mode run the allowed commands. Callers go through
+    `wave_lsp.core.checking.loading.invoke_loaded`, which first asks whether the skill loads."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
     session = session_id or PREVIEW_SESSION_ID
