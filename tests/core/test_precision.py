@@ -206,17 +206,21 @@ STILL_REFERENCES = {
 }
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
 @pytest.mark.parametrize("case", sorted(NOT_REFERENCES))
-def test_paths_that_are_not_this_skills_references(tmp_path: Path, case: str) -> None:
+def test_paths_that_are_not_this_skills_references(tmp_path: Path, case: str,
+                                                    newline: str) -> None:
     skill_head, body = NOT_REFERENCES[case]
-    report = run(tmp_path, skill_head + body, relpath="skill/SKILL.md")
+    report = run(tmp_path, (skill_head + body).replace("\n", newline), relpath="skill/SKILL.md")
     assert found(report, "SK112") == []
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
 @pytest.mark.parametrize("case", sorted(STILL_REFERENCES))
-def test_near_identical_missing_references_are_still_reported(tmp_path: Path, case: str) -> None:
+def test_near_identical_missing_references_are_still_reported(tmp_path: Path, case: str,
+                                                              newline: str) -> None:
     skill_head, body = STILL_REFERENCES[case]
-    report = run(tmp_path, skill_head + body, relpath="skill/SKILL.md")
+    report = run(tmp_path, (skill_head + body).replace("\n", newline), relpath="skill/SKILL.md")
     assert found(report, "SK112"), case
 
 
