@@ -300,13 +300,10 @@ def _print_preview(result: Invocation) -> None:
     """The prompt on stdout (exactly what the model receives); decisions and notes on stderr."""
     if result.text is not None:
         sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
-    lines = result.document.lines
-    for index, planned in enumerate(result.injections, 1):
-        line = lines.position(planned.injection.span.start).line + 1
-        decision = planned.decision
-        state = ("ran, exit code " + str(planned.exit_code)) if planned.executed else "not run"
-        print(f"injection {index} (line {line}) `{planned.shell_command}`: {decision.behavior} — "
-              f"{decision.reason} [{state}]", file=sys.stderr)
+    from wave_lsp.core.runtime.preview import injection_lines
+
+    for line in injection_lines(result):
+        print(line, file=sys.stderr)
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if result.error:

@@ -345,3 +345,87 @@ def test_current_claude_code_tools_are_known(tmp_path: Path) -> None:
     assert "Monitor" in field["x-tools"] and "checked" in field["x-tools-source"]
     text = head().replace("\n---\n", "\nallowed-tools: Monitor, Read\n---\n", 1)
     assert found(run(tmp_path, text, target="claude-code"), "SK083") == []
+
+
+# -- plugins developed in a repository (SK002, SK130, SK131) ------------------------------------
+
+LONG = "Reviews the working tree and explains each change in detail. " * 4
+
+
+def _plugin_repo(root: Path, plugins: dict[str, int], manifest: str = "") -> None:
+    """A repository (`.git`) holding plugins `name -> number of skills`, each skill with a
+    240-character description."""
+    (root / ".git").mkdir(parents=True, exist_ok=True)
+    for name, count in plugins.items():
+        write(root, {f"plugins/{name}/.claude-plugin/plugin.json":
+                     manifest or json.dumps({"name": name})})
+        for index in range(count):
+            write(root, {f"plugins/{name}/skills/s{index}/SKILL.md":
+                         f"---\nname: s{index}\ndescription: {LONG}\n---\nBody.\n"})
+
+
+@pytest.mark.parametrize("target", ["wave", "claude-code"])
+def test_plugins_in_a_repository_do_not_share_one_listing(tmp_path: Path, target: str) -> None:
+    # 4 plugins × 12 skills overflow the 8,000-character budget together, not one by one
+    _plugin_repo(tmp_path, {f"p{n}": 12 for n in range(4)})
+    report = run(tmp_path, f"---\nname: s0\ndescription: {LONG}\n---\nBody.\n",
+                 relpath="plugins/p0/skills/s0/SKILL.md", target=target)
+    assert found(report, "SK131") == []
+    assert found(report, "SK130") == []  # every plugin has an `s0`: namespaced, never colliding
+
+
+@pytest.mark.parametrize("target", ["wave", "claude-code"])
+def test_one_plugin_that_overflows_the_listing_is_reported(tmp_path: Path, target: str) -> None:
+    _plugin_repo(tmp_path, {"big": 40})
+    report = run(tmp_path, f"---\nname: s39\ndescription: {LONG}\n---\nBody.\n",
+                 relpath="plugins/big/skills/s39/SKILL.md", target=target)
+    [finding] = found(report, "SK131")
+    assert "40 model-visible skills" in finding.message
+
+
+def test_project_skill_beside_a_plugin_is_not_the_plugins(tmp_path: Path) -> None:
+    # a plugin repository that also keeps a project copy in .claude/skills
+    write(tmp_path, {".git/HEAD": "", ".claude-plugin/plugin.json": '{"name": "octo"}',
+                     "skills/skill-tdd/SKILL.md": head("skill-tdd")})
+    report = run(tmp_path, head("skill-tdd"), relpath=".claude/skills/skill-tdd/SKILL.md")
+    assert found(report, "SK130") == []
+
+
+def test_two_skills_of_one_plugin_with_one_name_collide(tmp_path: Path) -> None:
+    write(tmp_path, {".git/HEAD": "", "plugins/p/.claude-plugin/plugin.json": '{"name": "p"}',
+                     "plugins/p/skills/a/SKILL.md": head("review")})
+    report = run(tmp_path, head("review"), relpath="plugins/p/skills/b/SKILL.md")
+    [finding] = found(report, "SK130")
+    assert "`p:review`" in finding.message
+
+
+PLUGIN_LISTING = json.dumps({"name": "mattpocock-skills",
+                             "skills": ["./skills/engineering/tdd", "./skills/productivity/"]})
+
+
+@pytest.mark.parametrize("relpath", ["skills/engineering/tdd/SKILL.md",
+                                     "skills/productivity/grill-me/SKILL.md"])
+def test_a_skill_the_plugin_manifest_lists_is_in_place(tmp_path: Path, relpath: str) -> None:
+    write(tmp_path, {".claude-plugin/plugin.json": PLUGIN_LISTING})
+    name = relpath.split("/")[-2]
+    report = run(tmp_path, head(name), relpath=relpath, target="claude-code")
+    assert found(report, "SK002") == []
+
+
+def test_a_skill_the_plugin_manifest_does_not_list(tmp_path: Path) -> None:
+    write(tmp_path, {".claude-plugin/plugin.json": PLUGIN_LISTING})
+    report = run(tmp_path, head("qa"), relpath="skills/deprecated/qa/SKILL.md",
+                 target="claude-code")
+    [finding] = found(report, "SK002")
+    assert finding.severity == Severity.INFORMATION
+    assert "`./skills/deprecated/qa`" in finding.message
+
+
+def test_a_skill_nested_in_a_project_root(tmp_path: Path) -> None:
+    report = run(tmp_path, head("zh"), relpath=".claude/skills/i18n/zh/SKILL.md",
+                 target="claude-code")
+    [finding] = found(report, "SK002")
+    assert finding.severity == Severity.INFORMATION and "2 folders deep" in finding.message
+    misplaced = run(tmp_path / "other", head("x"), relpath=".claude/skills/SKILL.md",
+                    target="claude-code")
+    assert [f.severity for f in found(misplaced, "SK002")] == [Severity.WARNING]
