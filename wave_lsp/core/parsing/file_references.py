@@ -16,10 +16,12 @@ slash-joined words in prose. Links count wherever they are.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -93,16 +95,32 @@ def _find_references(text: str, start: int, own_name: str = "",
                                                                           span.end):
                 continue  # `{baseDir}/references/vector-{a..i}-*.md`, `… in {baseDir}/reports/`
             found[span] = Reference(path, span, "placeholder")
+    # bare matches never overlap each other: each is checked against the links and placeholders
+    taken = _SpanIndex(list(found))
     for match in _BARE_PATH.finditer(text, start):
         span = Span(match.start(1), match.end(1))
+        if taken.overlaps(span):
+            continue
         fence = structure.fence_at(span.start)
         if _template_or_foreign(text, match.end(1), fence):
             continue
-        if _not_of_this_skill(text, span, structure, fence, own_name, guide, link_texts):
-            continue
-        if not any(_overlaps(span, other) for other in found):
+        if not _not_of_this_skill(text, span, structure, fence, own_name, guide, link_texts):
             found[span] = Reference(match.group(1), span, "bare")
     return tuple(sorted(found.values(), key=lambda ref: ref.span.start))
+
+
+class _SpanIndex:
+    """Spans sorted by start with the running maximum of their ends: whether a span overlaps any
+    of them in logarithmic time (a long document has hundreds of links)."""
+
+    def __init__(self, spans: list[Span]) -> None:
+        spans.sort()
+        self.starts = [span.start for span in spans]
+        self.max_ends = list(accumulate((span.end for span in spans), max))
+
+    def overlaps(self, span: Span) -> bool:
+        before = bisect.bisect_left(self.starts, span.end)
+        return before > 0 and self.max_ends[before - 1] > span.start
 
 
 #: a line that gives bare paths as examples (a skill-writing guide's `scripts/rotate_pdf.py`), not
@@ -196,10 +214,14 @@ def _words_in_prose(text: str, span: Span, structure: MarkdownBody) -> bool:
 
 
 def _link_text_elsewhere(text: str, span: Span, link_texts: list[tuple[Span, str]]) -> bool:
-    """[`references/x.md`](../other/references/x.md): the reader follows the target."""
+    """[`references/x.md`](../other/references/x.md): the reader follows the target. Link texts
+    are in document order and do not nest."""
+    index = bisect.bisect_right(link_texts, span.start, key=lambda item: item[0].start) - 1
+    if index < 0:
+        return False
+    inner, target = link_texts[index]
     path = text[span.start:span.end].removeprefix("./")
-    return any(inner.start <= span.start < inner.end and target.removeprefix("./") != path
-               for inner, target in link_texts)
+    return span.start < inner.end and target.removeprefix("./") != path
 
 
 def _another_skills(text: str, span: Span, own_name: str) -> bool:
@@ -282,10 +304,6 @@ def _add_link(found: dict[Span, Reference], raw: str, offset: int) -> None:
         return
     span = Span(offset, offset + len(path))
     found[span] = Reference(unquote(path), span, "link")
-
-
-def _overlaps(a: Span, b: Span) -> bool:
-    return a.start < b.end and b.start < a.end
 
 
 def escapes(reference: Reference, skill_dir: Path) -> str | None:
