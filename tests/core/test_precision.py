@@ -127,6 +127,107 @@ def test_a_missing_file_the_model_is_told_to_read_is_reported(tmp_path: Path) ->
     assert len(found(report, "SK112")) == 1
 
 
+GUIDE = ("---\nname: skill-creator\ndescription: Guide for creating effective skills. Use when "
+         "users want to create a new skill.\n---\n")
+
+#: (skill head, body) written as the corpus skills write them, where the path names no file of
+#: this skill, paired below with a near-identical body where it does and must still be reported
+NOT_REFERENCES = {
+    "guide, example lead-in": (GUIDE, "Example: When building a `pdf-editor` skill, the analysis "
+                               "shows:\n\n1. Rotating a PDF needs the same code each time\n"
+                               "2. A `scripts/rotate_pdf.py` script would be helpful to store\n"),
+    "guide, file list": (GUIDE, "**Keep SKILL.md lean.** Move detailed content to references/:\n"
+                         "- Detailed patterns → `references/patterns.md`\n"),
+    "guide, hypothetical skill": (GUIDE, "**For plugins:** When building a hooks skill, the "
+                                  "analysis shows:\n1. Developers need to test hook scripts\n"
+                                  "2. `scripts/test-hook.sh` utilities would be helpful\n"),
+    "another skill's code block": (GUIDE, "**Example workflow:**\n```\n1. Claude: bash: read "
+                                   "pdf-skill/SKILL.md\n2. Claude: bash: python "
+                                   "scripts/extract_tables.py input.pdf\n```\n"),
+    "slash-joined words in prose": (head("notion-capture"), "- For how-tos, capture steps, "
+                                    "pre-reqs, links to assets/code, and edge cases.\n"),
+    "link text naming another target": (head("subagent-driven-development"), "See [`references/"
+                                        "continuous-mode.md`](../using-loom-code/references/"
+                                        "continuous-mode.md).\n"),
+    "another skill's file (possessive)": (head("wiki-update"), "Check-id semantics live in "
+                                          "wiki-lint's `references/lint-checks.md` (SSOT).\n"),
+    "another skill's file (named skill)": (head("backlog-templates"), "* RAI Planner "
+                                           "(`rai-planner` skill `references/backlog-handoff.md`)\n"),
+    "a file the target gets": (head("superreview-setup"), "- the scope template, emitted as the "
+                               "target's `references/scope.md`\n"),
+    "a write destination": (head("skill-refactor"), "- Candidate move: extract the section "
+                            "(~700 words) to `references/description-optimization.md`\n"),
+    "an emitted file": (head("superreview-setup"), "| Scope reference | `references/scope.md` "
+                        "(always emitted) | baseline + ownership |\n"),
+    "an output folder": (head("fuzzing-apis"), "Document findings in {baseDir}/test-reports/:\n"),
+    "a copy's destination": (head("workers-publish"), "```bash\ncp \"$(skill-path)/scripts/"
+                             "publish_static.sh\" scripts/publish_myproject.sh\n```\n"),
+    "a sibling's file map": (head("slack-respond"), "| File | Role |\n|---|---|\n"
+                             "| `slack-respond/SKILL.md` | Pipeline definition |\n"
+                             "| `scripts/slack_format.py` | XML tag definitions |\n"),
+    "a file-name pattern": (head("actions-auditor"), "and the vector files "
+                            "`{baseDir}/references/vector-{a..i}-*.md` for heuristics.\n"),
+}
+
+#: the same shapes where the path is a file of this skill that is missing: still reported
+STILL_REFERENCES = {
+    "guide, example lead-in": (GUIDE, "Consult these guides:\n\n- **Multi-step processes**: "
+                               "See references/workflows.md for sequential workflows\n"),
+    "guide, file list": (GUIDE, "Run the validator:\n\n- `python scripts/quick_validate.py "
+                         "my-skill`\n"),
+    "guide, hypothetical skill": (GUIDE, "| Open when you need to... | Read |\n|---|---|\n"
+                                  "| create the maintenance contract for a skill | "
+                                  "`references/spec-template.md` |\n"),
+    "another skill's code block": (GUIDE, "Examples:\n\n```bash\nscripts/init_skill.py "
+                                   "my-skill --path skills/public\n```\n"),
+    "slash-joined words in prose": (head("m5-onboard"), "A pinned `pyserial` ships under "
+                                    "`scripts/vendor/`.\n"),
+    "link text naming another target": (head("agent-browser"), "| [references/snapshot-refs.md]"
+                                        "(references/snapshot-refs.md) | Ref lifecycle |\n"),
+    "another skill's file (possessive)": (head("wiki-update"), "Check-id semantics live in "
+                                          "this skill's `references/lint-checks.md` (SSOT).\n"),
+    "another skill's file (named skill)": (head("backlog-templates"), "* RAI Planner "
+                                           "(`backlog-templates` skill `references/handoff.md`)\n"),
+    "a file the target gets": (head("superreview-setup"), "- the scope template, read as the "
+                               "skill's `references/scope.md`\n"),
+    "a write destination": (head("ce-plan"), "Write the unified plan artifact according to "
+                            "`references/plan-sections.md`.\n"),
+    "an emitted file": (head("overnight-dev"), "- `assets/readme-template.md` - Template for "
+                        "generating README files.\n"),
+    "an output folder": (head("fuzzing-apis"), "1. Use Read tool to examine configuration from "
+                         "{baseDir}/config/\n"),
+    "a copy's destination": (head("workers-publish"), "```bash\ncp scripts/publish_static.sh "
+                             "/tmp/publish.sh\n```\n"),
+    "a sibling's file map": (head("task-board-setup"), "| Artifact | Path | Source |\n|---|---|---|"
+                             "\n| Spec skill | `.claude/skills/task-spec/SKILL.md` | "
+                             "`references/08-task-spec-skill.md` |\n"),
+    "a file-name pattern": (head("actions-auditor"), "See "
+                            "`{baseDir}/references/vector-a-injection.md` for heuristics.\n"),
+}
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+@pytest.mark.parametrize("case", sorted(NOT_REFERENCES))
+def test_paths_that_are_not_this_skills_references(tmp_path: Path, case: str,
+                                                    newline: str) -> None:
+    skill_head, body = NOT_REFERENCES[case]
+    report = run(tmp_path, (skill_head + body).replace("\n", newline), relpath="skill/SKILL.md")
+    assert found(report, "SK112") == []
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+@pytest.mark.parametrize("case", sorted(STILL_REFERENCES))
+def test_near_identical_missing_references_are_still_reported(tmp_path: Path, case: str,
+                                                              newline: str) -> None:
+    skill_head, body = STILL_REFERENCES[case]
+    report = run(tmp_path, (skill_head + body).replace("\n", newline), relpath="skill/SKILL.md")
+    assert found(report, "SK112"), case
+
+
+def test_every_mechanism_has_its_true_twin() -> None:
+    assert set(NOT_REFERENCES) == set(STILL_REFERENCES)
+
+
 def test_link_to_a_sibling_skill_of_the_same_plugin(tmp_path: Path) -> None:
     write(tmp_path, {"p/.claude-plugin/plugin.json": '{"name": "p"}',
                      "p/skills/using-tools/SKILL.md": head("using-tools")})
