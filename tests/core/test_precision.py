@@ -479,3 +479,11 @@ def test_a_silenced_rule_still_stops_loading(tmp_path: Path) -> None:
 def test_a_skill_with_only_other_findings_loads(tmp_path: Path, text: str) -> None:
     report = run(tmp_path, text, target="wave")
     assert report.verdict is not None and report.verdict.loads
+
+
+@pytest.mark.parametrize("link", ["..\x00/x.md", "a%00b.md", "references/\x00.md"])
+def test_a_nul_in_a_link_is_no_path(tmp_path: Path, link: str) -> None:
+    """Found by the fuzz test: the OS refuses paths with NUL (ValueError), so they are not
+    references; checking such a file must not raise."""
+    report = run(tmp_path, head() + f"[up]({link})\n")
+    assert found(report, "SK112") == [] and found(report, "SK113") == []

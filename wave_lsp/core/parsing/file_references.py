@@ -106,7 +106,9 @@ def _find_references(text: str, start: int, own_name: str = "",
             continue
         if not _not_of_this_skill(text, span, structure, fence, own_name, guide, link_texts):
             found[span] = Reference(match.group(1), span, "bare")
-    return tuple(sorted(found.values(), key=lambda ref: ref.span.start))
+    # a NUL (written, or `%00` in a link) names no file on any system, and the OS refuses to look
+    return tuple(sorted((ref for ref in found.values() if "\x00" not in ref.target),
+                        key=lambda ref: ref.span.start))
 
 
 class _SpanIndex:
