@@ -13,7 +13,6 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -90,11 +89,17 @@ class SchemaIssue:
 
 @cache
 def raw_schema() -> dict[str, Any]:
-    packaged = resources.files("wave_lsp").joinpath("_data", SCHEMA_FILE)
-    if packaged.is_file():
-        return _json_object(packaged.read_text("utf-8"))
-    in_repo = Path(__file__).resolve().parents[3] / "schemas" / SCHEMA_FILE
-    return _json_object(in_repo.read_text("utf-8"))
+    """The schema from the wheel (`wave_lsp/_data`), else from the checkout (`schemas/`), else
+    through importlib.resources (only a package that is not a folder on disk needs it, and its
+    import costs a check's start-up a few modules)."""
+    for candidate in (Path(__file__).parents[2] / "_data" / SCHEMA_FILE,
+                      Path(__file__).resolve().parents[3] / "schemas" / SCHEMA_FILE):
+        if candidate.is_file():
+            return _json_object(candidate.read_text("utf-8"))
+    from importlib import resources
+
+    return _json_object(resources.files("wave_lsp").joinpath("_data", SCHEMA_FILE)
+                        .read_text("utf-8"))
 
 
 def _json_object(text: str) -> dict[str, Any]:
