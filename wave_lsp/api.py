@@ -98,6 +98,7 @@ def _can_fork() -> bool:
 
 def _check_in_workers(files: list[Path], settings: Settings, session: WorkspaceSession,
                       workers: int) -> list[FileReport]:
+    import gc
     import multiprocessing
 
     from wave_lsp.core.workspace.location import locate
@@ -108,8 +109,14 @@ def _check_in_workers(files: list[Path], settings: Settings, session: WorkspaceS
     context = multiprocessing.get_context("fork")
     # about eight chunks per worker, so that a slow chunk does not leave the other cores idle
     chunk = max(1, min(64, len(files) // (workers * 8)))
-    with context.Pool(workers, initializer=_Worker.start, initargs=(settings, session)) as pool:
-        return pool.map(_Worker.check, files, chunksize=chunk)
+    # the workers' garbage collector would otherwise walk (and so copy) every inherited object
+    gc.freeze()
+    try:
+        with context.Pool(workers, initializer=_Worker.start,
+                          initargs=(settings, session)) as pool:
+            return pool.map(_Worker.check, files, chunksize=chunk)
+    finally:
+        gc.unfreeze()
 
 
 class _Worker:
