@@ -153,15 +153,15 @@ def render_invocation(path: Path, raw_arguments: str, settings: Settings, *,
     """The invocation of the skill at `path` (a SKILL.md) as the runtime renders it, or why the
     file cannot be read. Nothing runs unless `execute` is true, and then only what the permission
     engine allows."""
+    from wave_lsp.core.checking.loading import invoke_loaded
     from wave_lsp.core.parsing.document import SkillDocument
     from wave_lsp.core.parsing.reading import read_skill_file
     from wave_lsp.core.parsing.source import decode
-    from wave_lsp.core.runtime.preview import invoke
     from wave_lsp.core.workspace.location import locate
 
     data, problem = read_skill_file(path)
     if data is None:
         return f"{path}: {problem}"
     document = SkillDocument.from_decoded(decode(data))
-    return invoke(document, locate(path, home=settings.home), settings, raw_arguments,
+    return invoke_loaded(document, locate(path, home=settings.home), settings, raw_arguments,
                   "execute" if execute else "dry-run", session_id)

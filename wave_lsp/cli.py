@@ -313,13 +313,10 @@ def _print_preview(result: Invocation) -> None:
     """The prompt on stdout (exactly what the model receives); decisions and notes on stderr."""
     if result.text is not None:
         sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
-    lines = result.document.lines
-    for index, planned in enumerate(result.injections, 1):
-        line = lines.position(planned.injection.span.start).line + 1
-        decision = planned.decision
-        state = ("ran, exit code " + str(planned.exit_code)) if planned.executed else "not run"
-        print(f"injection {index} (line {line}) `{planned.shell_command}`: {decision.behavior} — "
-              f"{decision.reason} [{state}]", file=sys.stderr)
+    from wave_lsp.core.runtime.preview import injection_lines
+
+    for line in injection_lines(result):
+        print(line, file=sys.stderr)
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if result.error:
@@ -329,16 +326,14 @@ def _print_preview(result: Invocation) -> None:
 def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import json
 
-    from wave_lsp.core.workspace.runtime_view import runtime_skills
+    from wave_lsp.core.checking.loading import skill_rows
 
     if not args.directory.is_dir():
         parser.exit(EXIT_USAGE, f"wave-lsp: not a directory: {args.directory}\n")
     settings = _settings(args, parser, args.directory)
     project = args.directory.resolve()
-    skills = runtime_skills(settings.profile, project, settings.home or Path.home(),
-                            settings.personal)
-    cwd = Path.cwd()
-    rows = [skill.to_json(cwd) for skill in skills]
+    rows = skill_rows(settings.profile, project, settings.home or Path.home(), settings.personal,
+                      Path.cwd())
     if args.format == "json":
         print(json.dumps({"version": 1, "target": settings.target, "skills": rows}, indent=2,
                          ensure_ascii=False))
@@ -349,16 +344,21 @@ def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _print_table(rows: list[dict[str, object]], target: str) -> None:
-    headers = ("NAME", "SCOPE", "MODEL", "USER", "LISTING", "PATH", "SHADOWED BY")
-    table = [(row["name"], row["scope"], "yes" if row["modelInvocable"] else "no",
+    headers = ("NAME", "SCOPE", "LOADS", "MODEL", "USER", "LISTING", "PATH", "SHADOWED BY")
+    table = [(row["name"], row["scope"],
+              "yes" if row["loads"] else f"no ({row['stoppedBy'] or 'unreadable'})",
+              "yes" if row["modelInvocable"] else "no",
               "yes" if row["userInvocable"] else "no", f"{row['listingChars']:,}", row["path"],
               row["shadowedBy"] or "") for row in rows]
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *table, strict=False)]
     for line in [headers, *table]:
         print("  ".join(str(cell).ljust(width) for cell, width in zip(line, widths, strict=True))
               .rstrip())
-    visible = sum(1 for row in rows if row["modelInvocable"] and not row["shadowedBy"])
-    print(f"{len(rows)} skills ({target}); {visible} in the model's listing")
+    visible = sum(1 for row in rows
+                  if row["loads"] and row["modelInvocable"] and not row["shadowedBy"])
+    skipped = sum(1 for row in rows if not row["loads"])
+    print(f"{len(rows)} skills ({target}); {visible} in the model's listing"
+          + (f"; {skipped} not loaded (see `wave-lsp check`)" if skipped else ""))
 
 
 def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

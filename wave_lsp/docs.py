@@ -52,7 +52,7 @@ def rule_page(item: Rule) -> str:
 ## Fix
 
 {item.fix}
-{_applicability(item)}{_notes(item)}
+{_applicability(item)}{_notes(item)}{_stops_loading(item)}
 Silence it on one line with `# wave-lsp: ignore {item.code}` (frontmatter) or
 `<!-- wave-lsp: ignore {item.code} -->` (body), for a file with `wave-lsp: ignore-file {item.code}`,
 or everywhere with `--ignore {item.code}` / `[tool.wave-lsp] ignore = ["{item.code}"]`.
@@ -72,6 +72,21 @@ def _notes(item: Rule) -> str:
     return f"\n## How wave-lsp decides\n\n{item.notes}\n" if item.notes else ""
 
 
+def _stops_loading(item: Rule) -> str:
+    text = stops_loading_text(item)
+    return f"\n## Does the skill still load?\n\n{text}\n" if text else ""
+
+
+def stops_loading_text(item: Rule) -> str:
+    """Under which targets an error of this rule means the skill is not loaded at all."""
+    if not item.stops_loading:
+        return ""
+    targets = ", ".join(f"`{c}`" for c in CATALOG_COLUMNS if c in item.stops_loading)
+    return (f"Under {targets}, an error of this rule means the runtime does not load the skill: "
+            "`check` counts it as not loaded, `list` shows it as not loading and `preview` "
+            "refuses to render it, naming this rule.")
+
+
 def _applicability(item: Rule) -> str:
     text = _APPLICABILITY.get(item.fix_applicability)
     return f"\n{text}\n" if text else ""
@@ -85,6 +100,7 @@ def rule_json(item: Rule) -> dict[str, Any]:
                          for column, level in item.severities.items()},
             "summary": item.summary, "why": item.why, "example": item.example, "fix": item.fix,
             "fixApplicability": item.fix_applicability or None, "notes": item.notes or None,
+            "stopsLoading": [c for c in CATALOG_COLUMNS if c in item.stops_loading],
             "checks": checks, "url": item.url}
 
 
@@ -100,6 +116,8 @@ def describe_rule(item: Rule, *, brief: bool = False) -> str:
              f"Fix: {fix}"]
     if item.notes:
         parts.append(f"How wave-lsp decides: {item.notes}")
+    if item.stops_loading:
+        parts.append(stops_loading_text(item))
     parts.append(where_checked(item.code))
     return "\n\n".join(parts)
 

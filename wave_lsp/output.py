@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from wave_lsp import __version__
 from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.checker import FileReport
+from wave_lsp.core.checking.config import parse_target
 
 JSON_VERSION = 1
 _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m",
@@ -34,10 +35,29 @@ def summary(reports: list[FileReport]) -> dict[str, int]:
     counts = Counter(f.severity.label for r in reports for f in r.findings)
     return {"files": len(reports), "findings": sum(counts.values()),
             "error": counts["error"], "warning": counts["warning"],
-            "information": counts["information"], "hint": counts["hint"]}
+            "information": counts["information"], "hint": counts["hint"],
+            "notLoaded": len(not_loaded(reports))}
 
 
-def write_text(reports: list[FileReport], out: TextIO, colour: bool) -> None:
+def not_loaded(reports: list[FileReport]) -> list[FileReport]:
+    """The reports of skills the target does not load at all (wave_lsp.core.checking.loading)."""
+    return [r for r in reports if r.verdict is not None and not r.verdict.loads]
+
+
+def _not_loaded_line(reports: list[FileReport], runtime: str) -> str | None:
+    skipped = not_loaded(reports)
+    if not skipped:
+        return None
+    shown = [f"{display_path(r.path)} ({r.verdict.stopped_by.code})"
+             if r.verdict is not None and r.verdict.stopped_by is not None
+             else display_path(r.path) for r in skipped[:5]]
+    more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+    what = "skill is" if len(skipped) == 1 else "skills are"
+    return f"{len(skipped)} {what} not loaded by {runtime}: {', '.join(shown)}{more}."
+
+
+def write_text(reports: list[FileReport], out: TextIO, colour: bool,
+               runtime: str = "the target") -> None:
     def paint(text: str, code: str) -> str:
         return f"{code}{text}{_RESET}" if colour else text
 
@@ -56,6 +76,9 @@ def write_text(reports: list[FileReport], out: TextIO, colour: bool) -> None:
     line = (f"Checked {totals['files']} file{'s' if totals['files'] != 1 else ''}: "
             + ", ".join(parts) + ".")
     out.write((paint(line, _BOLD) if colour else line) + "\n")
+    skipped = _not_loaded_line(reports, runtime)
+    if skipped is not None:
+        out.write(skipped + "\n")
 
 
 def to_json(reports: list[FileReport], target: str, cwd: Path | None = None) -> dict[str, Any]:
@@ -67,6 +90,7 @@ def to_json(reports: list[FileReport], target: str, cwd: Path | None = None) -> 
         "target": target,
         "files": [
             {"path": display_path(r.path, cwd), "skill": r.skill,
+             **(r.verdict.to_json() if r.verdict is not None else {}),
              "findings": [f.to_json() for f in r.findings]}
             for r in reports
         ],
@@ -159,5 +183,5 @@ def write(reports: list[FileReport], fmt: str, target: str, out: TextIO | None =
         write_github(reports, out)
     else:
         colour = out.isatty() and not os.environ.get("NO_COLOR")
-        write_text(reports, out, colour)
+        write_text(reports, out, colour, parse_target(target).runtime)
 

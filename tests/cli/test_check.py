@@ -62,7 +62,10 @@ def test_json_lists_every_file_with_relative_paths(tmp_path, capsys, monkeypatch
                                 "end": {"line": 2, "character": 28}}
     assert finding["fixes"][0]["edits"][0]["newText"] == '"Use when: asked"'
     assert data["summary"] == {"files": 2, "findings": 1, "error": 1, "warning": 0,
-                               "information": 0, "hint": 0}
+                               "information": 0, "hint": 0, "notLoaded": 1}
+    # one decision for check, list and preview: Wave cannot read this frontmatter
+    assert [(f["loads"], f["stoppedBy"]) for f in data["files"]] == [(False, "SK021"),
+                                                                      (True, None)]
 
 
 def test_paths_outside_the_current_directory_are_absolute(tmp_path, capsys, monkeypatch) -> None:
@@ -102,7 +105,8 @@ def test_text_format(tmp_path, capsys, monkeypatch) -> None:
     main(["check"])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("bad/SKILL.md:3:14: SK021 [error] ")
-    assert lines[-1] == "Checked 1 file: 1 error, 0 warnings, 0 information, 0 hints."
+    assert lines[-2] == "Checked 1 file: 1 error, 0 warnings, 0 information, 0 hints."
+    assert lines[-1] == "1 skill is not loaded by Wave: bad/SKILL.md (SK021)."
 
 
 def test_discovery_skips_git_node_modules_and_gitignored(tmp_path, capsys, monkeypatch) -> None:

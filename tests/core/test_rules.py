@@ -45,7 +45,8 @@ TRIGGERS: list[Case] = [
     Case("SK002", "«---»\nname: skills\ndescription: Lost. Use when asked.\n---\n",
          relpath="proj/.wave/skills/SKILL.md", only=("wave", "portable", "agentskills")),
     Case("SK002", "«---»\nname: b\ndescription: Deep. Use when asked.\n---\n",
-         relpath="proj/.claude/skills/a/b/SKILL.md"),
+         relpath="proj/.claude/skills/a/b/SKILL.md",  # nested: usually on purpose
+         level={t: Severity.INFORMATION for t in ("wave", "claude-code", "portable")}),
     Case("SK004", "\ufeff«---»\nname: my-skill\ndescription: X. Use when asked.\n---\n"),
     Case("SK005", "«# Title»\nNo frontmatter here.\n"),
     Case("SK005", "«\n---»\nname: my-skill\ndescription: X. Use when asked.\n---\n"),

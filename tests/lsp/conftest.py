@@ -9,12 +9,14 @@ skills, scripts and an agent file. A session starts when the server has indexed 
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from tests.lsp.helpers import make_client, wait_for_index
@@ -27,8 +29,21 @@ SERVER = ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_c
 PROFILES = ["visual-studio-code", "neovim-0.11"]
 
 
+#: more clients, for the client matrix (tests/lsp/test_client_matrix.py): pytest-lsp's captured sets
+#: by exact version, and the ones it lacks as files in tests/lsp/capabilities/ (its README says
+#: where each comes from)
+MATRIX_PROFILES = ["neovim-0.7", "emacs-eglot", "helix", "zed", "push-only"]
+PYTEST_LSP_SETS = {"neovim-0.7": "neovim@v0.7.0", "emacs-eglot": "emacs@v29.1"}
+CAPABILITY_FILES = Path(__file__).with_name("capabilities")
+
+
 def capabilities_of(profile: str) -> types.ClientCapabilities:
-    """A client's capability set by name: pytest-lsp's, plus `neovim-0.11`."""
+    """A client's capability set by name: pytest-lsp's, `neovim-0.11` and the matrix's."""
+    if profile in PYTEST_LSP_SETS:
+        return client_capabilities(PYTEST_LSP_SETS[profile])
+    if (CAPABILITY_FILES / f"{profile}.json").is_file():
+        params = json.loads((CAPABILITY_FILES / f"{profile}.json").read_text("utf-8"))
+        return get_converter().structure(params, types.InitializeParams).capabilities
     if profile != "neovim-0.11":
         return client_capabilities(profile)
     capabilities = client_capabilities("neovim")

@@ -49,6 +49,8 @@ class RecordingClient(LanguageClient):
         self.received: list[tuple[str, Any]] = []
         #: dynamic registrations the server asked for
         self.registrations: list[types.Registration] = []
+        #: how often the server asked to re-request inlay hints and semantic tokens
+        self.decoration_refreshes: dict[str, int] = {}
         #: the capabilities this client declared, and the server's answer to `initialize`
         self.declared: types.ClientCapabilities | None = None
         self.initialize_result: types.InitializeResult | None = None
@@ -63,6 +65,16 @@ def make_client(features: dict[str, Callable[..., Any]] | None = None) -> Record
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def on_register(params: types.RegistrationParams) -> None:
         client.registrations.extend(params.registrations)
+
+    @client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)
+    def on_inlay_refresh(params: None) -> None:
+        refreshes = client.decoration_refreshes
+        refreshes["inlay"] = refreshes.get("inlay", 0) + 1
+
+    @client.feature(types.WORKSPACE_SEMANTIC_TOKENS_REFRESH)
+    def on_tokens_refresh(params: None) -> None:
+        refreshes = client.decoration_refreshes
+        refreshes["tokens"] = refreshes.get("tokens", 0) + 1
 
     return client
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from wave_lsp.core.parsing.text import LineIndex
-from wave_lsp.lsp.convert import Positions
+from wave_lsp.core.parsing.text import LineIndex, Span
+from wave_lsp.lsp.convert import Positions, semantic_token_data
 from wave_lsp.lsp.features import plain_text
 from wave_lsp.lsp.server import WaveLanguageServer, safe
 from wave_lsp.lsp.state import read_client_settings
@@ -38,6 +38,26 @@ def test_client_byte_order_mark_shifts_the_first_line_only() -> None:
     assert positions.position(0) == types.Position(0, 3)
     assert positions.position(4) == types.Position(1, 0)
     assert positions.offset(types.Position(0, 3)) == 0
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+@pytest.mark.parametrize("bom", [False, True])
+def test_many_positions_equal_one_at_a_time(encoding: str, bom: bool) -> None:
+    positions = Positions(LineIndex(TEXT), encoding, client_bom=bom)
+    offsets = [*range(len(TEXT) + 1), 3, 0, 7, 7, 2]  # in order, then back and forth
+    assert positions.many(offsets) == [positions.position(offset) for offset in offsets]
+
+
+@pytest.mark.parametrize(("encoding", "data"), [
+    # `b` after 😀 (2 UTF-16 units, 4 UTF-8 bytes), then `中` on the next line and `x` after it
+    ("utf-16", [0, 3, 1, 2, 1, 1, 0, 1, 0, 0, 0, 1, 1, 3, 2]),
+    ("utf-8", [0, 5, 1, 2, 1, 1, 0, 3, 0, 0, 0, 3, 1, 3, 2]),
+    ("utf-32", [0, 2, 1, 2, 1, 1, 0, 1, 0, 0, 0, 1, 1, 3, 2]),
+])
+def test_semantic_token_data_is_relative_and_in_client_units(encoding: str,
+                                                             data: list[int]) -> None:
+    tokens = [(Span(2, 3), 2, 1), (Span(5, 6), 0, 0), (Span(6, 7), 3, 2)]
+    assert semantic_token_data(tokens, Positions(LineIndex(TEXT), encoding)) == data
 
 
 @pytest.mark.parametrize(("snippet", "plain"), [

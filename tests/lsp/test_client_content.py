@@ -75,6 +75,20 @@ async def test_hover_is_plain_text_for_a_plain_text_client(plain: LanguageClient
     assert "${CLAUDE_SKILL_DIR}" in hover.contents.value
 
 
+async def test_inlay_hint_tooltips_are_plain_text_for_a_plain_text_client(plain: LanguageClient,
+                                                                         root: Path) -> None:
+    uri = open_document(plain, root / ".wave/skills/demo/SKILL.md", TEXT)
+    hints = await answer(plain.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(types.Position(0, 0), types.Position(TEXT.count("\n"), 0)))), "inlayHint")
+    (hint,) = hints
+    assert hint.position == position_of(TEXT, "${CLAUDE_SKILL_DIR}", len("${CLAUDE_SKILL_DIR}"),
+                                        encoding_of(plain))
+    # the same words as the Markdown tooltip, as a plain string
+    assert isinstance(hint.tooltip, str)
+    assert "`" not in hint.tooltip and "Resolves to /" in hint.tooltip
+
+
 async def test_completion_is_filtered_and_ordered(plain: LanguageClient, root: Path) -> None:
     uri = open_document(plain, root / ".wave/skills/demo/SKILL.md", TEXT)
     items = await _complete(plain, uri, "effort: hi", len("effort: hi"))

@@ -123,6 +123,13 @@ try {
     if (!line.startsWith("Base directory for this skill: ")) {
       throw new Error(`first line is ${JSON.stringify(line)}`);
     }
+    // beside the skill, not in its place: two editor groups, the SKILL.md still shown in the other
+    const groups = await page.locator(".editor-group-container").count();
+    const skillTab = page.locator(".editor-group-container:not(.active) .tab.active",
+      { hasText: "SKILL.md" });
+    if (groups < 2 || (await skillTab.count()) === 0) {
+      throw new Error(`the preview is not beside the skill (${groups} editor group(s))`);
+    }
     await page.screenshot({ path: path.join(SHOTS, "preview.png") });
   });
   await check("the code lens runs the preview", async () => {

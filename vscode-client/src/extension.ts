@@ -147,7 +147,8 @@ async function preview(uri?: vscode.Uri): Promise<void> {
   const allow = vscode.workspace.getConfiguration("wave").get<boolean>("preview.allowExecution", false);
   const result = (await server.sendRequest(ExecuteCommandRequest.type, {
     command: SERVER_PREVIEW,
-    arguments: [{ uri: skill.toString(), arguments: args, mode: allow ? "execute" : "dry-run" }],
+    // show: false: this extension shows the answer in its own view (no window/showDocument)
+    arguments: [{ uri: skill.toString(), arguments: args, mode: allow ? "execute" : "dry-run", show: false }],
   })) as PreviewResult;
   await previews.show(skill, result, args);
 }

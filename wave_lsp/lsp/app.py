@@ -4,7 +4,7 @@ that the feature modules can import the server class without an import cycle."""
 
 from __future__ import annotations
 
-from wave_lsp.lsp import commands, features, lifecycle
+from wave_lsp.lsp import commands, decorations, features, lifecycle, renaming
 from wave_lsp.lsp.server import WaveLanguageServer
 
 
@@ -14,4 +14,6 @@ def create_server() -> WaveLanguageServer:
     lifecycle.register(server)
     features.register(server)
     commands.register(server)
+    renaming.register(server)
+    decorations.register(server)
     return server

@@ -2,6 +2,10 @@
 
 `wave.previewInvocation` takes one object `{"uri", "arguments", "mode", "sessionId"?}` and returns
 what `wave-lsp preview --format json` prints for the same input (the editor's unsaved text is used).
+It also shows the preview in any client (docs/design/lsp.md *Preview in any client*): a read-only
+document opened with `window/showDocument` when the client supports it, else a `window/showMessage`
+with the first lines; `"show": false` asks for the answer alone (the VS Code extension shows the
+answer in its own view).
 Execute mode runs commands only when the user enabled `wave.preview.allowExecution`; otherwise the
 answer is a refusal with `ok: false` and nothing runs. The handler runs in a worker thread, so a
 30-second command does not block the server.
@@ -14,7 +18,8 @@ not declare `window.workDoneProgress` (the others see the `wave-lsp-index` progr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +27,7 @@ from wave_lsp.lsp.server import WaveLanguageServer
 
 if TYPE_CHECKING:
     from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.runtime.preview import Invocation
 
 PREVIEW = "wave.previewInvocation"
 LIST_SKILLS = "wave.listSkills"
@@ -54,12 +60,20 @@ def register(server: WaveLanguageServer) -> None:
     def render_listing(ls: WaveLanguageServer, *params: Any) -> dict[str, Any]:
         return _answer(ls, RENDER_LISTING, _render_listing, params[0] if params else None)
 
-    @server.thread()
     @server.command(PREVIEW)
-    def preview_invocation(ls: WaveLanguageServer, *params: Any) -> dict[str, Any]:
+    async def preview_invocation(ls: WaveLanguageServer, *params: Any) -> dict[str, Any]:
         # untyped on purpose: pygls would structure a typed argument itself and answer a wrong
         # shape with Python internals; `_preview` names what it expects instead
-        return _answer(ls, PREVIEW, _preview, params[0] if len(params) == 1 else None)
+        options = params[0] if len(params) == 1 else None
+        invocation: list[Invocation] = []
+        answer = await asyncio.to_thread(
+            _answer, ls, PREVIEW, lambda ls, params: _preview(ls, params, invocation), options)
+        if invocation and not (isinstance(options, Mapping) and options.get("show") is False):
+            try:
+                show_preview(ls, invocation[0])
+            except Exception as error:  # the answer still goes out
+                ls.log_problem(f"showing the preview failed: {error!r}", error)
+        return answer
 
     @server.command(INDEX_STATUS)
     async def index_status(ls: WaveLanguageServer, *params: Any) -> dict[str, Any]:
@@ -94,13 +108,12 @@ def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Settings
 
 
 def _list_skills(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
-    from wave_lsp.core.workspace.runtime_view import runtime_skills
+    from wave_lsp.core.checking.loading import skill_rows
 
     project, settings = _project(ls, params)
-    skills = runtime_skills(settings.profile, project, settings.home or Path.home(),
-                            settings.personal)
     return {"version": 1, "target": settings.target,
-            "skills": [skill.to_json(project) for skill in skills]}
+            "skills": skill_rows(settings.profile, project, settings.home or Path.home(),
+                                 settings.personal, project)}
 
 
 def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
@@ -116,7 +129,40 @@ def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
             "namesOnly": listing.names_only}
 
 
-def _preview(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
+def show_preview(ls: WaveLanguageServer, result: Invocation) -> None:
+    """Show the preview: as a read-only document (`window/showDocument`) when the client can open
+    one, else as a message with the first lines of the prompt."""
+    from lsprotocol import types
+
+    from wave_lsp.core.runtime.listing import skill_name
+    from wave_lsp.core.runtime.preview import preview_markdown, preview_summary
+
+    if not ls.client_supports("window.show_document.support", False):
+        ls.window_show_message(types.ShowMessageParams(
+            type=types.MessageType.Info, message=preview_summary(result)))
+        return
+    path = ls.preview_files.write(skill_name(result.document, result.location),
+                                  preview_markdown(result))
+    shown = ls.window_show_document_async(types.ShowDocumentParams(
+        uri=path.as_uri(), external=False, take_focus=True))
+
+    async def report(request: Awaitable[types.ShowDocumentResult]) -> None:
+        try:
+            answer = await request
+        except Exception as error:
+            ls.log_problem(f"the client did not show the preview: {error!r}",
+                           level=types.MessageType.Warning)
+            return
+        if not answer.success:
+            ls.log_problem(f"the client did not show the preview {path}",
+                           level=types.MessageType.Warning)
+
+    ls.background_tasks.add(task := asyncio.ensure_future(report(shown)))
+    task.add_done_callback(ls.background_tasks.discard)
+
+
+def _preview(ls: WaveLanguageServer, params: Any,
+             invocation: list[Invocation] | None = None) -> dict[str, Any]:
     if not isinstance(params, Mapping) or not isinstance(params.get("uri"), str):
         return refusal('expected one object {"uri": <SKILL.md URI>, "arguments": <string>, '
                        '"mode": "dry-run"|"execute"}')
@@ -132,8 +178,10 @@ def _preview(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
     analysis = ls.analysis(params["uri"])
     if analysis is None:
         return refusal(f"{params['uri']} is not a skill file the server can read")
-    from wave_lsp.core.runtime.preview import invoke
+    from wave_lsp.core.checking.loading import invoke_loaded
 
     context = analysis.context
-    result = invoke(context.document, context.location, context.settings, arguments, mode, session)
+    result = invoke_loaded(context.document, context.location, context.settings, arguments, mode, session)
+    if invocation is not None:
+        invocation.append(result)
     return result.to_json()

@@ -49,6 +49,22 @@ class Positions:
         extra = self._bom_units if core.line == 0 else 0
         return types.Position(core.line, _units(prefix, self.encoding) + extra)
 
+    def many(self, offsets: Iterable[int]) -> list[types.Position]:
+        """The positions of many offsets; in increasing order each costs only the text since the
+        previous one (many placeholders on one long line stay linear)."""
+        result = []
+        line, character, units = -1, 0, 0
+        text = ""
+        for offset in offsets:
+            core = self.lines.position(offset)
+            if core.line != line or core.character < character:
+                line, text = core.line, self.lines.line_text(core.line)
+                character, units = 0, self._bom_units if core.line == 0 else 0
+            units += _units(text[character : core.character], self.encoding)
+            character = core.character
+            result.append(types.Position(line, units))
+        return result
+
     def range(self, span: Span) -> types.Range:
         return types.Range(self.position(span.start), self.position(span.end))
 
@@ -129,3 +145,21 @@ def workspace_edit(uri: str, version: int | None, edits: list[types.TextEdit],
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
             edits=edits)])
     return types.WorkspaceEdit(changes={uri: edits})
+
+
+def semantic_token_data(tokens: Iterable[tuple[Span, int, int]], positions: Positions) -> list[int]:
+    """`(span, type index, modifier bits)` of single-line tokens in document order, as the
+    protocol's relative integers: per token the line delta, the start delta (from the previous
+    token's start on the same line, else from column 0), the length, the type and the modifiers,
+    the three columns in the client's position units."""
+    found = list(tokens)
+    ends = positions.many(offset for span, _, _ in found for offset in (span.start, span.end))
+    data: list[int] = []
+    line, character = 0, 0
+    for index, (_, kind, modifiers) in enumerate(found):
+        start, end = ends[2 * index], ends[2 * index + 1]
+        delta_line = start.line - line
+        delta_start = start.character - character if delta_line == 0 else start.character
+        data += [delta_line, delta_start, end.character - start.character, kind, modifiers]
+        line, character = start.line, start.character
+    return data

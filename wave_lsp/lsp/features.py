@@ -55,7 +55,8 @@ def register(server: WaveLanguageServer) -> None:
         offset = analysis.positions.offset(params.position)
         snippets = ls.client_supports(
             "text_document.completion.completion_item.snippet_support", False)
-        markdown = _markdown(ls, "text_document.completion.completion_item.documentation_format")
+        markdown = reads_markdown(
+            ls, "text_document.completion.completion_item.documentation_format")
         insert_replace = ls.client_supports(
             "text_document.completion.completion_item.insert_replace_support", False)
         candidates = completion.complete(analysis.context, offset)
@@ -80,7 +81,8 @@ def register(server: WaveLanguageServer) -> None:
         found = hover.hover(analysis.context, analysis.positions.offset(params.position))
         if found is None:
             return None
-        contents = _markup(found.markdown, _markdown(ls, "text_document.hover.content_format"))
+        contents = markup_content(found.markdown,
+                                  reads_markdown(ls, "text_document.hover.content_format"))
         return types.Hover(contents=contents, range=analysis.positions.range(found.span))
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
@@ -148,12 +150,14 @@ def register(server: WaveLanguageServer) -> None:
                 for item in lens.code_lenses(analysis.context, params.text_document.uri)]
 
 
-def _markdown(ls: WaveLanguageServer, capability: str) -> bool:
+def reads_markdown(ls: WaveLanguageServer, capability: str) -> bool:
+    """The client renders Markdown where `capability` (a list of markup kinds) applies; a client
+    that does not say is given Markdown."""
     formats = ls.client_supports(capability, None)
     return formats is None or types.MarkupKind.Markdown in formats
 
 
-def _markup(markdown: str, client_reads_markdown: bool) -> types.MarkupContent:
+def markup_content(markdown: str, client_reads_markdown: bool) -> types.MarkupContent:
     """Markdown for clients that render it, the same words as plain text for the others."""
     if client_reads_markdown:
         return types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown)
@@ -174,7 +178,8 @@ def _completion_item(candidate: completion.Candidate, positions: convert.Positio
     use_snippet = candidate.snippet and snippets
     if candidate.snippet and not snippets:
         text = plain_text(text)
-    documentation = _markup(candidate.documentation, markdown) if candidate.documentation else None
+    documentation = (markup_content(candidate.documentation, markdown)
+                     if candidate.documentation else None)
     inserted = positions.range(candidate.replace)
     edit: types.TextEdit | types.InsertReplaceEdit = types.TextEdit(range=inserted, new_text=text)
     if word_end is not None and word_end > candidate.replace.end:

@@ -9,9 +9,13 @@
   Then open documents are re-checked and `index_ready` is set: the readiness signal for clients
   without progress (`wave.indexStatus`). Requests that come earlier answer with what is known
   (the documents opened so far, built-in agents), never with an error.
-- open/change/save publish (push clients); close clears a skill file's diagnostics. Markdown
-  that is not a skill (a README) gets no diagnostics and no work: clients such as Claude Code
-  hand the server every `.md` file.
+- `workspace/diagnostic` (pull clients) reports the skill files that are not open: name
+  collisions, the listing budget and resource findings reach the client without opening the file;
+  push clients get the same findings published after indexing, file events, saves and settings
+  changes (docs/design/lsp.md *Findings on files that are not open*).
+- open/change/save publish (push clients); close clears a skill file's diagnostics, or replaces
+  them by its findings on disk. Markdown that is not a skill (a README) gets no diagnostics and no
+  work: clients such as Claude Code hand the server every `.md` file.
 """
 
 from __future__ import annotations
@@ -48,7 +52,9 @@ def register(server: WaveLanguageServer) -> None:
             ls.pull_diagnostics = True
             ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
                 identifier="wave-lsp", inter_file_dependencies=True,
-                workspace_diagnostics=False))(pull_diagnostics)
+                workspace_diagnostics=True))(pull_diagnostics)
+            # pygls advertises `workspaceDiagnostics` from this registration
+            ls.feature(types.WORKSPACE_DIAGNOSTIC)(workspace_diagnostics)
 
     @server.feature(types.INITIALIZED)
     @safe(lambda: None)
@@ -60,6 +66,7 @@ def register(server: WaveLanguageServer) -> None:
             await _index_workspace(ls)
             ls.state.invalidate()
             ls.refresh_all()
+            ls.schedule_unopened()
         finally:
             ls.index_ready.set()  # after a failure too: requests answer with what is known
 
@@ -73,6 +80,7 @@ def register(server: WaveLanguageServer) -> None:
         else:
             await _pull_settings(ls)
         ls.refresh_all()
+        ls.schedule_unopened()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @safe(lambda: None)
@@ -82,9 +90,10 @@ def register(server: WaveLanguageServer) -> None:
             if path.name.lower() == "skill.md":
                 ls.state.index.refresh(path)
         affected = ls.state.affected_by(changed, list(ls.workspace.text_documents))
-        if affected:
+        if affected or ls.state.concerns_skills(changed):
             ls.state.invalidate()
-            ls.refresh(affected)
+            ls.refresh(affected)  # a pull client is asked to pull again, workspace included
+            ls.schedule_unopened()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @safe(lambda: None)
@@ -102,6 +111,7 @@ def register(server: WaveLanguageServer) -> None:
         # files next to the skill may have appeared (SK112): re-check everything open
         ls.state.invalidate()
         ls.refresh_all()
+        ls.schedule_unopened()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @safe(lambda: None)
@@ -110,9 +120,13 @@ def register(server: WaveLanguageServer) -> None:
         ls.state.forget(uri)
         path = to_fs_path(uri)
         # only a skill file ever had diagnostics: other markdown (a README) stays silent
-        if not ls.pull_diagnostics and path and is_skill_file(Path(path)):
-            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-                uri=uri, diagnostics=[]))
+        if not path or not is_skill_file(Path(path)):
+            return
+        if ls.pull_diagnostics:  # its findings on disk now come with the workspace report
+            ls.refresh([])
+            return
+        # cleared, or replaced by its findings on disk (a name collision stays visible)
+        ls.schedule_unopened(closed=uri)
 
 
 async def _index_workspace(ls: WaveLanguageServer) -> None:
@@ -155,6 +169,36 @@ def pull_diagnostics(ls: WaveLanguageServer,
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
     return types.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(analysis),
                                                      result_id=result_id)
+
+
+@safe(lambda: types.WorkspaceDiagnosticReport(items=[]))
+async def workspace_diagnostics(ls: WaveLanguageServer, params: types.WorkspaceDiagnosticParams
+                                ) -> types.WorkspaceDiagnosticReport:
+    """`workspace/diagnostic`: a full report per file that is not open and has findings (a
+    skill's SKILL.md, its resources), `unchanged` when the client already has that result id, and
+    an empty full report for a file the client knows whose findings went away. Open documents are
+    answered by `textDocument/diagnostic` and left out."""
+    from wave_lsp.core.checking.disk_findings import result_id
+
+    previous = {item.uri: item.value for item in params.previous_result_ids}
+    reports = await ls.unopened_reports(open_resources=True)
+    items: list[types.WorkspaceDocumentDiagnosticReport] = []
+    for uri, (current, found) in reports.items():
+        if previous.get(uri) == current:
+            items.append(types.WorkspaceUnchangedDocumentDiagnosticReport(
+                uri=uri, result_id=current, version=None))
+        else:
+            items.append(types.WorkspaceFullDocumentDiagnosticReport(
+                uri=uri, items=found, result_id=current, version=None))
+    cleared = result_id(())
+    for uri in sorted(set(previous) - set(reports) - set(ls.workspace.text_documents)):
+        if previous[uri] == cleared:
+            items.append(types.WorkspaceUnchangedDocumentDiagnosticReport(
+                uri=uri, result_id=cleared, version=None))
+        else:
+            items.append(types.WorkspaceFullDocumentDiagnosticReport(
+                uri=uri, items=[], result_id=cleared, version=None))
+    return types.WorkspaceDiagnosticReport(items=items)
 
 
 def _apply_settings(ls: WaveLanguageServer, raw: Any) -> None:

@@ -5,7 +5,8 @@ pygls turns each message into lsprotocol types while decoding the JSON; when a r
 not fit the method's type, it raises before it knows the message is a request, so no answer is
 sent and the client waits for ever. Here such a request becomes a `RejectedRequest` that is
 answered with `InvalidParams` (-32602), naming the method; a notification that cannot be read is
-logged as a warning and dropped, as the protocol wants.
+logged as a warning and dropped, as the protocol wants. A handler that refuses a request for the
+user's sake (an invalid new name) raises `RequestRefused`: an error answer without a traceback.
 """
 
 from __future__ import annotations
@@ -29,6 +30,22 @@ class RejectedRequest:
     jsonrpc: str = "2.0"
 
 
+class RequestRefused(JsonRpcException):
+    """A request answered with an error the user is meant to read, such as a rename the core
+    refuses (`RequestFailed`, -32803, unless another code is given): not a fault of the server, so
+    neither logged as one nor with a traceback."""
+
+    CODE = -32803  # LSPErrorCodes.RequestFailed
+
+
+class _SkipRefusalTraceback(logging.Filter):
+    """pygls logs every exception a request handler raises with its traceback; a refusal is an
+    answer, not a fault."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], RequestRefused))
+
+
 class _SkipDeserializeTraceback(logging.Filter):
     """pygls logs a traceback for every message it cannot structure; WaveProtocol answers or drops
     such a message and logs one line itself."""
@@ -41,8 +58,9 @@ class WaveProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         pygls_log = logging.getLogger("pygls.protocol.json_rpc")
-        if not any(isinstance(f, _SkipDeserializeTraceback) for f in pygls_log.filters):
-            pygls_log.addFilter(_SkipDeserializeTraceback())
+        for kind in (_SkipDeserializeTraceback, _SkipRefusalTraceback):
+            if not any(isinstance(f, kind) for f in pygls_log.filters):
+                pygls_log.addFilter(kind())
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:

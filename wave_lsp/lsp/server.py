@@ -3,7 +3,9 @@
 No analysis happens here. Each handler gets the document's `Analysis` (findings plus a feature
 context, computed by the core), asks the core feature module and converts the answer. Diagnostics
 are pushed (`textDocument/publishDiagnostics`, with the document version) or pulled
-(`textDocument/diagnostic`), never both: pull is offered only to clients that declare it.
+(`textDocument/diagnostic`), never both: pull is offered only to clients that declare it. The
+findings of skill files that are not open are pushed too, or pulled with `workspace/diagnostic`
+(docs/design/lsp.md *Findings on files that are not open*).
 An exception inside a handler is logged (stderr and the client's log) and answered with an empty
 result; the server keeps serving.
 """
@@ -15,7 +17,7 @@ import functools
 import logging
 import time
 import traceback
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
 
@@ -25,6 +27,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from wave_lsp import __version__
+from wave_lsp.lsp.previews import PreviewFiles
+from wave_lsp.lsp.protocol import RequestRefused
 
 if TYPE_CHECKING:
     from wave_lsp.lsp.state import Analysis, ServerState
@@ -35,6 +39,8 @@ CONFIG_SECTION = "wave"
 BURST_WINDOW = 0.25
 #: how long a publish in a burst waits for the next edit
 BURST_DELAY = 0.03
+#: how long the findings of unopened files wait for more file events before they are computed
+UNOPENED_DELAY = 0.05
 COMPLETION_TRIGGERS = [":", " ", "$", "{", "/", "(", "-", "[", ","]
 P = ParamSpec("P")
 T = TypeVar("T")  #: what the default answer is
@@ -58,9 +64,18 @@ class WaveLanguageServer(LanguageServer):
         self._published_at: dict[str, float] = {}
         #: SKILL.md URI -> the resource URIs it published findings to (push clients)
         self.resource_uris: dict[str, set[str]] = {}
+        #: URI -> result id of what was last pushed for files that are not open (push clients)
+        self.unopened_published: dict[str, str] = {}
+        self._unopened_run: asyncio.Future[None] | None = None
+        self._unopened_again = False
+        self._closed_since: set[str] = set()
         #: set once start-up is over: settings read, the workspace indexed, open documents
         #: re-checked (also after a failure). `wave.indexStatus` reports and awaits it.
         self.index_ready = asyncio.Event()
+        #: the read-only preview documents of this process (`wave.previewInvocation`)
+        self.preview_files = PreviewFiles()
+        #: fire-and-forget tasks, kept referenced until they end
+        self.background_tasks: set[asyncio.Future[None]] = set()
 
     @property
     def state(self) -> ServerState:
@@ -78,6 +93,9 @@ class WaveLanguageServer(LanguageServer):
         a one-line warning, no traceback."""
         from pygls.exceptions import JsonRpcMethodNotFound
 
+        if isinstance(error, RequestRefused):
+            log.info("refused: %s", error)
+            return
         if isinstance(error, JsonRpcMethodNotFound | ValueError):
             log.warning("ignored: %s", error)
             return
@@ -139,6 +157,82 @@ class WaveLanguageServer(LanguageServer):
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=uri, diagnostics=found))
 
+    async def unopened_reports(self, open_resources: bool
+                               ) -> dict[str, tuple[str, list[types.Diagnostic]]]:
+        """URI -> (result id, diagnostics) of the workspace's skill files that are not open and
+        have findings, with their resources; with `open_resources`, also the resources of the
+        open skills (whose own findings `textDocument/diagnostic` answers). The unopened files are
+        checked in a worker thread: the event loop keeps serving the open documents."""
+        from wave_lsp.core.checking.disk_findings import split_report
+        from wave_lsp.lsp import convert
+
+        files = await asyncio.to_thread(self.state.unopened_findings,
+                                        list(self.workspace.text_documents))
+        open_uris = set(self.workspace.text_documents)
+        reports: dict[str, tuple[str, list[types.Diagnostic]]] = {}
+        for found in files:
+            uri = found.path.as_uri()
+            if uri in open_uris and found.lines.text:
+                continue  # opened while it was being checked: its own report is the document's
+            positions = convert.Positions(found.lines, self.encoding)
+            reports[uri] = (found.result_id, [convert.diagnostic(finding, positions, uri)
+                                              for finding in found.findings])
+        if open_resources:
+            for uri in open_uris:
+                analysis = self.analysis(uri)
+                if analysis is None:
+                    continue
+                for found in split_report(analysis.report)[1:]:
+                    positions = convert.Positions(found.lines, self.encoding)
+                    resource = found.path.as_uri()
+                    reports[resource] = (found.result_id, [
+                        convert.diagnostic(finding, positions, resource)
+                        for finding in found.findings])
+        return reports
+
+    async def publish_unopened(self, closed: Collection[str] = ()) -> None:
+        """Push the findings of the files that are not open (push clients): publish what changed,
+        clear what went away; a `closed` document gets its findings on disk, or is cleared."""
+        if self.pull_diagnostics:
+            return
+        reports = await self.unopened_reports(open_resources=False)
+        gone = (set(self.unopened_published) | set(closed)) - set(reports)
+        for uri in gone:
+            self.unopened_published.pop(uri, None)
+            if uri not in self.workspace.text_documents:  # an open one has its own publish
+                self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                    uri=uri, diagnostics=[]))
+        for uri, (result_id, found) in reports.items():
+            if self.unopened_published.get(uri) != result_id or uri in closed:
+                self.unopened_published[uri] = result_id
+                self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                    uri=uri, diagnostics=found))
+
+    def schedule_unopened(self, closed: str | None = None) -> None:
+        """`publish_unopened` soon (push clients): once for a burst of events, one run at a time;
+        an event during a run makes it run once more."""
+        if self.pull_diagnostics:
+            return
+        if closed is not None:
+            self._closed_since.add(closed)
+        if self._unopened_run is not None and not self._unopened_run.done():
+            self._unopened_again = True
+            return
+        self._unopened_run = asyncio.ensure_future(self._run_unopened())
+
+    async def _run_unopened(self) -> None:
+        while True:
+            self._unopened_again = False
+            await asyncio.sleep(UNOPENED_DELAY)  # let a burst of events arrive
+            closed, self._closed_since = self._closed_since, set()
+            try:
+                await self.publish_unopened(closed)
+            except Exception as error:  # a task has no handler to answer for it
+                self.log_problem(f"publishing diagnostics of unopened files failed: {error!r}",
+                                 error)
+            if not self._unopened_again:
+                return
+
     def publish(self, uri: str) -> None:
         """Push the findings of an open document (push clients only), tagged with its version."""
         if self.pull_diagnostics:
@@ -189,6 +283,7 @@ class WaveLanguageServer(LanguageServer):
 
     def refresh(self, uris: list[str]) -> None:
         """Re-check these open documents: push their diagnostics, or ask a pulling client to pull."""
+        self.refresh_decorations(uris)
         if self.pull_diagnostics:
             if get_capability(self.client_capabilities, "workspace.diagnostics.refresh_support",
                               False):
@@ -196,6 +291,16 @@ class WaveLanguageServer(LanguageServer):
             return
         for uri in uris:
             self.publish(uri)
+
+    def refresh_decorations(self, uris: list[str]) -> None:
+        """Inlay hints and semantic tokens depend on more than the text (the target, permission
+        rules, the skill's folder): ask a client that allows it to request them again."""
+        if not uris:
+            return
+        if self.client_supports("workspace.inlay_hint.refresh_support", False):
+            self.workspace_inlay_hint_refresh(None)
+        if self.client_supports("workspace.semantic_tokens.refresh_support", False):
+            self.workspace_semantic_tokens_refresh(None)
 
     def client_supports(self, path: str, default: Any = False) -> Any:
         return get_capability(self.client_capabilities, path, default)

@@ -15,6 +15,7 @@ from typing import Any
 
 from wave_lsp.core.checking.checker import FileReport, check_file
 from wave_lsp.core.checking.config import Settings, SettingsError, load_pyproject, settings_from_mapping
+from wave_lsp.core.checking.disk_findings import DiskFindings, FileFindings
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.workspace.discovery import is_skill_file
 from wave_lsp.core.workspace.index import SkillIndex
@@ -23,6 +24,9 @@ from wave_lsp.lsp.convert import Positions
 
 log = logging.getLogger(__name__)
 BOM = b"\xef\xbb\xbf"
+#: files whose change may change the findings of every skill
+GLOBAL_NAMES = frozenset({"skill.md", "settings.json", "settings.local.json", "plugin.json",
+                          ".gitignore", "pyproject.toml"})
 
 
 @dataclass(slots=True)
@@ -85,6 +89,8 @@ class ServerState:
         #: everything remembered about the disk in this session (index, project snapshots)
         self.session = WorkspaceSession(freshness_seconds=2.0)
         self.index = SkillIndex(self.session)
+        #: the checks of the skill files that are not open (workspace diagnostics)
+        self.disk = DiskFindings(self.session)
         self._project_settings: dict[Path, tuple[dict[str, Any], str | None]] = {}
         self.generation = 0  #: bumped whenever settings or the index change
         self._analyses: dict[str, tuple[tuple[Any, ...], Analysis]] = {}
@@ -100,6 +106,7 @@ class ServerState:
         self._analyses.clear()
         self._project_settings.clear()
         self.session.expire()
+        self.disk.invalidate()
 
     def settings_for(self, path: Path | None) -> Settings:
         base = Settings(home=self.home)
@@ -146,9 +153,7 @@ class ServerState:
         for a SKILL.md, settings, plugin, `.gitignore` or `pyproject.toml` change (collisions,
         listing budget, permissions, configuration), else those whose skill folder holds a
         changed file (references, resources)."""
-        global_names = {"skill.md", "settings.json", "settings.local.json", "plugin.json",
-                        ".gitignore", "pyproject.toml"}
-        if any(path.name.lower() in global_names for path in changed):
+        if any(path.name.lower() in GLOBAL_NAMES for path in changed):
             return list(open_uris)
         affected = []
         for uri in open_uris:
@@ -159,6 +164,27 @@ class ServerState:
             if any(folder == path.parent or folder in path.parents for path in changed):
                 affected.append(uri)
         return affected
+
+    def workspace_skill_files(self) -> list[Path]:
+        """The indexed SKILL.md files inside the workspace folders (not the personal roots)."""
+        folders = self.index.folders
+        return [entry.path for entry in self.index.skills()
+                if any(entry.path.resolve().is_relative_to(folder) for folder in folders)]
+
+    def unopened_findings(self, open_uris: list[str]) -> list[FileFindings]:
+        """The findings about files of the workspace's skills that are not open, per file."""
+        open_paths = [path for path in (_path_of(uri) for uri in open_uris) if path is not None]
+        return self.disk.unopened(self.workspace_skill_files(), open_paths, self.settings_for)
+
+    def concerns_skills(self, changed: list[Path]) -> bool:
+        """Whether these changed files may change any skill's findings, open or not: a SKILL.md,
+        settings, plugin, `.gitignore` or `pyproject.toml`, or a file inside an indexed skill's
+        folder."""
+        if any(path.name.lower() in GLOBAL_NAMES for path in changed):
+            return True
+        folders = {entry.path.parent for entry in self.index.skills()}
+        return any(path.parent in folders or any(parent in folders for parent in path.parents)
+                   for path in changed)
 
     def forget(self, uri: str) -> None:
         self._analyses.pop(uri, None)

@@ -113,16 +113,15 @@ class ProjectTools:
                     personal: bool | None = None) -> dict[str, Any]:
         """Every skill the runtime loads seen from `directory`, highest precedence first, as
         `list --format json` prints it from the root."""
-        from wave_lsp.core.workspace.runtime_view import runtime_skills
+        from wave_lsp.core.checking.loading import skill_rows
 
         folder = self.inside(directory, "directory")
         if not folder.is_dir():
             raise RequestError(f"directory {directory!r} is not a directory")
         settings = self.settings(folder, target, personal)
-        skills = runtime_skills(settings.profile, folder, settings.home or Path.home(),
-                                settings.personal)
         return {"version": 1, "target": settings.target,
-                "skills": [skill.to_json(self.root) for skill in skills]}
+                "skills": skill_rows(settings.profile, folder, settings.home or Path.home(),
+                                     settings.personal, self.root)}
 
     @staticmethod
     def explain_rule(code: str) -> dict[str, Any]:

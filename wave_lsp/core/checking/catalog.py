@@ -60,6 +60,9 @@ class Rule:
     #: for rules with quick fixes: "safe" (`check --fix`), "unsafe" (`--unsafe-fixes`) or
     #: "display-only" (offered in editors, never applied in batch); "" when there is no fix
     fix_applicability: str = ""
+    #: the catalog columns under which an *error* of this rule means the runtime does not load
+    #: the skill at all (docs/design/rules.md *Does it load?*)
+    stops_loading: frozenset[str] = frozenset()
 
     def severity(self, profile: RuntimeProfile) -> Severity | None:
         """The default severity under `profile`, or None when that target does not report it."""
@@ -81,7 +84,8 @@ def rules() -> dict[str, Rule]:
                              severities=levels, summary=entry["summary"], why=entry["why"],
                              example=entry["example"], fix=entry["fix"],
                              notes=entry.get("notes", ""),
-                             fix_applicability=entry.get("fix-applicability", ""))
+                             fix_applicability=entry.get("fix-applicability", ""),
+                             stops_loading=_columns(code, entry.get("stops-loading", [])))
     return catalog
 
 
@@ -94,6 +98,13 @@ def _catalog_text() -> str:
     from importlib import resources
 
     return resources.files("wave_lsp.data").joinpath("rules.toml").read_text("utf-8")
+
+
+def _columns(code: str, names: list[str]) -> frozenset[str]:
+    unknown = set(names) - set(CATALOG_COLUMNS)
+    if unknown:
+        raise ValueError(f"{code}: stops-loading names unknown targets {sorted(unknown)}")
+    return frozenset(names)
 
 
 def rule(code: str) -> Rule:

@@ -13,6 +13,7 @@ from pathlib import Path
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.engine import check_document, finalize, reported
 from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.checking.loading import LoadVerdict, load_verdict
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
@@ -28,6 +29,8 @@ class FileReport:
     document: SkillDocument | None = None
     skill: str | None = None
     location: SkillLocation | None = None
+    #: whether the target loads the skill (None for a report about another file of a skill)
+    verdict: LoadVerdict | None = None
 
 
 def check_file(path: Path, settings: Settings | None = None, *, text: str | None = None,
@@ -44,6 +47,7 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
         data, problem = read_skill_file(path)
         if data is None:
             report.findings = _unreadable(path, problem or "cannot be read", settings)
+            report.verdict = LoadVerdict(False, next(iter(report.findings), None))
             return report
         decoded = decode(data)
         document = _known(session, path, decoded) or SkillDocument.from_decoded(decoded)
@@ -54,6 +58,7 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
     report.document = document
     report.findings = check_document(document, location, settings, strict=strict,
                                      session=session)
+    report.verdict = load_verdict(document, location, settings.profile)
     name = document.value("name")
     report.skill = name.strip() if isinstance(name, str) and name.strip() else location.dir_name
     return report

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -172,3 +173,10 @@ def validate_field(name: str, value: Any) -> list[SchemaIssue]:
 def max_length(name: str) -> int | None:
     return fields()[name].schema.get("maxLength")
 
+
+
+@cache
+def pattern(name: str) -> re.Pattern[str] | None:
+    """The field's `pattern` (a text field's allowed form), compiled; None when it has none."""
+    text = fields()[name].schema.get("pattern")
+    return re.compile(text) if isinstance(text, str) else None

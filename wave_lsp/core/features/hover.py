@@ -10,6 +10,7 @@ skill's description. Injections add their permission decision (see `wave_lsp.cor
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking import schema
 from wave_lsp.core.features import FeatureContext, match_at
@@ -18,9 +19,13 @@ from wave_lsp.core.features.navigation import SKILL_REFERENCE
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
-from wave_lsp.core.runtime.arguments import PLACEHOLDER as ARGUMENT_PLACEHOLDER
-from wave_lsp.core.runtime.substitute import VariableValues
+from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.runtime.substitute import VariableValues, resolve
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
+
+if TYPE_CHECKING:
+    from wave_lsp.core.runtime.preview import PlannedInjection
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,40 +116,63 @@ def _tool_rule(ctx: FeatureContext, entry: FieldEntry, offset: int) -> HoverText
 
 def _placeholder(ctx: FeatureContext, offset: int) -> HoverText | None:
     match = match_at(ctx, PLACEHOLDER, offset, body_only=False)
-    if match is not None:
-        name = match.group(1)
-        values = VariableValues.for_location(ctx.location, ctx.profile)
-        known = variable(name)
-        resolved = values.value(name, in_shell=known is not None and known.shell_only)
-        about = known.description if known else "not a known variable"
-        if resolved is not None:
-            body = f"`${{{name}}}` — {about}.\n\nResolves to `{resolved}`."
-        elif known is not None and known.shell_only and ctx.profile.expands(name):
-            body = (f"`${{{name}}}` — {about}. Inside an injected command it names a temporary "
-                    "file holding the arguments; elsewhere it stays literal.")
-        else:
-            body = f"`${{{name}}}` — {about}.\n\n{values.why_unresolved(name)}: it stays literal."
-        return HoverText(body, Span(match.start(), match.end()))
-    return None
+    if match is None:
+        return None
+    values = VariableValues.for_location(ctx.location, ctx.profile)
+    return HoverText(variable_markdown(match.group(1), values, in_shell=False),
+                     Span(match.start(), match.end()))
+
+
+def variable_markdown(name: str, values: VariableValues, in_shell: bool) -> str:
+    """What `${name}` is and becomes here (the hover, and the tooltip of its inlay hint)."""
+    resolution = resolve(name, values, in_shell=in_shell)
+    written = f"`${{{name}}}`"
+    if resolution.kind == "user-config":
+        return (f"{written} — a value of the plugin's user configuration, set when the plugin is "
+                "enabled.")
+    known = variable(name)
+    about = f"{written} — {known.description if known else 'not a known variable'}."
+    if resolution.kind == "run-time":
+        return f"{about}\n\nKnown only when the skill runs."
+    if resolution.kind == "value":
+        return f"{about}\n\nResolves to `{resolution.value}`."
+    return f"{about}\n\n{values.why_unresolved(name)}: it stays literal."
 
 
 def _positional(ctx: FeatureContext, offset: int) -> HoverText | None:
-    match = match_at(ctx, ARGUMENT_PLACEHOLDER, offset)
-    if match is not None and not match.group(1) and match.group(5) is None:
-        span = Span(match.start(), match.end())
-        if match.group(3):
-            return HoverText("`$ARGUMENTS` — everything the user typed after `/skill-name`, as "
-                             "typed (quotes kept).", span)
-        n = int(match.group(2) or match.group(4))
-        base = ctx.profile.argument_base
-        if n < base:
-            return HoverText(f"`{match.group(0)}` is always empty in `{ctx.profile.name}`: "
-                             f"arguments count from {base}.", span)
-        ordinal = n - base + 1
-        return HoverText(f"`{match.group(0)}` — argument {ordinal} (a shell-quoted word; "
-                         f"`{ctx.profile.name}` counts from {base}). Empty when fewer arguments "
-                         "are given.", span)
-    return None
+    document = ctx.document
+    if offset < document.body_offset:
+        return None
+    names = declared_names(document.value("arguments"))
+    line = document.lines.span_of_line(document.lines.line_of(offset))
+    reference = next((found for found in argument_references(document.text, names, line.start,
+                                                             line.end)
+                      if found.span.start <= offset < found.span.end), None)
+    if reference is None:
+        return None
+    return HoverText(argument_markdown(reference, names, ctx.profile), reference.span)
+
+
+def argument_markdown(reference: ArgumentReference, names: list[str],
+                      profile: RuntimeProfile) -> str:
+    """What an argument placeholder binds to under `profile` (the hover, and the tooltip of its
+    inlay hint)."""
+    written = f"`{reference.text}`"
+    if reference.everything:
+        return (f"{written} — everything the user typed after `/skill-name`, as typed (quotes "
+                "kept).")
+    word = reference.word(names, profile)
+    if word is None:
+        return (f"{written} is always empty in `{profile.name}`: arguments count from "
+                f"{profile.argument_base}.")
+    ordinal = word + 1
+    counting = (f"declared as argument {ordinal} in `arguments`" if reference.name is not None
+                else f"`{profile.name}` counts from {profile.argument_base}")
+    missing = ("stays as written" if reference.index is not None
+               and profile.keeps_missing_indexed_argument else "is empty")
+    named = f" (`{names[word]}`)" if word < len(names) and reference.name is None else ""
+    return (f"{written} — argument {ordinal}{named}: {counting}. It {missing} when fewer "
+            "arguments are given.")
 
 
 def _skill_reference(ctx: FeatureContext, offset: int) -> HoverText | None:
@@ -178,6 +206,12 @@ def _injection(ctx: FeatureContext, offset: int) -> HoverText | None:
     planned = next((p for p in plan.injections if p.injection.span == found[0].span), None)
     if planned is None:
         return HoverText("**Injected command** — empty: the runtime skips it.", found[0].span)
+    return HoverText(injection_markdown(planned), found[0].span)
+
+
+def injection_markdown(planned: PlannedInjection) -> str:
+    """The account of one injected command and its permission decision (the hover, and the
+    tooltip of its inlay hint)."""
     decision = planned.decision
     verdict = {"allow": "✅ **allowed**", "deny": "⛔ **denied**",
                "ask": "⛔ **denied** (needs approval, and a skill load cannot ask)"}[decision.behavior]
@@ -190,7 +224,7 @@ def _injection(ctx: FeatureContext, offset: int) -> HoverText | None:
         lines.append(f"Rule: `{decision.rule.raw}` ({decision.rule.source}{where}).")
     if not decision.allowed:
         lines.append("The whole invocation aborts: no command runs and the model gets no text.")
-    return HoverText("\n\n".join(lines), found[0].span)
+    return "\n\n".join(lines)
 
 
 MAX_MATCH_FILES = 20_000

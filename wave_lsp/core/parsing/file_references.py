@@ -4,21 +4,29 @@ server* links).
 A reference is a relative Markdown link or image (`[x](references/api.md)`, not inside code), a path
 after `${WAVE_SKILL_DIR}/`, `${CLAUDE_SKILL_DIR}/` or `{baseDir}/`, or a bare `scripts/…`,
 `references/…` or `assets/…` path (also inside code: `python scripts/run.py` is how skills call
-their scripts), except on a line that gives it as an example ("e.g.", "for example", "such as"). The
-same list feeds the broken-reference rules, document links and go-to-definition.
+their scripts). The same list feeds the broken-reference rules, document links and go-to-definition.
+
+A bare path counts only where the text uses it as a reference of this skill (docs/design/rules.md
+*Body*, issue 16): not on a line that gives it as an example ("e.g.", "for example", "such as"), not
+in a skill-writing guide's list that an example or an imagined skill introduces, not when it is
+another skill's file (an owner named right before it; a code block or table that names a sibling
+`<folder>/SKILL.md`), a file the skill writes, the text of a link that goes elsewhere, or
+slash-joined words in prose. Links count wherever they are.
 """
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 from urllib.parse import unquote
 
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.markdown import Fence, parse_body
+from wave_lsp.core.parsing.markdown import Fence, MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
 
 _LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.)*\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
@@ -32,6 +40,8 @@ _BARE_PATH = re.compile(r"(?<![\w./$}-])((?:\./)?(?:scripts|references|assets)/[
 #: info strings of code blocks whose bare paths are commands the skill runs
 SHELL_FENCES = {"", "bash", "sh", "shell", "zsh", "console", "terminal", "text", "!", "powershell",
                 "pwsh", "cmd", "bat"}
+#: a character after a path that makes it a pattern (`scripts/*.py`, `scripts/{name}.sh`)
+_PATTERN_NEXT = "*{<[$%"
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -55,16 +65,24 @@ class Reference:
 
 def find_references(document: SkillDocument) -> list[Reference]:
     """Every file reference of the body, in document order, one per span."""
-    return list(_find_references(document.text, document.body_offset))
+    name = document.value("name")
+    description = document.value("description")
+    about = " ".join(v for v in (name, description) if isinstance(v, str))
+    return list(_find_references(document.text, document.body_offset,
+                                 name if isinstance(name, str) else "",
+                                 bool(_SKILL_WRITING.search(about))))
 
 
 @lru_cache(maxsize=64)
-def _find_references(text: str, start: int) -> tuple[Reference, ...]:
+def _find_references(text: str, start: int, own_name: str = "",
+                     guide: bool = False) -> tuple[Reference, ...]:
     structure = parse_body(text, start)
     found: dict[Span, Reference] = {}
+    link_texts: list[tuple[Span, str]] = []
     for match in _LINK.finditer(text, start):
         if structure.in_code(match.start()):
             continue
+        link_texts.append((Span(match.start(), match.start(1)), match.group(1)))
         _add_link(found, match.group(1), match.start(1))
     for match in _DEFINITION.finditer(text, start):
         if not structure.in_code(match.start()):
@@ -73,23 +91,195 @@ def _find_references(text: str, start: int) -> tuple[Reference, ...]:
         path = match.group(1).rstrip(".:")
         if path:
             span = Span(match.start(1), match.start(1) + len(path))
+            if _template_or_foreign(text, span.end, None) or _written_to(text, match.start(),
+                                                                          span.end):
+                continue  # `{baseDir}/references/vector-{a..i}-*.md`, `… in {baseDir}/reports/`
             found[span] = Reference(path, span, "placeholder")
+    # bare matches never overlap each other: each is checked against the links and placeholders
+    taken = _SpanIndex(list(found))
     for match in _BARE_PATH.finditer(text, start):
         span = Span(match.start(1), match.end(1))
+        if taken.overlaps(span):
+            continue
         fence = structure.fence_at(span.start)
         if _template_or_foreign(text, match.end(1), fence):
             continue
-        if fence is None and _EXAMPLE.search(_line_around(text, span.start)):
-            continue
-        if not any(_overlaps(span, other) for other in found):
+        if not _not_of_this_skill(text, span, structure, fence, own_name, guide, link_texts):
             found[span] = Reference(match.group(1), span, "bare")
-    return tuple(sorted(found.values(), key=lambda ref: ref.span.start))
+    # a NUL (written, or `%00` in a link) names no file on any system, and the OS refuses to look
+    return tuple(sorted((ref for ref in found.values() if "\x00" not in ref.target),
+                        key=lambda ref: ref.span.start))
+
+
+class _SpanIndex:
+    """Spans sorted by start with the running maximum of their ends: whether a span overlaps any
+    of them in logarithmic time (a long document has hundreds of links)."""
+
+    def __init__(self, spans: list[Span]) -> None:
+        spans.sort()
+        self.starts = [span.start for span in spans]
+        self.max_ends = list(accumulate((span.end for span in spans), max))
+
+    def overlaps(self, span: Span) -> bool:
+        before = bisect.bisect_left(self.starts, span.end)
+        return before > 0 and self.max_ends[before - 1] > span.start
 
 
 #: a line that gives bare paths as examples (a skill-writing guide's `scripts/rotate_pdf.py`), not
 #: as files of this skill; links are references wherever they are
 _EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)|\bexamples?\b[*_]*\s*:|"
                       r"\blike `", re.I)
+#: a skill whose subject is writing skills: in a list that an example or an imagined skill
+#: introduces, its `scripts/…`, `references/…` are a generic skill's
+_SKILL_WRITING = re.compile(
+    r"\bskills?[- ](?:creat|develop|author|writ|optimi[sz]|refactor)\w*|"
+    r"\b(?:creat|writ|author|build|develop|design|optimi[sz]|improv|refactor)\w*\s+"
+    r"(?:of\s+)?(?:(?:a|an|the|new|effective|good|your)\s+)*skills?\b", re.I)
+#: the line before a guide's list that makes its items hypothetical: a skill being imagined, or
+#: content to move into files that do not exist yet
+_HYPOTHETICAL_LEAD = re.compile(
+    r"\bwhen (?:building|designing|creating|writing|developing) (?:a|an|the|your)\b|"
+    r"\b(?:move|put|split)\b[^.\n]*\bto\b[^\n]*:[*_\s]*$", re.I)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+MAX_LIST_LINES = 40
+#: `<folder>/SKILL.md`: a skill folder beside this one named by its entry file (`./SKILL.md` is
+#: this one; `.claude/skills/x/SKILL.md` is where a skill is installed, not a sibling)
+_SKILL_FILE = re.compile(r"(?<![\w./-])([\w.-]+)/SKILL\.md\b")
+#: the owner named right before a path: "`memory-sync`'s `references/x.md`", "the target's",
+#: "the `rai-planner` skill `references/x.md`"
+_OWNER = re.compile(r"(`[^`\n]+`|[\w.-]+)(?:['\u2019]s|\s+skill(?:['\u2019]s)?)\s*`?$")
+_SELF = {"this", "the", "its", "our", "my", "same", "skill", "this skill", "the skill"}
+#: a write verb with the path as its destination: "Document findings in {baseDir}/test-reports/",
+#: "extract the section … to `references/x.md`", "the emitted SKILL.md + `references/scope.md`"
+_WRITTEN_TO = re.compile(
+    r"\b(?:writes?|written|save[sd]?|store[sd]?|document|record|log|append|add|put|place|move[sd]?|"
+    r"copy|copies|extract|emit(?:s|ted)?|generates?|creates?|output)\b"
+    r"(?:(?!\b(?:according|described|defined|documented|listed|specified|explained|outlined|"
+    r"shown|by|from|per|following|using|with)\b)[^.;!?\n]){0,80}?"
+    r"\b(?:to|into|in|under|as)\s+(?:the\s+|a\s+)?[`*]*$|"
+    r"\b(?:emitted|generated)\s+\S+\s+\+\s*`?$", re.I)
+_WRITTEN_AFTER = re.compile(r"^`?\s*\((?:\w+\s+)?(?:emitted|generated|created|written)\b", re.I)
+#: the destination of a shell command that creates it: the last word of `cp SRC DEST`, any
+#: argument of `mkdir`/`touch`, the file after `>`
+_COPY = re.compile(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:cp|mv|ln|install)\s.*\s[\"']?$")
+_CREATE = re.compile(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:mkdir|touch)\s.*$|>>?\s*[\"']?$")
+
+
+def _not_of_this_skill(text: str, span: Span, structure: MarkdownBody, fence: Fence | None,
+                       own_name: str, guide: bool,
+                       link_texts: list[tuple[Span, str]]) -> bool:
+    """A bare path that names no file of this skill: an example, slash-joined words, the text of a
+    link that goes elsewhere, another skill's file, or a file the skill writes (issue 16:
+    benchmarks/RESULTS.md *Precision on real skills*)."""
+    return (_an_example(text, span, fence, guide)
+            or _words_in_prose(text, span, structure)
+            or _link_text_elsewhere(text, span, link_texts)
+            or _another_skills(text, span, own_name)
+            or _block_of_another_skill(text, span.start, fence)
+            or _written_to(text, span.start, span.end)
+            or (fence is not None and _command_destination(text, span)))
+
+
+def _an_example(text: str, span: Span, fence: Fence | None, guide: bool) -> bool:
+    """Given as an example: on a line that says so, or in a skill-writing guide, in a list that
+    an example or a hypothetical skill introduces ("Example: When building a `pdf-editor` skill,
+    the analysis shows:", "Move detailed content to references/:")."""
+    if fence is None and _EXAMPLE.search(_line_around(text, span.start)):
+        return True
+    if not guide or fence is not None:
+        return False
+    lead = _list_lead_in(text, span.start)
+    return lead is not None and bool(_EXAMPLE.search(lead) or _HYPOTHETICAL_LEAD.search(lead))
+
+
+def _list_lead_in(text: str, offset: int) -> str | None:
+    """The line that introduces the list whose item holds `offset` (None outside a list)."""
+    start = text.rfind("\n", 0, offset) + 1
+    if not _LIST_ITEM.match(text[start:offset]):
+        return None
+    for _ in range(MAX_LIST_LINES):
+        if start == 0:
+            return None
+        start = text.rfind("\n", 0, start - 1) + 1
+        line = text[start:text.find("\n", start)]
+        if line.strip() and not _LIST_ITEM.match(line) and not line[:1].isspace():
+            return line
+    return None
+
+
+def _words_in_prose(text: str, span: Span, structure: MarkdownBody) -> bool:
+    """"links to assets/code", "a references/citations section": words joined by a slash in
+    prose, with no file extension and no trailing `/`."""
+    name = text[span.start:span.end].rsplit("/", 1)[-1]
+    return not structure.in_code(span.start) and "." not in name \
+        and text[span.end:span.end + 1] != "/"
+
+
+def _link_text_elsewhere(text: str, span: Span, link_texts: list[tuple[Span, str]]) -> bool:
+    """[`references/x.md`](../other/references/x.md): the reader follows the target. Link texts
+    are in document order and do not nest."""
+    index = bisect.bisect_right(link_texts, span.start, key=lambda item: item[0].start) - 1
+    if index < 0:
+        return False
+    inner, target = link_texts[index]
+    path = text[span.start:span.end].removeprefix("./")
+    return span.start < inner.end and target.removeprefix("./") != path
+
+
+def _another_skills(text: str, span: Span, own_name: str) -> bool:
+    """`wiki-lint`'s `references/x.md`, the `rai-planner` skill `references/x.md`, the target's."""
+    owner = _OWNER.search(text[text.rfind("\n", 0, span.start) + 1:span.start])
+    if owner is None:
+        return False
+    name = owner.group(1).strip("`").lower()
+    return name not in _SELF and name != own_name.lower()
+
+
+def _command_destination(text: str, span: Span) -> bool:
+    """A path a command line creates (`cp "$SKILL/scripts/a.sh" scripts/b.sh`, `> out/x.md`)."""
+    before = text[text.rfind("\n", 0, span.start) + 1:span.start]
+    rest = _line_around(text, span.start)[len(before) + span.end - span.start:]
+    return bool(_CREATE.search(before)) or (bool(_COPY.search(before)) and not rest.strip(" \"'\r"))
+
+
+def _written_to(text: str, start: int, end: int) -> bool:
+    """The path at `start:end` is where the sentence writes something, not a file it reads."""
+    window = text[max(0, start - 160):start]
+    cut = max(window.rfind("\n\n"), window.rfind(". "), window.rfind("\n- "), window.rfind("|"))
+    window = window[cut + 1:].replace("\n", " ")
+    line_end = text.find("\n", end)
+    after = text[end:line_end if line_end >= 0 else len(text)]
+    return bool(_WRITTEN_TO.search(window) or _WRITTEN_AFTER.search(after))
+
+
+def _block_of_another_skill(text: str, offset: int, fence: Fence | None) -> bool:
+    """A code block or table that names a skill folder's `SKILL.md` (`read pdf-skill/SKILL.md`,
+    a file map listing `slack-respond/SKILL.md`) is written from outside this skill folder: its
+    bare paths are that skill's, or relative to the folder above, not this skill's files."""
+    if fence is not None:
+        block = text[fence.content.start:fence.content.end]
+    elif _line_around(text, offset).lstrip().startswith("|"):
+        block = _table_around(text, offset)
+    else:
+        return False
+    return any(match.group(1) != "." for match in _SKILL_FILE.finditer(block))
+
+
+def _table_around(text: str, offset: int) -> str:
+    """The rows (lines starting with `|`) next to each other around `offset`."""
+    start = text.rfind("\n", 0, offset) + 1
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if not text[previous:start].lstrip().startswith("|"):
+            break
+        start = previous
+    end = text.find("\n", offset)
+    while end >= 0:
+        following = text.find("\n", end + 1)
+        if not text[end + 1:following if following >= 0 else len(text)].lstrip().startswith("|"):
+            break
+        end = following
+    return text[start:end if end >= 0 else len(text)]
 
 
 def _line_around(text: str, offset: int) -> str:
@@ -101,7 +291,7 @@ def _line_around(text: str, offset: int) -> str:
 def _template_or_foreign(text: str, end: int, fence: Fence | None) -> bool:
     """A bare path that is a pattern (`scripts/*.py`, `scripts/{name}.sh`) or sits in a non-shell
     code block (a `docker-compose.yml` mounting `./scripts/init.sql` means the user's project)."""
-    if end < len(text) and text[end] in "*{<[$%":
+    if end < len(text) and text[end] in _PATTERN_NEXT:
         return True
     return fence is not None and fence.info.split(" ")[0].lower() not in SHELL_FENCES
 
@@ -116,10 +306,6 @@ def _add_link(found: dict[Span, Reference], raw: str, offset: int) -> None:
         return
     span = Span(offset, offset + len(path))
     found[span] = Reference(unquote(path), span, "link")
-
-
-def _overlaps(a: Span, b: Span) -> bool:
-    return a.start < b.end and b.start < a.end
 
 
 def escapes(reference: Reference, skill_dir: Path) -> str | None:

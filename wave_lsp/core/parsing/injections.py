@@ -10,7 +10,9 @@ command is the captured text, trimmed; an empty command is skipped by the runtim
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -76,3 +78,22 @@ def _injection(kind: str, match: re.Match[str]) -> Injection:
     command_start = match.start(1) + leading
     return Injection(kind, match.group(0), command, Span(match.start(), match.end()),
                      Span(command_start, command_start + len(command)))
+
+
+class CommandSpans:
+    """Whether an offset lies inside an injected command, in O(log n) (the command spans merged:
+    an inline injection may sit inside a block's command)."""
+
+    def __init__(self, injections: Iterable[Injection]) -> None:
+        merged: list[list[int]] = []
+        for span in sorted(injection.command_span for injection in injections):
+            if merged and span.start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], span.end)
+            elif span.end > span.start:
+                merged.append([span.start, span.end])
+        self._starts = [start for start, _ in merged]
+        self._ends = [end for _, end in merged]
+
+    def __contains__(self, offset: int) -> bool:
+        index = bisect.bisect_right(self._starts, offset) - 1
+        return index >= 0 and offset < self._ends[index]

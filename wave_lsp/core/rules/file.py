@@ -1,10 +1,17 @@
-"""docs/design/rules.md *File and delimiters*: SK001-SK010."""
+"""docs/design/rules.md *File and delimiters*: SK001-SK010.
+
+Decisions: SK002 keeps its severity for a SKILL.md or a stray `*.md` directly in a skills root
+(almost surely a mistake), but a SKILL.md nested two or more folders deep is information: on real
+skills such folders are kept out of loading on purpose (`skills/deprecated/x`, translations,
+work in progress), and where a plugin manifest lists its skills the message says so.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
+from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.text import Span
@@ -51,12 +58,26 @@ def skill_location(ctx: CheckContext) -> Iterator[Finding]:
                    f"folders holding SKILL.md are skills. Move it to "
                    f"`{shown_root}/{location.path.stem}/SKILL.md`.")
     elif location.depth_in_root >= 2 and is_skill_file:
-        message = (f"This SKILL.md is nested {location.depth_in_root} folders deep in "
-                   f"`{shown_root}/`: runtimes look only one level down "
-                   f"(`{shown_root}/<skill-name>/SKILL.md`), so it is never discovered.")
+        yield ctx.finding("SK002", first_line_span(ctx), _nested_message(ctx, shown_root),
+                          level=Severity.INFORMATION)
+        return
     else:
         return
     yield ctx.finding("SK002", first_line_span(ctx), message)
+
+
+def _nested_message(ctx: CheckContext, shown_root: str) -> str:
+    location = ctx.location
+    assert location.skill_dir is not None
+    plugin = location.plugin
+    if plugin is not None and plugin.skill_paths:
+        listed = location.skill_dir.relative_to(plugin.root).as_posix()
+        return (f"This SKILL.md is not loaded: the manifest of plugin `{plugin.name}` lists its "
+                f"skills and not this folder. If it should load, add `./{listed}` to the "
+                "manifest's `skills`.")
+    return (f"This SKILL.md is nested {location.depth_in_root} folders deep in `{shown_root}/`, "
+            f"so it is not loaded: runtimes look only one level down "
+            f"(`{shown_root}/<skill-name>/SKILL.md`). If it should load, move it up.")
 
 
 @check("SK003")

@@ -19,7 +19,6 @@ from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
 
 RESERVED_WORDS = ("anthropic", "claude")
-_VALID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
 def nfkc(text: str) -> str:
@@ -34,8 +33,10 @@ def suggest_name(text: str) -> str:
 
 
 def is_valid_name(text: str) -> bool:
+    """Whether the schema accepts `text` as a `name`: its pattern and its length limit."""
     limit = schema.max_length("name") or 64
-    return bool(_VALID.fullmatch(text)) and len(text) <= limit
+    form = schema.pattern("name")
+    return (form is None or form.fullmatch(text) is not None) and len(text) <= limit
 
 
 @check("SK030")

@@ -8,7 +8,10 @@ standing in for its file on disk.
 Decisions: SK130 is reported on the skill that loses (the winner is named, with the reason and a
 related location); a skill outside every skills root is not loaded by any runtime and gets no SK130.
 SK131 uses Claude Code's budget (8,000 characters) for every target that lists skills, and is
-reported on the skills whose descriptions are cut. SK133 covers a SKILL.md under `node_modules` or
+reported on the skills whose descriptions are cut. Both look only at skills that load together
+(`RuntimeSkill.lists_beside`): a plugin whose source lies in the project is not installed by being
+there, so its skills collide and share a listing only with each other (and the personal skills),
+not with the project's own skills or another plugin's. SK133 covers a SKILL.md under `node_modules` or
 a gitignored folder of its repository.
 """
 
@@ -47,7 +50,7 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
         return
     name = me.name if ctx.profile.keys_skills_by_folder or me.root.plugin else \
         listing_entry(ctx.document, ctx.location).name
-    rivals = [s for s in project.by_name.get(name, ()) if s is not me]
+    rivals = [s for s in project.by_name.get(name, ()) if s is not me and s.group == me.group]
     if not rivals:
         return
     ahead = [s for s in rivals if s.rank < me.rank or (s.rank == me.rank and s.path < me.path)]
@@ -74,9 +77,9 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
         return
     mine = listing_entry(ctx.document, ctx.location)
     if mine == me.listing:
-        listing = project.listing
+        listing = project.listings[me.group]
     else:
-        entries = [mine if s is me else s.listing for s in project.skills if s.shadowed_by is None]
+        entries = [mine if s is me else s.listing for s in project.listed_beside(me)]
         listing = render_listing(entries, DEFAULT_LISTING_BUDGET)
     if not listing.over_budget or mine.name not in listing.cut:
         return

@@ -13,8 +13,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
+from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 PLACEHOLDER = re.compile(r"(\\)?\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\d+)(?!\w)|"
@@ -119,6 +121,44 @@ def _is_placeholder(match: re.Match[str], names: Sequence[str]) -> bool:
     if match.group(1):
         return False
     return match.group(5) is None or match.group(5) in names
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentReference:
+    """One argument placeholder the runtime substitutes: `$ARGUMENTS` (neither `index` nor
+    `name`), `$N` / `$ARGUMENTS[N]` (`index` = N) or a declared `$name`."""
+
+    span: Span
+    text: str
+    index: int | None = None
+    name: str | None = None
+
+    @property
+    def everything(self) -> bool:
+        """`$ARGUMENTS`: the raw string."""
+        return self.index is None and self.name is None
+
+    def word(self, names: Sequence[str], profile: RuntimeProfile) -> int | None:
+        """The 0-based argument word it binds to under `profile` (None for `$ARGUMENTS`, and for
+        an index below the profile's base, which is always empty)."""
+        if self.name is not None:
+            return list(names).index(self.name)
+        if self.index is None or self.index < profile.argument_base:
+            return None
+        return self.index - profile.argument_base
+
+
+def argument_references(text: str, names: Sequence[str], start: int = 0,
+                        end: int | None = None) -> Iterator[ArgumentReference]:
+    """The placeholders of `text[start:end]` that substitution replaces (the same pattern as
+    `substitute_arguments`): escaped ones and undeclared `$name`s are left out."""
+    for match in PLACEHOLDER.finditer(text, start, len(text) if end is None else end):
+        if not _is_placeholder(match, names):
+            continue
+        index_text = match.group(2) or match.group(4)
+        yield ArgumentReference(Span(match.start(), match.end()), match.group(0),
+                                int(index_text) if index_text is not None else None,
+                                match.group(5))
 
 
 def substitute_arguments(text: str, raw: str, words: Sequence[str], names: Sequence[str],

@@ -49,10 +49,15 @@ def _flag(value: object, default: bool) -> bool:
 
 
 def skill_name(document: SkillDocument, location: SkillLocation) -> str:
-    """The name the runtime lists: the frontmatter `name`, else the folder name."""
+    """The name the runtime lists: the frontmatter `name`, else the folder name; a plugin's skill
+    (one in the plugin's skills folder or listed by its manifest) as `<plugin>:<name>`. A skill
+    elsewhere in a plugin's repository (`.claude/skills/x` beside the plugin's manifest) is not
+    one of the plugin's skills and keeps its plain name."""
     name = document.value("name")
     base = name.strip() if isinstance(name, str) and name.strip() else location.dir_name or "skill"
-    return f"{location.plugin.name}:{base}" if location.plugin else base
+    if location.plugin is not None and location.scope == "plugin":
+        return f"{location.plugin.name}:{base}"
+    return base
 
 
 def listing_description(document: SkillDocument) -> str:

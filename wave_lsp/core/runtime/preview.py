@@ -12,7 +12,9 @@ Wave).
    that is not allowed aborts the invocation with exactly
    `Shell command permission check failed for pattern "<pattern>": <reason>` and no text.
    Dry-run runs nothing. Execute mode runs the allowed commands (`wave_lsp.core.runtime.execution`).
-5. A structured result (`Invocation.to_json`), the same for the CLI and the language server.
+5. A structured result (`Invocation.to_json`), the same for the CLI and the language server, and
+   two texts for people: `preview_markdown` (the read-only document an editor shows) and
+   `preview_summary` (a few lines for a message).
 
 Argument text is never treated as a command and never reaches a shell: injections are found in the
 document before substitution, and under `claude-code` (whose runtime would splice the arguments
@@ -294,7 +296,8 @@ def _unsafe_values(command: str, values: VariableValues, tool: str) -> Decision 
 def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
            raw_arguments: str = "", mode: str = "dry-run",
            session_id: str | None = None) -> Invocation:
-    """Render the invocation; in execute mode run the allowed commands."""
+    """Render the invocation; in execute mode run the allowed commands. Callers go through
+    `wave_lsp.core.checking.loading.invoke_loaded`, which first asks whether the skill loads."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
     session = session_id or PREVIEW_SESSION_ID
@@ -397,3 +400,66 @@ def _substituted(text: str, raw: str, words: list[str], names: list[str],
                  values: VariableValues) -> str:
     with_arguments = args_module.substitute_arguments(text, raw, words, names, values.profile)
     return substitute(with_arguments, values).text
+
+
+# -- texts for people -------------------------------------------------------------------------------
+def injection_lines(result: Invocation) -> list[str]:
+    """One line per injection: where, what the shell would run, the decision, whether it ran."""
+    lines = result.document.lines
+    described = []
+    for index, planned in enumerate(result.injections, 1):
+        line = lines.position(planned.injection.span.start).line + 1
+        decision = planned.decision
+        state = ("ran, exit code " + str(planned.exit_code)) if planned.executed else "not run"
+        described.append(f"injection {index} (line {line}) `{planned.shell_command}`: "
+                         f"{decision.behavior} — {decision.reason} [{state}]")
+    return described
+
+
+def commands_that_run(result: Invocation) -> int:
+    """How many commands this invocation runs (execute) or would run (dry-run): none when one is
+    refused, since the first refusal aborts the whole invocation."""
+    if any(not planned.decision.allowed for planned in result.injections):
+        return 0
+    return len(result.injections)
+
+
+def _heading(result: Invocation) -> str:
+    name = skill_name(result.document, result.location)
+    return f"/{name} ({result.mode}, target {result.profile.name})"
+
+
+def preview_markdown(result: Invocation) -> str:
+    """The preview as a Markdown document: what runs, warnings, the error or the prompt verbatim
+    (in a fence longer than any in the prompt)."""
+    parts = [f"# Preview of {_heading(result)}", "",
+             f"Arguments: `{result.arguments}`" if result.arguments else "No arguments.", "",
+             "Read-only: written by wave-lsp for this preview; the skill file is unchanged.", ""]
+    described = injection_lines(result)
+    if described:
+        parts += [f"## Commands ({commands_that_run(result)} of {len(described)} run)", "",
+                  *(f"- {line}" for line in described), ""]
+    if result.warnings:
+        parts += ["## Warnings", "", *(f"- {warning}" for warning in result.warnings), ""]
+    if result.error:
+        parts += ["## Error", "", result.error, ""]
+    if result.text is not None:
+        longest = max((len(run) for run in re.findall(r"~+", result.text)), default=0)
+        fence = "~" * max(4, longest + 1)
+        parts += ["## Prompt", "", fence, result.text.rstrip("\n"), fence, ""]
+    return "\n".join(parts)
+
+
+def preview_summary(result: Invocation, first_lines: int = 6) -> str:
+    """A few lines for a message: the outcome, how many commands run, the prompt's first lines."""
+    count = commands_that_run(result)
+    plural = "" if count == 1 else "s"
+    verb = "ran" if result.mode == "execute" else "would run"
+    head = f"Preview of {_heading(result)}: {count} command{plural} {verb}."
+    if not result.ok:
+        return f"{head}\n{result.error}"
+    lines = (result.text or "").splitlines()
+    shown = lines[:first_lines]
+    more = len(lines) - len(shown)
+    tail = [f"… {more} more line{'' if more == 1 else 's'}"] if more > 0 else []
+    return "\n".join([head, *shown, *tail])

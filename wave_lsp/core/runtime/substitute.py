@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal, NamedTuple
 
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
@@ -63,6 +64,32 @@ class VariableValues:
         if known.shell_only:
             return f"`${{{name}}}` has a value only inside injected commands"
         return f"`${{{name}}}` has no value in a preview"
+
+
+class Resolution(NamedTuple):
+    """What `${name}` becomes in one place: `unknown` (the target does not substitute it),
+    `user-config` (a plugin setting), `literal` (substituted elsewhere, left in place here),
+    `run-time` (a value known only when the skill runs), `value` (`value` holds it) or `none` (no
+    value in a preview)."""
+
+    kind: Literal["unknown", "user-config", "literal", "run-time", "value", "none"]
+    value: str | None = None
+
+
+def resolve(name: str, values: VariableValues, *, in_shell: bool = False) -> Resolution:
+    """How `${name}` resolves for the hovers and inlay hints (`in_shell`: inside an injected
+    command)."""
+    known = variable(name)
+    if not values.profile.expands(name):
+        return Resolution("unknown")
+    if known is None:
+        return Resolution("user-config")
+    if (known.shell_only and not in_shell) or (known.plugin_only and values.plugin_root is None):
+        return Resolution("literal")
+    if known.at_run_time is not None:
+        return Resolution("run-time")
+    found = values.value(name, in_shell=in_shell)
+    return Resolution("none") if found is None else Resolution("value", found)
 
 
 def _posix(value: object) -> str:

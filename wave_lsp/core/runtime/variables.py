@@ -22,6 +22,9 @@ class Variable:
     in_rules: bool = True
     #: only meaningful inside injected shell commands
     shell_only: bool = False
+    #: a few words for a value known only when the skill runs (the inlay hints show them rather
+    #: than a preview's stand-in value); None: the value follows from where the skill is
+    at_run_time: str | None = None
 
 
 VARIABLES: tuple[Variable, ...] = (
@@ -31,14 +34,16 @@ VARIABLES: tuple[Variable, ...] = (
              plugin_only=True),
     Variable("CLAUDE_PLUGIN_ROOT", "the root folder of the plugin that ships the skill",
              plugin_only=True),
-    Variable("CLAUDE_PLUGIN_DATA", "a persistent data folder of the plugin", plugin_only=True),
-    Variable("WAVE_SESSION_ID", "the id of the current session"),
-    Variable("CLAUDE_SESSION_ID", "the id of the current session"),
+    Variable("CLAUDE_PLUGIN_DATA", "a persistent data folder of the plugin", plugin_only=True,
+             at_run_time="plugin data folder"),
+    Variable("WAVE_SESSION_ID", "the id of the current session", at_run_time="per session"),
+    Variable("CLAUDE_SESSION_ID", "the id of the current session", at_run_time="per session"),
     Variable("CLAUDE_PROJECT_DIR", "the project root"),
-    Variable("CLAUDE_EFFORT", "the effort level (`low` … `max`)", in_rules=False),
+    Variable("CLAUDE_EFFORT", "the effort level (`low` … `max`)", in_rules=False,
+             at_run_time="effort level"),
     Variable("WAVE_ARGUMENTS_FILE",
              "the absolute path of a file holding the raw arguments (injected commands only)",
-             in_rules=False, shell_only=True),
+             in_rules=False, shell_only=True, at_run_time="temporary file"),
 )
 
 _BY_NAME = {variable.name: variable for variable in VARIABLES}

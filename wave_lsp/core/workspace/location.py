@@ -24,6 +24,9 @@ PLUGIN_MANIFESTS = (".wave-plugin/plugin.json", ".claude-plugin/plugin.json")
 class Plugin:
     name: str
     root: Path
+    #: the folders the manifest's `skills` lists (a skill folder or a folder of skills), absolute;
+    #: they are loaded besides `<root>/skills/<dir>/`
+    skill_paths: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +70,9 @@ def locate(path: Path | None, *, home: Path | None = None) -> SkillLocation:
 def _skills_root_of(path: Path, plugin: Plugin | None,
                     home: Path) -> tuple[Path | None, int | None, str, Path | None]:
     """(skills root, depth, scope, project root) for the nearest enclosing skills root."""
+    declared = _declared_root(path.parent, plugin)
+    if declared is not None:
+        return declared, 1, "plugin", None
     parents = list(path.parents)
     for depth, ancestor in enumerate(parents):
         if ancestor.name != "skills":
@@ -81,6 +87,20 @@ def _skills_root_of(path: Path, plugin: Plugin | None,
     return None, None, "workspace", None
 
 
+def _declared_root(skill_dir: Path, plugin: Plugin | None) -> Path | None:
+    """The folder that holds `skill_dir` as a skill the plugin manifest lists: the listed folder's
+    parent when the listed folder is the skill itself, the listed folder when it is a folder of
+    skills; None when the manifest does not list it."""
+    if plugin is None:
+        return None
+    for listed in plugin.skill_paths:
+        if skill_dir == listed:
+            return listed.parent
+        if skill_dir.parent == listed:
+            return listed
+    return None
+
+
 def find_plugin(start: Path) -> Plugin | None:
     """The plugin whose root is `start` or one of its ancestors, if any: a folder with a plugin
     manifest, or a plugin a marketplace (`.claude-plugin/marketplace.json`) declares with a
@@ -90,7 +110,9 @@ def find_plugin(start: Path) -> Plugin | None:
         for manifest in PLUGIN_MANIFESTS:
             manifest_path = candidate / manifest
             if manifest_path.is_file():
-                return Plugin(name=_plugin_name(manifest_path) or candidate.name, root=candidate)
+                name, skills = _manifest_facts(manifest_path)
+                return Plugin(name=name or candidate.name, root=candidate,
+                              skill_paths=_skill_paths(candidate, skills))
         declared = _marketplace_plugin(candidate, start)
         if declared is not None:
             return declared
@@ -125,17 +147,34 @@ def _marketplace_plugin(root: Path, start: Path) -> Plugin | None:
             continue
         name = entry.get("name")
         return Plugin(name=name if isinstance(name, str) and name.strip() else plugin_root.name,
-                      root=plugin_root)
+                      root=plugin_root, skill_paths=_skill_paths(plugin_root, skills))
     return None
 
 
-def _plugin_name(manifest: Path) -> str | None:
+def _manifest_facts(manifest: Path) -> tuple[str | None, object]:
+    """A plugin manifest's `name` (None when missing or unreadable) and its `skills` value."""
     try:
         data = json.loads(manifest.read_text("utf-8"))
     except (OSError, ValueError):
-        return None
-    name = data.get("name") if isinstance(data, dict) else None
-    return name if isinstance(name, str) and name.strip() else None
+        return None, None
+    if not isinstance(data, dict):
+        return None, None
+    name = data.get("name")
+    return (name if isinstance(name, str) and name.strip() else None), data.get("skills")
+
+
+def _skill_paths(plugin_root: Path, skills: object) -> tuple[Path, ...]:
+    """The folders a manifest's `skills` names (a string or a list of strings), resolved against
+    the plugin root; paths that leave the plugin or are absolute are ignored."""
+    items = [skills] if isinstance(skills, str) else skills if isinstance(skills, list) else []
+    found: list[Path] = []
+    for item in items:
+        if not isinstance(item, str) or not item.strip() or item.startswith(("/", "~")):
+            continue
+        path = Path(os.path.normpath(plugin_root / item.strip()))
+        if path == plugin_root or plugin_root in path.parents:
+            found.append(path)
+    return tuple(found)
 
 
 def find_git_root(start: Path) -> Path | None:

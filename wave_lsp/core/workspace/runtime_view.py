@@ -35,6 +35,11 @@ class Root:
     scope: str  #: "managed", "personal", "project" or "plugin"
     label: str  #: how messages name it, e.g. "project `.wave/skills`"
     plugin: str | None = None
+    #: the plugin root for a plugin's skills: skills load together only within one group (a
+    #: plugin's skills load when it is installed, the others in every session); "" otherwise
+    group: str = ""
+    #: for a skill folder a plugin manifest lists by itself: the one entry of `path` it loads
+    only: str | None = None
 
 
 @dataclass(slots=True)
@@ -52,6 +57,19 @@ class RuntimeSkill:
     real_dir: str = ""  #: realpath of the skill folder
     shadowed_by: RuntimeSkill | None = None
     duplicates: list[Path] = field(default_factory=list)  #: other paths to the same directory
+
+    @property
+    def group(self) -> str:
+        """The skills this one is loaded with: its plugin's ("" for the project's and the
+        personal ones)."""
+        return self.root.group
+
+    def lists_beside(self, other: RuntimeSkill) -> bool:
+        """Whether `other` is in the listing of a session that loads this skill: a skill of the
+        same group, or a personal or managed one (those load in every session). A plugin whose
+        source lies in the project is not installed by being there, so its skills are listed
+        only beside each other."""
+        return self.group == other.group or other.scope in ("personal", "managed")
 
     def to_json(self, relative_to: Path | None = None) -> dict[str, object]:
         return {"name": self.name, "scope": self.scope, "path": _shown(self.path, relative_to),
@@ -137,7 +155,8 @@ Listed = list[tuple[Root, list[tuple[Path, str, os.stat_result]]]]
 def list_roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
                 personal: bool) -> Listed:
     """Every root in precedence order with its skill entries."""
-    return [(root, list(_skill_entries(root.path)))
+    return [(root, [entry for entry in _skill_entries(root.path)
+                    if root.only is None or entry[0].parent.name == root.only])
             for root in roots(profile, project, home, personal) + _plugins(project)]
 
 
@@ -150,8 +169,16 @@ def _plugin_roots(project: Path) -> list[Root]:
     found: list[Root] = []
     for folder in candidates:
         plugin = find_plugin(folder)
-        if plugin is not None and plugin.root == folder and (folder / "skills").is_dir():
-            found.append(Root(folder / "skills", "plugin", f"plugin `{plugin.name}`", plugin.name))
+        if plugin is None or plugin.root != folder:
+            continue
+        label, group = f"plugin `{plugin.name}`", str(folder)
+        if (folder / "skills").is_dir():
+            found.append(Root(folder / "skills", "plugin", label, plugin.name, group))
+        for listed in plugin.skill_paths:
+            if (listed / SKILL_FILE).is_file():
+                found.append(Root(listed.parent, "plugin", label, plugin.name, group, listed.name))
+            elif listed.is_dir() and listed != folder / "skills":
+                found.append(Root(listed, "plugin", label, plugin.name, group))
     return found
 
 
@@ -222,9 +249,9 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
                                  summary.document, real)
             loaded[real] = skill
             skills.append(skill)
-    winners: dict[str, RuntimeSkill] = {}
+    winners: dict[tuple[str, str], RuntimeSkill] = {}
     for skill in skills:
-        winner = winners.setdefault(skill.name, skill)
+        winner = winners.setdefault((skill.group, skill.name), skill)
         if winner is not skill:
             skill.shadowed_by = winner
     return skills

@@ -53,8 +53,19 @@ class ProjectSnapshot:
     skills: tuple[RuntimeSkill, ...]
     by_real_dir: Mapping[str, RuntimeSkill]
     by_name: Mapping[str, tuple[RuntimeSkill, ...]]
-    listing: Listing  #: the listing of the skills that are not shadowed
+    #: per load group (`RuntimeSkill.group`): the listing of a session that loads that group's
+    #: skills, without the shadowed ones ("" is the project's own and personal skills)
+    listings: Mapping[str, Listing]
     signature: tuple[object, ...]
+
+    @property
+    def listing(self) -> Listing:
+        """The listing of a session in this project (its own and the personal skills)."""
+        return self.listings[""]
+
+    def listed_beside(self, skill: RuntimeSkill) -> list[RuntimeSkill]:
+        """The skills that are not shadowed and are listed in a session that loads `skill`."""
+        return [s for s in self.skills if s.shadowed_by is None and skill.lists_beside(s)]
 
     @staticmethod
     def of(profile: RuntimeProfile, root: Path | None, skills: list[RuntimeSkill],
@@ -66,7 +77,10 @@ class ProjectSnapshot:
             profile=profile, root=root, skills=tuple(skills),
             by_real_dir=MappingProxyType({skill.real_dir: skill for skill in skills}),
             by_name=MappingProxyType({name: tuple(group) for name, group in groups.items()}),
-            listing=render_listing([s.listing for s in skills if s.shadowed_by is None]),
+            listings=MappingProxyType({group: render_listing(
+                [s.listing for s in skills if s.shadowed_by is None
+                 and (s.group == group or s.scope in ("personal", "managed"))])
+                for group in {"", *(s.group for s in skills)}}),
             signature=disk_signature)
 
 

@@ -1,0 +1,93 @@
+-- Headless Neovim session against wave-lsp, with the server started by the README's snippet
+-- (loaded as init.lua): wait for the client to attach, for the skill's diagnostics, complete
+-- `description` on the empty frontmatter line and apply the item as Neovim does (text edit in
+-- the negotiated encoding; a snippet expanded with its defaults), wait for the new diagnostics,
+-- then hover. Runs on Neovim 0.7 (Debian 12) and >= 0.11 alike.
+-- Usage: nvim --headless -u README_SNIPPET.lua -i NONE -n -c "luafile nvim_session.lua" SKILL.md
+-- Prints one JSON line to stdout; exit 0, 2 when a wait timed out.
+local timeout = tonumber(os.getenv("LSP_TIMEOUT_MS") or "15000")
+local bufnr = vim.api.nvim_get_current_buf()
+local result = { timed_out = {} }
+
+local function clients()
+  if vim.lsp.get_clients then return vim.lsp.get_clients({ bufnr = bufnr }) end
+  return vim.tbl_values(vim.lsp.buf_get_clients(bufnr))
+end
+
+local function codes()
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    table.insert(found, d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code))
+  end
+  return found
+end
+
+local function has_code(code)
+  return vim.tbl_contains(codes(), code)
+end
+
+local function wait(what, condition)
+  if not vim.wait(timeout, condition, 50) then table.insert(result.timed_out, what) end
+end
+
+wait("attach", function() return #clients() > 0 end)
+local client = clients()[1]
+if client then
+  result.client = client.name
+  result.root_dir = client.config.root_dir
+  result.offset_encoding = client.offset_encoding
+  result.filetype = vim.bo[bufnr].filetype
+end
+
+wait("diagnostics", function() return has_code("SK050") end)
+result.diagnostics = {}
+for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+  table.insert(result.diagnostics, { lnum = d.lnum, col = d.col, severity = d.severity,
+    source = d.source, code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code) })
+end
+
+-- completion on the empty line 2 (0-based) of the frontmatter, applied as Neovim applies an item
+local line = 2
+local function position() return { line = line, character = 0 } end
+local response = vim.lsp.buf_request_sync(bufnr, "textDocument/completion", {
+  textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = position() }, timeout) or {}
+local item
+result.completion_labels = {}
+for _, r in pairs(response) do
+  for _, it in ipairs(r.result and (r.result.items or r.result) or {}) do
+    table.insert(result.completion_labels, it.label)
+    if it.label == "description" then item = it end
+  end
+end
+if client and item and item.textEdit then
+  local edit = item.textEdit
+  result.snippet = item.insertTextFormat == 2
+  if result.snippet and vim.snippet then
+    -- Neovim >= 0.10: clear the edit's range, then expand the snippet at its start
+    vim.lsp.util.apply_text_edits({ { range = edit.range, newText = "" } }, bufnr, client.offset_encoding)
+    vim.api.nvim_win_set_cursor(0, { edit.range.start.line + 1, edit.range.start.character })
+    vim.snippet.expand(edit.newText)
+    vim.snippet.stop()
+  else
+    local text = edit.newText
+    if result.snippet then text = vim.lsp.util.parse_snippet(text) end
+    vim.lsp.util.apply_text_edits({ { range = edit.range, newText = text } }, bufnr, client.offset_encoding)
+  end
+  result.applied_line = vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1]
+  wait("diagnostics after the completion", function() return not has_code("SK050") end)
+  result.codes_after = codes()
+else
+  table.insert(result.timed_out, "no description completion item")
+end
+
+local hover = vim.lsp.buf_request_sync(bufnr, "textDocument/hover", {
+  textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = 1, character = 1 } }, timeout)
+result.hover = ""
+for _, r in pairs(hover or {}) do
+  if r.result and r.result.contents then result.hover = r.result.contents.value or "" end
+end
+
+io.stdout:write(vim.fn.json_encode(result) .. "\n")
+for _, c in ipairs(clients()) do vim.lsp.stop_client(c.id) end
+vim.wait(2000, function() return #clients() == 0 end, 50)
+vim.cmd(#result.timed_out == 0 and "qall!" or "cquit 2")

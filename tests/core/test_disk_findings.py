@@ -1,0 +1,90 @@
+"""Findings of unopened skill files (`wave_lsp.core.checking.disk_findings`): split by the file
+they are about, with result ids that change exactly when the findings do, remembered per file
+version until invalidated (docs/design/lsp.md *Findings on files that are not open*)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from wave_lsp.core.checking.checker import check_file
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.checking.disk_findings import DiskFindings, result_id, split_report
+from wave_lsp.core.workspace.session import WorkspaceSession
+
+TWIN = "---\nname: twin\ndescription: Does {what}. Use when asked for {what}.\n---\n# Twin\n"
+
+
+def project(root: Path) -> tuple[Path, Path]:
+    (root / ".git").mkdir(parents=True)
+    paths = []
+    for folder, what in (("twin", "one thing"), ("twin-b", "another thing")):
+        path = root / ".wave/skills" / folder / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(TWIN.format(what=what), "utf-8")
+        paths.append(path)
+    return paths[0], paths[1]
+
+
+def settings(root: Path) -> Settings:
+    return Settings(home=root / "home", personal=False)
+
+
+def codes(found: object) -> set[str]:
+    return {finding.code for finding in found.findings}  # type: ignore[attr-defined]
+
+
+def test_result_id_is_stable_and_follows_the_findings(tmp_path: Path) -> None:
+    _, loser = project(tmp_path)
+    first = check_file(loser, settings(tmp_path)).findings
+    again = check_file(loser, settings(tmp_path)).findings
+    assert result_id(first) == result_id(again)
+    assert result_id(first) != result_id(first[:-1]) != result_id(())
+
+
+def test_split_report_puts_resource_findings_on_the_resource(tmp_path: Path) -> None:
+    skill = tmp_path / ".wave/skills/assets/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: assets\ndescription: Uses a logo. Use when asked.\n---\n"
+                     "See [the logo](assets/logo.png).\n", "utf-8")
+    (skill.parent / "assets").mkdir()
+    (skill.parent / "assets/logo.png").write_bytes(b"\x89PNG\x00\x00binary")
+    report = check_file(skill, Settings.for_target("portable", home=tmp_path / "home"))
+    files = split_report(report)
+    assert files[0].path == skill and all(f.path is None for f in files[0].findings)
+    resources = {found.path.name: codes(found) for found in files[1:]}
+    assert "SK140" in resources.get("logo.png", set()), resources
+    assert files[1].lines.text == ""  # a resource's findings are at its start
+
+
+def test_unopened_skips_open_files_and_files_without_findings(tmp_path: Path) -> None:
+    winner, loser = project(tmp_path)
+    clean = tmp_path / ".wave/skills/clean/SKILL.md"
+    clean.parent.mkdir(parents=True)
+    clean.write_text("---\nname: clean\ndescription: Cleans things. Use when asked to clean.\n"
+                     "---\n# Clean\n", "utf-8")
+    disk = DiskFindings(WorkspaceSession())
+    found = disk.unopened([winner, loser, clean], [], lambda _: settings(tmp_path))
+    assert {f.path for f in found} == {winner, loser}
+    assert all("SK130" in codes(f) for f in found)
+    found = disk.unopened([winner, loser, clean], [winner], lambda _: settings(tmp_path))
+    assert [f.path for f in found] == [loser]
+
+
+def test_checks_are_remembered_per_file_version_until_invalidated(tmp_path: Path) -> None:
+    winner, loser = project(tmp_path)
+    disk = DiskFindings(WorkspaceSession(freshness_seconds=None))
+    first = disk.of_file(loser, settings(tmp_path))
+    assert disk.of_file(loser, settings(tmp_path)) is first  # same file version: not re-checked
+    loser.write_text(TWIN.format(what="another thing").replace("twin", "twin-b", 1), "utf-8")
+    info = loser.stat()
+    os.utime(loser, ns=(info.st_atime_ns, info.st_mtime_ns + 1_000_000))
+    changed = disk.of_file(loser, settings(tmp_path))
+    assert "SK130" not in codes(changed[0]) and changed[0].result_id != first[0].result_id
+    # the winner's own file did not change, but its rival did: only invalidation re-checks it
+    remembered = disk.of_file(winner, settings(tmp_path))
+    disk.invalidate()
+    disk.session.expire()
+    assert "SK130" in codes(remembered[0])
+    assert "SK130" not in codes(disk.of_file(winner, settings(tmp_path))[0])
+    assert disk.of_file(tmp_path / "gone/SKILL.md", settings(tmp_path)) == []

@@ -1,0 +1,121 @@
+"""Does the runtime load this skill at all? One decision for `check`, `list` and `preview`
+(docs/design/rules.md *Does it load?*).
+
+A skill does not load under a target when one of the rules the catalog marks `stops-loading` for
+that target finds an error in it: a frontmatter that a strict loader cannot read, a missing or
+invalid `name` or `description` under a loader that validates them. The decision uses the
+catalog's severities, not the user's: silencing SK020 in a configuration does not make Wave load
+the file. Only those rules run, so the decision is cheap enough for every row of `list`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from wave_lsp.core.checking.catalog import Severity, rule, rules
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.reading import load_document
+from wave_lsp.core.rules import all_checks
+from wave_lsp.core.runtime.preview import MODES, Invocation, invoke
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.location import SkillLocation, locate
+from wave_lsp.core.workspace.session import WorkspaceSession
+
+
+@dataclass(frozen=True, slots=True)
+class LoadVerdict:
+    """Whether the target loads the skill; when it does not, the finding that stops it."""
+
+    loads: bool
+    stopped_by: Finding | None = None
+
+    def reason(self, profile: RuntimeProfile) -> str | None:
+        """One sentence for users: why the runtime does not load the skill (None when it does)."""
+        finding = self.stopped_by
+        if finding is None:
+            return None
+        line = f", line {finding.range.start.line + 1}" if finding.range is not None else ""
+        return (f"{profile.runtime} does not load this skill ({finding.code}{line}): "
+                f"{finding.message}")
+
+    def to_json(self) -> dict[str, object]:
+        finding = self.stopped_by
+        return {"loads": self.loads,
+                "stoppedBy": None if finding is None else finding.code}
+
+
+@cache
+def stopping_codes(profile: RuntimeProfile) -> frozenset[str]:
+    """The codes whose errors mean `profile` does not load the skill. A validator (skills-ref)
+    only accepts or rejects: any error of any rule it reports rejects the skill."""
+    if profile.kind == "validator":
+        return frozenset(code for code, entry in rules().items()
+                         if entry.severity(profile) is not None)
+    return frozenset(code for code, entry in rules().items()
+                     if profile.catalog_column in entry.stops_loading)
+
+
+def load_verdict(document: SkillDocument, location: SkillLocation,
+                 profile: RuntimeProfile) -> LoadVerdict:
+    """Run the rules that can stop loading under `profile` and decide."""
+    codes = stopping_codes(profile)
+    if not codes:
+        return LoadVerdict(True)
+    context = CheckContext(document=document, location=location,
+                           settings=Settings(profile=profile), session=WorkspaceSession())
+    stopping: list[Finding] = []
+    for item in all_checks():
+        if not codes.intersection(item.codes):
+            continue
+        for finding in item.function(context):
+            if finding.code in codes and _level(finding, profile) == Severity.ERROR:
+                stopping.append(finding)
+    if not stopping:
+        return LoadVerdict(True)
+    first = min(stopping, key=lambda f: (f.span.start, f.code))
+    first.severity = Severity.ERROR
+    first.resolve(document.lines)
+    return LoadVerdict(False, first)
+
+
+def _level(finding: Finding, profile: RuntimeProfile) -> Severity | None:
+    return finding.level or rule(finding.code).severity(profile)
+
+
+def skill_file_verdict(path: Path, profile: RuntimeProfile, home: Path | None) -> LoadVerdict:
+    """The decision for a SKILL.md on disk (`list`): a file that cannot be read does not load."""
+    document = load_document(path)
+    if document is None:
+        return LoadVerdict(False)
+    return load_verdict(document, locate(path, home=home), profile)
+
+
+def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
+               personal: bool, relative_to: Path | None) -> list[dict[str, object]]:
+    """The rows of `list --format json` (also the editor's List Skills and the MCP tool): every
+    skill the target discovers from `project`, highest precedence first, with whether it loads."""
+    from wave_lsp.core.workspace.runtime_view import runtime_skills
+
+    return [{**skill.to_json(relative_to),
+             **skill_file_verdict(skill.path, profile, home).to_json()}
+            for skill in runtime_skills(profile, project, home, personal)]
+
+
+def invoke_loaded(document: SkillDocument, location: SkillLocation, settings: Settings,
+                  raw_arguments: str = "", mode: str = "dry-run",
+                  session_id: str | None = None) -> Invocation:
+    """The preview (`wave_lsp.core.runtime.preview.invoke`) of a skill the target loads; for one it
+    does not load, a failed invocation that names the rule, as the runtime renders nothing."""
+    verdict = load_verdict(document, location, settings.profile)
+    if verdict.loads:
+        return invoke(document, location, settings, raw_arguments, mode, session_id)
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}")
+    result = Invocation(document, location, settings.profile, mode, raw_arguments)
+    result.ok, result.error = False, verdict.reason(settings.profile)
+    return result
