@@ -1,6 +1,6 @@
 """The quick schema test (`wave_lsp.core.checking.quick_schema`) never vouches for a value that
 jsonschema rejects, vouches for the usual valid values (so they need no jsonschema), and the check
-of a plain skill really imports neither jsonschema nor the shell parser."""
+of a plain skill really imports neither jsonschema nor the permission engine and its shell parser."""
 
 from __future__ import annotations
 
@@ -118,8 +118,8 @@ IMPORTED = """
 import json, sys
 from wave_lsp.cli import main
 code = main(["check", "--no-personal", "--format", "json", sys.argv[1]])
-print(json.dumps({"heavy": sorted(m for m in ("jsonschema", "tree_sitter", "tree_sitter_bash")
-                                  if m in sys.modules)}), file=sys.stderr)
+heavy = ("jsonschema", "tree_sitter", "tree_sitter_bash", "wave_lsp.core.runtime.permissions")
+print(json.dumps({"heavy": sorted(m for m in heavy if m in sys.modules)}), file=sys.stderr)
 """
 PLAIN = "---\nname: {name}\ndescription: Does X. Use when asked.\n---\n# Body\nRun `make`.\n"
 
@@ -139,7 +139,7 @@ def heavy_modules(tmp_path: Path, folder: str, text: str) -> tuple[list[str], di
     (PLAIN.replace("Use when asked.\n", "Use when asked.\ncontext: forked\n"),
      ["jsonschema"], ["SK092"]),
     (PLAIN.replace("Run `make`.", "Branch: !`git branch --show-current`"),
-     ["tree_sitter", "tree_sitter_bash"], ["SK120", "SK123"]),
+     ["tree_sitter", "tree_sitter_bash", "wave_lsp.core.runtime.permissions"], ["SK120", "SK123"]),
 ])
 def test_what_a_check_imports(tmp_path: Path, text: str, heavy: list[str],
                               codes: list[str]) -> None:
