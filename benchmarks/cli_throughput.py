@@ -5,7 +5,8 @@ Prints skills per second, milliseconds per skill (which must stay flat as the co
 the ratio. skills-ref runs its 18 checks; wave-lsp runs every rule of the `wave` target, the
 workspace rules (collisions, listing budget) and reference checks included.
 
-Run: `python benchmarks/cli_throughput.py [--sizes 1000 5000]` (installs skills-ref on first use).
+Run: `python benchmarks/cli_throughput.py [--sizes 1000 5000] [--jobs N]` (installs skills-ref on
+first use; `--jobs` is passed to `wave-lsp check`, whose default is one process per core).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def timed(command: list[str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000])
+    parser.add_argument("--jobs", type=int, default=None, help="`wave-lsp check --jobs N`")
     args = parser.parse_args()
     skills_ref()
     print(f"{'skills':>7}  {'wave-lsp s':>10} {'skills/s':>9} {'ms/skill':>9}   "
@@ -50,8 +52,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
             make_tree(root, size)
+            jobs = [] if args.jobs is None else ["--jobs", str(args.jobs)]
             ours = timed([sys.executable, "-m", "wave_lsp", "check", str(root), "--format", "json",
-                          "--no-personal"])
+                          "--no-personal", *jobs])
             theirs = timed([sys.executable, "-c", SKILLS_REF, str(root)])
             print(f"{size:>7}  {ours:>10.2f} {size / ours:>9.0f} {ours / size * 1000:>9.2f}   "
                   f"{theirs:>12.2f} {size / theirs:>9.0f} {theirs / size * 1000:>9.2f}   "

@@ -47,31 +47,76 @@ def with_codes(settings: Settings, *, select: Iterable[str] = (), ignore: Iterab
     )
 
 
-def check_files(files: list[Path], settings: Settings,
-                parallel_from: int | None = None) -> list[FileReport]:
-    """Check `files`; from `parallel_from` files on (None: never), with several cores, in worker
-    processes forked after the projects' skills have been read once (the workers inherit them, so
-    each SKILL.md is parsed once per process at most)."""
-    import multiprocessing
+#: with `jobs=None` (the command line's default), a worker only for every this many files: forking
+#: a worker and reading the project once costs about as much as checking a few dozen files
+FILES_PER_WORKER = 50
+
+
+def available_cores() -> int:
+    """The CPU cores this process may run on (its affinity mask where the system has one)."""
     import os
 
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def worker_count(jobs: int | None, file_count: int) -> int:
+    """How many processes check `file_count` files: `jobs` of them (never more than there are
+    files); with `jobs=None`, one per available core, but only one per `FILES_PER_WORKER` files,
+    so that a small run is not slowed down by starting workers."""
+    if jobs is None:
+        return max(1, min(available_cores(), file_count // FILES_PER_WORKER))
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    return max(1, min(jobs, file_count))
+
+
+def check_files(files: list[Path], settings: Settings, jobs: int | None = 1) -> list[FileReport]:
+    """Check `files` in this order; with `jobs` other than 1 (see `worker_count`), in worker
+    processes forked after the projects' skills have been read once (the workers inherit them, so
+    each SKILL.md is parsed once per process at most and the workspace rules see every skill).
+
+    The reports are the same, in the same order, whatever `jobs` is. Where processes cannot be
+    forked (Windows), the files are checked in this process."""
     from wave_lsp.core.checking.checker import check_file
-    from wave_lsp.core.workspace.location import locate
     from wave_lsp.core.workspace.session import WorkspaceSession
 
     # one snapshot of the disk for the whole run: each SKILL.md is parsed once
     session = WorkspaceSession(keep_documents=True, freshness_seconds=None)
-    workers = min(os.cpu_count() or 1, 8)
-    if (parallel_from is None or len(files) < parallel_from or workers < 2
-            or "fork" not in multiprocessing.get_all_start_methods()):
+    workers = worker_count(jobs, len(files))
+    if workers < 2 or not _can_fork():
         return [check_file(path, settings, session=session) for path in files]
+    return _check_in_workers(files, settings, session, workers)
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _check_in_workers(files: list[Path], settings: Settings, session: WorkspaceSession,
+                      workers: int) -> list[FileReport]:
+    import gc
+    import multiprocessing
+
+    from wave_lsp.core.workspace.location import locate
+
     home = settings.home or Path.home()
     for project in {locate(path, home=home).project_root for path in files}:
         session.project(settings.profile, project, home, settings.personal)
     context = multiprocessing.get_context("fork")
-    chunk = max(16, len(files) // (workers * 8))
-    with context.Pool(workers, initializer=_Worker.start, initargs=(settings, session)) as pool:
-        return pool.map(_Worker.check, files, chunksize=chunk)
+    # about eight chunks per worker, so that a slow chunk does not leave the other cores idle
+    chunk = max(1, min(64, len(files) // (workers * 8)))
+    # the workers' garbage collector would otherwise walk (and so copy) every inherited object
+    gc.freeze()
+    try:
+        with context.Pool(workers, initializer=_Worker.start,
+                          initargs=(settings, session)) as pool:
+            return pool.map(_Worker.check, files, chunksize=chunk)
+    finally:
+        gc.unfreeze()
 
 
 class _Worker:

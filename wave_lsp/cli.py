@@ -59,6 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--diff", action="store_true",
                        help="print the fixes as a unified diff instead of writing them "
                             "(exit 1 when there is something to fix)")
+    check.add_argument("--jobs", "-j", type=_jobs, default=None, metavar="N",
+                       help="check with N processes (default: one per CPU core, for runs of "
+                            "50+ files per core; 1: in this process). The output is the same "
+                            "whatever N is")
     _add_common(check)
 
     rule_command = commands.add_parser(
@@ -161,13 +165,13 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not files:
         shown = ", ".join(str(p) for p in paths)
         print(f"wave-lsp: warning: No SKILL.md files found under {shown}", file=sys.stderr)
-    reports = check_files(files, settings)
+    reports = check_files(files, settings, args.jobs)
     if args.fix or args.diff:
         changed = fix_files(reports, unsafe=args.unsafe_fixes, write_files=not args.diff)
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
         if changed:  # report what remains, as the files now are
-            reports = check_files(files, settings)
+            reports = check_files(files, settings, args.jobs)
     reports = split_by_file(reports)
     write(reports, args.format, settings.target)
     has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
@@ -241,15 +245,24 @@ def run_rule(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return EXIT_OK
 
 
-#: from this many files on, `check` uses every core (the work per file is independent)
-PARALLEL_FROM = 200
-
-
-def check_files(files: list[Path], settings: Settings) -> list[FileReport]:
-    """Check `files`; from `PARALLEL_FROM` files on, in worker processes (`api.check_files`)."""
+def check_files(files: list[Path], settings: Settings, jobs: int | None = None,
+                ) -> list[FileReport]:
+    """Check `files` with `jobs` processes (None: one per core for a large run; `api.check_files`)."""
     from wave_lsp.api import check_files as check_all
 
-    return check_all(files, settings, parallel_from=PARALLEL_FROM)
+    return check_all(files, settings, jobs=jobs)
+
+
+def _jobs(text: str) -> int:
+    """`--jobs N`: a whole number of processes, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes, got {text!r}") \
+            from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (1 checks in one process), got {value}")
+    return value
 
 
 def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: Path) -> Settings:

@@ -174,19 +174,3 @@ def test_json_output_validates_against_its_schema(capsys, monkeypatch) -> None:
     schema = json.loads((ROOT / "schemas" / "check-output.schema.json").read_text("utf-8"))
     jsonschema.Draft202012Validator(schema).validate(data)
     assert len(data["files"]) == 5
-
-
-def test_parallel_check_gives_the_same_report(tmp_path, capsys, monkeypatch) -> None:
-    import wave_lsp.cli as cli
-
-    monkeypatch.chdir(tmp_path)
-    for index in range(12):
-        skill(tmp_path, f".wave/skills/s{index}/SKILL.md", BROKEN if index % 3 else GOOD)
-    (tmp_path / ".wave/skills/s1/assets").mkdir()
-    (tmp_path / ".wave/skills/s1/assets/x.bin").write_bytes(b"\x00\x01")
-    monkeypatch.setattr(cli, "PARALLEL_FROM", 10_000)
-    sequential = run_json(capsys, ".", "--no-personal")
-    monkeypatch.setattr(cli, "PARALLEL_FROM", 2)
-    parallel = run_json(capsys, ".", "--no-personal")
-    assert parallel == sequential
-    assert any(f["path"].endswith("x.bin") for f in parallel[1]["files"])

@@ -193,3 +193,25 @@ def test_lone_cr_line_endings(tmp_path) -> None:
 def test_unsaved_document_without_path() -> None:
     document = SkillDocument.from_text(VALID)
     assert check_document(document, locate(None), strict=True) == []
+
+
+def test_a_failing_rule_is_logged_and_the_others_still_report(monkeypatch, caplog) -> None:
+    """A bug in one rule costs its findings only (non-strict); the traceback goes to the log."""
+    import logging
+
+    from wave_lsp.core.checking import engine
+    from wave_lsp.core.rules.registry import Check
+
+    def broken(_ctx: object) -> list[object]:
+        raise RuntimeError("a bug in a rule")
+
+    real = engine.all_checks()
+    monkeypatch.setattr(engine, "all_checks", lambda: [Check(("SK034",), broken), *real])
+    document = SkillDocument.from_text("---\nname: Bad Name\ndescription: x\n---\n")
+    with caplog.at_level(logging.ERROR, logger="wave_lsp.core.checking.engine"):
+        findings = check_document(document, locate(None))
+    assert "SK037" in {f.code for f in findings}  # the other rules still ran
+    (record,) = [r for r in caplog.records if "rule check broken failed" in r.getMessage()]
+    assert record.exc_info is not None and "a bug in a rule" in str(record.exc_info[1])
+    with pytest.raises(RuntimeError):
+        check_document(document, locate(None), strict=True)

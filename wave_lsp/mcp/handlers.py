@@ -86,7 +86,8 @@ class ProjectTools:
         # as the command line: markdown only, and nothing reached through a link out of the root
         files = [path for path in find_skill_files(chosen)
                  if self.contains(path) and (path.suffix.lower() == ".md" or path.is_dir())]
-        reports = split_by_file(check_files(files, settings))
+        # in this process (jobs=1): forking a server that runs an event loop is not safe
+        reports = split_by_file(check_files(files, settings, jobs=1))
         return to_json(reports, settings.target, cwd=self.root)
 
     def preview(self, path: str, arguments: str = "", target: str | None = None,

@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ class Rule:
 @cache
 def rules() -> dict[str, Rule]:
     """Every rule of the catalog by code, in catalog order."""
-    raw = tomllib.loads(resources.files("wave_lsp.data").joinpath("rules.toml").read_text("utf-8"))
+    raw = tomllib.loads(_catalog_text())
     catalog: dict[str, Rule] = {}
     for code, entry in raw.items():
         levels = dict(zip(CATALOG_COLUMNS, (_LETTERS[letter] for letter in entry["severity"]), strict=True))
@@ -87,6 +87,17 @@ def rules() -> dict[str, Rule]:
                              fix_applicability=entry.get("fix-applicability", ""),
                              stops_loading=_columns(code, entry.get("stops-loading", [])))
     return catalog
+
+
+def _catalog_text() -> str:
+    """rules.toml, read from the package folder (importlib.resources, which costs a few imports,
+    only for a package that is not a folder on disk)."""
+    beside = Path(__file__).parents[2] / "data" / "rules.toml"
+    if beside.is_file():
+        return beside.read_text("utf-8")
+    from importlib import resources
+
+    return resources.files("wave_lsp.data").joinpath("rules.toml").read_text("utf-8")
 
 
 def _columns(code: str, names: list[str]) -> frozenset[str]:

@@ -177,12 +177,12 @@ KNOWN_KEYS = ("target", "select", "ignore", "rules", "severity", "settingsFiles"
 def unknown_keys(data: Mapping[str, Any]) -> list[str]:
     """A sentence for every key of `[tool.wave-lsp]` that is not a setting, with the setting it
     most likely means."""
-    from difflib import get_close_matches
-
     problems = []
     for key in data:
         if key in KNOWN_KEYS:
             continue
+        from difflib import get_close_matches
+
         close = get_close_matches(str(key), KNOWN_KEYS, n=1, cutoff=0.6)
         hint = f"; did you mean `{close[0]}`?" if close else ""
         problems.append(f"unknown key `{key}` in [tool.wave-lsp] (ignored){hint}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking.catalog import Severity, rule, rules
 from wave_lsp.core.checking.config import Settings
@@ -21,10 +22,12 @@ from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
 from wave_lsp.core.rules import all_checks
-from wave_lsp.core.runtime.preview import MODES, Invocation, invoke
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
+
+if TYPE_CHECKING:
+    from wave_lsp.core.runtime.preview import Invocation
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +114,9 @@ def invoke_loaded(document: SkillDocument, location: SkillLocation, settings: Se
                   session_id: str | None = None) -> Invocation:
     """The preview (`wave_lsp.core.runtime.preview.invoke`) of a skill the target loads; for one it
     does not load, a failed invocation that names the rule, as the runtime renders nothing."""
+    # imported here: `check` needs the verdicts, not the preview and its permission engine
+    from wave_lsp.core.runtime.preview import MODES, Invocation, invoke
+
     verdict = load_verdict(document, location, settings.profile)
     if verdict.loads:
         return invoke(document, location, settings, raw_arguments, mode, session_id)

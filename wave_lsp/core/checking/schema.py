@@ -2,7 +2,9 @@
 
 The schema is the single list of fields: their types, allowed values, limits, the targets that read
 them (`x-targets`), the rule that reports a rejected value (`x-rule`) and the documentation shown in
-hover and completion. Rules ask this module; no other module keeps a list of fields.
+hover and completion. Rules ask this module; no other module keeps a list of fields. jsonschema
+finds the issues, but it is imported only for a value that `quick_schema.surely_valid` cannot
+vouch for, so checking a skill whose values are all valid does not pay for its import.
 """
 
 from __future__ import annotations
@@ -12,13 +14,14 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
+from wave_lsp.core.checking.quick_schema import surely_valid
 
 if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+
     from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 SCHEMA_FILE = "skill-frontmatter.schema.json"
@@ -87,11 +90,17 @@ class SchemaIssue:
 
 @cache
 def raw_schema() -> dict[str, Any]:
-    packaged = resources.files("wave_lsp").joinpath("_data", SCHEMA_FILE)
-    if packaged.is_file():
-        return _json_object(packaged.read_text("utf-8"))
-    in_repo = Path(__file__).resolve().parents[3] / "schemas" / SCHEMA_FILE
-    return _json_object(in_repo.read_text("utf-8"))
+    """The schema from the wheel (`wave_lsp/_data`), else from the checkout (`schemas/`), else
+    through importlib.resources (only a package that is not a folder on disk needs it, and its
+    import costs a check's start-up a few modules)."""
+    for candidate in (Path(__file__).parents[2] / "_data" / SCHEMA_FILE,
+                      Path(__file__).resolve().parents[3] / "schemas" / SCHEMA_FILE):
+        if candidate.is_file():
+            return _json_object(candidate.read_text("utf-8"))
+    from importlib import resources
+
+    return _json_object(resources.files("wave_lsp").joinpath("_data", SCHEMA_FILE)
+                        .read_text("utf-8"))
 
 
 def _json_object(text: str) -> dict[str, Any]:
@@ -133,6 +142,9 @@ def fields_for(profile: RuntimeProfile) -> list[FieldSpec]:
 
 @cache
 def _validator(name: str) -> Draft202012Validator:
+    # imported here: the usual skill has only valid values (`surely_valid`) and never needs it
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(fields()[name].schema)
 
 
@@ -143,6 +155,8 @@ def validate_field(name: str, value: Any) -> list[SchemaIssue]:
         return []
     if spec.case_insensitive and isinstance(value, str):
         value = value.strip().lower()
+    if surely_valid(spec.schema, value):
+        return []
     issues: list[SchemaIssue] = []
     for error in _validator(name).iter_errors(value):
         keyword = str(error.validator)

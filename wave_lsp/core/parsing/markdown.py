@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from wave_lsp.core.parsing.text import LineIndex, Span
+from wave_lsp.core.parsing.text import LineIndex, Span, line_index
 
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
 _ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -72,7 +72,7 @@ def parse_body(text: str, body_offset: int) -> MarkdownBody:
 
 @lru_cache(maxsize=64)
 def _parse(text: str, body_offset: int) -> MarkdownBody:
-    lines = LineIndex(text)
+    lines = line_index(text)
     result = MarkdownBody()
     first = lines.line_of(body_offset) if body_offset < len(text) else lines.line_count
     prose_start = lines.line_start(first) if first < lines.line_count else len(text)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from wave_lsp.core.parsing.text import LineIndex, Span
+from wave_lsp.core.parsing.text import LineIndex, Span, line_index
 
 BOM = "\ufeff"
 _CLEAN_DELIMITER = re.compile(r"---[ \t]*")
@@ -82,7 +82,7 @@ class SkillSource:
 
 def split(text: str, *, bom: bool = False) -> SkillSource:
     """Split a SKILL.md text into frontmatter and body."""
-    lines = LineIndex(text)
+    lines = line_index(text)
     source = SkillSource(text=text, lines=lines, bom=bom, body=text)
     first = _first_content_line(lines)
     if first is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -51,7 +52,8 @@ class Range:
 
 
 class LineIndex:
-    """Line starts of a text, for offset <-> position conversion."""
+    """Line starts of a text, for offset <-> position conversion. Never changed once built, so
+    the scans of one text share one (`line_index`)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -104,3 +106,10 @@ class LineIndex:
 
     def span_of_line(self, line: int) -> Span:
         return Span(self._starts[line], self._content_ends[line])
+
+
+@lru_cache(maxsize=64)
+def line_index(text: str) -> LineIndex:
+    """The line index of `text`, built once for the document's split and the scans of its body
+    (cached by content, as those scans are)."""
+    return LineIndex(text)

@@ -6,8 +6,6 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-import pathspec
-
 from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
@@ -236,6 +234,8 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding("SK099", ctx.entry_span(entry),
                           "Every `paths` pattern is `**`, which runtimes treat as no `paths` at "
                           "all: remove it, or narrow the patterns.")
+    import pathspec  # only for a skill with `paths`
+
     for pattern in patterns:
         try:
             pathspec.GitIgnoreSpec.from_lines([pattern])

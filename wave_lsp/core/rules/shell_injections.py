@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
@@ -29,14 +30,20 @@ from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import capped, shown
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.permissions import narrowest_rule, split_command
-from wave_lsp.core.runtime.preview import PlannedInjection, permission_message, shell_tool
+
+if TYPE_CHECKING:
+    from wave_lsp.core.runtime.preview import PlannedInjection
 
 MAX_INJECTION_FINDINGS = 100
 
 
 @check("SK120", "SK123", "SK124", "SK125")
 def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
+    if not any(not item.empty for item in find_injections(ctx.text, ctx.document.body_offset).items):
+        return  # nothing to decide: the permission engine (and its shell parser) is not loaded
+    from wave_lsp.core.runtime.permissions import split_command
+    from wave_lsp.core.runtime.preview import permission_message
+
     for planned in capped(ctx.injection_plan.injections, MAX_INJECTION_FINDINGS):
         yield _announce(ctx, planned)
         decision = planned.decision
@@ -81,6 +88,9 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
 
 
 def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
+    from wave_lsp.core.runtime.permissions import narrowest_rule
+    from wave_lsp.core.runtime.preview import shell_tool
+
     rule = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
     edit = add_allowed_tool(ctx, rule)
     if edit is None:

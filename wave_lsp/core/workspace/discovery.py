@@ -12,11 +12,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
 from wave_lsp.core.workspace.location import PLUGIN_MANIFESTS, SKILL_FILE, find_git_root
+
+if TYPE_CHECKING:
+    import pathspec
 
 SKIPPED_DIRS = {".git", "node_modules", ".hg", ".svn"}
 
@@ -33,6 +35,8 @@ class _IgnoreStack:
             lines = ignore.read_text("utf-8", errors="replace").splitlines()
         except OSError:
             return False
+        import pathspec  # only where a `.gitignore` exists
+
         self._specs.append((folder, pathspec.GitIgnoreSpec.from_lines(lines)))
         return True
 

@@ -20,8 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.listing import Listing, render_listing
@@ -35,6 +34,9 @@ from wave_lsp.core.workspace.runtime_view import (
     runtime_skills,
     signature,
 )
+
+if TYPE_CHECKING:
+    import pathspec
 
 #: a session forgets its oldest summaries beyond this many files (bounded memory)
 MAX_SUMMARIES = 100_000
@@ -177,6 +179,8 @@ class WorkspaceSession:
             return None
         key = (ignore_file, version)
         if key not in self._ignore_specs:
+            import pathspec  # only where a `.gitignore` exists
+
             try:
                 lines = ignore_file.read_text("utf-8").splitlines()
                 self._ignore_specs[key] = pathspec.GitIgnoreSpec.from_lines(lines)
