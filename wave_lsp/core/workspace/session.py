@@ -77,11 +77,27 @@ class ProjectSnapshot:
             profile=profile, root=root, skills=tuple(skills),
             by_real_dir=MappingProxyType({skill.real_dir: skill for skill in skills}),
             by_name=MappingProxyType({name: tuple(group) for name, group in groups.items()}),
-            listings=MappingProxyType({group: render_listing(
-                [s.listing for s in skills if s.shadowed_by is None
-                 and (s.group == group or s.scope in ("personal", "managed"))])
-                for group in {"", *(s.group for s in skills)}}),
+            listings=MappingProxyType(_listings_by_group(skills)),
             signature=disk_signature)
+
+
+def _listings_by_group(skills: list[RuntimeSkill]) -> dict[str, Listing]:
+    """One listing per load group: its own skills that are not shadowed, plus the personal and
+    managed ones (in every session), in precedence order; one pass over the skills."""
+    everywhere = ("personal", "managed")
+    members: dict[str, list[RuntimeSkill]] = {"": []}
+    for skill in skills:
+        members.setdefault(skill.group, [])
+    for skill in skills:
+        if skill.shadowed_by is not None:
+            continue
+        if skill.scope in everywhere:
+            for group in members:
+                members[group].append(skill)
+        else:
+            members[skill.group].append(skill)
+    return {group: render_listing([s.listing for s in group_skills])
+            for group, group_skills in members.items()}
 
 
 @dataclass(slots=True)
