@@ -173,10 +173,11 @@ def test_list_command_json_contract(tree, capsys, monkeypatch) -> None:
     assert result["version"] == 1 and result["target"] == "wave"
     assert result["skills"] == [
         {"name": "deploy", "scope": "project", "path": ".wave/skills/deploy/SKILL.md",
-         "modelInvocable": False, "userInvocable": True, "listingChars": 0, "shadowedBy": None},
+         "modelInvocable": False, "userInvocable": True, "listingChars": 0, "shadowedBy": None,
+         "loads": True, "stoppedBy": None},
         {"name": "deploy", "scope": "personal", "path": str(home / ".wave/skills/deploy/SKILL.md"),
          "modelInvocable": True, "userInvocable": True, "listingChars": 38,
-         "shadowedBy": ".wave/skills/deploy/SKILL.md"},
+         "shadowedBy": ".wave/skills/deploy/SKILL.md", "loads": True, "stoppedBy": None},
     ]
     assert main(["list"]) == 0
     assert "2 skills (wave); 0 in the model's listing" in capsys.readouterr().out
