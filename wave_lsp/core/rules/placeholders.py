@@ -21,6 +21,7 @@ Decisions (so that findings are ones an author agrees with):
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -46,13 +47,32 @@ IMPLAUSIBLE_INDEX = 10
 _FIRST = re.compile(r"\bfirst\b|\b1st\b", re.I)
 
 
-def _spans_outside(ctx: CheckContext) -> list[Span]:
+class _Injections:
+    """The injection spans of a body, merged where they overlap: `offset in injections` by
+    bisection (a long body has hundreds of placeholders and injections)."""
+
+    def __init__(self, spans: list[Span]) -> None:
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        for span in sorted(spans, key=lambda item: item.start):
+            if self._ends and span.start < self._ends[-1]:  # overlapping: merged
+                self._ends[-1] = max(self._ends[-1], span.end)
+            else:
+                self._starts.append(span.start)
+                self._ends.append(span.end)
+
+    def __contains__(self, offset: int) -> bool:
+        index = bisect.bisect_right(self._starts, offset) - 1
+        return index >= 0 and offset < self._ends[index]
+
+
+def _spans_outside(ctx: CheckContext) -> _Injections:
     """Injection spans of the body (placeholders there are SK119's business)."""
-    return [i.span for i in find_injections(ctx.text, ctx.document.body_offset).items]
+    return _Injections([i.span for i in find_injections(ctx.text, ctx.document.body_offset).items])
 
 
-def _inside(offset: int, spans: list[Span]) -> bool:
-    return any(span.start <= offset < span.end for span in spans)
+def _inside(offset: int, spans: _Injections) -> bool:
+    return offset in spans
 
 
 def _arguments(ctx: CheckContext) -> tuple[re.Match[str], ...]:
@@ -94,7 +114,7 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _first_is_one(ctx: CheckContext, structure: MarkdownBody,
-                  injections: list[Span]) -> Iterator[Finding]:
+                  injections: _Injections) -> Iterator[Finding]:
     """`$1` described as the first argument, under a runtime where `$0` is the first."""
     lines = ctx.document.lines
     for match in _arguments(ctx):
