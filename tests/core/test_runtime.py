@@ -173,10 +173,42 @@ def test_list_command_json_contract(tree, capsys, monkeypatch) -> None:
     assert result["version"] == 1 and result["target"] == "wave"
     assert result["skills"] == [
         {"name": "deploy", "scope": "project", "path": ".wave/skills/deploy/SKILL.md",
-         "modelInvocable": False, "userInvocable": True, "listingChars": 0, "shadowedBy": None},
+         "modelInvocable": False, "userInvocable": True, "listingChars": 0, "shadowedBy": None,
+         "loads": True, "stoppedBy": None},
         {"name": "deploy", "scope": "personal", "path": str(home / ".wave/skills/deploy/SKILL.md"),
          "modelInvocable": True, "userInvocable": True, "listingChars": 38,
-         "shadowedBy": ".wave/skills/deploy/SKILL.md"},
+         "shadowedBy": ".wave/skills/deploy/SKILL.md", "loads": True, "stoppedBy": None},
     ]
     assert main(["list"]) == 0
     assert "2 skills (wave); 0 in the model's listing" in capsys.readouterr().out
+
+
+# -- review: "does it load?" must survive a rule that fails ----------------------------------------
+
+def test_a_failing_rule_does_not_crash_check_list_or_preview(tmp_path: Path, monkeypatch) -> None:
+    """The engine logs a rule that raises and goes on (bad input gets a finding, never an
+    exception); the load decision runs the same rules and must not turn that into a crash of
+    `check`, `list` or `preview`."""
+    from wave_lsp.api import render_invocation
+    from wave_lsp.core.checking import engine, loading
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.rules import all_checks
+    from wave_lsp.core.rules.registry import Check
+
+    def broken(ctx: object) -> list[object]:
+        raise RuntimeError("a rule's bug")
+
+    checks = (*all_checks(), Check(("SK020",), broken))  # type: ignore[arg-type]  # a stand-in rule
+    monkeypatch.setattr(loading, "all_checks", lambda: checks)
+    monkeypatch.setattr(engine, "all_checks", lambda: checks)
+    project, home = tmp_path / "project", tmp_path / "home"
+    (project / ".git").mkdir(parents=True)
+    path = make(project, ".wave/skills/my-skill")
+    settings = Settings.for_target("wave", home=home)
+    report = check_file(path, settings)
+    assert report.verdict is not None and report.verdict.loads
+    rows = loading.skill_rows(settings.profile, project, home, False, project)
+    assert [(row["name"], row["loads"]) for row in rows] == [("my-skill", True)]
+    preview = render_invocation(path, "", settings)
+    assert not isinstance(preview, str) and preview.ok

@@ -10,6 +10,7 @@ the file. Only those rules run, so the decision is cheap enough for every row of
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -25,6 +26,8 @@ from wave_lsp.core.runtime.preview import MODES, Invocation, invoke
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +75,11 @@ def load_verdict(document: SkillDocument, location: SkillLocation,
     for item in all_checks():
         if not codes.intersection(item.codes):
             continue
-        for finding in item.function(context):
-            if finding.code in codes and _level(finding, profile) == Severity.ERROR:
-                stopping.append(finding)
+        try:
+            stopping.extend(finding for finding in item.function(context)
+                            if finding.code in codes and _level(finding, profile) == Severity.ERROR)
+        except Exception:  # as the engine: a failing rule is logged, it does not stop the caller
+            log.exception("rule check %s failed on %s", item.name, location.path)
     if not stopping:
         return LoadVerdict(True)
     first = min(stopping, key=lambda f: (f.span.start, f.code))
