@@ -212,3 +212,29 @@ def test_a_failing_rule_does_not_crash_check_list_or_preview(tmp_path: Path, mon
     assert [(row["name"], row["loads"]) for row in rows] == [("my-skill", True)]
     preview = render_invocation(path, "", settings)
     assert not isinstance(preview, str) and preview.ok
+
+
+@pytest.mark.parametrize("manifest", [".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"])
+def test_a_deeply_nested_plugin_manifest_is_ignored_not_a_crash(tmp_path: Path,
+                                                                manifest: str) -> None:
+    """json.loads raises RecursionError (not ValueError) on deeply nested input: a malformed
+    manifest beside a skill must not crash `check` and `list`."""
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.workspace.location import locate
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / manifest).parent.mkdir(parents=True)
+    path = make(tmp_path, "skills/my-skill")
+    home = tmp_path / "home"
+    settings = Settings.for_target("claude-code", home=home)
+
+    def outcome() -> tuple[object, ...]:
+        report = check_file(path, settings)
+        return (locate(path).plugin, [f.code for f in report.findings], report.verdict,
+                [s.name for s in runtime_skills(CLAUDE_CODE, tmp_path, home, False)])
+
+    (tmp_path / manifest).write_text("{", "utf-8")  # not JSON at all
+    expected = outcome()
+    (tmp_path / manifest).write_text("[" * 100_000, "utf-8")
+    assert outcome() == expected

@@ -128,7 +128,7 @@ def _marketplace_plugin(root: Path, start: Path) -> Plugin | None:
         return None
     try:
         data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: deeply nested JSON
         return None
     entries = data.get("plugins") if isinstance(data, dict) else None
     for entry in entries if isinstance(entries, list) else []:
@@ -155,7 +155,7 @@ def _manifest_facts(manifest: Path) -> tuple[str | None, object]:
     """A plugin manifest's `name` (None when missing or unreadable) and its `skills` value."""
     try:
         data = json.loads(manifest.read_text("utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: deeply nested JSON
         return None, None
     if not isinstance(data, dict):
         return None, None
