@@ -88,3 +88,33 @@ def test_checks_are_remembered_per_file_version_until_invalidated(tmp_path: Path
     assert "SK130" in codes(remembered[0])
     assert "SK130" not in codes(disk.of_file(winner, settings(tmp_path))[0])
     assert disk.of_file(tmp_path / "gone/SKILL.md", settings(tmp_path)) == []
+
+
+def test_the_session_survives_the_event_loop_adding_a_project_during_a_worker_check(
+        tmp_path: Path, monkeypatch) -> None:
+    """The language server checks unopened files in a worker thread with the session the event
+    loop uses for open documents. Deterministic interleaving: while the worker is inside
+    `known_document` (blocked in a `realpath` system call, the GIL released), the loop thread
+    snapshots another project. The worker must not fail with "dictionary changed size during
+    iteration" (nor must `expire`, which the loop runs while a worker may add a project)."""
+    from wave_lsp.core.runtime.profiles import WAVE
+    from wave_lsp.core.workspace import session as session_module
+
+    twin, _ = project(tmp_path / "one")
+    other = tmp_path / "two"
+    project(other)
+    shared = WorkspaceSession()
+    shared.project(WAVE, tmp_path / "one", tmp_path / "home", False)
+    shared.project(WAVE, tmp_path / "one", None, False)
+    real_realpath = os.path.realpath
+    interleaved: list[bool] = []
+
+    def realpath_while_the_loop_runs(path: object) -> str:
+        if not interleaved:
+            interleaved.append(True)
+            shared.project(WAVE, other, tmp_path / "home", False)  # the loop thread's turn
+        return real_realpath(path)  # type: ignore[arg-type]  # os.path.realpath's own argument
+
+    monkeypatch.setattr(session_module.os.path, "realpath", realpath_while_the_loop_runs)
+    shared.known_document(twin, twin.read_text("utf-8"))
+    assert interleaved

@@ -155,7 +155,9 @@ class WorkspaceSession:
 
     def known_document(self, path: Path, text: str) -> SkillDocument | None:
         """The document a snapshot already parsed for this file and text, if any."""
-        for remembered in self._projects.values():
+        # a copy: the language server's worker thread reads the session while the event loop
+        # may add a project (tuple() copies the values without releasing the GIL)
+        for remembered in tuple(self._projects.values()):
             skill = remembered.snapshot.by_real_dir.get(os.path.realpath(path.parent))
             document = skill.document if skill is not None else None
             if document is not None and skill is not None and skill.path.name == path.name \
@@ -186,6 +188,6 @@ class WorkspaceSession:
 
     def expire(self) -> None:
         """Files changed: look at the disk again on next use (unchanged files are not re-read)."""
-        for remembered in self._projects.values():
+        for remembered in tuple(self._projects.values()):  # a copy, as in known_document
             remembered.checked_at = 0.0
         self._git_roots.clear()
