@@ -295,3 +295,14 @@ def test_a_plugin_skill_is_renamed_in_its_qualified_mentions(tmp_path: Path) -> 
     assert applied(plan, user) == ("---\nname: user\n---\nRun /plug:new-name, not /old-name.\n"
                                    "[ref]: ../../../plug/skills/new-name/SKILL.md\n")
     assert plan.folder is not None and plan.folder.new == root / "plug/skills/new-name"
+
+
+def test_the_opened_folder_itself_is_not_renamed(tmp_path: Path) -> None:
+    """A skill repository opened as the workspace folder (`old-name/SKILL.md` at its root, the
+    layout of a repository that distributes one skill): renaming the skill must not rename the
+    folder the editor has open (the editor would lose its workspace), and says so instead."""
+    root, index = workspace(tmp_path / "old-name", {"SKILL.md": OLD})
+    plan = _plan(root, index, "SKILL.md", "new-name")
+    assert applied(plan, root / "SKILL.md") == OLD.replace("name: old-name", "name: new-name")
+    assert plan.folder is None
+    assert any(str(root) in note and "rename" in note for note in plan.notes)

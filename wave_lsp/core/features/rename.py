@@ -208,8 +208,12 @@ def plan_rename(target: RenameTarget, new_name: str, index: SkillIndex, *,
     new_invocation = skill.invocation[: len(skill.invocation) - len(skill.name)] + new_name
     _refuse_collision(skill, new_invocation, index)
     folder = _folder_rename(skill, new_name)
-    others = [entry.path for entry in index.named(skill.invocation) if entry.path != skill.path]
     notes = []
+    if folder is not None and _holds_a_workspace_folder(folder.old, index):
+        notes.append(f"The folder {folder.old} was not renamed: the editor has it open (it is or "
+                     f"holds a workspace folder). Rename it to {new_name} yourself.")
+        folder = None
+    others = [entry.path for entry in index.named(skill.invocation) if entry.path != skill.path]
     if others:
         notes.append(f"The `/{skill.invocation}` mentions were left as they are: "
                      f"{len(others)} other skill(s) have that name too.")
@@ -252,6 +256,14 @@ def _folder_rename(skill: _Skill, new_name: str) -> FolderRename | None:
         raise RenameError(f"Cannot rename the folder {skill.folder.name} to {new_name}: {new} "
                           "already exists.")
     return FolderRename(skill.folder, new)
+
+
+def _holds_a_workspace_folder(folder: Path, index: SkillIndex) -> bool:
+    """Whether `folder` is one of the workspace folders or an ancestor of one: renaming it would
+    pull the workspace out from under the editor."""
+    real = Path(os.path.realpath(folder))
+    opened = [Path(os.path.realpath(item)) for item in index.folders]
+    return any(item == real or real in item.parents for item in opened)
 
 
 def _files_to_scan(own: Path, index: SkillIndex) -> list[Path]:
