@@ -238,3 +238,28 @@ def test_a_deeply_nested_plugin_manifest_is_ignored_not_a_crash(tmp_path: Path,
     expected = outcome()
     (tmp_path / manifest).write_text("[" * 100_000, "utf-8")
     assert outcome() == expected
+
+
+def test_the_load_decision_reuses_the_checks_session(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Under the validator target every error rule decides loading, SK130 among them, and SK130
+    snapshots the project. The decision must use the session of the check that asks, not a fresh
+    one per file: with a fresh one `check` read every SKILL.md once per file (quadratic: 300
+    skills took 86 s instead of 2 s). Counted, not timed: each SKILL.md is summarised once."""
+    from wave_lsp.core.workspace import session as session_module
+
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    for number in range(6):
+        make(project, f".claude/skills/s{number}")
+    reads: list[Path] = []
+    real_read_summary = session_module.read_summary
+
+    def counted(path: Path, *args: object) -> object:
+        reads.append(path)
+        return real_read_summary(path, *args)  # type: ignore[arg-type]  # the real arguments
+
+    monkeypatch.setattr(session_module, "read_summary", counted)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert main(["check", "--target", "agentskills", "--format", "json", str(project)]) in (0, 1)
+    assert len(json.loads(capsys.readouterr().out)["files"]) == 6
+    assert sorted(set(reads)) == sorted(reads)

@@ -63,14 +63,17 @@ def stopping_codes(profile: RuntimeProfile) -> frozenset[str]:
                      if profile.catalog_column in entry.stops_loading)
 
 
-def load_verdict(document: SkillDocument, location: SkillLocation,
-                 profile: RuntimeProfile) -> LoadVerdict:
-    """Run the rules that can stop loading under `profile` and decide."""
+def load_verdict(document: SkillDocument, location: SkillLocation, profile: RuntimeProfile,
+                 session: WorkspaceSession | None = None) -> LoadVerdict:
+    """Run the rules that can stop loading under `profile` and decide. `session`: the caller's
+    (a check's), so that a rule about the project (SK130 under a validator) does not snapshot
+    the project again for every file."""
     codes = stopping_codes(profile)
     if not codes:
         return LoadVerdict(True)
     context = CheckContext(document=document, location=location,
-                           settings=Settings(profile=profile), session=WorkspaceSession())
+                           settings=Settings(profile=profile),
+                           session=session or WorkspaceSession())
     stopping: list[Finding] = []
     for item in all_checks():
         if not codes.intersection(item.codes):
