@@ -263,3 +263,29 @@ def test_the_load_decision_reuses_the_checks_session(tmp_path: Path, monkeypatch
     assert main(["check", "--target", "agentskills", "--format", "json", str(project)]) in (0, 1)
     assert len(json.loads(capsys.readouterr().out)["files"]) == 6
     assert sorted(set(reads)) == sorted(reads)
+
+
+def test_list_decides_loading_with_one_snapshot_of_the_project(tmp_path: Path, monkeypatch,
+                                                               capsys) -> None:
+    """As for `check`: under the validator target the rows of `list` share one session (300
+    skills took 65 s); counted, not timed: one project snapshot for all rows."""
+    from wave_lsp.core.workspace import session as session_module
+
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    for number in range(6):
+        make(project, f".claude/skills/s{number}")
+    snapshots: list[object] = []
+    real_runtime_skills = session_module.runtime_skills
+
+    def counted(*args: object) -> object:
+        snapshots.append(args)
+        return real_runtime_skills(*args)  # type: ignore[arg-type]  # the real arguments
+
+    monkeypatch.setattr(session_module, "runtime_skills", counted)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(project)
+    assert main(["list", "--target", "agentskills", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["skills"]
+    assert [(row["name"], row["loads"]) for row in rows] == [(f"s{n}", True) for n in range(6)]
+    assert len(snapshots) <= 1

@@ -95,12 +95,13 @@ def _level(finding: Finding, profile: RuntimeProfile) -> Severity | None:
     return finding.level or rule(finding.code).severity(profile)
 
 
-def skill_file_verdict(path: Path, profile: RuntimeProfile, home: Path | None) -> LoadVerdict:
+def skill_file_verdict(path: Path, profile: RuntimeProfile, home: Path | None,
+                       session: WorkspaceSession | None = None) -> LoadVerdict:
     """The decision for a SKILL.md on disk (`list`): a file that cannot be read does not load."""
     document = load_document(path)
     if document is None:
         return LoadVerdict(False)
-    return load_verdict(document, locate(path, home=home), profile)
+    return load_verdict(document, locate(path, home=home), profile, session)
 
 
 def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
@@ -109,8 +110,9 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
     skill the target discovers from `project`, highest precedence first, with whether it loads."""
     from wave_lsp.core.workspace.runtime_view import runtime_skills
 
+    session = WorkspaceSession(freshness_seconds=None)  # one snapshot of the disk for all rows
     return [{**skill.to_json(relative_to),
-             **skill_file_verdict(skill.path, profile, home).to_json()}
+             **skill_file_verdict(skill.path, profile, home, session).to_json()}
             for skill in runtime_skills(profile, project, home, personal)]
 
 
