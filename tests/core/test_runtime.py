@@ -289,3 +289,33 @@ def test_list_decides_loading_with_one_snapshot_of_the_project(tmp_path: Path, m
     rows = json.loads(capsys.readouterr().out)["skills"]
     assert [(row["name"], row["loads"]) for row in rows] == [(f"s{n}", True) for n in range(6)]
     assert len(snapshots) <= 1
+
+
+@pytest.mark.xfail(strict=True, reason="runtime_view._plugin_roots finds plugins through "
+                   "find_plugin(folder), whose marketplace lookup keeps an entry with a `skills` "
+                   "list only when the folder lies inside a listed path: from the plugin's own "
+                   "root it never does, so a marketplace plugin's skills are not listed (nor seen "
+                   "by SK130/SK131) although locate() calls them plugin skills")
+def test_a_marketplace_plugins_listed_skills_are_listed(tree) -> None:
+    """The anthropics/skills layout: one marketplace, several plugins with source `./`, each
+    naming its skills. `locate` (check, hover, preview) calls `skills/xlsx` the skill `docs:xlsx`;
+    `list` and the project snapshot must list it too, each plugin as its own load group."""
+    from wave_lsp.core.parsing.reading import load_document
+    from wave_lsp.core.runtime.listing import skill_name
+    from wave_lsp.core.workspace.location import locate
+
+    project, home = tree
+    (project / ".claude-plugin").mkdir()
+    (project / ".claude-plugin/marketplace.json").write_text(json.dumps({"name": "market", "plugins": [
+        {"name": "docs", "source": "./", "strict": False, "skills": ["./skills/xlsx", "./skills/pdf"]},
+        {"name": "ex", "source": "./", "strict": False, "skills": ["./skills/art"]}]}), "utf-8")
+    paths = [make(project, f"skills/{name}") for name in ("xlsx", "pdf", "art")]
+    documents = [load_document(path) for path in paths]
+    named = [skill_name(document, locate(path, home=home))
+             for document, path in zip(documents, paths, strict=True) if document is not None]
+    assert named == ["docs:xlsx", "docs:pdf", "ex:art"]
+    skills = runtime_skills(CLAUDE_CODE, project, home, False)
+    assert sorted(s.name for s in skills) == sorted(named)
+    assert len({s.group for s in skills if s.name.startswith("docs:")}) == 1
+    assert {s.group for s in skills if s.name.startswith("docs:")} != \
+        {s.group for s in skills if s.name.startswith("ex:")}
