@@ -213,7 +213,8 @@ def plan_rename(target: RenameTarget, new_name: str, index: SkillIndex, *,
         notes.append(f"The folder {folder.old} was not renamed: the editor has it open (it is or "
                      f"holds a workspace folder). Rename it to {new_name} yourself.")
         folder = None
-    others = [entry.path for entry in index.named(skill.invocation) if entry.path != skill.path]
+    others = [entry.path for entry in index.named(skill.invocation)
+              if not _same_file(entry.path, skill.path)]
     if others:
         notes.append(f"The `/{skill.invocation}` mentions were left as they are: "
                      f"{len(others)} other skill(s) have that name too.")
@@ -239,7 +240,8 @@ def _load_skill(path: Path, read: ReadText, settings: Settings) -> _Skill:
 
 
 def _refuse_collision(skill: _Skill, new_invocation: str, index: SkillIndex) -> None:
-    taken = [entry.path for entry in index.named(new_invocation) if entry.path != skill.path]
+    taken = [entry.path for entry in index.named(new_invocation)
+             if not _same_file(entry.path, skill.path)]
     if taken:
         raise RenameError(f"A skill named `{new_invocation}` already exists ({taken[0]}): two "
                           "skills of one name collide (SK130).")
@@ -275,8 +277,14 @@ def _files_to_scan(own: Path, index: SkillIndex) -> list[Path]:
         return any(folder in real.parents for folder in folders)
 
     others = sorted({entry.path for entry in index.skills()
-                     if entry.path != own and in_workspace(entry.path)})
+                     if not _same_file(entry.path, own) and in_workspace(entry.path)})
     return [own, *others]
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    """Whether two paths name one file (the index resolves its folders; the editor's paths may go
+    through a symbolic link)."""
+    return first == second or os.path.realpath(first) == os.path.realpath(second)
 
 
 def _file_edits(path: Path, skill: _Skill, new_name: str, folder: FolderRename | None,
