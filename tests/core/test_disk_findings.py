@@ -118,3 +118,23 @@ def test_the_session_survives_the_event_loop_adding_a_project_during_a_worker_ch
     monkeypatch.setattr(session_module.os.path, "realpath", realpath_while_the_loop_runs)
     shared.known_document(twin, twin.read_text("utf-8"))
     assert interleaved
+
+
+def test_cached_disk_facts_survive_an_expire_between_store_and_read(tmp_path: Path) -> None:
+    """`git_root` and `ignore_spec` stored a fact and then read it back from the shared dict; an
+    `expire` by the event loop in between (the worker thread computes them) raised KeyError.
+    Deterministic interleaving: the dict forgets everything right after each store."""
+
+    class ExpiredRightAfterStore(dict):  # type: ignore[type-arg]  # a stand-in for the cache
+        def __setitem__(self, key: object, value: object) -> None:
+            super().__setitem__(key, value)
+            self.clear()  # the loop thread's expire()
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("build/\n", "utf-8")
+    shared = WorkspaceSession()
+    shared._git_roots = ExpiredRightAfterStore()
+    shared._ignore_specs = ExpiredRightAfterStore()
+    assert shared.git_root(tmp_path / "sub") == tmp_path
+    spec = shared.ignore_spec(tmp_path / ".gitignore")
+    assert spec is not None and spec.match_file("build/x")

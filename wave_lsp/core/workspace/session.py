@@ -82,6 +82,10 @@ class ProjectSnapshot:
             signature=disk_signature)
 
 
+#: "not looked up yet" in the caches whose values may be None
+_UNKNOWN = object()
+
+
 @dataclass(slots=True)
 class _Remembered:
     snapshot: ProjectSnapshot
@@ -167,9 +171,13 @@ class WorkspaceSession:
 
     # -- other facts about the disk -------------------------------------------------------------
     def git_root(self, folder: Path) -> Path | None:
-        if folder not in self._git_roots:
-            self._git_roots[folder] = find_git_root(folder)
-        return self._git_roots[folder]
+        # one lookup, no store-then-read: `expire` may clear the dict from the event loop while
+        # the language server's worker thread is here
+        known = self._git_roots.get(folder, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]  # a Path or None once stored
+        found = self._git_roots[folder] = find_git_root(folder)
+        return found
 
     def ignore_spec(self, ignore_file: Path) -> pathspec.GitIgnoreSpec | None:
         """The parsed `.gitignore` (None when it cannot be read), once per file version."""
@@ -178,13 +186,17 @@ class WorkspaceSession:
         except OSError:
             return None
         key = (ignore_file, version)
-        if key not in self._ignore_specs:
-            try:
-                lines = ignore_file.read_text("utf-8").splitlines()
-                self._ignore_specs[key] = pathspec.GitIgnoreSpec.from_lines(lines)
-            except (OSError, UnicodeDecodeError):
-                self._ignore_specs[key] = None
-        return self._ignore_specs[key]
+        known = self._ignore_specs.get(key, _UNKNOWN)  # as in git_root: no store-then-read
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]  # a spec or None once stored
+        spec: pathspec.GitIgnoreSpec | None
+        try:
+            lines = ignore_file.read_text("utf-8").splitlines()
+            spec = pathspec.GitIgnoreSpec.from_lines(lines)
+        except (OSError, UnicodeDecodeError):
+            spec = None
+        self._ignore_specs[key] = spec
+        return spec
 
     def expire(self) -> None:
         """Files changed: look at the disk again on next use (unchanged files are not re-read)."""
