@@ -319,3 +319,25 @@ def test_a_marketplace_plugins_listed_skills_are_listed(tree) -> None:
     assert len({s.group for s in skills if s.name.startswith("docs:")}) == 1
     assert {s.group for s in skills if s.name.startswith("docs:")} != \
         {s.group for s in skills if s.name.startswith("ex:")}
+
+
+@pytest.mark.xfail(strict=True, reason="location._skills_root_of checks the manifest's declared "
+                   "paths before the project roots, runtime_view lists .claude/skills as the "
+                   "project's root first: preview names the skill `plug:x` with a plugin root, "
+                   "list names it `x` (project). Which one wins is the lead's decision")
+def test_a_manifest_listing_the_projects_own_skills_root_gives_one_name(tree) -> None:
+    """A plugin repository whose manifest lists `./.claude/skills/` (the project's own root): the
+    name `list` shows and the name preview, hover and SK130 use must be the same."""
+    from wave_lsp.core.parsing.reading import load_document
+    from wave_lsp.core.runtime.listing import skill_name
+    from wave_lsp.core.workspace.location import locate
+
+    project, home = tree
+    (project / ".claude-plugin").mkdir()
+    (project / ".claude-plugin/plugin.json").write_text(
+        json.dumps({"name": "plug", "skills": ["./.claude/skills/"]}), "utf-8")
+    path = make(project, ".claude/skills/x")
+    document = load_document(path)
+    assert document is not None
+    [listed] = runtime_skills(CLAUDE_CODE, project, home, False)
+    assert listed.name == skill_name(document, locate(path, home=home))
