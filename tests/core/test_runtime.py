@@ -291,11 +291,6 @@ def test_list_decides_loading_with_one_snapshot_of_the_project(tmp_path: Path, m
     assert len(snapshots) <= 1
 
 
-@pytest.mark.xfail(strict=True, reason="runtime_view._plugin_roots finds plugins through "
-                   "find_plugin(folder), whose marketplace lookup keeps an entry with a `skills` "
-                   "list only when the folder lies inside a listed path: from the plugin's own "
-                   "root it never does, so a marketplace plugin's skills are not listed (nor seen "
-                   "by SK130/SK131) although locate() calls them plugin skills")
 def test_a_marketplace_plugins_listed_skills_are_listed(tree) -> None:
     """The anthropics/skills layout: one marketplace, several plugins with source `./`, each
     naming its skills. `locate` (check, hover, preview) calls `skills/xlsx` the skill `docs:xlsx`;
