@@ -88,3 +88,53 @@ def test_checks_are_remembered_per_file_version_until_invalidated(tmp_path: Path
     assert "SK130" in codes(remembered[0])
     assert "SK130" not in codes(disk.of_file(winner, settings(tmp_path))[0])
     assert disk.of_file(tmp_path / "gone/SKILL.md", settings(tmp_path)) == []
+
+
+def test_the_session_survives_the_event_loop_adding_a_project_during_a_worker_check(
+        tmp_path: Path, monkeypatch) -> None:
+    """The language server checks unopened files in a worker thread with the session the event
+    loop uses for open documents. Deterministic interleaving: while the worker is inside
+    `known_document` (blocked in a `realpath` system call, the GIL released), the loop thread
+    snapshots another project. The worker must not fail with "dictionary changed size during
+    iteration" (nor must `expire`, which the loop runs while a worker may add a project)."""
+    from wave_lsp.core.runtime.profiles import WAVE
+    from wave_lsp.core.workspace import session as session_module
+
+    twin, _ = project(tmp_path / "one")
+    other = tmp_path / "two"
+    project(other)
+    shared = WorkspaceSession()
+    shared.project(WAVE, tmp_path / "one", tmp_path / "home", False)
+    shared.project(WAVE, tmp_path / "one", None, False)
+    real_realpath = os.path.realpath
+    interleaved: list[bool] = []
+
+    def realpath_while_the_loop_runs(path: object) -> str:
+        if not interleaved:
+            interleaved.append(True)
+            shared.project(WAVE, other, tmp_path / "home", False)  # the loop thread's turn
+        return real_realpath(path)  # type: ignore[arg-type]  # os.path.realpath's own argument
+
+    monkeypatch.setattr(session_module.os.path, "realpath", realpath_while_the_loop_runs)
+    shared.known_document(twin, twin.read_text("utf-8"))
+    assert interleaved
+
+
+def test_cached_disk_facts_survive_an_expire_between_store_and_read(tmp_path: Path) -> None:
+    """`git_root` and `ignore_spec` stored a fact and then read it back from the shared dict; an
+    `expire` by the event loop in between (the worker thread computes them) raised KeyError.
+    Deterministic interleaving: the dict forgets everything right after each store."""
+
+    class ExpiredRightAfterStore(dict):  # type: ignore[type-arg]  # a stand-in for the cache
+        def __setitem__(self, key: object, value: object) -> None:
+            super().__setitem__(key, value)
+            self.clear()  # the loop thread's expire()
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("build/\n", "utf-8")
+    shared = WorkspaceSession()
+    shared._git_roots = ExpiredRightAfterStore()
+    shared._ignore_specs = ExpiredRightAfterStore()
+    assert shared.git_root(tmp_path / "sub") == tmp_path
+    spec = shared.ignore_spec(tmp_path / ".gitignore")
+    assert spec is not None and spec.match_file("build/x")

@@ -181,3 +181,14 @@ def test_settings_sources_and_labels(tmp_path: Path) -> None:
     path.write_text("{broken", "utf-8")
     assert load_settings("project settings", path, False).problems
     assert load_settings("x", tmp_path / "missing.json", False).rules == []
+
+
+def test_a_deeply_nested_settings_file_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    """json.loads raises RecursionError (not JSONDecodeError) on deeply nested input."""
+    from wave_lsp.core.runtime.permissions import load_settings
+
+    path = tmp_path / "settings.json"
+    path.write_text("[" * 100_000, "utf-8")
+    result = load_settings("project settings", path, False)
+    assert result.rules == [] and len(result.problems) == 1
+    assert "cannot be read as JSON" in result.problems[0]

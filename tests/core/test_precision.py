@@ -421,6 +421,17 @@ def test_a_skill_the_plugin_manifest_does_not_list(tmp_path: Path) -> None:
     assert "`./skills/deprecated/qa`" in finding.message
 
 
+def test_a_project_skill_in_a_plugin_repository_gets_no_manifest_advice(tmp_path: Path) -> None:
+    """`.claude/skills` beside a plugin manifest is the project's root, not the plugin's (its skills
+    keep their plain names): a SKILL.md nested there is told to move up, not to be added to the
+    plugin manifest."""
+    write(tmp_path, {".claude-plugin/plugin.json": PLUGIN_LISTING})
+    report = run(tmp_path, head("zh"), relpath=".claude/skills/i18n/zh/SKILL.md",
+                 target="claude-code")
+    [finding] = found(report, "SK002")
+    assert "2 folders deep" in finding.message and "manifest" not in finding.message
+
+
 def test_a_skill_nested_in_a_project_root(tmp_path: Path) -> None:
     report = run(tmp_path, head("zh"), relpath=".claude/skills/i18n/zh/SKILL.md",
                  target="claude-code")

@@ -295,3 +295,30 @@ def test_a_plugin_skill_is_renamed_in_its_qualified_mentions(tmp_path: Path) -> 
     assert applied(plan, user) == ("---\nname: user\n---\nRun /plug:new-name, not /old-name.\n"
                                    "[ref]: ../../../plug/skills/new-name/SKILL.md\n")
     assert plan.folder is not None and plan.folder.new == root / "plug/skills/new-name"
+
+
+def test_the_opened_folder_itself_is_not_renamed(tmp_path: Path) -> None:
+    """A skill repository opened as the workspace folder (`old-name/SKILL.md` at its root, the
+    layout of a repository that distributes one skill): renaming the skill must not rename the
+    folder the editor has open (the editor would lose its workspace), and says so instead."""
+    root, index = workspace(tmp_path / "old-name", {"SKILL.md": OLD})
+    plan = _plan(root, index, "SKILL.md", "new-name")
+    assert applied(plan, root / "SKILL.md") == OLD.replace("name: old-name", "name: new-name")
+    assert plan.folder is None
+    assert any(str(root) in note and "rename" in note for note in plan.notes)
+
+
+def test_a_workspace_opened_through_a_symbolic_link(tmp_path: Path) -> None:
+    """The editor's paths go through the link (`/tmp` on macOS is one); the index resolves its
+    folders. The renamed skill must not count as another skill of the same name (its mentions
+    would be left alone with a wrong note) nor be edited twice under two paths."""
+    real, _ = workspace(tmp_path / "real", {".wave/skills/old-name/SKILL.md": OLD + "See /old-name.\n",
+                                            ".wave/skills/user/SKILL.md": USER})
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    index = SkillIndex()
+    index.rebuild([link], SETTINGS)
+    plan = _plan(link, index, ".wave/skills/old-name/SKILL.md", "new-name")
+    assert plan.notes == ()
+    assert len({path.resolve() for path in (item.path for item in plan.files)}) == len(plan.files)
+    assert "Run /new-name first" in applied(plan, plan.files[-1].path)

@@ -90,3 +90,19 @@ def test_a_failing_handler_is_logged_and_answers_empty(caplog) -> None:
 
     assert broken(server, None) == []
     assert "boom" in caplog.text
+
+
+def test_project_settings_survive_an_invalidate_between_store_and_read(tmp_path) -> None:
+    """`settings_for` runs in the worker thread of the unopened-file findings while the event
+    loop may `invalidate` (which clears the per-folder settings). Deterministic interleaving: the
+    cache forgets everything right after each store; the lookup must still answer."""
+    from wave_lsp.lsp.state import ServerState
+
+    class ClearedRightAfterStore(dict):  # type: ignore[type-arg]  # a stand-in for the cache
+        def __setitem__(self, key: object, value: object) -> None:
+            super().__setitem__(key, value)
+            self.clear()  # the loop thread's invalidate()
+
+    state = ServerState()
+    state._project_settings = ClearedRightAfterStore()
+    assert state.settings_for(tmp_path / "SKILL.md").profile is not None

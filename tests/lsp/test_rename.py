@@ -177,3 +177,25 @@ async def test_a_rename_elsewhere_is_refused(client: LanguageClient, workspace: 
         await rename(client, own, 2, 3, "new-name")
     assert raised.value.code == types.LSPErrorCodes.RequestFailed
     assert "Nothing to rename here" in raised.value.message
+
+
+async def test_open_documents_are_found_through_a_symbolic_link(tmp_path: Path) -> None:
+    """The index resolves its folders, the editor's URIs may go through a link: the plan must
+    still read the editor's unsaved text and address the open document (its URI and version)."""
+    from types import SimpleNamespace
+
+    from pygls.workspace import TextDocument
+
+    from wave_lsp.lsp import renaming
+
+    real = tmp_path / "real/.wave/skills/user/SKILL.md"
+    real.parent.mkdir(parents=True)
+    real.write_text(USER, "utf-8")
+    (tmp_path / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    shown = tmp_path / "link/.wave/skills/user/SKILL.md"
+    unsaved = USER + "Unsaved line.\n"
+    document = TextDocument(shown.as_uri(), unsaved, version=7)
+    ls = SimpleNamespace(workspace=SimpleNamespace(text_documents={document.uri: document}))
+    opened = renaming._open_documents(ls)  # type: ignore[arg-type]  # only .workspace is used
+    assert renaming._read(opened, real) == unsaved
+    assert renaming._opened(opened, real) is document

@@ -12,6 +12,7 @@ shows: `InvalidParams` for an invalid new name, `RequestFailed` for the rest.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -76,19 +77,26 @@ def refusal(error: RenameError) -> RequestRefused:
 
 
 def _open_documents(ls: WaveLanguageServer) -> dict[Path, TextDocument]:
-    """The open documents by file path (their text and version win over the disk)."""
+    """The open documents by real file path (their text and version win over the disk). Real
+    paths: the index resolves the workspace folders, while the editor's URIs may go through a
+    symbolic link."""
     found = {}
     for uri, document in ls.workspace.text_documents.items():
         path = to_fs_path(uri)
         if path is not None:
-            found[Path(path)] = document
+            found[Path(os.path.realpath(path))] = document
     return found
+
+
+def _opened(open_documents: dict[Path, TextDocument], path: Path) -> TextDocument | None:
+    """The open document of `path`, if any (see `_open_documents`)."""
+    return open_documents.get(Path(os.path.realpath(path)))
 
 
 def _read(open_documents: dict[Path, TextDocument], path: Path) -> str | None:
     from wave_lsp.core.features.rename import read_from_disk
 
-    document = open_documents.get(path)
+    document = _opened(open_documents, path)
     return document.source if document is not None else read_from_disk(path)
 
 
@@ -97,7 +105,7 @@ def _workspace_edit(ls: WaveLanguageServer, plan: RenamePlan,
     document_changes = bool(ls.client_supports("workspace.workspace_edit.document_changes", False))
     operations = ls.client_supports("workspace.workspace_edit.resource_operations", None) or ()
     renames_files = document_changes and types.ResourceOperationKind.Rename in operations
-    edits = [_file_edit(ls, item, open_documents.get(item.path)) for item in plan.files]
+    edits = [_file_edit(ls, item, _opened(open_documents, item.path)) for item in plan.files]
     _tell_the_user(ls, plan, renames_files)
     if not document_changes:
         return types.WorkspaceEdit(changes={file.uri: text_edits

@@ -118,11 +118,15 @@ class ServerState:
         return settings_from_mapping(self.client.raw, base)
 
     def _settings_of(self, directory: Path) -> tuple[dict[str, Any], str | None]:
-        if directory not in self._project_settings:
-            if len(self._project_settings) > 256:
-                self._project_settings.clear()
-            self._project_settings[directory] = _read_project_settings(directory)
-        return self._project_settings[directory]
+        # one lookup and the value kept locally: the worker thread of the unopened-file findings
+        # calls this while the event loop may `invalidate` (clear) the cache
+        known = self._project_settings.get(directory)
+        if known is not None:
+            return known
+        if len(self._project_settings) > 256:
+            self._project_settings.clear()
+        found = self._project_settings[directory] = _read_project_settings(directory)
+        return found
 
     def analyse(self, uri: str, path: Path | None, text: str, version: int | None,
                 encoding: str) -> Analysis | None:

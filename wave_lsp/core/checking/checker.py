@@ -58,7 +58,7 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
     report.document = document
     report.findings = check_document(document, location, settings, strict=strict,
                                      session=session)
-    report.verdict = load_verdict(document, location, settings.profile)
+    report.verdict = load_verdict(document, location, settings.profile, session)
     name = document.value("name")
     report.skill = name.strip() if isinstance(name, str) and name.strip() else location.dir_name
     return report

@@ -63,21 +63,29 @@ def stopping_codes(profile: RuntimeProfile) -> frozenset[str]:
                      if profile.catalog_column in entry.stops_loading)
 
 
-def load_verdict(document: SkillDocument, location: SkillLocation,
-                 profile: RuntimeProfile) -> LoadVerdict:
-    """Run the rules that can stop loading under `profile` and decide."""
+def load_verdict(document: SkillDocument, location: SkillLocation, profile: RuntimeProfile,
+                 session: WorkspaceSession | None = None) -> LoadVerdict:
+    """Run the rules that can stop loading under `profile` and decide. `session`: the caller's
+    (a check's), so that a rule about the project (SK130 under a validator) does not snapshot
+    the project again for every file."""
     codes = stopping_codes(profile)
     if not codes:
         return LoadVerdict(True)
     context = CheckContext(document=document, location=location,
-                           settings=Settings(profile=profile), session=WorkspaceSession())
+                           settings=Settings(profile=profile),
+                           session=session or WorkspaceSession())
     stopping: list[Finding] = []
     for item in all_checks():
         if not codes.intersection(item.codes):
             continue
-        for finding in item.function(context):
-            if finding.code in codes and _level(finding, profile) == Severity.ERROR:
-                stopping.append(finding)
+        try:
+            stopping.extend(finding for finding in item.function(context)
+                            if finding.code in codes and _level(finding, profile) == Severity.ERROR)
+        except Exception:  # as the engine: a failing rule is logged, it does not stop the caller
+            import logging  # only when a rule fails, as in the engine
+
+            logging.getLogger(__name__).exception("rule check %s failed on %s", item.name,
+                                                  location.path)
     if not stopping:
         return LoadVerdict(True)
     first = min(stopping, key=lambda f: (f.span.start, f.code))
@@ -90,12 +98,13 @@ def _level(finding: Finding, profile: RuntimeProfile) -> Severity | None:
     return finding.level or rule(finding.code).severity(profile)
 
 
-def skill_file_verdict(path: Path, profile: RuntimeProfile, home: Path | None) -> LoadVerdict:
+def skill_file_verdict(path: Path, profile: RuntimeProfile, home: Path | None,
+                       session: WorkspaceSession | None = None) -> LoadVerdict:
     """The decision for a SKILL.md on disk (`list`): a file that cannot be read does not load."""
     document = load_document(path)
     if document is None:
         return LoadVerdict(False)
-    return load_verdict(document, locate(path, home=home), profile)
+    return load_verdict(document, locate(path, home=home), profile, session)
 
 
 def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
@@ -104,8 +113,9 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
     skill the target discovers from `project`, highest precedence first, with whether it loads."""
     from wave_lsp.core.workspace.runtime_view import runtime_skills
 
+    session = WorkspaceSession(freshness_seconds=None)  # one snapshot of the disk for all rows
     return [{**skill.to_json(relative_to),
-             **skill_file_verdict(skill.path, profile, home).to_json()}
+             **skill_file_verdict(skill.path, profile, home, session).to_json()}
             for skill in runtime_skills(profile, project, home, personal)]
 
 

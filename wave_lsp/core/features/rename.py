@@ -208,8 +208,13 @@ def plan_rename(target: RenameTarget, new_name: str, index: SkillIndex, *,
     new_invocation = skill.invocation[: len(skill.invocation) - len(skill.name)] + new_name
     _refuse_collision(skill, new_invocation, index)
     folder = _folder_rename(skill, new_name)
-    others = [entry.path for entry in index.named(skill.invocation) if entry.path != skill.path]
     notes = []
+    if folder is not None and _holds_a_workspace_folder(folder.old, index):
+        notes.append(f"The folder {folder.old} was not renamed: the editor has it open (it is or "
+                     f"holds a workspace folder). Rename it to {new_name} yourself.")
+        folder = None
+    others = [entry.path for entry in index.named(skill.invocation)
+              if not _same_file(entry.path, skill.path)]
     if others:
         notes.append(f"The `/{skill.invocation}` mentions were left as they are: "
                      f"{len(others)} other skill(s) have that name too.")
@@ -235,7 +240,8 @@ def _load_skill(path: Path, read: ReadText, settings: Settings) -> _Skill:
 
 
 def _refuse_collision(skill: _Skill, new_invocation: str, index: SkillIndex) -> None:
-    taken = [entry.path for entry in index.named(new_invocation) if entry.path != skill.path]
+    taken = [entry.path for entry in index.named(new_invocation)
+             if not _same_file(entry.path, skill.path)]
     if taken:
         raise RenameError(f"A skill named `{new_invocation}` already exists ({taken[0]}): two "
                           "skills of one name collide (SK130).")
@@ -254,6 +260,14 @@ def _folder_rename(skill: _Skill, new_name: str) -> FolderRename | None:
     return FolderRename(skill.folder, new)
 
 
+def _holds_a_workspace_folder(folder: Path, index: SkillIndex) -> bool:
+    """Whether `folder` is one of the workspace folders or an ancestor of one: renaming it would
+    pull the workspace out from under the editor."""
+    real = Path(os.path.realpath(folder))
+    opened = [Path(os.path.realpath(item)) for item in index.folders]
+    return any(item == real or real in item.parents for item in opened)
+
+
 def _files_to_scan(own: Path, index: SkillIndex) -> list[Path]:
     """The renamed skill's file, then every skill file of the workspace folders."""
     folders = [Path(os.path.realpath(folder)) for folder in index.folders]
@@ -263,8 +277,14 @@ def _files_to_scan(own: Path, index: SkillIndex) -> list[Path]:
         return any(folder in real.parents for folder in folders)
 
     others = sorted({entry.path for entry in index.skills()
-                     if entry.path != own and in_workspace(entry.path)})
+                     if not _same_file(entry.path, own) and in_workspace(entry.path)})
     return [own, *others]
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    """Whether two paths name one file (the index resolves its folders; the editor's paths may go
+    through a symbolic link)."""
+    return first == second or os.path.realpath(first) == os.path.realpath(second)
 
 
 def _file_edits(path: Path, skill: _Skill, new_name: str, folder: FolderRename | None,

@@ -70,7 +70,7 @@ def _nested_message(ctx: CheckContext, shown_root: str) -> str:
     location = ctx.location
     assert location.skill_dir is not None
     plugin = location.plugin
-    if plugin is not None and plugin.skill_paths:
+    if plugin is not None and plugin.skill_paths and location.scope == "plugin":
         listed = location.skill_dir.relative_to(plugin.root).as_posix()
         return (f"This SKILL.md is not loaded: the manifest of plugin `{plugin.name}` lists its "
                 f"skills and not this folder. If it should load, add `./{listed}` to the "

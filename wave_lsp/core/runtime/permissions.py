@@ -192,7 +192,7 @@ def _load_settings(label: str, path: Path, personal: bool, _mtime: int, _size: i
         if not path.is_file():
             return result
         data = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         result.problems.append(f"{path}: cannot be read as JSON ({error})")
         return result
     result.files.append(path)

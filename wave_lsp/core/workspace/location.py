@@ -123,21 +123,7 @@ MARKETPLACE = ".claude-plugin/marketplace.json"
 
 
 def _marketplace_plugin(root: Path, start: Path) -> Plugin | None:
-    path = root / MARKETPLACE
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    entries = data.get("plugins") if isinstance(data, dict) else None
-    for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict) or not isinstance(entry.get("source"), str):
-            continue
-        source = entry["source"]
-        if "://" in source or source.startswith(("/", "~")):
-            continue
-        plugin_root = Path(os.path.normpath(root / source))
+    for entry, plugin_root in _marketplace_entries(root):
         if plugin_root != start and plugin_root not in start.parents:
             continue
         skills = entry.get("skills")
@@ -145,17 +131,48 @@ def _marketplace_plugin(root: Path, start: Path) -> Plugin | None:
                 isinstance(item, str) and Path(os.path.normpath(plugin_root / item)) in
                 (start, *start.parents) for item in skills):
             continue
-        name = entry.get("name")
-        return Plugin(name=name if isinstance(name, str) and name.strip() else plugin_root.name,
-                      root=plugin_root, skill_paths=_skill_paths(plugin_root, skills))
+        return _entry_plugin(entry, plugin_root)
     return None
+
+
+def marketplace_plugins(root: Path) -> list[Plugin]:
+    """Every plugin the marketplace at `root` (`.claude-plugin/marketplace.json`) declares with a
+    relative `source`, in its order."""
+    return [_entry_plugin(entry, plugin_root) for entry, plugin_root in _marketplace_entries(root)]
+
+
+def _marketplace_entries(root: Path) -> list[tuple[dict[str, object], Path]]:
+    """The marketplace's entries with a relative `source`, each with its plugin root."""
+    path = root / MARKETPLACE
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError, RecursionError):  # RecursionError: deeply nested JSON
+        return []
+    entries = data.get("plugins") if isinstance(data, dict) else None
+    found: list[tuple[dict[str, object], Path]] = []
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("source"), str):
+            continue
+        source = entry["source"]
+        if "://" in source or source.startswith(("/", "~")):
+            continue
+        found.append((entry, Path(os.path.normpath(root / source))))
+    return found
+
+
+def _entry_plugin(entry: dict[str, object], plugin_root: Path) -> Plugin:
+    name = entry.get("name")
+    return Plugin(name=name if isinstance(name, str) and name.strip() else plugin_root.name,
+                  root=plugin_root, skill_paths=_skill_paths(plugin_root, entry.get("skills")))
 
 
 def _manifest_facts(manifest: Path) -> tuple[str | None, object]:
     """A plugin manifest's `name` (None when missing or unreadable) and its `skills` value."""
     try:
         data = json.loads(manifest.read_text("utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: deeply nested JSON
         return None, None
     if not isinstance(data, dict):
         return None, None

@@ -26,7 +26,14 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
 from wave_lsp.core.runtime.listing import ListingEntry, listing_entry
 from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root, find_plugin, locate
+from wave_lsp.core.workspace.location import (
+    SKILL_FILE,
+    Plugin,
+    find_git_root,
+    find_plugin,
+    locate,
+    marketplace_plugins,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,16 +176,39 @@ def _plugin_roots(project: Path) -> list[Root]:
     found: list[Root] = []
     for folder in candidates:
         plugin = find_plugin(folder)
-        if plugin is None or plugin.root != folder:
+        if plugin is not None and plugin.root == folder:
+            label, group = f"plugin `{plugin.name}`", str(folder)
+            if (folder / "skills").is_dir():
+                found.append(Root(folder / "skills", "plugin", label, plugin.name, group))
+            found += _listed_roots(plugin, label, group)
+        found += _marketplace_roots(folder, project)
+    return found
+
+
+def _listed_roots(plugin: Plugin, label: str, group: str) -> list[Root]:
+    """The roots of the folders a plugin's `skills` list names (a skill folder: its parent,
+    restricted to it)."""
+    found: list[Root] = []
+    for listed in plugin.skill_paths:
+        if (listed / SKILL_FILE).is_file():
+            found.append(Root(listed.parent, "plugin", label, plugin.name, group, listed.name))
+        elif listed.is_dir() and listed != plugin.root / "skills":
+            found.append(Root(listed, "plugin", label, plugin.name, group))
+    return found
+
+
+def _marketplace_roots(folder: Path, project: Path) -> list[Root]:
+    """The skills of the plugins a marketplace in `folder` declares with a `skills` list (inside
+    the project). Such an entry owns only the folders it lists, so `find_plugin` from the plugin
+    root does not return it; several entries may share one source, each its own load group."""
+    found: list[Root] = []
+    for plugin in marketplace_plugins(folder):
+        if not plugin.skill_paths or (plugin.root != project and project not in plugin.root.parents):
             continue
-        label, group = f"plugin `{plugin.name}`", str(folder)
-        if (folder / "skills").is_dir():
-            found.append(Root(folder / "skills", "plugin", label, plugin.name, group))
-        for listed in plugin.skill_paths:
-            if (listed / SKILL_FILE).is_file():
-                found.append(Root(listed.parent, "plugin", label, plugin.name, group, listed.name))
-            elif listed.is_dir() and listed != folder / "skills":
-                found.append(Root(listed, "plugin", label, plugin.name, group))
+        own = find_plugin(plugin.root)
+        if own is not None and own.root == plugin.root:  # a plugin by itself: listed above
+            continue
+        found += _listed_roots(plugin, f"plugin `{plugin.name}`", f"{plugin.root}#{plugin.name}")
     return found
 
 

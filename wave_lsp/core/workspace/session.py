@@ -100,6 +100,10 @@ def _listings_by_group(skills: list[RuntimeSkill]) -> dict[str, Listing]:
             for group, group_skills in members.items()}
 
 
+#: "not looked up yet" in the caches whose values may be None
+_UNKNOWN = object()
+
+
 @dataclass(slots=True)
 class _Remembered:
     snapshot: ProjectSnapshot
@@ -173,7 +177,9 @@ class WorkspaceSession:
 
     def known_document(self, path: Path, text: str) -> SkillDocument | None:
         """The document a snapshot already parsed for this file and text, if any."""
-        for remembered in self._projects.values():
+        # a copy: the language server's worker thread reads the session while the event loop
+        # may add a project (tuple() copies the values without releasing the GIL)
+        for remembered in tuple(self._projects.values()):
             skill = remembered.snapshot.by_real_dir.get(os.path.realpath(path.parent))
             document = skill.document if skill is not None else None
             if document is not None and skill is not None and skill.path.name == path.name \
@@ -183,9 +189,13 @@ class WorkspaceSession:
 
     # -- other facts about the disk -------------------------------------------------------------
     def git_root(self, folder: Path) -> Path | None:
-        if folder not in self._git_roots:
-            self._git_roots[folder] = find_git_root(folder)
-        return self._git_roots[folder]
+        # one lookup, no store-then-read: `expire` may clear the dict from the event loop while
+        # the language server's worker thread is here
+        known = self._git_roots.get(folder, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]  # a Path or None once stored
+        found = self._git_roots[folder] = find_git_root(folder)
+        return found
 
     def ignore_spec(self, ignore_file: Path) -> pathspec.GitIgnoreSpec | None:
         """The parsed `.gitignore` (None when it cannot be read), once per file version."""
@@ -194,18 +204,22 @@ class WorkspaceSession:
         except OSError:
             return None
         key = (ignore_file, version)
-        if key not in self._ignore_specs:
-            import pathspec  # only where a `.gitignore` exists
+        known = self._ignore_specs.get(key, _UNKNOWN)  # as in git_root: no store-then-read
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]  # a spec or None once stored
+        import pathspec  # only where a `.gitignore` exists
 
-            try:
-                lines = ignore_file.read_text("utf-8").splitlines()
-                self._ignore_specs[key] = pathspec.GitIgnoreSpec.from_lines(lines)
-            except (OSError, UnicodeDecodeError):
-                self._ignore_specs[key] = None
-        return self._ignore_specs[key]
+        spec: pathspec.GitIgnoreSpec | None
+        try:
+            lines = ignore_file.read_text("utf-8").splitlines()
+            spec = pathspec.GitIgnoreSpec.from_lines(lines)
+        except (OSError, UnicodeDecodeError):
+            spec = None
+        self._ignore_specs[key] = spec
+        return spec
 
     def expire(self) -> None:
         """Files changed: look at the disk again on next use (unchanged files are not re-read)."""
-        for remembered in self._projects.values():
+        for remembered in tuple(self._projects.values()):  # a copy, as in known_document
             remembered.checked_at = 0.0
         self._git_roots.clear()
