@@ -316,10 +316,6 @@ def test_a_marketplace_plugins_listed_skills_are_listed(tree) -> None:
         {s.group for s in skills if s.name.startswith("ex:")}
 
 
-@pytest.mark.xfail(strict=True, reason="location._skills_root_of checks the manifest's declared "
-                   "paths before the project roots, runtime_view lists .claude/skills as the "
-                   "project's root first: preview names the skill `plug:x` with a plugin root, "
-                   "list names it `x` (project). Which one wins is the lead's decision")
 def test_a_manifest_listing_the_projects_own_skills_root_gives_one_name(tree) -> None:
     """A plugin repository whose manifest lists `./.claude/skills/` (the project's own root): the
     name `list` shows and the name preview, hover and SK130 use must be the same."""

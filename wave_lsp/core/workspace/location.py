@@ -69,19 +69,21 @@ def locate(path: Path | None, *, home: Path | None = None) -> SkillLocation:
 
 def _skills_root_of(path: Path, plugin: Plugin | None,
                     home: Path) -> tuple[Path | None, int | None, str, Path | None]:
-    """(skills root, depth, scope, project root) for the nearest enclosing skills root."""
-    declared = _declared_root(path.parent, plugin)
-    if declared is not None:
-        return declared, 1, "plugin", None
+    """(skills root, depth, scope, project root) for the nearest enclosing skills root. A
+    project's or the personal skills root wins over a plugin manifest that lists the same folder
+    (discovery lists those roots first, so the skill has one name everywhere); a folder the
+    manifest lists wins over the plugin's own `skills/` (where it may lie deeper)."""
     parents = list(path.parents)
     for depth, ancestor in enumerate(parents):
-        if ancestor.name != "skills":
-            continue
         owner = ancestor.parent
-        if owner.name in (".wave", ".claude", ".agents"):
+        if ancestor.name == "skills" and owner.name in (".wave", ".claude", ".agents"):
             base = owner.parent
             scope = "personal" if base == home else "project"
             return ancestor, depth, scope, (None if scope == "personal" else base)
+    declared = _declared_root(path.parent, plugin)
+    if declared is not None:
+        return declared, 1, "plugin", None
+    for depth, ancestor in enumerate(parents):
         if plugin is not None and ancestor == plugin.root / "skills":
             return ancestor, depth, "plugin", None
     return None, None, "workspace", None
