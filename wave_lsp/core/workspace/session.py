@@ -58,11 +58,6 @@ class ProjectSnapshot:
     listings: Mapping[str, Listing]
     signature: tuple[object, ...]
 
-    @property
-    def listing(self) -> Listing:
-        """The listing of a session in this project (its own and the personal skills)."""
-        return self.listings[""]
-
     def listed_beside(self, skill: RuntimeSkill) -> list[RuntimeSkill]:
         """The skills that are not shadowed and are listed in a session that loads `skill`."""
         return [s for s in self.skills if s.shadowed_by is None and skill.lists_beside(s)]
