@@ -21,7 +21,8 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation
-from wave_lsp.core.workspace.session import ProjectSnapshot, WorkspaceSession
+from wave_lsp.core.workspace.session import WorkspaceSession
+from wave_lsp.core.workspace.snapshot import ProjectSnapshot
 
 if TYPE_CHECKING:
     from wave_lsp.core.runtime.preview import Plan

@@ -307,8 +307,8 @@ def legacy_commands(profile: RuntimeProfile, project: Path, home: Path | None) -
     return found
 
 
-def signature(listed: Listed) -> tuple[object, ...]:
-    """What a project's skills depend on: every root's entries and their SKILL.md's size and
-    mtime."""
-    return tuple((str(path), info.st_mtime_ns, info.st_size)
-                 for _root, entries in listed for path, _real, info in entries)
+def signature(listed: Listed) -> dict[str, tuple[int, int]]:
+    """What a project's skills depend on: every root's entries and their SKILL.md's mtime and
+    size."""
+    return {str(path): (info.st_mtime_ns, info.st_size)
+            for _root, entries in listed for path, _real, info in entries}

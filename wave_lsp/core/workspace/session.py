@@ -7,32 +7,38 @@ nothing re-read during the run), the language server one per session (re-checked
 `freshness_seconds`, and at once after `expire()` when files change). Nothing about the disk is
 remembered anywhere else in the package, so two sessions never share state by accident.
 
-A `ProjectSnapshot` is what one runtime loads from one project at one moment: the skills in
-precedence order, shadowing resolved, grouped by name, and the rendered listing. Rules receive it
-through their `CheckContext` and never see how it was built.
+A `ProjectSnapshot` (`wave_lsp.core.workspace.snapshot`) is what one runtime loads from one
+project at one moment: the skills in precedence order, shadowing resolved, grouped by name, and the
+listing of each load group. Rules receive it through their `CheckContext` and never see how it was
+built. `apply_changes` makes the language server's file events update the remembered snapshots
+incrementally (docs/design/product.md *Incremental re-indexing*).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.listing import Listing, render_listing
 from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.workspace.location import find_git_root
+from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root
 from wave_lsp.core.workspace.runtime_view import (
-    RuntimeSkill,
     SkillSummary,
     list_roots,
     read_summary,
     runtime_skills,
     signature,
+)
+from wave_lsp.core.workspace.snapshot import (
+    FileChange,
+    ProjectSnapshot,
+    SnapshotChange,
+    changed_entries,
+    updated,
 )
 
 if TYPE_CHECKING:
@@ -44,55 +50,24 @@ MAX_SUMMARIES = 100_000
 MAX_PROJECTS = 32
 
 
-@dataclass(frozen=True, slots=True)
-class ProjectSnapshot:
-    """The skills one runtime loads from one project, as the disk was at `signature`."""
+@dataclass(slots=True)
+class WorkspaceChange:
+    """What `WorkspaceSession.apply_changes` changed in the remembered snapshots."""
 
-    profile: RuntimeProfile
-    root: Path | None
-    skills: tuple[RuntimeSkill, ...]
-    by_real_dir: Mapping[str, RuntimeSkill]
-    by_name: Mapping[str, tuple[RuntimeSkill, ...]]
-    #: per load group (`RuntimeSkill.group`): the listing of a session that loads that group's
-    #: skills, without the shadowed ones ("" is the project's own and personal skills)
-    listings: Mapping[str, Listing]
-    signature: tuple[object, ...]
+    #: some snapshot could not follow the change and is rebuilt: anything may have changed
+    full: bool = False
+    names: set[str] = field(default_factory=set)
+    groups: set[str] = field(default_factory=set)
+    everywhere: bool = False
 
-    def listed_beside(self, skill: RuntimeSkill) -> list[RuntimeSkill]:
-        """The skills that are not shadowed and are listed in a session that loads `skill`."""
-        return [s for s in self.skills if s.shadowed_by is None and skill.lists_beside(s)]
+    def add(self, change: SnapshotChange) -> None:
+        self.names |= change.names
+        self.groups |= change.groups
+        self.everywhere = self.everywhere or change.everywhere
 
-    @staticmethod
-    def of(profile: RuntimeProfile, root: Path | None, skills: list[RuntimeSkill],
-           disk_signature: tuple[object, ...]) -> ProjectSnapshot:
-        groups: dict[str, list[RuntimeSkill]] = {}
-        for skill in skills:
-            groups.setdefault(skill.name, []).append(skill)
-        return ProjectSnapshot(
-            profile=profile, root=root, skills=tuple(skills),
-            by_real_dir=MappingProxyType({skill.real_dir: skill for skill in skills}),
-            by_name=MappingProxyType({name: tuple(group) for name, group in groups.items()}),
-            listings=MappingProxyType(_listings_by_group(skills)),
-            signature=disk_signature)
-
-
-def _listings_by_group(skills: list[RuntimeSkill]) -> dict[str, Listing]:
-    """One listing per load group: its own skills that are not shadowed, plus the personal and
-    managed ones (in every session), in precedence order; one pass over the skills."""
-    everywhere = ("personal", "managed")
-    members: dict[str, list[RuntimeSkill]] = {"": []}
-    for skill in skills:
-        members.setdefault(skill.group, [])
-    for skill in skills:
-        if skill.shadowed_by is not None:
-            continue
-        if skill.scope in everywhere:
-            for group in members:
-                members[group].append(skill)
-        else:
-            members[skill.group].append(skill)
-    return {group: render_listing([s.listing for s in group_skills])
-            for group, group_skills in members.items()}
+    @property
+    def empty(self) -> bool:
+        return not self.full and not self.names and not self.groups and not self.everywhere
 
 
 #: "not looked up yet" in the caches whose values may be None
@@ -103,6 +78,7 @@ _UNKNOWN = object()
 class _Remembered:
     snapshot: ProjectSnapshot
     checked_at: float
+    home: Path | None = None  #: whose personal roots it holds (the summaries are read with it)
 
 
 @dataclass(slots=True)
@@ -160,7 +136,8 @@ class WorkspaceSession:
             skills = runtime_skills(profile, root, home, personal, listed, self.summary)
             if len(self._projects) >= MAX_PROJECTS:
                 self._projects.clear()
-            remembered = _Remembered(ProjectSnapshot.of(profile, absolute, skills, disk), now)
+            remembered = _Remembered(ProjectSnapshot.of(profile, absolute, listed, skills), now,
+                                     home)
             self._projects[key] = remembered
         remembered.checked_at = now
         return remembered.snapshot
@@ -212,6 +189,47 @@ class WorkspaceSession:
             spec = None
         self._ignore_specs[key] = spec
         return spec
+
+    def apply_changes(self, changes: Iterable[tuple[Path, FileChange]]) -> WorkspaceChange:
+        """Files changed on disk (the language server's file events): re-read the changed skills
+        and derive each remembered snapshot from its previous state, without listing the roots
+        again; a snapshot the change may restructure (a new root, a plugin manifest, a symbolic
+        link involved) is forgotten and built again on next use."""
+        changes = list(changes)
+        for path, _change in changes:  # the client says they changed: never trust the cache
+            self._summaries.pop(str(path), None)
+            self._summaries.pop(str(path / SKILL_FILE), None)
+        result = WorkspaceChange()
+        now = time.monotonic()
+        for key, remembered in tuple(self._projects.items()):  # a copy, as in known_document
+            outcome = self._update(remembered, changes)
+            if outcome is None:  # built again from the disk on next use
+                self._projects.pop(key, None)
+                result.full = True
+                continue
+            remembered.snapshot, change = outcome
+            if remembered.checked_at > 0:  # the event is news of the disk: no need to poll it
+                remembered.checked_at = now
+            result.add(change)
+        return result
+
+    def _update(self, remembered: _Remembered, changes: list[tuple[Path, FileChange]]
+                ) -> tuple[ProjectSnapshot, SnapshotChange] | None:
+        snapshot = remembered.snapshot
+        entries: list[tuple[int, str]] = []
+        for path, change in changes:
+            touched = changed_entries(snapshot, path, change)
+            if touched is None:
+                return None
+            entries += touched
+        if not entries:
+            return snapshot, SnapshotChange()
+        home = remembered.home
+        return updated(snapshot, entries, lambda path, info: self.summary(path, home, info))
+
+    def projects(self) -> list[ProjectSnapshot]:
+        """The snapshots remembered now."""
+        return [remembered.snapshot for remembered in tuple(self._projects.values())]
 
     def expire(self) -> None:
         """Files changed: look at the disk again on next use (unchanged files are not re-read)."""

@@ -1,0 +1,264 @@
+"""Incremental re-indexing (docs/design/product.md *Incremental re-indexing*): after any sequence of
+file events, the snapshot a session derived from the events equals the one a fresh session builds
+from the disk. A table of event sequences, then a property over random sequences (create, modify,
+rename and delete skills; names that collide and stop colliding; a listing that crosses the
+budget and comes back), for the two discovery models (`wave`, keyed by name; `claude-code`, keyed
+by folder with nested roots), project, personal and plugin roots."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE, RuntimeProfile
+from wave_lsp.core.workspace.session import WorkspaceSession
+from wave_lsp.core.workspace.snapshot import FileChange, ProjectSnapshot
+
+C, M, D = FileChange.CREATED, FileChange.CHANGED, FileChange.DELETED
+#: where skills live in the test tree: project roots of both targets, a personal root, a plugin
+ROOTS = {"wave": "proj/.wave/skills", "claude": "proj/.claude/skills",
+         "personal": "home/.claude/skills", "plugin": "proj/plugins/tool/skills"}
+LONG = "x" * 1500  #: six of these go over the 8,000-character listing budget
+
+
+@dataclass
+class Tree:
+    base: Path
+
+    @property
+    def project(self) -> Path:
+        return self.base / "proj"
+
+    @property
+    def home(self) -> Path:
+        return self.base / "home"
+
+    def folder(self, root: str, folder: str) -> Path:
+        return self.base / ROOTS[root] / folder
+
+    def write(self, root: str, folder: str, name: str, description: str = "Does it.",
+              body: str = "Body.", visible: bool = True) -> list[tuple[Path, FileChange]]:
+        """Create or rewrite a skill; the events an editor's watcher reports."""
+        skill = self.folder(root, folder) / "SKILL.md"
+        existed = skill.exists()
+        skill.parent.mkdir(parents=True, exist_ok=True)
+        flags = "" if visible else "disable-model-invocation: true\n"
+        skill.write_text(f"---\nname: {name}\ndescription: {description}\n{flags}---\n{body}\n",
+                         "utf-8")
+        if existed:
+            return [(skill, M)]
+        return [(skill.parent, C), (skill, C)]
+
+    def delete(self, root: str, folder: str) -> list[tuple[Path, FileChange]]:
+        path = self.folder(root, folder)
+        shutil.rmtree(path, ignore_errors=True)
+        return [(path, D)]
+
+    def rename(self, root: str, folder: str, new: str) -> list[tuple[Path, FileChange]]:
+        old, target = self.folder(root, folder), self.folder(root, new)
+        if not old.exists() or target.exists():
+            return []
+        old.rename(target)
+        return [(old, D), (target, C)]
+
+
+@contextmanager
+def tree() -> Iterator[Tree]:
+    with tempfile.TemporaryDirectory() as folder:
+        base = Path(folder)
+        (base / "proj/.git").mkdir(parents=True)
+        (base / "home").mkdir()
+        manifest = base / "proj/plugins/tool/.claude-plugin/plugin.json"
+        manifest.parent.mkdir(parents=True)
+        manifest.write_text(json.dumps({"name": "tool"}), "utf-8")
+        for root in ROOTS.values():
+            (base / root).mkdir(parents=True, exist_ok=True)
+        yield Tree(base)
+
+
+def canonical(snapshot: ProjectSnapshot) -> dict[str, object]:
+    """Everything rules and the server read from a snapshot, by value."""
+    skills = [(s.name, str(s.path), s.scope, s.rank, s.root, s.listing, s.description,
+               s.real_dir, str(s.shadowed_by.path) if s.shadowed_by else None,
+               tuple(map(str, s.duplicates))) for s in snapshot.skills]
+    return {"skills": skills,
+            "by_name": {name: [str(s.path) for s in group]
+                        for name, group in sorted(snapshot.by_name.items())},
+            "by_real_dir": {real: str(s.path) for real, s in sorted(snapshot.by_real_dir.items())},
+            "listings": {group: snapshot.listings[group] for group in snapshot.listings},
+            "signature": dict(snapshot.signature), "roots": snapshot.roots,
+            "keys": snapshot.keys, "linked": sorted(str(s.path) for s in snapshot.linked),
+            "duplicates": snapshot.duplicate_paths}
+
+
+def assert_consistent(snapshot: ProjectSnapshot) -> None:
+    """The maps hold the very objects of `skills`, and a shadowed skill points at its winner."""
+    present = {id(s) for s in snapshot.skills}
+    assert all(id(s) in present for group in snapshot.by_name.values() for s in group)
+    assert all(id(s) in present for s in snapshot.by_real_dir.values())
+    for skill in snapshot.skills:
+        if skill.shadowed_by is not None:
+            assert id(skill.shadowed_by) in present
+
+
+class Follower:
+    """A session that follows the events (as the server's does) and checks it against a fresh one
+    after each batch."""
+
+    def __init__(self, tree: Tree, profile: RuntimeProfile) -> None:
+        self.tree, self.profile = tree, profile
+        self.session = WorkspaceSession(freshness_seconds=None)
+        self.rebuilt = 0
+        #: events inside the roots must be followed without a rebuild
+        self.strict = True
+        self.current()
+
+    def current(self) -> ProjectSnapshot:
+        return self.session.project(self.profile, self.tree.project, self.tree.home)
+
+    def apply(self, events: list[tuple[Path, FileChange]]) -> None:
+        before = self.current()
+        for group in before.listings:  # rendered now, so the derived snapshot may keep them
+            before.listings[group]
+        change = self.session.apply_changes(events)
+        self.rebuilt += change.full
+        if self.strict and all(_in_a_root(path, before) for path, _ in events):
+            assert not change.full  # followed incrementally, not rebuilt
+        after = self.current()
+        fresh = WorkspaceSession(freshness_seconds=None).project(
+            self.profile, self.tree.project, self.tree.home)
+        assert_consistent(after)
+        assert canonical(after) == canonical(fresh)
+
+
+SEQUENCES: dict[str, list[tuple[str, tuple[object, ...]]]] = {
+    "create, modify, delete": [("write", ("wave", "a", "alpha")),
+                               ("write", ("wave", "a", "alpha", "Changed description.")),
+                               ("write", ("wave", "a", "alpha", "Changed description.", "Body 2")),
+                               ("delete", ("wave", "a"))],
+    "collision appears and goes": [("write", ("wave", "a", "same")), ("write", ("wave", "b", "same")),
+                                   ("write", ("wave", "a", "other")), ("write", ("wave", "a", "same")),
+                                   ("delete", ("wave", "a"))],
+    "collision across roots": [("write", ("claude", "a", "same")), ("write", ("wave", "b", "same")),
+                               ("write", ("personal", "c", "same")), ("delete", ("wave", "b")),
+                               ("delete", ("claude", "a"))],
+    "rename a folder": [("write", ("wave", "a", "alpha")), ("write", ("wave", "b", "beta")),
+                        ("rename", ("wave", "a", "c")), ("rename", ("wave", "c", "0")),
+                        ("rename", ("wave", "b", "a"))],
+    "budget crossed and back": [*(("write", ("wave", f"s{i}", f"s{i}", LONG)) for i in range(6)),
+                                ("write", ("wave", "s0", "s0", "Short.")),
+                                ("write", ("wave", "s0", "s0", LONG)),
+                                ("write", ("wave", "s1", "s1", LONG, "Body.", False)),
+                                ("delete", ("wave", "s2"))],
+    "personal skill in every listing": [("write", ("plugin", "p", "p", LONG)),
+                                        ("write", ("personal", "h", "h", LONG)),
+                                        ("write", ("personal", "h", "h", "Short.")),
+                                        ("delete", ("personal", "h"))],
+    "plugin skills apart": [("write", ("plugin", "a", "same")), ("write", ("wave", "a", "same")),
+                            ("write", ("plugin", "b", "same")), ("delete", ("plugin", "a"))],
+}
+
+
+def _in_a_root(path: Path, snapshot: ProjectSnapshot) -> bool:
+    return any(root.path in path.parents for root in snapshot.roots)
+
+
+def run(t: Tree, follower: Follower, step: tuple[str, tuple[object, ...]]) -> None:
+    action, arguments = step
+    events = getattr(t, action)(*arguments)
+    follower.apply(events)
+
+
+@pytest.mark.parametrize("profile", [WAVE, CLAUDE_CODE], ids=lambda p: p.name)
+@pytest.mark.parametrize("name", list(SEQUENCES))
+def test_event_sequences_match_a_rebuild(name: str, profile: RuntimeProfile) -> None:
+    with tree() as t:
+        follower = Follower(t, profile)
+        for step in SEQUENCES[name]:
+            run(t, follower, step)
+        if profile is WAVE:  # every root of the table is one of its roots
+            assert follower.rebuilt == 0
+
+
+def test_events_that_restructure_discovery_rebuild() -> None:
+    with tree() as t:
+        follower = Follower(t, WAVE)
+        follower.strict = False
+        t.write("wave", "a", "alpha")
+        follower.apply([(t.folder("wave", "a"), C)])
+        assert follower.rebuilt == 0
+        manifest = t.project / "plugins/tool/.claude-plugin/plugin.json"
+        manifest.write_text(json.dumps({"name": "renamed"}), "utf-8")
+        follower.apply([(manifest, M)])
+        assert follower.rebuilt == 1
+        shutil.rmtree(t.project / ".wave")
+        follower.apply([(t.project / ".wave", D)])
+        assert follower.rebuilt == 2
+
+
+def test_unrelated_files_change_nothing() -> None:
+    with tree() as t:
+        t.write("wave", "a", "alpha")
+        follower = Follower(t, WAVE)
+        before = follower.current()
+        (t.folder("wave", "a") / "notes.md").write_text("# Notes\n", "utf-8")
+        (t.project / "README.md").write_text("# Readme\n", "utf-8")
+        change = follower.session.apply_changes([(t.folder("wave", "a") / "notes.md", C),
+                                                 (t.project / "README.md", C)])
+        assert change.empty and follower.current() is before
+
+
+def test_a_body_edit_leaves_the_listings_alone() -> None:
+    with tree() as t:
+        t.write("wave", "a", "alpha")
+        t.write("wave", "b", "beta")
+        follower = Follower(t, WAVE)
+        change = follower.session.apply_changes(t.write("wave", "a", "alpha", body="New body."))
+        assert change.names == {"alpha"} and not change.groups and not change.everywhere
+        change = follower.session.apply_changes(t.write("wave", "a", "alpha", "New words."))
+        assert change.groups == {""}
+
+
+def test_a_symlinked_skill_is_followed_by_a_rebuild() -> None:
+    with tree() as t:
+        real = t.base / "elsewhere/linked"
+        real.mkdir(parents=True)
+        (real / "SKILL.md").write_text("---\nname: linked\ndescription: D.\n---\n", "utf-8")
+        (t.folder("wave", "linked")).symlink_to(real, target_is_directory=True)
+        follower = Follower(t, WAVE)
+        follower.strict = False
+        (real / "SKILL.md").write_text("---\nname: moved\ndescription: D.\n---\n", "utf-8")
+        follower.apply([(real / "SKILL.md", M)])
+        assert follower.rebuilt == 1
+        assert "moved" in follower.current().by_name
+
+
+STEP = st.one_of(
+    st.tuples(st.just("write"), st.tuples(
+        st.sampled_from(list(ROOTS)), st.sampled_from("abcd"), st.sampled_from(["x", "y", "z"]),
+        st.sampled_from(["Short.", LONG, "Medium " * 40]), st.sampled_from(["Body.", "Other."]),
+        st.booleans())),
+    st.tuples(st.just("delete"), st.tuples(st.sampled_from(list(ROOTS)), st.sampled_from("abcd"))),
+    st.tuples(st.just("rename"), st.tuples(st.sampled_from(list(ROOTS)), st.sampled_from("abcd"),
+                                           st.sampled_from("abcd"))),
+)
+
+
+@pytest.mark.parametrize("profile", [WAVE, CLAUDE_CODE], ids=lambda p: p.name)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.lists(STEP, min_size=1, max_size=12))
+def test_any_event_sequence_matches_a_rebuild(profile: RuntimeProfile,
+                                              steps: list[tuple[str, tuple[object, ...]]]) -> None:
+    with tree() as t:
+        follower = Follower(t, profile)
+        for step in steps:
+            run(t, follower, step)

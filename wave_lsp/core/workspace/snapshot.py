@@ -1,0 +1,380 @@
+"""Project snapshots: what one runtime loads from one project at one moment, and how a snapshot
+follows a file event without looking at the whole disk again (docs/design/product.md *Discovery*,
+*Incremental re-indexing*).
+
+A `ProjectSnapshot` holds the skills in precedence order with shadowing resolved, grouped by name
+and by real folder, and the listing of every load group (rendered when first asked for). It is
+immutable: a change produces a new snapshot.
+
+`changed_entries` tells which skill entries of a snapshot a changed path touches (a skill folder
+or its SKILL.md directly in a skills root), or None when the change may alter what is discovered
+at all (a skills root or an ancestor, a plugin manifest, `.git`, a folder or SKILL.md appearing
+outside the roots, anything around a skill reached through a symbolic link). `updated` re-reads
+those entries only and derives the new snapshot from the old one: the entry's skill, the shadowing
+of the names it had and has, the listings of the groups whose members changed. It answers None
+when it cannot do so exactly (an entry that reaches a folder another entry also reaches): the
+caller then rebuilds from the disk. Tests compare both ways after every event
+(tests/core/test_incremental.py).
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import os
+import stat
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+from wave_lsp.core.runtime.listing import Listing, render_listing
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.location import MARKETPLACE, PLUGIN_MANIFESTS, SKILL_FILE
+from wave_lsp.core.workspace.runtime_view import Listed, Root, RuntimeSkill, SkillSummary
+
+#: the scopes whose skills load in every session, so they are in every group's listing
+EVERYWHERE = ("personal", "managed")
+#: names whose appearance, change or removal may change which roots and plugins exist
+STRUCTURAL_NAMES = frozenset({".git", *(Path(m).name for m in PLUGIN_MANIFESTS),
+                              *(Path(m).parent.name for m in PLUGIN_MANIFESTS),
+                              Path(MARKETPLACE).name})
+
+
+class FileChange(Enum):
+    """What happened to a path (the LSP's `FileChangeType`, without the protocol)."""
+
+    CREATED = 1
+    CHANGED = 2
+    DELETED = 3
+
+
+#: (SKILL.md as reached from its root, real path of the skill folder, the SKILL.md's stat)
+Entry = tuple[Path, str, os.stat_result]
+#: how a snapshot obtains the summary of a SKILL.md: (path, its stat) -> summary
+Summarize = Callable[[Path, os.stat_result], SkillSummary | None]
+
+
+class GroupListings(Mapping[str, Listing]):
+    """The listing of every load group (`RuntimeSkill.group`): its own skills that are not
+    shadowed, plus the personal and managed ones, in precedence order ("" is the project's own
+    and personal skills). Each is rendered when first asked for and kept: a snapshot never
+    changes, and a derived snapshot keeps the listings of the groups the change left alone."""
+
+    def __init__(self, skills: tuple[RuntimeSkill, ...], known: dict[str, Listing]) -> None:
+        self._skills = skills
+        self._known = known
+
+    def __getitem__(self, group: str) -> Listing:
+        known = self._known.get(group)
+        if known is not None:
+            return known
+        members = []
+        present = group == ""
+        for skill in self._skills:
+            present = present or skill.group == group
+            if skill.shadowed_by is None and (skill.group == group or skill.scope in EVERYWHERE):
+                members.append(skill.listing)
+        if not present:
+            raise KeyError(group)
+        listing = self._known[group] = render_listing(members)  # a race renders it twice: same
+        return listing
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted({"", *(skill.group for skill in self._skills)}))
+
+    def __len__(self) -> int:
+        return len({"", *(skill.group for skill in self._skills)})
+
+    def kept_except(self, groups: Iterable[str] | None) -> dict[str, Listing]:
+        """The listings already rendered, less `groups` (None: less all of them)."""
+        if groups is None:
+            return {}
+        dropped = set(groups)
+        return {group: listing for group, listing in tuple(self._known.items())
+                if group not in dropped}
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotChange:
+    """What an update changed in a snapshot, for deciding which documents to check again."""
+
+    #: names whose skills were added, removed, re-read or re-shadowed
+    names: frozenset[str] = frozenset()
+    #: load groups whose listing changed
+    groups: frozenset[str] = frozenset()
+    #: a personal or managed skill's listing changed: every group's listing changed
+    everywhere: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.names and not self.groups and not self.everywhere
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectSnapshot:
+    """The skills one runtime loads from one project, as the disk was at `signature`."""
+
+    profile: RuntimeProfile
+    root: Path | None
+    skills: tuple[RuntimeSkill, ...]
+    by_real_dir: Mapping[str, RuntimeSkill]
+    by_name: Mapping[str, tuple[RuntimeSkill, ...]]
+    #: per load group: the listing of a session that loads that group's skills
+    listings: GroupListings
+    #: SKILL.md path -> (mtime, size) of every entry of every root
+    signature: Mapping[str, tuple[int, int]]
+    #: the roots in precedence order (a skill's `rank` is its root's position), and their real paths
+    roots: tuple[Root, ...] = ()
+    real_roots: tuple[str, ...] = ()
+    #: (rank, folder name) of each skill, in `skills` order (the order discovery lists them)
+    keys: tuple[tuple[int, str], ...] = ()
+    #: skills whose folder is reached through a symbolic link, and the SKILL.md paths that reach a
+    #: folder another entry already loads: changes around them rebuild the snapshot
+    linked: tuple[RuntimeSkill, ...] = ()
+    duplicate_paths: frozenset[str] = field(default_factory=frozenset)
+
+    def listed_beside(self, skill: RuntimeSkill) -> list[RuntimeSkill]:
+        """The skills that are not shadowed and are listed in a session that loads `skill`."""
+        return [s for s in self.skills if s.shadowed_by is None and skill.lists_beside(s)]
+
+    @staticmethod
+    def of(profile: RuntimeProfile, root: Path | None, listed: Listed,
+           skills: list[RuntimeSkill]) -> ProjectSnapshot:
+        """The snapshot of a full discovery: `listed` roots and entries, `skills` resolved."""
+        groups: dict[str, list[RuntimeSkill]] = {}
+        for skill in skills:
+            groups.setdefault(skill.name, []).append(skill)
+        roots = tuple(found for found, _entries in listed)
+        real_roots = tuple(os.path.realpath(found.path) for found in roots)
+        ordered = tuple(skills)
+        return ProjectSnapshot(
+            profile=profile, root=root, skills=ordered,
+            by_real_dir={skill.real_dir: skill for skill in skills},
+            by_name={name: tuple(group) for name, group in groups.items()},
+            listings=GroupListings(ordered, {}),
+            signature={str(path): (info.st_mtime_ns, info.st_size)
+                       for _root, entries in listed for path, _real, info in entries},
+            roots=roots, real_roots=real_roots, keys=tuple(_key(skill) for skill in skills),
+            linked=tuple(skill for skill in skills if _is_linked(skill, real_roots)),
+            duplicate_paths=frozenset(str(path) for skill in skills for path in skill.duplicates))
+
+
+def _key(skill: RuntimeSkill) -> tuple[int, str]:
+    return skill.rank, skill.path.parent.name
+
+
+def _is_linked(skill: RuntimeSkill, real_roots: tuple[str, ...]) -> bool:
+    return skill.real_dir != os.path.join(real_roots[skill.rank], skill.path.parent.name)
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path.startswith(folder) and path[len(folder):len(folder) + 1] == os.sep
+
+
+# -- which entries a changed path touches -------------------------------------------------------
+def changed_entries(snapshot: ProjectSnapshot, path: Path,
+                    change: FileChange) -> list[tuple[int, str]] | None:
+    """The (root position, entry name) pairs whose skill `path` may change; None when the change
+    may alter what is discovered (the caller rebuilds from the disk)."""
+    text = os.path.abspath(path)
+    if path.name in STRUCTURAL_NAMES:
+        return None
+    found: list[tuple[int, str]] = []
+    inside_a_root = False
+    for position, root in enumerate(snapshot.roots):
+        for base in {str(root.path), snapshot.real_roots[position]}:
+            if text == base or _inside(base, text):
+                return None  # a skills root or a folder holding one
+            if not _inside(text, base):
+                continue
+            inside_a_root = True
+            name, _, deeper = text[len(base) + 1:].partition(os.sep)
+            if (root.only is None or name == root.only) and \
+                    (deeper == "" or deeper.lower() == SKILL_FILE.lower()):
+                found.append((position, name))
+    for skill in snapshot.linked:
+        if text == skill.real_dir or _inside(text, skill.real_dir) or _inside(skill.real_dir, text):
+            return None
+    if not inside_a_root and _may_add_a_root(text, change):
+        return None
+    return found
+
+
+def _may_add_a_root(path: str, change: FileChange) -> bool:
+    """A SKILL.md appearing or going outside the roots (a plugin manifest may list its folder),
+    or a folder appearing (a plugin, or a folder of skills, moved in)."""
+    if change is FileChange.CHANGED:
+        return False
+    if os.path.basename(path).lower() == SKILL_FILE.lower():
+        return True
+    return change is FileChange.CREATED and os.path.isdir(path)
+
+
+def skill_entry(root: Root, name: str) -> Entry | None:
+    """The entry `name` of `root` as `runtime_view.list_roots` lists it, or None: a folder (or a
+    symbolic link to one) holding a regular `SKILL.md`."""
+    if root.only is not None and name != root.only:
+        return None
+    folder = os.path.join(root.path, name)
+    try:
+        info = os.stat(os.path.join(folder, SKILL_FILE))
+        if not stat.S_ISREG(info.st_mode) or not os.path.isdir(folder):
+            return None
+    except OSError:
+        return None
+    real = (os.path.realpath(folder) if os.path.islink(folder)
+            else os.path.join(os.path.realpath(root.path), name))
+    return Path(folder) / SKILL_FILE, real, info
+
+
+# -- deriving a snapshot ------------------------------------------------------------------------
+class _Draft:
+    """The maps of a snapshot being derived: copies of the old one's, edited in place."""
+
+    def __init__(self, old: ProjectSnapshot) -> None:
+        self.old = old
+        self.skills = list(old.skills)
+        self.keys = list(old.keys)
+        self.by_real_dir = dict(old.by_real_dir)
+        self.by_name = dict(old.by_name)
+        self.signature = dict(old.signature)
+        self.names: set[str] = set()
+        self.inserted: list[RuntimeSkill] = []
+        #: real dir -> (listed, listing entry, group, scope) before the change, for listing changes
+        self.before: dict[str, tuple[object, ...]] = {}
+
+    def position(self, key: tuple[int, str]) -> int:
+        return bisect.bisect_left(self.keys, key)
+
+    def at(self, key: tuple[int, str]) -> RuntimeSkill | None:
+        index = self.position(key)
+        if index < len(self.keys) and self.keys[index] == key:
+            return self.skills[index]
+        return None
+
+    def remove(self, skill: RuntimeSkill) -> None:
+        index = self.position(_key(skill))
+        self._remember(skill)
+        del self.skills[index], self.keys[index]
+        self.by_real_dir.pop(skill.real_dir, None)
+        members = tuple(s for s in self.by_name.get(skill.name, ()) if s is not skill)
+        self._set_members(skill.name, members)
+
+    def insert(self, skill: RuntimeSkill) -> None:
+        key = _key(skill)
+        index = self.position(key)
+        self.skills.insert(index, skill)
+        self.keys.insert(index, key)
+        self.by_real_dir[skill.real_dir] = skill
+        self.inserted.append(skill)
+        members = [*self.by_name.get(skill.name, ()), skill]
+        members.sort(key=_key)
+        self._set_members(skill.name, tuple(members))
+
+    def replace(self, old: RuntimeSkill, new: RuntimeSkill) -> None:
+        self.remove(old)
+        self.insert(new)
+
+    def _set_members(self, name: str, members: tuple[RuntimeSkill, ...]) -> None:
+        self.names.add(name)
+        if members:
+            self.by_name[name] = members
+        else:
+            self.by_name.pop(name, None)
+
+    def _remember(self, skill: RuntimeSkill) -> None:
+        self.before.setdefault(skill.real_dir, _listed_state(skill))
+
+    def reshadow(self) -> None:
+        """Within each touched name, per group, the first skill wins and shadows the others."""
+        for name in tuple(self.names):
+            winners: dict[str, RuntimeSkill] = {}
+            for member in self.by_name.get(name, ()):
+                winner = winners.setdefault(member.group, member)
+                wanted = None if winner is member else winner
+                if member.shadowed_by is not wanted:
+                    copy = dataclasses.replace(member, shadowed_by=wanted,
+                                               duplicates=list(member.duplicates))
+                    self.replace(member, copy)
+                    if winner is member:
+                        winners[member.group] = copy
+
+    def change(self) -> SnapshotChange:
+        groups: set[str] = set()
+        everywhere = False
+        after = {skill.real_dir: skill for name in self.names
+                 for skill in self.by_name.get(name, ())}
+        for real in set(self.before) | {r for r in after if r not in self.before}:
+            old_state = self.before.get(real)
+            new_skill = after.get(real)
+            new_state = _listed_state(new_skill) if new_skill is not None else None
+            if old_state == new_state:
+                continue
+            for state in (old_state, new_state):
+                if state is None:
+                    continue
+                if state[3] in EVERYWHERE:
+                    everywhere = True
+                groups.add(str(state[2]))
+        return SnapshotChange(frozenset(self.names), frozenset(groups), everywhere)
+
+    def snapshot(self, change: SnapshotChange) -> ProjectSnapshot:
+        old = self.old
+        skills = tuple(self.skills)
+        kept = old.listings.kept_except(None if change.everywhere else change.groups)
+        live = [skill for skill in (*old.linked, *self.inserted)
+                if self.by_real_dir.get(skill.real_dir) is skill]
+        linked = tuple(skill for skill in live if _is_linked(skill, old.real_roots))
+        return dataclasses.replace(
+            old, skills=skills, by_real_dir=self.by_real_dir, by_name=self.by_name,
+            listings=GroupListings(skills, kept), signature=self.signature,
+            keys=tuple(self.keys), linked=linked)
+
+
+def _listed_state(skill: RuntimeSkill) -> tuple[object, ...]:
+    """What a skill contributes to listings: whether it is listed, its entry, group, scope."""
+    return (skill.shadowed_by is None, skill.listing, skill.group, skill.scope, skill.rank)
+
+
+def updated(snapshot: ProjectSnapshot, entries: Iterable[tuple[int, str]],
+            summarize: Summarize) -> tuple[ProjectSnapshot, SnapshotChange] | None:
+    """`snapshot` with `entries` re-read from the disk, or None when that cannot be done exactly
+    (an entry that reaches, or reached, a folder another entry also reaches)."""
+    draft = _Draft(snapshot)
+    for position, name in dict.fromkeys(entries):
+        root = snapshot.roots[position]
+        old_path = str(root.path / name / SKILL_FILE)
+        old = draft.at((position, name))
+        if old_path in snapshot.duplicate_paths or (old is not None and old.duplicates):
+            return None
+        entry = skill_entry(root, name)
+        draft.signature.pop(old_path, None)
+        new = None
+        if entry is not None:
+            path, real, info = entry
+            draft.signature[str(path)] = (info.st_mtime_ns, info.st_size)
+            holder = draft.by_real_dir.get(real)
+            if holder is not None and holder is not old:
+                return None
+            new = _runtime_skill(snapshot.profile, root, position, entry, summarize)
+        if old is not None:
+            draft.remove(old)
+        if new is not None:
+            draft.insert(new)
+    draft.reshadow()
+    change = draft.change()
+    return draft.snapshot(change), change
+
+
+def _runtime_skill(profile: RuntimeProfile, root: Root, rank: int, entry: Entry,
+                   summarize: Summarize) -> RuntimeSkill | None:
+    """As `runtime_view.runtime_skills` makes it (None when the SKILL.md cannot be read)."""
+    path, real, info = entry
+    summary = summarize(path, info)
+    if summary is None:
+        return None
+    by_folder = profile.keys_skills_by_folder and not root.plugin
+    name = path.parent.name if by_folder else summary.listing.name
+    return RuntimeSkill(name, path, root.scope, root, rank, summary.listing, summary.description,
+                        summary.document, real)
