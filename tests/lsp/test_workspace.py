@@ -83,3 +83,48 @@ def _broken(found: list[types.Diagnostic]) -> bool:
 def _notify(client: LanguageClient, *changes: tuple[Path, types.FileChangeType]) -> None:
     client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
         types.FileEvent(uri=path.as_uri(), type=kind) for path, kind in changes]))
+
+
+def _skill(name: str) -> str:
+    return f"---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n# {name}\n"
+
+
+def _collides(found: list[types.Diagnostic]) -> bool:
+    return any(d.code == "SK130" for d in found)
+
+
+async def test_a_file_event_updates_the_collision_of_an_open_skill(client: LanguageClient,
+                                                                   workspace: Path) -> None:
+    """Only the changed skill is re-read (docs/design/product.md *Incremental re-indexing*), and
+    the open skill that shares its name is checked again: the collision appears when a skill of
+    the same name is created on disk, and goes when it is deleted."""
+    mine = workspace / ".wave/skills/solo/SKILL.md"
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    mine.write_text(_skill("solo"), "utf-8")
+    _notify(client, (mine.parent, types.FileChangeType.Created),
+            (mine, types.FileChangeType.Created))
+    uri = open_document(client, mine, _skill("solo"))
+    await diagnostics_until(client, uri, lambda found: not _collides(found))
+
+    rival = workspace / ".wave/skills/rival/SKILL.md"
+    rival.parent.mkdir(parents=True, exist_ok=True)
+    rival.write_text(_skill("solo"), "utf-8")
+    _notify(client, (rival.parent, types.FileChangeType.Created),
+            (rival, types.FileChangeType.Created))
+    found = await diagnostics_until(client, uri, _collides)
+    assert "rival" in next(d for d in found if d.code == "SK130").message or any(
+        "rival" in (info.location.uri or "") for d in found if d.code == "SK130"
+        for info in d.related_information or [])
+
+    rival.write_text(_skill("renamed"), "utf-8")
+    _notify(client, (rival, types.FileChangeType.Changed))
+    await diagnostics_until(client, uri, lambda found: not _collides(found))
+
+    rival.write_text(_skill("solo"), "utf-8")
+    _notify(client, (rival, types.FileChangeType.Changed))
+    await diagnostics_until(client, uri, _collides)
+
+    rival.unlink()
+    rival.parent.rmdir()
+    _notify(client, (rival.parent, types.FileChangeType.Deleted))
+    await diagnostics_until(client, uri, lambda found: not _collides(found))

@@ -29,6 +29,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from wave_lsp.core.workspace.discovery import is_skill_file
+from wave_lsp.core.workspace.snapshot import FileChange
 from wave_lsp.lsp.server import CONFIG_SECTION, WaveLanguageServer, safe
 
 #: files whose content matters (every change) and files whose existence matters (create/delete,
@@ -85,15 +86,9 @@ def register(server: WaveLanguageServer) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @safe(lambda: None)
     def on_watched(ls: WaveLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
-        changed = [Path(p) for p in (to_fs_path(c.uri) for c in params.changes) if p]
-        for path in changed:
-            if path.name.lower() == "skill.md":
-                ls.state.index.refresh(path)
-        affected = ls.state.affected_by(changed, list(ls.workspace.text_documents))
-        if affected or ls.state.concerns_skills(changed):
-            ls.state.invalidate()
-            ls.refresh(affected)  # a pull client is asked to pull again, workspace included
-            ls.schedule_unopened()
+        changes = [(Path(path), FileChange(int(event.type))) for event in params.changes
+                   if (path := to_fs_path(event.uri))]
+        _follow_files(ls, changes)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @safe(lambda: None)
@@ -108,6 +103,10 @@ def register(server: WaveLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @safe(lambda: None)
     def on_save(ls: WaveLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+        path = to_fs_path(params.text_document.uri)
+        if ls.watching_files and path:  # other files' changes come as file events
+            _follow_files(ls, [(Path(path), FileChange.CHANGED)])
+            return
         # files next to the skill may have appeared (SK112): re-check everything open
         ls.state.invalidate()
         ls.refresh_all()
@@ -127,6 +126,15 @@ def register(server: WaveLanguageServer) -> None:
             return
         # cleared, or replaced by its findings on disk (a name collision stays visible)
         ls.schedule_unopened(closed=uri)
+
+
+def _follow_files(ls: WaveLanguageServer, changes: list[tuple[Path, FileChange]]) -> None:
+    """Files changed on disk: update the index and snapshots incrementally, check again the open
+    documents that depend on the change and, when they may have changed, the unopened ones."""
+    affected, unopened = ls.state.file_events(changes, list(ls.workspace.text_documents))
+    if affected or unopened:
+        ls.refresh(affected)  # a pull client is asked to pull again, workspace included
+        ls.schedule_unopened()
 
 
 async def _index_workspace(ls: WaveLanguageServer) -> None:
@@ -161,10 +169,15 @@ def pull_diagnostics(ls: WaveLanguageServer,
                      params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
     """`textDocument/diagnostic` answers a `DocumentDiagnosticReport`: the *related* full or
     unchanged report (the plain `Full…`/`Unchanged…` reports are the per-document parts of it)."""
+    from wave_lsp.core.checking.disk_findings import result_id as findings_id
+
     analysis = ls.analysis(params.text_document.uri)
     if analysis is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
-    result_id = f"{analysis.version}:{ls.state.generation}:{hash(analysis.context.document.text)}"
+    # the findings themselves, not a generation: a file event re-checks only the documents that
+    # depend on it, so the others keep their ids
+    result_id = (f"{analysis.version}:{hash(analysis.context.document.text)}:"
+                 f"{findings_id(analysis.report.findings)}")
     if params.previous_result_id == result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
     return types.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(analysis),
@@ -237,6 +250,8 @@ async def _register_dynamic(ls: WaveLanguageServer) -> None:
         return
     try:
         await ls.client_register_capability_async(types.RegistrationParams(registrations))
+        ls.watching_files = any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+                                for r in registrations)
     except Exception as error:
         ls.log_problem(f"the client refused dynamic registration ({error}); changes to files "
                        "are picked up on open and save instead", level=types.MessageType.Warning)

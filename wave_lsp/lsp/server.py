@@ -57,6 +57,8 @@ class WaveLanguageServer(LanguageServer):
                          protocol_cls=WaveProtocol)
         self._state: ServerState | None = None
         self.pull_diagnostics = False
+        #: the client accepted our file watchers: changes on disk arrive as file events
+        self.watching_files = False
         #: the `wave` part of `initializationOptions`; `workspace/configuration` answers override it
         self.initial_settings: dict[str, Any] = {}
         #: edits waiting to be published, and when each document was last published (bursts)

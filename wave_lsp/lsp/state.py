@@ -8,6 +8,7 @@ what `wave-lsp check` reports. A setting that cannot be understood is logged and
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,14 +20,16 @@ from wave_lsp.core.checking.disk_findings import DiskFindings, FileFindings
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.workspace.discovery import is_skill_file
 from wave_lsp.core.workspace.index import SkillIndex
-from wave_lsp.core.workspace.session import WorkspaceSession
+from wave_lsp.core.workspace.session import WorkspaceChange, WorkspaceSession
+from wave_lsp.core.workspace.snapshot import FileChange
 from wave_lsp.lsp.convert import Positions
 
 log = logging.getLogger(__name__)
 BOM = b"\xef\xbb\xbf"
-#: files whose change may change the findings of every skill
-GLOBAL_NAMES = frozenset({"skill.md", "settings.json", "settings.local.json", "plugin.json",
-                          ".gitignore", "pyproject.toml"})
+#: files whose change may change the findings of every skill (settings, plugins, ignore rules,
+#: configuration): a change to one of them checks everything again
+GLOBAL_NAMES = frozenset({"settings.json", "settings.local.json", "plugin.json",
+                          "marketplace.json", ".gitignore", "pyproject.toml"})
 
 
 @dataclass(slots=True)
@@ -152,22 +155,62 @@ class ServerState:
         self.index.update(path, document)
         return analysis
 
-    def affected_by(self, changed: list[Path], open_uris: list[str]) -> list[str]:
-        """The open documents whose findings may change when `changed` files change: every one
-        for a SKILL.md, settings, plugin, `.gitignore` or `pyproject.toml` change (collisions,
-        listing budget, permissions, configuration), else those whose skill folder holds a
-        changed file (references, resources)."""
-        if any(path.name.lower() in GLOBAL_NAMES for path in changed):
-            return list(open_uris)
-        affected = []
-        for uri in open_uris:
-            skill_dir = _path_of(uri)
-            if skill_dir is None:
-                continue
-            folder = skill_dir.parent
-            if any(folder == path.parent or folder in path.parents for path in changed):
-                affected.append(uri)
-        return affected
+    def file_events(self, changes: list[tuple[Path, FileChange]],
+                    open_uris: list[str]) -> tuple[list[str], bool]:
+        """Follow files changed on disk (docs/design/product.md *Incremental re-indexing*): the
+        index and the project snapshots re-read only the changed skills; answers the open
+        documents to check again and whether the findings of unopened files may have changed.
+        A settings, plugin, `.gitignore` or `pyproject.toml` change, or one that the snapshots
+        cannot follow, checks everything again."""
+        paths = [path for path, _change in changes]
+        if any(path.name.lower() in GLOBAL_NAMES for path in paths):
+            self.session.forget_summaries(paths)
+            self._follow_in_index(changes)
+            self.invalidate()
+            return list(open_uris), True
+        change = self.session.apply_changes(changes)
+        self._follow_in_index(changes)
+        if change.full:
+            self.invalidate()
+            return list(open_uris), True
+        affected = [uri for uri in open_uris if self._depends(uri, paths, change)]
+        for uri in affected:
+            self.forget(uri)
+        if change.empty:
+            self.disk.forget_around(paths)
+        else:  # a name or a listing changed: every skill of the group may read differently
+            self.disk.invalidate()
+        return affected, not change.empty or self.concerns_skills(paths)
+
+    def _follow_in_index(self, changes: list[tuple[Path, FileChange]]) -> None:
+        for path, change in changes:
+            self.index.follow(path, deleted=change is FileChange.DELETED)
+
+    def _depends(self, uri: str, changed: list[Path], change: WorkspaceChange) -> bool:
+        """Whether the open document `uri` may read differently after `change`: a changed file
+        in or above its folder (references, resources), a changed skill of its name, a changed
+        listing of its load group."""
+        path = _path_of(uri)
+        if path is None or not is_skill_file(path):
+            return False
+        folder = path.parent
+        if any(p == folder or folder in p.parents or p in folder.parents for p in changed):
+            return True
+        if change.empty:
+            return False
+        if change.everywhere:
+            return True
+        real = os.path.realpath(folder)
+        loaded = [skill for snapshot in self.session.projects()
+                  if (skill := snapshot.by_real_dir.get(real)) is not None]
+        if not loaded:  # its snapshot is not remembered: nothing says it is independent
+            return True
+        names = {skill.name for skill in loaded}
+        entry = self.index.entry(path)  # the name of its editor text
+        if entry is not None:
+            names.add(entry.name)
+        return bool(names & change.names) or any(skill.group in change.groups
+                                                  for skill in loaded)
 
     def workspace_skill_files(self) -> list[Path]:
         """The indexed SKILL.md files inside the workspace folders (not the personal roots)."""

@@ -25,6 +25,7 @@ from wave_lsp.core.checking.checker import FileReport, check_file
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.text import LineIndex
+from wave_lsp.core.workspace.location import SKILL_FILE
 from wave_lsp.core.workspace.session import WorkspaceSession
 
 #: at most this many unopened skill files are checked for one workspace report (bounded work on
@@ -90,6 +91,16 @@ class DiskFindings:
         """Settings or files changed: check again on next use."""
         self._generation += 1
         self._checked.clear()
+
+    def forget_around(self, paths: Iterable[Path]) -> None:
+        """These files changed: check again the skills whose folder holds them (a resource, the
+        SKILL.md itself), whatever their SKILL.md's version says."""
+        forgotten = False
+        for path in paths:
+            for folder in (path, *path.parents):
+                forgotten = self._checked.pop(folder / SKILL_FILE, None) is not None or forgotten
+        if forgotten:
+            self._generation += 1  # a check that began before is not remembered
 
     def of_file(self, path: Path, settings: Settings) -> list[FileFindings]:
         """`split_report` of the SKILL.md as it is on disk ([] when it cannot be looked at)."""

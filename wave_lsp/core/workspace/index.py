@@ -9,6 +9,7 @@ with the editor's text. Agents are the built-ins of the schema plus the agent fi
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,12 +92,35 @@ class SkillIndex:
                 absolute, summary_of_document(absolute, document, self.home))
 
     def refresh(self, path: Path) -> None:
-        """Re-read `path` from disk (it changed, appeared or disappeared)."""
-        document = load_document(path) if path.is_file() else None
-        if document is None:
-            self._entries.pop(path.absolute(), None)
+        """Re-read `path` from disk (it changed, appeared or disappeared), through the session's
+        summaries (so a snapshot that re-read it already is not parsed again)."""
+        absolute = path.absolute()
+        summary = self.session.summary(absolute, self.home) if path.name == SKILL_FILE else None
+        if summary is None:
+            self._entries.pop(absolute, None)
         else:
-            self.update(path, document)
+            self._entries[absolute] = entry_of(absolute, summary)
+
+    def follow(self, path: Path, deleted: bool) -> None:
+        """A file event: a SKILL.md is re-read; a skill folder that appeared is read, one that
+        went away (or a folder holding skills) is dropped."""
+        if path.name.lower() == SKILL_FILE.lower():
+            self.refresh(path)
+            return
+        absolute = path.absolute()
+        if not deleted:
+            if (absolute / SKILL_FILE).is_file():
+                self.refresh(absolute / SKILL_FILE)
+            return
+        if self._entries.pop(absolute / SKILL_FILE, None) is not None or absolute.suffix:
+            return  # a skill folder, or a file: no skill lies below it
+        prefix = f"{absolute}{os.sep}"
+        for gone in [p for p in self._entries if str(p).startswith(prefix)]:
+            del self._entries[gone]
+
+    def entry(self, path: Path) -> SkillEntry | None:
+        """The entry of one SKILL.md (its editor text when it is open and was analysed)."""
+        return self._entries.get(path.absolute())
 
     def skills(self) -> list[SkillEntry]:
         return sorted(self._entries.values(), key=lambda entry: (entry.name, str(entry.path)))

@@ -196,11 +196,8 @@ class WorkspaceSession:
         again; a snapshot the change may restructure (a new root, a plugin manifest, a symbolic
         link involved) is forgotten and built again on next use."""
         changes = list(changes)
-        for path, _change in changes:  # the client says they changed: never trust the cache
-            self._summaries.pop(str(path), None)
-            self._summaries.pop(str(path / SKILL_FILE), None)
+        self.forget_summaries(path for path, _change in changes)
         result = WorkspaceChange()
-        now = time.monotonic()
         for key, remembered in tuple(self._projects.items()):  # a copy, as in known_document
             outcome = self._update(remembered, changes)
             if outcome is None:  # built again from the disk on next use
@@ -208,8 +205,6 @@ class WorkspaceSession:
                 result.full = True
                 continue
             remembered.snapshot, change = outcome
-            if remembered.checked_at > 0:  # the event is news of the disk: no need to poll it
-                remembered.checked_at = now
             result.add(change)
         return result
 
@@ -226,6 +221,13 @@ class WorkspaceSession:
             return snapshot, SnapshotChange()
         home = remembered.home
         return updated(snapshot, entries, lambda path, info: self.summary(path, home, info))
+
+    def forget_summaries(self, paths: Iterable[Path]) -> None:
+        """These files (or the SKILL.md of these folders) changed: read them again on next use,
+        even when their mtime and size look the same."""
+        for path in paths:
+            self._summaries.pop(str(path), None)
+            self._summaries.pop(str(path / SKILL_FILE), None)
 
     def projects(self) -> list[ProjectSnapshot]:
         """The snapshots remembered now."""
