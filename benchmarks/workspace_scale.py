@@ -1,6 +1,12 @@
 """Workspace scale in the server: time to index N skills (until the end of the work-done
-progress), peak RSS, one re-index after a file changes on disk (didChangeWatchedFiles → the open
-document re-published), and `/skill-name` completion latency over the whole index.
+progress), peak RSS, re-indexing after a file changes on disk, and `/skill-name` completion latency
+over the whole index.
+
+Two kinds of re-index are timed, each after the server has gone quiet (the findings of unopened
+files re-published): another skill's `when_to_use` edited, which changes the listing the open skill
+shares (didChangeWatchedFiles → the open document re-published); and another skill's body
+edited, on which nothing else depends (didChangeWatchedFiles → the answer to a request sent right
+after it, beside the same request alone).
 
 Run: `python benchmarks/workspace_scale.py [--skills 5000 1000]`.
 """
@@ -53,22 +59,56 @@ def measure(count: int) -> None:
                 "position": {"line": line, "character": len("Then run /skill-0")}})
             completions.append(elapsed)
         items = len(result["items"]) if isinstance(result, dict) else len(result)
-        reindex = []
-        for index in range(10):
-            other = paths[1 + index]
-            other.write_text(other.read_text("utf-8") + f"\nEdited {index}.\n", "utf-8")
+        listing_edits = []
+        listed = [p for p in paths[1:] if "disable-model-invocation" not in p.read_text("utf-8")]
+        for index in range(20):
+            settle(client)
+            other = listed[index]
+            text = other.read_text("utf-8")
+            name_line = text.split("\n", 2)[1]
+            other.write_text(text.replace(name_line, f"{name_line}\nwhen_to_use: Edited {index}.",
+                                          1), "utf-8")
             republished = client.expect(publish_for(uri, 1))
             sent = time.perf_counter()
             client.notify("workspace/didChangeWatchedFiles", {"changes": [
                 {"uri": other.as_uri(), "type": 2}]})
-            reindex.append(LspClient.wait(republished) - sent)
+            listing_edits.append(LspClient.wait(republished) - sent)
+        body_edits, alone = [], []
+        status = {"command": "wave.indexStatus", "arguments": []}
+        for index in range(20):
+            settle(client)
+            alone.append(client.request("workspace/executeCommand", status)[1])
+            other = listed[30 + index]
+            other.write_text(other.read_text("utf-8") + f"\nEdited {index}.\n", "utf-8")
+            sent = time.perf_counter()
+            client.notify("workspace/didChangeWatchedFiles", {"changes": [
+                {"uri": other.as_uri(), "type": 2}]})
+            client.request("workspace/executeCommand", status)
+            body_edits.append(time.perf_counter() - sent)
         rss = client.peak_rss_mib()
         client.close()
         c50, c95, _ = percentiles(completions)
-        r50, r95, _ = percentiles(reindex)
+        r50, r95, _ = percentiles(listing_edits)
+        b50, b95, _ = percentiles(body_edits)
+        a50, a95, _ = percentiles(alone)
         print(f"{count:>6} skills: indexed in {indexed:6.2f} s ({count / indexed:,.0f}/s); peak RSS "
-              f"{rss:5.1f} MiB (indexed {rss_indexed:5.1f}, one skill open {rss_opened:5.1f}); re-index + re-publish after a change p50 {r50:6.1f} ms p95 "
-              f"{r95:6.1f} ms; `/skill` completion ({items} items) p50 {c50:5.1f} ms p95 {c95:5.1f} ms")
+              f"{rss:5.1f} MiB (indexed {rss_indexed:5.1f}, one skill open {rss_opened:5.1f});\n"
+              f"        listing edit → open skill re-published p50 {r50:6.1f} ms p95 {r95:6.1f} ms;\n"
+              f"        body edit → next request answered p50 {b50:6.1f} ms p95 {b95:6.1f} ms "
+              f"(the request alone p50 {a50:5.1f} ms p95 {a95:5.1f} ms);\n"
+              f"        `/skill` completion ({items} items) p50 {c50:5.1f} ms p95 {c95:5.1f} ms",
+              flush=True)
+
+
+def settle(client: LspClient, quiet: float = 0.3, limit: float = 300) -> None:
+    """Wait until the server has sent nothing for `quiet` seconds (the unopened files' findings
+    of the previous change published), at most `limit` seconds."""
+    end = time.perf_counter() + limit
+    while time.perf_counter() < end:
+        last = client.notifications[-1][0] if client.notifications else 0.0
+        if time.perf_counter() - last >= quiet:
+            return
+        time.sleep(0.05)
 
 
 def main() -> None:

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from wave_lsp.core.runtime.listing import ListingEntry, listing_totals, render_listing
 from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE, RuntimeProfile
 from wave_lsp.core.workspace.session import WorkspaceSession
 from wave_lsp.core.workspace.snapshot import FileChange, ProjectSnapshot
@@ -262,3 +263,29 @@ def test_any_event_sequence_matches_a_rebuild(profile: RuntimeProfile,
         follower = Follower(t, profile)
         for step in steps:
             run(t, follower, step)
+
+
+ENTRY = st.builds(
+    lambda index, description, visible: listing_entry_of(f"s{index}", description, visible),
+    st.integers(0, 10_000), st.text(alphabet="ab é", max_size=1600), st.booleans())
+
+
+def listing_entry_of(name: str, description: str, visible: bool) -> ListingEntry:
+    text = (f"- {name}: {description}" if description else f"- {name}") if visible else ""
+    return ListingEntry(name, text, visible, True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(entries=st.lists(ENTRY, max_size=60, unique_by=lambda entry: entry.name),
+       budget=st.sampled_from([200, 2_000, 8_000]))
+def test_listing_totals_cut_what_the_rendered_listing_cuts(entries: list[ListingEntry],
+                                                           budget: int) -> None:
+    rendered = render_listing(entries, budget)
+    totals = listing_totals(entries, budget)
+    assert (totals.count, totals.full_chars, totals.over_budget) == (
+        rendered.count, rendered.full_chars, rendered.over_budget)
+    assert totals.names_only == rendered.names_only
+    cut = {entry.name: kept for entry in entries if (kept := totals.kept(entry)) is not None}
+    assert cut == (rendered.cut if rendered.over_budget else {})
+    removed = totals.plus(entries[0], -1) if entries else totals
+    assert removed == listing_totals(entries[1:], budget)

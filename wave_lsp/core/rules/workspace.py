@@ -25,7 +25,7 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Related
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.listing import DEFAULT_LISTING_BUDGET, listing_entry, render_listing
+from wave_lsp.core.runtime.listing import listing_entry
 from wave_lsp.core.workspace.runtime_view import RuntimeSkill, legacy_commands, why_wins
 
 
@@ -76,14 +76,12 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
     if me is None or project is None or me.shadowed_by is not None:
         return
     mine = listing_entry(ctx.document, ctx.location)
-    if mine == me.listing:
-        listing = project.listings[me.group]
-    else:
-        entries = [mine if s is me else s.listing for s in project.listed_beside(me)]
-        listing = render_listing(entries, DEFAULT_LISTING_BUDGET)
-    if not listing.over_budget or mine.name not in listing.cut:
+    listing = project.listings[me.group]  # the sums of its group, kept up to date on file events
+    if mine != me.listing:  # the editor's text: its entry instead of the one on disk
+        listing = listing.plus(me.listing, -1).plus(mine)
+    kept = listing.kept(mine)
+    if kept is None:
         return
-    kept = listing.cut[mine.name]
     count = listing.count
     what = ("only names are listed: this description is dropped" if listing.names_only
             else f"each description keeps about {kept:,} characters, so this one is cut")

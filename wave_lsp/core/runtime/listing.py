@@ -7,6 +7,7 @@ what the code lens shows, what `list` reports as `listingChars`, and what SK055/
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from wave_lsp.core.parsing.document import SkillDocument
@@ -129,3 +130,60 @@ def render_listing(entries: list[ListingEntry], budget: int = DEFAULT_LISTING_BU
             cut[entry.name] = share - 1
         lines.append(f"- {entry.name}: {description}" if description else f"- {entry.name}")
     return Listing("\n".join(lines), budget, len(full), cut, count=count)
+
+
+@dataclass(frozen=True, slots=True)
+class ListingTotals:
+    """What the budget rule needs of a listing, without rendering it: sums over its model-visible
+    entries. `render_listing` cuts exactly the entries `kept` names (tests/core/test_incremental.py
+    holds the two together); the sums follow a changed entry in O(1), so a project snapshot keeps
+    each load group's totals up to date without looking at the other skills
+    (docs/design/product.md *Incremental re-indexing*)."""
+
+    count: int = 0  #: model-visible entries
+    text_chars: int = 0  #: their lines' characters
+    name_chars: int = 0  #: their `- <name>: ` prefixes' characters
+    budget: int = DEFAULT_LISTING_BUDGET
+
+    def plus(self, entry: ListingEntry, sign: int = 1) -> ListingTotals:
+        """The totals with `entry` added (`sign` -1: removed); an entry that is not listed
+        changes nothing."""
+        if not entry.model_invocable:
+            return self
+        return ListingTotals(self.count + sign, self.text_chars + sign * len(entry.text),
+                             self.name_chars + sign * (len(entry.name) + 4), self.budget)
+
+    @property
+    def full_chars(self) -> int:
+        """The characters of the listing without cutting (lines joined by newlines)."""
+        return self.text_chars + max(self.count - 1, 0)
+
+    @property
+    def over_budget(self) -> bool:
+        return self.count > 0 and self.full_chars > self.budget
+
+    @property
+    def share(self) -> int:
+        """The characters each description keeps when the listing is over budget."""
+        return (self.budget - self.name_chars - (self.count - 1)) // max(self.count, 1)
+
+    @property
+    def names_only(self) -> bool:
+        return self.over_budget and self.share < MIN_DESCRIPTION_CHARS
+
+    def kept(self, entry: ListingEntry) -> int | None:
+        """The characters of `entry`'s description kept when the listing cuts it (0: only its name
+        is listed), None when it is not cut."""
+        if not self.over_budget or not entry.model_invocable:
+            return None
+        if self.names_only:
+            return 0
+        share = self.share
+        return share - 1 if len(entry.text) - len(entry.name) - 4 > share else None
+
+
+def listing_totals(entries: Iterable[ListingEntry],
+                   budget: int = DEFAULT_LISTING_BUDGET) -> ListingTotals:
+    visible = [entry for entry in entries if entry.model_invocable]
+    return ListingTotals(len(visible), sum(len(entry.text) for entry in visible),
+                         sum(len(entry.name) + 4 for entry in visible), budget)

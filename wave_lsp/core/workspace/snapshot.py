@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from wave_lsp.core.runtime.listing import Listing, render_listing
+from wave_lsp.core.runtime.listing import ListingTotals, listing_totals
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import MARKETPLACE, PLUGIN_MANIFESTS, SKILL_FILE
 from wave_lsp.core.workspace.runtime_view import Listed, Root, RuntimeSkill, SkillSummary
@@ -55,30 +55,25 @@ Entry = tuple[Path, str, os.stat_result]
 Summarize = Callable[[Path, os.stat_result], SkillSummary | None]
 
 
-class GroupListings(Mapping[str, Listing]):
-    """The listing of every load group (`RuntimeSkill.group`): its own skills that are not
-    shadowed, plus the personal and managed ones, in precedence order ("" is the project's own
-    and personal skills). Each is rendered when first asked for and kept: a snapshot never
-    changes, and a derived snapshot keeps the listings of the groups the change left alone."""
+class GroupListings(Mapping[str, ListingTotals]):
+    """The listing totals of every load group (`RuntimeSkill.group`): its own skills that are not
+    shadowed, plus the personal and managed ones ("" is the project's own and personal skills).
+    Each is summed when first asked for and kept: a snapshot never changes, and a derived
+    snapshot carries the known totals over, adjusted by the skills that changed."""
 
-    def __init__(self, skills: tuple[RuntimeSkill, ...], known: dict[str, Listing]) -> None:
+    def __init__(self, skills: tuple[RuntimeSkill, ...], known: dict[str, ListingTotals]) -> None:
         self._skills = skills
         self._known = known
 
-    def __getitem__(self, group: str) -> Listing:
+    def __getitem__(self, group: str) -> ListingTotals:
         known = self._known.get(group)
         if known is not None:
             return known
-        members = []
-        present = group == ""
-        for skill in self._skills:
-            present = present or skill.group == group
-            if skill.shadowed_by is None and (skill.group == group or skill.scope in EVERYWHERE):
-                members.append(skill.listing)
-        if not present:
+        if group != "" and not any(skill.group == group for skill in self._skills):
             raise KeyError(group)
-        listing = self._known[group] = render_listing(members)  # a race renders it twice: same
-        return listing
+        totals = self._known[group] = listing_totals(  # a race sums it twice: same result
+            skill.listing for skill in self._skills if _listed_in(skill, group))
+        return totals
 
     def __iter__(self) -> Iterator[str]:
         return iter(sorted({"", *(skill.group for skill in self._skills)}))
@@ -86,13 +81,22 @@ class GroupListings(Mapping[str, Listing]):
     def __len__(self) -> int:
         return len({"", *(skill.group for skill in self._skills)})
 
-    def kept_except(self, groups: Iterable[str] | None) -> dict[str, Listing]:
-        """The listings already rendered, less `groups` (None: less all of them)."""
-        if groups is None:
-            return {}
-        dropped = set(groups)
-        return {group: listing for group, listing in tuple(self._known.items())
-                if group not in dropped}
+    def carried(self, replaced: Iterable[tuple[RuntimeSkill | None, RuntimeSkill | None]]
+                ) -> dict[str, ListingTotals]:
+        """The totals already known, with each (before, after) skill pair applied."""
+        known = dict(self._known)
+        for old, new in replaced:
+            for group, totals in known.items():
+                if old is not None and _listed_in(old, group):
+                    totals = totals.plus(old.listing, -1)
+                if new is not None and _listed_in(new, group):
+                    totals = totals.plus(new.listing)
+                known[group] = totals
+        return known
+
+
+def _listed_in(skill: RuntimeSkill, group: str) -> bool:
+    return skill.shadowed_by is None and (skill.group == group or skill.scope in EVERYWHERE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +124,7 @@ class ProjectSnapshot:
     skills: tuple[RuntimeSkill, ...]
     by_real_dir: Mapping[str, RuntimeSkill]
     by_name: Mapping[str, tuple[RuntimeSkill, ...]]
-    #: per load group: the listing of a session that loads that group's skills
+    #: per load group: the totals of the listing of a session that loads that group's skills
     listings: GroupListings
     #: SKILL.md path -> (mtime, size) of every entry of every root
     signature: Mapping[str, tuple[int, int]]
@@ -241,8 +245,8 @@ class _Draft:
         self.signature = dict(old.signature)
         self.names: set[str] = set()
         self.inserted: list[RuntimeSkill] = []
-        #: real dir -> (listed, listing entry, group, scope) before the change, for listing changes
-        self.before: dict[str, tuple[object, ...]] = {}
+        #: real dir -> the skill before the change (for the listings)
+        self.before: dict[str, RuntimeSkill] = {}
 
     def position(self, key: tuple[int, str]) -> int:
         return bisect.bisect_left(self.keys, key)
@@ -284,7 +288,8 @@ class _Draft:
             self.by_name.pop(name, None)
 
     def _remember(self, skill: RuntimeSkill) -> None:
-        self.before.setdefault(skill.real_dir, _listed_state(skill))
+        if not any(skill is new for new in self.inserted):  # only what the old snapshot held
+            self.before.setdefault(skill.real_dir, skill)
 
     def reshadow(self) -> None:
         """Within each touched name, per group, the first skill wins and shadows the others."""
@@ -300,29 +305,31 @@ class _Draft:
                     if winner is member:
                         winners[member.group] = copy
 
-    def change(self) -> SnapshotChange:
+    def pairs(self) -> list[tuple[RuntimeSkill | None, RuntimeSkill | None]]:
+        """(before, after) of every skill added, removed or replaced."""
+        touched = dict.fromkeys([*self.before, *(skill.real_dir for skill in self.inserted)])
+        return [(self.before.get(real), self.by_real_dir.get(real)) for real in touched
+                if self.before.get(real) is not self.by_real_dir.get(real)]
+
+    def change(self, pairs: list[tuple[RuntimeSkill | None, RuntimeSkill | None]]
+               ) -> SnapshotChange:
         groups: set[str] = set()
         everywhere = False
-        after = {skill.real_dir: skill for name in self.names
-                 for skill in self.by_name.get(name, ())}
-        for real in set(self.before) | {r for r in after if r not in self.before}:
-            old_state = self.before.get(real)
-            new_skill = after.get(real)
-            new_state = _listed_state(new_skill) if new_skill is not None else None
-            if old_state == new_state:
+        for old, new in pairs:
+            states = [_listed_state(skill) if skill is not None else None for skill in (old, new)]
+            if states[0] == states[1]:
                 continue
-            for state in (old_state, new_state):
-                if state is None:
-                    continue
-                if state[3] in EVERYWHERE:
-                    everywhere = True
-                groups.add(str(state[2]))
+            for skill in (old, new):
+                if skill is not None:
+                    everywhere = everywhere or skill.scope in EVERYWHERE
+                    groups.add(skill.group)
         return SnapshotChange(frozenset(self.names), frozenset(groups), everywhere)
 
-    def snapshot(self, change: SnapshotChange) -> ProjectSnapshot:
+    def snapshot(self, pairs: list[tuple[RuntimeSkill | None, RuntimeSkill | None]]
+                 ) -> ProjectSnapshot:
         old = self.old
         skills = tuple(self.skills)
-        kept = old.listings.kept_except(None if change.everywhere else change.groups)
+        kept = old.listings.carried(pairs)
         live = [skill for skill in (*old.linked, *self.inserted)
                 if self.by_real_dir.get(skill.real_dir) is skill]
         linked = tuple(skill for skill in live if _is_linked(skill, old.real_roots))
@@ -363,8 +370,8 @@ def updated(snapshot: ProjectSnapshot, entries: Iterable[tuple[int, str]],
         if new is not None:
             draft.insert(new)
     draft.reshadow()
-    change = draft.change()
-    return draft.snapshot(change), change
+    pairs = draft.pairs()
+    return draft.snapshot(pairs), draft.change(pairs)
 
 
 def _runtime_skill(profile: RuntimeProfile, root: Root, rank: int, entry: Entry,
