@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from wave_lsp.core.runtime.listing import ListingEntry, listing_totals, render_listing
 from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE, RuntimeProfile
 from wave_lsp.core.workspace.session import WorkspaceSession
-from wave_lsp.core.workspace.snapshot import FileChange, ProjectSnapshot
+from wave_lsp.core.workspace.snapshot import FileChange, Layered, ProjectSnapshot
 
 C, M, D = FileChange.CREATED, FileChange.CHANGED, FileChange.DELETED
 #: where skills live in the test tree: project roots of both targets, a personal root, a plugin
@@ -289,3 +289,31 @@ def test_listing_totals_cut_what_the_rendered_listing_cuts(entries: list[Listing
     assert cut == (rendered.cut if rendered.over_budget else {})
     removed = totals.plus(entries[0], -1) if entries else totals
     assert removed == listing_totals(entries[1:], budget)
+
+
+@settings(max_examples=60, deadline=None)
+@given(base=st.dictionaries(st.integers(0, 40), st.integers(), max_size=30),
+       edits=st.lists(st.lists(st.tuples(st.integers(0, 40), st.none() | st.integers()),
+                               max_size=40), max_size=40))
+def test_a_layered_map_reads_as_the_dict_it_stands_for(
+        base: dict[int, int], edits: list[list[tuple[int, int | None]]]) -> None:
+    """The snapshot maps share their base between snapshots; however the layers pile up and are
+    folded, each version reads as a plain dict with the same edits, and older versions never
+    change."""
+    layered, expected = Layered(dict(base)), dict(base)
+    versions = [(layered, dict(expected))]
+    for batch in edits:
+        draft = layered.draft()
+        for key, value in batch:
+            if value is None:
+                draft.pop(key)
+                expected.pop(key, None)
+            else:
+                draft[key] = value
+                expected[key] = value
+            assert draft.get(key) == expected.get(key)
+        layered = draft.done(floor=8)  # fold often
+        versions.append((layered, dict(expected)))
+    for version, wanted in versions:
+        assert dict(version.items()) == wanted and len(version) == len(wanted)
+        assert all((key in version) == (key in wanted) for key in range(41))

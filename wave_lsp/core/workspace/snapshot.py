@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from wave_lsp.core.runtime.listing import ListingTotals, listing_totals
 from wave_lsp.core.runtime.profiles import RuntimeProfile
@@ -53,6 +54,80 @@ class FileChange(Enum):
 Entry = tuple[Path, str, os.stat_result]
 #: how a snapshot obtains the summary of a SKILL.md: (path, its stat) -> summary
 Summarize = Callable[[Path, os.stat_result], SkillSummary | None]
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Gone:
+    """What a layer holds for a key it removed."""
+
+
+_GONE = _Gone()
+
+
+class Layered(Mapping[K, V]):
+    """An immutable map as a shared base plus a small layer of changes, so that deriving a
+    snapshot copies only the changes, not the 5,000 or 50,000 entries of its maps; the layer is
+    folded into a new base once it holds an eighth of it (amortised O(1) per change)."""
+
+    __slots__ = ("_base", "_top")
+
+    def __init__(self, base: dict[K, V], top: dict[K, V | _Gone] | None = None) -> None:
+        self._base = base  # never changed once shared
+        self._top: dict[K, V | _Gone] = top or {}
+
+    def __getitem__(self, key: K) -> V:
+        if key in self._top:
+            value = self._top[key]
+            if isinstance(value, _Gone):
+                raise KeyError(key)
+            return value
+        return self._base[key]
+
+    def __iter__(self) -> Iterator[K]:
+        top = self._top
+        yield from (key for key in self._base if key not in top)
+        yield from (key for key, value in top.items() if not isinstance(value, _Gone))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def draft(self) -> LayeredDraft[K, V]:
+        return LayeredDraft(self._base, self._top)
+
+
+class LayeredDraft(Generic[K, V]):
+    """The changes being made to a `Layered` map; `done()` gives the new map."""
+
+    def __init__(self, base: dict[K, V], top: dict[K, V | _Gone]) -> None:
+        self._base = base
+        self._top = dict(top)
+
+    def get(self, key: K) -> V | None:
+        if key in self._top:
+            value = self._top[key]
+            return None if isinstance(value, _Gone) else value
+        return self._base.get(key)
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self._top[key] = value
+
+    def pop(self, key: K) -> None:
+        self._top[key] = _GONE
+
+    def done(self, floor: int = 512) -> Layered[K, V]:
+        """The new map; its layer is folded into a new base when it holds more than an eighth of
+        the base (of `floor`, for small maps)."""
+        base, top = self._base, self._top
+        if len(top) * 8 <= max(len(base), floor):
+            return Layered(base, top)
+        merged = {key: value for key, value in base.items() if key not in top}
+        for key, value in top.items():
+            if not isinstance(value, _Gone):
+                merged[key] = value
+        return Layered(merged)
 
 
 class GroupListings(Mapping[str, ListingTotals]):
@@ -122,12 +197,12 @@ class ProjectSnapshot:
     profile: RuntimeProfile
     root: Path | None
     skills: tuple[RuntimeSkill, ...]
-    by_real_dir: Mapping[str, RuntimeSkill]
-    by_name: Mapping[str, tuple[RuntimeSkill, ...]]
+    by_real_dir: Layered[str, RuntimeSkill]
+    by_name: Layered[str, tuple[RuntimeSkill, ...]]
     #: per load group: the totals of the listing of a session that loads that group's skills
     listings: GroupListings
     #: SKILL.md path -> (mtime, size) of every entry of every root
-    signature: Mapping[str, tuple[int, int]]
+    signature: Layered[str, tuple[int, int]]
     #: the roots in precedence order (a skill's `rank` is its root's position), and their real paths
     roots: tuple[Root, ...] = ()
     real_roots: tuple[str, ...] = ()
@@ -154,11 +229,11 @@ class ProjectSnapshot:
         ordered = tuple(skills)
         return ProjectSnapshot(
             profile=profile, root=root, skills=ordered,
-            by_real_dir={skill.real_dir: skill for skill in skills},
-            by_name={name: tuple(group) for name, group in groups.items()},
+            by_real_dir=Layered({skill.real_dir: skill for skill in skills}),
+            by_name=Layered({name: tuple(group) for name, group in groups.items()}),
             listings=GroupListings(ordered, {}),
-            signature={str(path): (info.st_mtime_ns, info.st_size)
-                       for _root, entries in listed for path, _real, info in entries},
+            signature=Layered({str(path): (info.st_mtime_ns, info.st_size)
+                               for _root, entries in listed for path, _real, info in entries}),
             roots=roots, real_roots=real_roots, keys=tuple(_key(skill) for skill in skills),
             linked=tuple(skill for skill in skills if _is_linked(skill, real_roots)),
             duplicate_paths=frozenset(str(path) for skill in skills for path in skill.duplicates))
@@ -240,9 +315,9 @@ class _Draft:
         self.old = old
         self.skills = list(old.skills)
         self.keys = list(old.keys)
-        self.by_real_dir = dict(old.by_real_dir)
-        self.by_name = dict(old.by_name)
-        self.signature = dict(old.signature)
+        self.by_real_dir = old.by_real_dir.draft()
+        self.by_name = old.by_name.draft()
+        self.signature = old.signature.draft()
         self.names: set[str] = set()
         self.inserted: list[RuntimeSkill] = []
         #: real dir -> the skill before the change (for the listings)
@@ -261,8 +336,8 @@ class _Draft:
         index = self.position(_key(skill))
         self._remember(skill)
         del self.skills[index], self.keys[index]
-        self.by_real_dir.pop(skill.real_dir, None)
-        members = tuple(s for s in self.by_name.get(skill.name, ()) if s is not skill)
+        self.by_real_dir.pop(skill.real_dir)
+        members = tuple(s for s in self.by_name.get(skill.name) or () if s is not skill)
         self._set_members(skill.name, members)
 
     def insert(self, skill: RuntimeSkill) -> None:
@@ -272,7 +347,7 @@ class _Draft:
         self.keys.insert(index, key)
         self.by_real_dir[skill.real_dir] = skill
         self.inserted.append(skill)
-        members = [*self.by_name.get(skill.name, ()), skill]
+        members = [*(self.by_name.get(skill.name) or ()), skill]
         members.sort(key=_key)
         self._set_members(skill.name, tuple(members))
 
@@ -285,7 +360,7 @@ class _Draft:
         if members:
             self.by_name[name] = members
         else:
-            self.by_name.pop(name, None)
+            self.by_name.pop(name)
 
     def _remember(self, skill: RuntimeSkill) -> None:
         if not any(skill is new for new in self.inserted):  # only what the old snapshot held
@@ -295,7 +370,7 @@ class _Draft:
         """Within each touched name, per group, the first skill wins and shadows the others."""
         for name in tuple(self.names):
             winners: dict[str, RuntimeSkill] = {}
-            for member in self.by_name.get(name, ()):
+            for member in self.by_name.get(name) or ():
                 winner = winners.setdefault(member.group, member)
                 wanted = None if winner is member else winner
                 if member.shadowed_by is not wanted:
@@ -334,8 +409,8 @@ class _Draft:
                 if self.by_real_dir.get(skill.real_dir) is skill]
         linked = tuple(skill for skill in live if _is_linked(skill, old.real_roots))
         return dataclasses.replace(
-            old, skills=skills, by_real_dir=self.by_real_dir, by_name=self.by_name,
-            listings=GroupListings(skills, kept), signature=self.signature,
+            old, skills=skills, by_real_dir=self.by_real_dir.done(), by_name=self.by_name.done(),
+            listings=GroupListings(skills, kept), signature=self.signature.done(),
             keys=tuple(self.keys), linked=linked)
 
 
@@ -356,7 +431,7 @@ def updated(snapshot: ProjectSnapshot, entries: Iterable[tuple[int, str]],
         if old_path in snapshot.duplicate_paths or (old is not None and old.duplicates):
             return None
         entry = skill_entry(root, name)
-        draft.signature.pop(old_path, None)
+        draft.signature.pop(old_path)
         new = None
         if entry is not None:
             path, real, info = entry
