@@ -13,6 +13,9 @@
   collisions, the listing budget and resource findings reach the client without opening the file;
   push clients get the same findings published after indexing, file events, saves and settings
   changes (docs/design/lsp.md *Findings on files that are not open*).
+- file events (and saves, for clients that watch files) update the index and the project snapshots
+  incrementally and re-check only the open documents that depend on the change
+  (docs/design/product.md *Incremental re-indexing*).
 - open/change/save publish (push clients); close clears a skill file's diagnostics, or replaces
   them by its findings on disk. Markdown that is not a skill (a README) gets no diagnostics and no
   work: clients such as Claude Code hand the server every `.md` file.

@@ -3,15 +3,16 @@ follows a file event without looking at the whole disk again (docs/design/produc
 *Incremental re-indexing*).
 
 A `ProjectSnapshot` holds the skills in precedence order with shadowing resolved, grouped by name
-and by real folder, and the listing of every load group (rendered when first asked for). It is
-immutable: a change produces a new snapshot.
+and by real folder, and the listing totals of every load group (summed when first asked for). It
+is immutable: a change produces a new snapshot, whose maps share the old one's base
+(`Layered`).
 
 `changed_entries` tells which skill entries of a snapshot a changed path touches (a skill folder
 or its SKILL.md directly in a skills root), or None when the change may alter what is discovered
 at all (a skills root or an ancestor, a plugin manifest, `.git`, a folder or SKILL.md appearing
 outside the roots, anything around a skill reached through a symbolic link). `updated` re-reads
 those entries only and derives the new snapshot from the old one: the entry's skill, the shadowing
-of the names it had and has, the listings of the groups whose members changed. It answers None
+of the names it had and has, the listing totals of the groups whose members changed. It answers None
 when it cannot do so exactly (an entry that reaches a folder another entry also reaches): the
 caller then rebuilds from the disk. Tests compare both ways after every event
 (tests/core/test_incremental.py).
