@@ -224,9 +224,9 @@ def test_a_body_edit_leaves_the_listings_alone() -> None:
         t.write("wave", "b", "beta")
         follower = Follower(t, WAVE)
         change = follower.session.apply_changes(t.write("wave", "a", "alpha", body="New body."))
-        assert change.names == {"alpha"} and not change.groups and not change.everywhere
+        assert change.empty  # nothing another skill's rules read of it changed
         change = follower.session.apply_changes(t.write("wave", "a", "alpha", "New words."))
-        assert change.groups == {""}
+        assert change.groups == {""} and change.names == {"alpha"}
 
 
 def test_a_symlinked_skill_is_followed_by_a_rebuild() -> None:
@@ -316,4 +316,5 @@ def test_a_layered_map_reads_as_the_dict_it_stands_for(
         versions.append((layered, dict(expected)))
     for version, wanted in versions:
         assert dict(version.items()) == wanted and len(version) == len(wanted)
+        assert version == wanted and version == Layered(dict(wanted)) and version.as_dict() == wanted
         assert all((key in version) == (key in wanted) for key in range(41))

@@ -20,6 +20,7 @@ from wave_lsp.core.checking.disk_findings import DiskFindings, FileFindings
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.workspace.discovery import is_skill_file
 from wave_lsp.core.workspace.index import SkillIndex
+from wave_lsp.core.workspace.location import SKILL_FILE
 from wave_lsp.core.workspace.session import WorkspaceChange, WorkspaceSession
 from wave_lsp.core.workspace.snapshot import FileChange
 from wave_lsp.lsp.convert import Positions
@@ -226,12 +227,12 @@ class ServerState:
     def concerns_skills(self, changed: list[Path]) -> bool:
         """Whether these changed files may change any skill's findings, open or not: a SKILL.md,
         settings, plugin, `.gitignore` or `pyproject.toml`, or a file inside an indexed skill's
-        folder."""
-        if any(path.name.lower() in GLOBAL_NAMES for path in changed):
+        folder (looked up by the folders above it, not by going through the index)."""
+        if any(path.name.lower() in GLOBAL_NAMES or path.name.lower() == "skill.md"
+               for path in changed):
             return True
-        folders = {entry.path.parent for entry in self.index.skills()}
-        return any(path.parent in folders or any(parent in folders for parent in path.parents)
-                   for path in changed)
+        return any(self.index.entry(folder / SKILL_FILE) is not None
+                   for path in changed for folder in (path, *path.parents))
 
     def forget(self, uri: str) -> None:
         self._analyses.pop(uri, None)

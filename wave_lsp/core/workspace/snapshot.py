@@ -98,6 +98,22 @@ class Layered(Mapping[K, V]):
     def draft(self) -> LayeredDraft[K, V]:
         return LayeredDraft(self._base, self._top)
 
+    def as_dict(self) -> dict[K, V]:
+        """A plain dict of the same content (the base itself when there is no layer)."""
+        if not self._top:
+            return self._base
+        return LayeredDraft(self._base, self._top).merged()
+
+    def __eq__(self, other: object) -> bool:
+        """Compared as dicts are, at C speed (the session compares disk signatures)."""
+        if isinstance(other, Layered):
+            other = other.as_dict()
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        return self.as_dict() == (other if isinstance(other, dict) else dict(other.items()))
+
+    __hash__ = None  # type: ignore[assignment]  # a mapping is not hashable, as a dict is not
+
 
 class LayeredDraft(Generic[K, V]):
     """The changes being made to a `Layered` map; `done()` gives the new map."""
@@ -121,14 +137,17 @@ class LayeredDraft(Generic[K, V]):
     def done(self, floor: int = 512) -> Layered[K, V]:
         """The new map; its layer is folded into a new base when it holds more than an eighth of
         the base (of `floor`, for small maps)."""
+        if not self._top or len(self._top) * 8 <= max(len(self._base), floor):
+            return Layered(self._base, self._top)
+        return Layered(self.merged())
+
+    def merged(self) -> dict[K, V]:
         base, top = self._base, self._top
-        if len(top) * 8 <= max(len(base), floor):
-            return Layered(base, top)
         merged = {key: value for key, value in base.items() if key not in top}
         for key, value in top.items():
             if not isinstance(value, _Gone):
                 merged[key] = value
-        return Layered(merged)
+        return merged
 
 
 class GroupListings(Mapping[str, ListingTotals]):
@@ -389,17 +408,21 @@ class _Draft:
 
     def change(self, pairs: list[tuple[RuntimeSkill | None, RuntimeSkill | None]]
                ) -> SnapshotChange:
+        """Names whose skills read differently to the rules (a skill re-read with the same
+        name, place, listing and winner is no change), groups whose listing changed."""
+        names: set[str] = set()
         groups: set[str] = set()
         everywhere = False
         for old, new in pairs:
-            states = [_listed_state(skill) if skill is not None else None for skill in (old, new)]
-            if states[0] == states[1]:
+            both = [skill for skill in (old, new) if skill is not None]
+            if old is None or new is None or _seen_state(old) != _seen_state(new):
+                names.update(skill.name for skill in both)
+            if old is not None and new is not None and _listed_state(old) == _listed_state(new):
                 continue
-            for skill in (old, new):
-                if skill is not None:
-                    everywhere = everywhere or skill.scope in EVERYWHERE
-                    groups.add(skill.group)
-        return SnapshotChange(frozenset(self.names), frozenset(groups), everywhere)
+            for skill in both:
+                everywhere = everywhere or skill.scope in EVERYWHERE
+                groups.add(skill.group)
+        return SnapshotChange(frozenset(names), frozenset(groups), everywhere)
 
     def snapshot(self, pairs: list[tuple[RuntimeSkill | None, RuntimeSkill | None]]
                  ) -> ProjectSnapshot:
@@ -413,6 +436,14 @@ class _Draft:
             old, skills=skills, by_real_dir=self.by_real_dir.done(), by_name=self.by_name.done(),
             listings=GroupListings(skills, kept), signature=self.signature.done(),
             keys=tuple(self.keys), linked=linked)
+
+
+def _seen_state(skill: RuntimeSkill) -> tuple[object, ...]:
+    """What the rules of other skills read of a skill: its name, place, listing, description
+    and which skill shadows it."""
+    winner = skill.shadowed_by.path if skill.shadowed_by is not None else None
+    return (skill.name, skill.path, skill.real_dir, skill.root, skill.rank, skill.listing,
+            skill.description, winner)
 
 
 def _listed_state(skill: RuntimeSkill) -> tuple[object, ...]:
