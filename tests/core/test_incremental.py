@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 
 from wave_lsp.core.runtime.listing import ListingEntry, listing_totals, render_listing
 from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE, RuntimeProfile
+from wave_lsp.core.workspace import session as session_module
 from wave_lsp.core.workspace.session import WorkspaceSession
 from wave_lsp.core.workspace.snapshot import FileChange, Layered, ProjectSnapshot
 
@@ -115,9 +117,14 @@ class Follower:
     """A session that follows the events (as the server's does) and checks it against a fresh one
     after each batch."""
 
-    def __init__(self, tree: Tree, profile: RuntimeProfile) -> None:
+    def __init__(self, tree: Tree, profile: RuntimeProfile, watching: bool = False) -> None:
         self.tree, self.profile = tree, profile
-        self.session = WorkspaceSession(freshness_seconds=None)
+        #: watching: the project's changes come as events, and every use looks at the rest of
+        #: the disk (the personal root), which must find the derived snapshot in step with it
+        self.watching = watching
+        self.session = WorkspaceSession(freshness_seconds=0.0 if watching else None)
+        if watching:
+            self.session.watch([tree.project])
         self.rebuilt = 0
         #: events inside the roots must be followed without a rebuild
         self.strict = True
@@ -127,14 +134,20 @@ class Follower:
         return self.session.project(self.profile, self.tree.project, self.tree.home)
 
     def apply(self, events: list[tuple[Path, FileChange]]) -> None:
-        before = self.current()
+        # the snapshot as it was before the files changed (a look now would see the change)
+        before = (self.session.projects() or [self.current()])[0]
         for group in before.listings:  # rendered now, so the derived snapshot may keep them
             before.listings[group]
         change = self.session.apply_changes(events)
         self.rebuilt += change.full
         if self.strict and all(_in_a_root(path, before) for path, _ in events):
             assert not change.full  # followed incrementally, not rebuilt
-        after = self.current()
+        derived = self.session.projects()
+        with mock.patch("wave_lsp.core.workspace.session.list_roots",
+                        wraps=session_module.list_roots) as listed:
+            after = self.current()
+        if self.watching and not change.full:  # the look at the personal root found it in step
+            assert derived[0] is after and not listed.called
         fresh = WorkspaceSession(freshness_seconds=None).project(
             self.profile, self.tree.project, self.tree.home)
         assert_consistent(after)
@@ -229,6 +242,25 @@ def test_a_body_edit_leaves_the_listings_alone() -> None:
         assert change.groups == {""} and change.names == {"alpha"}
 
 
+def test_watching_looks_only_outside_the_watched_folders() -> None:
+    """With the project watched, a change there that no event reported is not seen (the events
+    are trusted); one in the personal root is seen on next use; `expire` looks at everything."""
+    with tree() as t:
+        t.write("wave", "a", "alpha")
+        t.write("personal", "h", "home-skill")
+        session = WorkspaceSession(freshness_seconds=0.0)
+        session.watch([t.project])
+        first = session.project(WAVE, t.project, t.home)
+        t.write("wave", "b", "beta")  # no event
+        assert session.project(WAVE, t.project, t.home) is first
+        t.write("personal", "g", "other-home-skill")  # no event: outside the watched folder
+        second = session.project(WAVE, t.project, t.home)
+        assert "other-home-skill" in second.by_name and "beta" in second.by_name
+        t.write("wave", "c", "gamma")
+        session.expire()
+        assert "gamma" in session.project(WAVE, t.project, t.home).by_name
+
+
 def test_a_symlinked_skill_is_followed_by_a_rebuild() -> None:
     with tree() as t:
         real = t.base / "elsewhere/linked"
@@ -254,13 +286,14 @@ STEP = st.one_of(
 )
 
 
+@pytest.mark.parametrize("watching", [False, True], ids=["events only", "watching the project"])
 @pytest.mark.parametrize("profile", [WAVE, CLAUDE_CODE], ids=lambda p: p.name)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=st.lists(STEP, min_size=1, max_size=12))
-def test_any_event_sequence_matches_a_rebuild(profile: RuntimeProfile,
+def test_any_event_sequence_matches_a_rebuild(profile: RuntimeProfile, watching: bool,
                                               steps: list[tuple[str, tuple[object, ...]]]) -> None:
     with tree() as t:
-        follower = Follower(t, profile)
+        follower = Follower(t, profile, watching)
         for step in steps:
             run(t, follower, step)
 

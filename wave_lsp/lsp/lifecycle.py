@@ -68,6 +68,8 @@ def register(server: WaveLanguageServer) -> None:
             await _pull_settings(ls)
             await _register_dynamic(ls)
             await _index_workspace(ls)
+            if ls.watching_files:  # the workspace's changes arrive as file events
+                ls.state.session.watch(_workspace_folders(ls))
             ls.state.invalidate()
             ls.refresh_all()
             ls.schedule_unopened()

@@ -162,9 +162,14 @@ Listed = list[tuple[Root, list[tuple[Path, str, os.stat_result]]]]
 def list_roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
                 personal: bool) -> Listed:
     """Every root in precedence order with its skill entries."""
-    return [(root, [entry for entry in _skill_entries(root.path)
-                    if root.only is None or entry[0].parent.name == root.only])
+    return [(root, root_entries(root))
             for root in roots(profile, project, home, personal) + _plugins(project)]
+
+
+def root_entries(root: Root) -> list[tuple[Path, str, os.stat_result]]:
+    """The skill entries of one root (only the one it is restricted to, if any)."""
+    return [entry for entry in _skill_entries(root.path)
+            if root.only is None or entry[0].parent.name == root.only]
 
 
 def _plugin_roots(project: Path) -> list[Root]:

@@ -38,6 +38,7 @@ from wave_lsp.core.workspace.snapshot import (
     ProjectSnapshot,
     SnapshotChange,
     changed_entries,
+    unwatched_unchanged,
     updated,
 )
 
@@ -79,6 +80,8 @@ class _Remembered:
     snapshot: ProjectSnapshot
     checked_at: float
     home: Path | None = None  #: whose personal roots it holds (the summaries are read with it)
+    #: `expire` was called: look at every root again, watched or not
+    whole: bool = False
 
 
 @dataclass(slots=True)
@@ -93,6 +96,8 @@ class WorkspaceSession:
     _summaries: dict[str, tuple[int, int, str, SkillSummary]] = field(default_factory=dict)
     _projects: dict[tuple[object, ...], _Remembered] = field(default_factory=dict)
     _git_roots: dict[Path, Path | None] = field(default_factory=dict)
+    #: folders whose changes arrive as file events (`watch`)
+    watched: tuple[str, ...] = ()
     _ignore_specs: dict[tuple[Path, int], pathspec.GitIgnoreSpec | None] = field(
         default_factory=dict)
 
@@ -129,6 +134,10 @@ class WorkspaceSession:
         now = time.monotonic()
         if remembered is not None and self._fresh(remembered, now):
             return remembered.snapshot
+        if remembered is not None and self.watched and not remembered.whole and \
+                unwatched_unchanged(remembered.snapshot, self._is_watched):
+            remembered.checked_at = now  # the rest is kept in step by `apply_changes`
+            return remembered.snapshot
         absolute = Path(os.path.abspath(root)) if root is not None else None
         listed = list_roots(profile, absolute, home, personal)
         disk = signature(listed)
@@ -140,7 +149,19 @@ class WorkspaceSession:
                                      home)
             self._projects[key] = remembered
         remembered.checked_at = now
+        remembered.whole = False
         return remembered.snapshot
+
+    def watch(self, folders: Iterable[Path]) -> None:
+        """Changes under `folders` arrive as file events (`apply_changes`): looking at the disk
+        after `freshness_seconds` then covers only the roots and linked skills outside them."""
+        found: set[str] = set()
+        for folder in folders:
+            found |= {os.path.abspath(folder), os.path.realpath(folder)}
+        self.watched = tuple(sorted(found))
+
+    def _is_watched(self, path: str) -> bool:
+        return any(path == folder or path.startswith(folder + os.sep) for folder in self.watched)
 
     def _fresh(self, remembered: _Remembered, now: float) -> bool:
         if self.freshness_seconds is None:
@@ -237,4 +258,5 @@ class WorkspaceSession:
         """Files changed: look at the disk again on next use (unchanged files are not re-read)."""
         for remembered in tuple(self._projects.values()):  # a copy, as in known_document
             remembered.checked_at = 0.0
+            remembered.whole = True
         self._git_roots.clear()

@@ -33,7 +33,13 @@ from typing import Generic, TypeVar
 from wave_lsp.core.runtime.listing import ListingTotals, listing_totals
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import MARKETPLACE, PLUGIN_MANIFESTS, SKILL_FILE
-from wave_lsp.core.workspace.runtime_view import Listed, Root, RuntimeSkill, SkillSummary
+from wave_lsp.core.workspace.runtime_view import (
+    Listed,
+    Root,
+    RuntimeSkill,
+    SkillSummary,
+    root_entries,
+)
 
 #: the scopes whose skills load in every session, so they are in every group's listing
 EVERYWHERE = ("personal", "managed")
@@ -226,6 +232,8 @@ class ProjectSnapshot:
     #: the roots in precedence order (a skill's `rank` is its root's position), and their real paths
     roots: tuple[Root, ...] = ()
     real_roots: tuple[str, ...] = ()
+    #: how many entries each root listed (for looking at the roots no file event covers)
+    root_sizes: tuple[int, ...] = ()
     #: (rank, folder name) of each skill, in `skills` order (the order discovery lists them)
     keys: tuple[tuple[int, str], ...] = ()
     #: skills whose folder is reached through a symbolic link, and the SKILL.md paths that reach a
@@ -254,7 +262,8 @@ class ProjectSnapshot:
             listings=GroupListings(ordered, {}),
             signature=Layered({str(path): (info.st_mtime_ns, info.st_size)
                                for _root, entries in listed for path, _real, info in entries}),
-            roots=roots, real_roots=real_roots, keys=tuple(_key(skill) for skill in skills),
+            roots=roots, real_roots=real_roots, root_sizes=tuple(len(e) for _r, e in listed),
+            keys=tuple(_key(skill) for skill in skills),
             linked=tuple(skill for skill in skills if _is_linked(skill, real_roots)),
             duplicate_paths=frozenset(str(path) for skill in skills for path in skill.duplicates))
 
@@ -327,6 +336,31 @@ def skill_entry(root: Root, name: str) -> Entry | None:
     return Path(folder) / SKILL_FILE, real, info
 
 
+def unwatched_unchanged(snapshot: ProjectSnapshot, watched: Callable[[str], bool]) -> bool:
+    """Whether the parts of the snapshot no file event reports (`watched` says which paths are
+    watched) are as the disk is: the entries of the roots outside the watched folders, and the
+    SKILL.md of the skills reached through links to outside them."""
+    for position, root in enumerate(snapshot.roots):
+        if watched(str(root.path)) and watched(snapshot.real_roots[position]):
+            continue
+        entries = root_entries(root)
+        if len(entries) != snapshot.root_sizes[position]:
+            return False
+        if any(snapshot.signature.get(str(path)) != (info.st_mtime_ns, info.st_size)
+               for path, _real, info in entries):
+            return False
+    for skill in snapshot.linked:
+        if watched(skill.real_dir):
+            continue
+        try:
+            info = os.stat(skill.path)
+        except OSError:
+            return False
+        if snapshot.signature.get(str(skill.path)) != (info.st_mtime_ns, info.st_size):
+            return False
+    return True
+
+
 # -- deriving a snapshot ------------------------------------------------------------------------
 class _Draft:
     """The maps of a snapshot being derived: copies of the old one's, edited in place."""
@@ -338,6 +372,7 @@ class _Draft:
         self.by_real_dir = old.by_real_dir.draft()
         self.by_name = old.by_name.draft()
         self.signature = old.signature.draft()
+        self.root_sizes = list(old.root_sizes)
         self.names: set[str] = set()
         self.inserted: list[RuntimeSkill] = []
         #: real dir -> the skill before the change (for the listings)
@@ -435,7 +470,7 @@ class _Draft:
         return dataclasses.replace(
             old, skills=skills, by_real_dir=self.by_real_dir.done(), by_name=self.by_name.done(),
             listings=GroupListings(skills, kept), signature=self.signature.done(),
-            keys=tuple(self.keys), linked=linked)
+            keys=tuple(self.keys), linked=linked, root_sizes=tuple(self.root_sizes))
 
 
 def _seen_state(skill: RuntimeSkill) -> tuple[object, ...]:
@@ -463,6 +498,7 @@ def updated(snapshot: ProjectSnapshot, entries: Iterable[tuple[int, str]],
         if old_path in snapshot.duplicate_paths or (old is not None and old.duplicates):
             return None
         entry = skill_entry(root, name)
+        draft.root_sizes[position] += (entry is not None) - (old_path in snapshot.signature)
         draft.signature.pop(old_path)
         new = None
         if entry is not None:
