@@ -5,8 +5,8 @@ over the whole index.
 Two kinds of re-index are timed, each after the server has gone quiet (the findings of unopened
 files re-published): another skill's `when_to_use` edited, which changes the listing the open skill
 shares (didChangeWatchedFiles → the open document re-published); and another skill's body
-edited, on which nothing else depends (didChangeWatchedFiles → the answer to a request sent right
-after it, beside the same request alone).
+edited, on which nothing else depends (didChangeWatchedFiles → the answer to a hover on the open
+skill sent right after it, beside the same hover alone).
 
 Run: `python benchmarks/workspace_scale.py [--skills 5000 1000]`.
 """
@@ -74,16 +74,16 @@ def measure(count: int) -> None:
                 {"uri": other.as_uri(), "type": 2}]})
             listing_edits.append(LspClient.wait(republished) - sent)
         body_edits, alone = [], []
-        status = {"command": "wave.indexStatus", "arguments": []}
+        hover = {"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}}
         for index in range(20):
             settle(client)
-            alone.append(client.request("workspace/executeCommand", status)[1])
+            alone.append(client.request("textDocument/hover", hover)[1])
             other = listed[30 + index]
             other.write_text(other.read_text("utf-8") + f"\nEdited {index}.\n", "utf-8")
             sent = time.perf_counter()
             client.notify("workspace/didChangeWatchedFiles", {"changes": [
                 {"uri": other.as_uri(), "type": 2}]})
-            client.request("workspace/executeCommand", status)
+            client.request("textDocument/hover", hover)
             body_edits.append(time.perf_counter() - sent)
         rss = client.peak_rss_mib()
         client.close()
