@@ -26,6 +26,9 @@ from wave_lsp.core.workspace.snapshot import FileChange
 from wave_lsp.lsp.convert import Positions
 
 log = logging.getLogger(__name__)
+#: the project settings remembered per folder: more than the skill folders of a large workspace,
+#: whose unopened files are all checked after a file event (256 made every check re-read them)
+MAX_SETTINGS_FOLDERS = 16_384
 BOM = b"\xef\xbb\xbf"
 #: files whose change may change the findings of every skill (settings, plugins, ignore rules,
 #: configuration): a change to one of them checks everything again
@@ -99,6 +102,8 @@ class ServerState:
         self.generation = 0  #: bumped whenever settings or the index change
         self._analyses: dict[str, tuple[tuple[Any, ...], Analysis]] = {}
         self.home: Path | None = None
+        #: SKILL.md path -> whether its real path lies in a workspace folder
+        self._inside_workspace: dict[Path, bool] = {}
 
     def set_client_settings(self, raw: Any) -> list[str]:
         self.client = read_client_settings(raw)
@@ -109,6 +114,7 @@ class ServerState:
         self.generation += 1
         self._analyses.clear()
         self._project_settings.clear()
+        self._inside_workspace.clear()
         self.session.expire()
         self.disk.invalidate()
 
@@ -127,7 +133,7 @@ class ServerState:
         known = self._project_settings.get(directory)
         if known is not None:
             return known
-        if len(self._project_settings) > 256:
+        if len(self._project_settings) > MAX_SETTINGS_FOLDERS:
             self._project_settings.clear()
         found = self._project_settings[directory] = _read_project_settings(directory)
         return found
@@ -164,6 +170,9 @@ class ServerState:
         A settings, plugin, `.gitignore` or `pyproject.toml` change, or one that the snapshots
         cannot follow, checks everything again."""
         paths = [path for path, _change in changes]
+        for path in paths:  # a link may have been made or moved
+            self._inside_workspace.pop(path, None)
+            self._inside_workspace.pop(path / SKILL_FILE, None)
         if any(path.name.lower() in GLOBAL_NAMES for path in paths):
             self.session.forget_summaries(paths)
             self._follow_in_index(changes)
@@ -214,10 +223,19 @@ class ServerState:
                                                   for skill in loaded)
 
     def workspace_skill_files(self) -> list[Path]:
-        """The indexed SKILL.md files inside the workspace folders (not the personal roots)."""
+        """The indexed SKILL.md files inside the workspace folders (not the personal roots), by
+        real path; each path is resolved once (until a file event or `invalidate`)."""
         folders = self.index.folders
-        return [entry.path for entry in self.index.skills()
-                if any(entry.path.resolve().is_relative_to(folder) for folder in folders)]
+        inside = self._inside_workspace
+        found = []
+        for entry in self.index.skills():
+            known = inside.get(entry.path)
+            if known is None:
+                real = entry.path.resolve()
+                known = inside[entry.path] = any(real.is_relative_to(f) for f in folders)
+            if known:
+                found.append(entry.path)
+        return found
 
     def unopened_findings(self, open_uris: list[str]) -> list[FileFindings]:
         """The findings about files of the workspace's skills that are not open, per file."""

@@ -123,11 +123,15 @@ class DiskFindings:
                  settings_for: Callable[[Path], Settings]) -> list[FileFindings]:
         """The per-file findings of the skill files that are not open (up to `MAX_UNOPENED`
         files), only the files that have findings."""
+        open_files = list(open_files)
         opened = {os.path.realpath(path) for path in open_files}
+        # a file is resolved only when an open one has its folder's name
+        folder_names = {path.parent.name for path in open_files} | {
+            os.path.basename(os.path.dirname(real)) for real in opened}
         result: list[FileFindings] = []
         checked = 0
         for path in skill_files:
-            if os.path.realpath(path) in opened:
+            if path.parent.name in folder_names and os.path.realpath(path) in opened:
                 continue
             checked += 1
             if checked > MAX_UNOPENED:
