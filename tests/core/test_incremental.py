@@ -351,3 +351,24 @@ def test_a_layered_map_reads_as_the_dict_it_stands_for(
         assert dict(version.items()) == wanted and len(version) == len(wanted)
         assert version == wanted and version == Layered(dict(wanted)) and version.as_dict() == wanted
         assert all((key in version) == (key in wanted) for key in range(41))
+
+
+def test_an_event_during_a_listing_is_not_lost() -> None:
+    """The server lists the disk in a worker thread while the event loop applies file events: a
+    snapshot built from a listing that an event overlapped is looked at again on next use."""
+    with tree() as t:
+        t.write("wave", "a", "alpha")
+        session = WorkspaceSession(freshness_seconds=None)
+        session.watch([t.project])
+        real_list_roots = session_module.list_roots
+
+        def listing_then_event(*arguments: object) -> object:
+            listed = real_list_roots(*arguments)  # type: ignore[arg-type]
+            session.apply_changes(t.write("wave", "b", "beta"))  # arrives meanwhile
+            return listed
+
+        with mock.patch("wave_lsp.core.workspace.session.list_roots",
+                        side_effect=listing_then_event):
+            first = session.project(WAVE, t.project, t.home)
+        assert "beta" not in first.by_name  # listed before it was written
+        assert "beta" in session.project(WAVE, t.project, t.home).by_name

@@ -98,6 +98,8 @@ class WorkspaceSession:
     _git_roots: dict[Path, Path | None] = field(default_factory=dict)
     #: folders whose changes arrive as file events (`watch`)
     watched: tuple[str, ...] = ()
+    #: how many times `apply_changes` ran (a listing that overlaps one is not trusted)
+    _events: int = 0
     _ignore_specs: dict[tuple[Path, int], pathspec.GitIgnoreSpec | None] = field(
         default_factory=dict)
 
@@ -139,6 +141,7 @@ class WorkspaceSession:
             remembered.checked_at = now  # the rest is kept in step by `apply_changes`
             return remembered.snapshot
         absolute = Path(os.path.abspath(root)) if root is not None else None
+        events = self._events
         listed = list_roots(profile, absolute, home, personal)
         disk = signature(listed)
         if remembered is None or remembered.snapshot.signature != disk:
@@ -148,8 +151,11 @@ class WorkspaceSession:
             remembered = _Remembered(ProjectSnapshot.of(profile, absolute, listed, skills), now,
                                      home)
             self._projects[key] = remembered
-        remembered.checked_at = now
-        remembered.whole = False
+        # a file event while the disk was listed (the language server lists in a worker thread)
+        # may be missing from what was kept: look at everything again on next use
+        raced = events != self._events
+        remembered.checked_at = 0.0 if raced else now
+        remembered.whole = raced
         return remembered.snapshot
 
     def watch(self, folders: Iterable[Path]) -> None:
@@ -217,6 +223,7 @@ class WorkspaceSession:
         again; a snapshot the change may restructure (a new root, a plugin manifest, a symbolic
         link involved) is forgotten and built again on next use."""
         changes = list(changes)
+        self._events += 1
         self.forget_summaries(path for path, _change in changes)
         result = WorkspaceChange()
         for key, remembered in tuple(self._projects.items()):  # a copy, as in known_document
