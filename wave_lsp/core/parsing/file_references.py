@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -58,9 +59,13 @@ class Reference:
         return self.target.startswith(("/", "~")) or bool(re.match(r"^[A-Za-z]:[\\/]", self.target))
 
     def resolve(self, skill_dir: Path) -> Path:
+        return Path(self.resolved(skill_dir))
+
+    def resolved(self, skill_dir: Path | str) -> str:
+        """`resolve` as a string (no `Path` built: a long document has hundreds of references)."""
         if self.target.startswith("~"):
-            return Path(os.path.expanduser(self.target))
-        return Path(os.path.normpath(skill_dir / self.target))
+            return os.path.expanduser(self.target)
+        return os.path.normpath(os.path.join(skill_dir, self.target))
 
 
 def find_references(document: SkillDocument) -> list[Reference]:
@@ -308,24 +313,29 @@ def _add_link(found: dict[Span, Reference], raw: str, offset: int) -> None:
     found[span] = Reference(unquote(path), span, "link")
 
 
-def escapes(reference: Reference, skill_dir: Path) -> str | None:
-    """Why `reference` leaves the skill directory, or None when it stays inside."""
+def escapes(reference: Reference, skill_dir: Path,
+            is_link: Callable[[str], bool] = os.path.islink) -> str | None:
+    """Why `reference` leaves the skill directory, or None when it stays inside; `is_link` says
+    which path parts are symbolic links (the rules pass their run's `DiskView.is_link`: one
+    listing per folder instead of an `lstat` per part)."""
     if reference.absolute:
         return "is an absolute path"
-    lexical = reference.resolve(skill_dir)
-    root = Path(os.path.normpath(skill_dir))
+    root = os.path.normpath(skill_dir)
+    lexical = reference.resolved(root)
     if not _is_within(lexical, root):
         return "goes above the skill directory (`..`)"
     # only a symbolic link below the skill folder can lead out of it: look for one
     current = root
-    for part in lexical.relative_to(root).parts:
-        current = current / part
-        if os.path.islink(current):
+    for part in lexical[len(root):].split(os.sep):
+        if not part:
+            continue
+        current = os.path.join(current, part)
+        if is_link(current):
             try:
-                real = Path(os.path.realpath(current))
+                real = os.path.realpath(current)
             except (OSError, ValueError):
                 return None
-            if not _is_within(real, Path(_real(str(root)))):
+            if not _is_within(real, _real(root)):
                 return "is a symbolic link that points outside the skill directory"
             break
     return None
@@ -336,8 +346,9 @@ def _real(path: str) -> str:
     return os.path.realpath(path)
 
 
-def _is_within(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
+def _is_within(path: str, root: str) -> bool:
+    """Whether the normalised `path` is `root` or below it."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def skill_files(skill_dir: Path, limit: int = 2000) -> list[str]:

@@ -42,7 +42,8 @@ def shown(text: str, limit: int = 80) -> str:
 
 
 def damerau_levenshtein(a: str, b: str, limit: int = 3) -> int:
-    """Optimal-string-alignment distance, stopping early above `limit`."""
+    """Optimal-string-alignment distance, stopping early above `limit` (then `limit + 1`)."""
+    a, b = _without_common_affixes(a, b)  # the distance is that of what differs
     if abs(len(a) - len(b)) > limit:
         return limit + 1
     previous2: list[int] = []
@@ -54,8 +55,22 @@ def damerau_levenshtein(a: str, b: str, limit: int = 3) -> int:
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
             if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
                 current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit and min(previous) > limit:
+            return limit + 1  # no cell of two rows in a row is within the limit: none can be
         previous2, previous = previous, current
     return previous[-1]
+
+
+def _without_common_affixes(a: str, b: str) -> tuple[str, str]:
+    """`a` and `b` without their common prefix and suffix (`references/` and `.md` of two paths)."""
+    start = 0
+    shortest = min(len(a), len(b))
+    while start < shortest and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < shortest - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    return a[start:len(a) - end], b[start:len(b) - end]
 
 
 def closest(word: str, candidates: Iterable[str], max_distance: int = 2) -> str | None:
