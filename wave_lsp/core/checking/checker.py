@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wave_lsp.core.checking.config import Settings
-from wave_lsp.core.checking.engine import check_document, finalize, reported
+from wave_lsp.core.checking.engine import Steps, check_document_steps, finalize, reported, run_to_end
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.loading import LoadVerdict, load_verdict
 from wave_lsp.core.parsing.document import SkillDocument
@@ -39,6 +39,15 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
     """Check one SKILL.md on disk, or `text` as the content of `path` (an editor's buffer; `bom`
     says the file on disk starts with a byte-order mark that the editor does not show). `session`
     owns what is known about the project (a fresh one when None)."""
+    return run_to_end(check_file_steps(path, settings, text=text, bom=bom, strict=strict,
+                                       session=session))
+
+
+def check_file_steps(path: Path, settings: Settings | None = None, *, text: str | None = None,
+                     bom: bool = False, strict: bool = False,
+                     session: WorkspaceSession | None = None) -> Steps[FileReport]:
+    """`check_file` as resumable steps (`engine.check_document_steps`): the language server
+    pauses it to read newer edits and abandons it when the document changed."""
     settings = settings or Settings()
     session = session or WorkspaceSession()
     location = locate(path, home=settings.home)
@@ -56,8 +65,9 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
         decoded.bom = decoded.bom or bom
         document = SkillDocument.from_decoded(decoded)
     report.document = document
-    report.findings = check_document(document, location, settings, strict=strict,
-                                     session=session)
+    report.findings = yield from check_document_steps(document, location, settings,
+                                                      strict=strict, session=session)
+    yield
     report.verdict = load_verdict(document, location, settings.profile, session)
     name = document.value("name")
     report.skill = name.strip() if isinstance(name, str) and name.strip() else location.dir_name
