@@ -163,6 +163,8 @@ _WRITTEN_TO = re.compile(
     r"shown|by|from|per|following|using|with)\b)[^.;!?\n]){0,80}?"
     r"\b(?:to|into|in|under|as)\s+(?:the\s+|a\s+)?[`*]*$|"
     r"\b(?:emitted|generated)\s+\S+\s+\+\s*`?$", re.I)
+#: how a `_WRITTEN_TO` match ends, once trailing `` ` ``, `*` and spaces are stripped (same flags)
+_DESTINATION_END = re.compile(r"(?:to|in|under|as|the|a|\+)\Z", re.I)
 _WRITTEN_AFTER = re.compile(r"^`?\s*\((?:\w+\s+)?(?:emitted|generated|created|written)\b", re.I)
 #: the destination of a shell command that creates it: the last word of `cp SRC DEST`, any
 #: argument of `mkdir`/`touch`, the file after `>`
@@ -254,7 +256,16 @@ def _written_to(text: str, start: int, end: int) -> bool:
     window = window[cut + 1:].replace("\n", " ")
     line_end = text.find("\n", end)
     after = text[end:line_end if line_end >= 0 else len(text)]
-    return bool(_WRITTEN_TO.search(window) or _WRITTEN_AFTER.search(after))
+    return bool((_may_end_a_destination(window) and _WRITTEN_TO.search(window))
+                or _WRITTEN_AFTER.search(after))
+
+
+def _may_end_a_destination(window: str) -> bool:
+    """A cheap necessary condition for `_WRITTEN_TO` (whose search costs most of the references
+    of a long skill): a match ends the window with `to`/`into`/`in`/`under`/`as`, maybe `the` or
+    `a`, then spaces and `` ` ``/`*`, or with `+`, spaces and a backtick."""
+    tail = window.rstrip("`*").rstrip()
+    return _DESTINATION_END.search(tail[-6:]) is not None
 
 
 def _block_of_another_skill(text: str, offset: int, fence: Fence | None) -> bool:
