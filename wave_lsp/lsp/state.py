@@ -228,7 +228,7 @@ class ServerState:
         context = FeatureContext(document, report.location, settings, self.index)
         analysis = Analysis(uri, version, report, Positions(document.lines, encoding, client_bom),
                             context)
-        if key[3] == self.generation:  # settings or the index changed meanwhile: not cached
+        if self.key(text, version, encoding) == key:  # else settings or the index changed meanwhile
             self._analyses[uri] = (key, analysis)
         self.index.update(path, document)
         return analysis
