@@ -9,6 +9,8 @@ disagree.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from wave_lsp.core.checking.catalog import rule
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
@@ -25,7 +27,7 @@ def reported(code: str, settings: Settings) -> bool:
     return rule(code).severity(settings.profile) is not None and settings.enabled(code)
 
 
-class _Reported(dict[str, bool]):
+class Reported(dict[str, bool]):
     """`reported` memoised for one run of the rules."""
 
     def __init__(self, settings: Settings) -> None:
@@ -45,21 +47,29 @@ def check_document(document: SkillDocument, location: SkillLocation,
     settings = settings or Settings()
     context = CheckContext(document=document, location=location, settings=settings,
                            session=session or WorkspaceSession())
+    is_reported = Reported(settings)
+    return finalize(run_rules(context, is_reported.__getitem__, strict=strict), document, settings)
+
+
+def run_rules(context: CheckContext, wanted: Callable[[str], bool], *,
+              strict: bool = False) -> list[Finding]:
+    """The findings of the rules that have a wanted code, as the rules produce them: no severity,
+    range or suppression applied yet (`finalize` does that). A rule that fails is logged and
+    skipped (`strict`: raised), so one broken rule never hides the others' findings."""
     raw: list[Finding] = []
-    is_reported = _Reported(settings)
     for item in all_checks():
-        if not any(is_reported[code] for code in item.codes):
+        if not any(wanted(code) for code in item.codes):
             continue
         try:
-            raw.extend(f for f in item.function(context) if is_reported[f.code])
+            raw.extend(f for f in item.function(context) if wanted(f.code))
         except Exception:
             if strict:
                 raise
             import logging  # only when a rule fails: a check starts faster without it
 
             logging.getLogger(__name__).exception("rule check %s failed on %s", item.name,
-                                                  location.path)
-    return finalize(raw, document, settings)
+                                                  context.location.path)
+    return raw
 
 
 def finalize(raw: list[Finding], document: SkillDocument, settings: Settings) -> list[Finding]:
