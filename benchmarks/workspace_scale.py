@@ -27,7 +27,9 @@ def progress_end(message: dict) -> bool:
             and message["params"]["value"].get("kind") == "end")
 
 
-def measure(count: int) -> None:
+def measure(count: int) -> dict[str, float]:
+    """Index `count` generated skills in a fresh server, then open one, complete and re-index:
+    the figures (seconds, MiB, milliseconds) that `main` prints and `speed.py` compares."""
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         paths = make_tree(root, count)
@@ -66,9 +68,21 @@ def measure(count: int) -> None:
         client.close()
         c50, c95, _ = percentiles(completions)
         r50, r95, _ = percentiles(reindex)
-        print(f"{count:>6} skills: indexed in {indexed:6.2f} s ({count / indexed:,.0f}/s); peak RSS "
-              f"{rss:5.1f} MiB (indexed {rss_indexed:5.1f}, one skill open {rss_opened:5.1f}); re-index + re-publish after a change p50 {r50:6.1f} ms p95 "
-              f"{r95:6.1f} ms; `/skill` completion ({items} items) p50 {c50:5.1f} ms p95 {c95:5.1f} ms")
+        return {"skills": count, "indexed_s": indexed, "peak_rss_mib": rss,
+                "indexed_rss_mib": rss_indexed, "opened_rss_mib": rss_opened,
+                "reindex_p50_ms": r50, "reindex_p95_ms": r95, "completion_items": items,
+                "completion_p50_ms": c50, "completion_p95_ms": c95}
+
+
+def report(figures: dict[str, float]) -> str:
+    count = figures["skills"]
+    return (f"{count:>6} skills: indexed in {figures['indexed_s']:6.2f} s "
+            f"({count / figures['indexed_s']:,.0f}/s); peak RSS {figures['peak_rss_mib']:5.1f} MiB "
+            f"(indexed {figures['indexed_rss_mib']:5.1f}, one skill open "
+            f"{figures['opened_rss_mib']:5.1f}); re-index + re-publish after a change p50 "
+            f"{figures['reindex_p50_ms']:6.1f} ms p95 {figures['reindex_p95_ms']:6.1f} ms; "
+            f"`/skill` completion ({figures['completion_items']:.0f} items) p50 "
+            f"{figures['completion_p50_ms']:5.1f} ms p95 {figures['completion_p95_ms']:5.1f} ms")
 
 
 def main() -> None:
@@ -76,7 +90,7 @@ def main() -> None:
     parser.add_argument("--skills", type=int, nargs="+", default=[1000, 5000])
     args = parser.parse_args()
     for count in args.skills:
-        measure(count)
+        print(report(measure(count)))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ disagree.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import TypeVar
 
 from wave_lsp.core.checking.catalog import rule
@@ -30,7 +30,7 @@ def reported(code: str, settings: Settings) -> bool:
     return rule(code).severity(settings.profile) is not None and settings.enabled(code)
 
 
-class _Reported(dict[str, bool]):
+class Reported(dict[str, bool]):
     """`reported` memoised for one run of the rules."""
 
     def __init__(self, settings: Settings) -> None:
@@ -75,15 +75,31 @@ def check_document_steps(document: SkillDocument, location: SkillLocation,
     settings = settings or Settings()
     context = CheckContext(document=document, location=location, settings=settings,
                            session=session or WorkspaceSession())
+    is_reported = Reported(settings)
+    raw = yield from run_rules_steps(context, is_reported.__getitem__, strict=strict)
+    return finalize(raw, document, settings)
+
+
+def run_rules(context: CheckContext, wanted: Callable[[str], bool], *,
+              strict: bool = False) -> list[Finding]:
+    """The findings of the rules that have a wanted code, as the rules produce them: no severity,
+    range or suppression applied yet (`finalize` does that). A rule that fails is logged and
+    skipped (`strict`: raised), so one broken rule never hides the others' findings."""
+    return run_to_end(run_rules_steps(context, wanted, strict=strict))
+
+
+def run_rules_steps(context: CheckContext, wanted: Callable[[str], bool], *,
+                    strict: bool = False) -> Steps[list[Finding]]:
+    """`run_rules` as resumable steps: a checkpoint before each rule and after each finding a
+    rule yields (`check_document_steps`)."""
     raw: list[Finding] = []
-    is_reported = _Reported(settings)
     for item in all_checks():
-        if not any(is_reported[code] for code in item.codes):
+        if not any(wanted(code) for code in item.codes):
             continue
         yield
         try:
             for finding in item.function(context):
-                if is_reported[finding.code]:
+                if wanted(finding.code):
                     raw.append(finding)
                 yield  # GeneratorExit (abandoned) is not an `Exception`: it is not caught below
         except Exception:
@@ -92,8 +108,8 @@ def check_document_steps(document: SkillDocument, location: SkillLocation,
             import logging  # only when a rule fails: a check starts faster without it
 
             logging.getLogger(__name__).exception("rule check %s failed on %s", item.name,
-                                                  location.path)
-    return finalize(raw, document, settings)
+                                                  context.location.path)
+    return raw
 
 
 def finalize(raw: list[Finding], document: SkillDocument, settings: Settings) -> list[Finding]:
