@@ -1,8 +1,9 @@
 """Edits coalesce (issue 17; docs/design/lsp.md *Edits coalesce*), through a real client.
 
-The server runs with `WAVE_LSP_TEST_ANALYSIS_HOLD`: before an analysis of an edited document
-starts it waits until a newer version arrives, a request needs that analysis, or the hold ends. So
-"the edits arrive while an older version is being analysed" is true by construction, not by timing,
+The server runs with `WAVE_LSP_TEST_ANALYSIS_HOLD`: an analysis of an edited document, once started
+(the document parsed, the rules not yet run), waits until a newer version arrives, a request needs
+that analysis, or the hold ends. So "the edits arrive while an older version is being analysed"
+is true by construction, not by timing,
 and the assertions are exact: of a burst only the last version is published; a request during an
 analysis answers for the current text (and finishes that analysis instead of starting another);
 nothing older is published after the newest.

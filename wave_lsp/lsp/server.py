@@ -41,8 +41,8 @@ CONFIG_SECTION = "wave"
 #: how long an analysis of an edited document runs before the event loop reads the messages that
 #: arrived meanwhile (a newer version abandons it; a request is answered)
 ANALYSIS_SLICE = 0.005
-#: test seam: seconds an analysis of an edited document waits before it starts, for a newer
-#: version or a request (`_hold`); unset (0) outside tests/lsp/test_edit_coalescing.py
+#: test seam: seconds an analysis of an edited document waits at its first checkpoint, for a
+#: newer version or a request (`_hold`); unset (0) outside tests/lsp/test_edit_coalescing.py
 ANALYSIS_HOLD_ENV = "WAVE_LSP_TEST_ANALYSIS_HOLD"
 #: how long the findings of unopened files wait for more file events before they are computed
 UNOPENED_DELAY = 0.05
@@ -328,6 +328,7 @@ class WaveLanguageServer(LanguageServer):
             while run is not None:
                 if self.analysis_hold and run is not held and not run.done:
                     held = run
+                    run.advance()  # started (the document parsed), paused before the first rule
                     await self._hold(uri, run)
                 else:
                     slice_end = time.monotonic() + ANALYSIS_SLICE
@@ -348,9 +349,10 @@ class WaveLanguageServer(LanguageServer):
                 del self._publishing[uri]
 
     async def _hold(self, uri: str, run: AnalysisRun) -> None:
-        """Test seam (`ANALYSIS_HOLD_ENV`): before `run` starts, wait until a newer text of the
-        document arrives, a request finishes the run, or `analysis_hold` seconds pass; so a test
-        can send edits and requests *during* an analysis without racing it."""
+        """Test seam (`ANALYSIS_HOLD_ENV`): with `run` started and paused at its first checkpoint,
+        wait until a newer text of the document arrives, a request finishes the run, or
+        `analysis_hold` seconds pass; so a test can send edits and requests *during* an analysis
+        without racing it."""
         end = time.monotonic() + self.analysis_hold
         while time.monotonic() < end and not run.done and self._current_key(uri) == run.key:
             await asyncio.sleep(0.005)
