@@ -182,5 +182,5 @@ def percentiles(samples: list[float]) -> tuple[float, float, float]:
     if not ordered:
         return float("nan"), float("nan"), float("nan")
     p50 = ordered[len(ordered) // 2]
-    p95 = ordered[max(0, int(round(len(ordered) * 0.95)) - 1)]
+    p95 = ordered[max(0, round(len(ordered) * 0.95) - 1)]
     return p50 * 1000, p95 * 1000, ordered[-1] * 1000

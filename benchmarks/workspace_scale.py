@@ -33,7 +33,9 @@ def progress_end(message: dict) -> bool:
             and message["params"]["value"].get("kind") == "end")
 
 
-def measure(count: int) -> None:
+def measure(count: int) -> dict[str, float]:
+    """Index `count` generated skills in a fresh server, then open one, complete and re-index:
+    the figures (seconds, MiB, milliseconds) that `main` prints and `speed.py` compares."""
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         paths = make_tree(root, count)
@@ -91,13 +93,28 @@ def measure(count: int) -> None:
         r50, r95, _ = percentiles(listing_edits)
         b50, b95, _ = percentiles(body_edits)
         a50, a95, _ = percentiles(alone)
-        print(f"{count:>6} skills: indexed in {indexed:6.2f} s ({count / indexed:,.0f}/s); peak RSS "
-              f"{rss:5.1f} MiB (indexed {rss_indexed:5.1f}, one skill open {rss_opened:5.1f});\n"
-              f"        listing edit → open skill re-published p50 {r50:6.1f} ms p95 {r95:6.1f} ms;\n"
-              f"        body edit → next request answered p50 {b50:6.1f} ms p95 {b95:6.1f} ms "
-              f"(the request alone p50 {a50:5.1f} ms p95 {a95:5.1f} ms);\n"
-              f"        `/skill` completion ({items} items) p50 {c50:5.1f} ms p95 {c95:5.1f} ms",
-              flush=True)
+        return {"skills": count, "indexed_s": indexed, "peak_rss_mib": rss,
+                "indexed_rss_mib": rss_indexed, "opened_rss_mib": rss_opened,
+                "reindex_p50_ms": r50, "reindex_p95_ms": r95,
+                "body_edit_p50_ms": b50, "body_edit_p95_ms": b95,
+                "request_alone_p50_ms": a50, "request_alone_p95_ms": a95,
+                "completion_items": items, "completion_p50_ms": c50, "completion_p95_ms": c95}
+
+
+def report(figures: dict[str, float]) -> str:
+    count = figures["skills"]
+    return (f"{count:>6} skills: indexed in {figures['indexed_s']:6.2f} s "
+            f"({count / figures['indexed_s']:,.0f}/s); peak RSS {figures['peak_rss_mib']:5.1f} MiB "
+            f"(indexed {figures['indexed_rss_mib']:5.1f}, one skill open "
+            f"{figures['opened_rss_mib']:5.1f});\n"
+            f"        listing edit → open skill re-published p50 "
+            f"{figures['reindex_p50_ms']:6.1f} ms p95 {figures['reindex_p95_ms']:6.1f} ms;\n"
+            f"        body edit → next request answered p50 {figures['body_edit_p50_ms']:6.1f} ms "
+            f"p95 {figures['body_edit_p95_ms']:6.1f} ms (the request alone p50 "
+            f"{figures['request_alone_p50_ms']:5.1f} ms p95 "
+            f"{figures['request_alone_p95_ms']:5.1f} ms);\n"
+            f"        `/skill` completion ({figures['completion_items']:.0f} items) p50 "
+            f"{figures['completion_p50_ms']:5.1f} ms p95 {figures['completion_p95_ms']:5.1f} ms")
 
 
 def settle(client: LspClient, quiet: float = 0.3, limit: float = 300) -> None:
@@ -116,7 +133,7 @@ def main() -> None:
     parser.add_argument("--skills", type=int, nargs="+", default=[1000, 5000])
     args = parser.parse_args()
     for count in args.skills:
-        measure(count)
+        print(report(measure(count)))
 
 
 if __name__ == "__main__":

@@ -234,7 +234,8 @@ def run_rule(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         chosen = [catalog[args.code.strip().upper()]]
     else:
         what = f"unknown rule code {args.code!r}" if args.code else "give a rule code or --all"
-        parser.exit(EXIT_USAGE, f"wave-lsp rule: {what} (e.g. SK034)\n")
+        parser.exit(EXIT_USAGE, f"wave-lsp rule: {what} (codes look like SK034; "
+                                f"`wave-lsp rule --all` lists the {len(catalog)} rules)\n")
     if args.format == "json":
         payload = ({"version": 1, "rules": [rule_json(item) for item in chosen]} if args.all
                    else {"version": 1, **rule_json(chosen[0])})

@@ -185,10 +185,51 @@ def test_list_command_json_contract(tree, capsys, monkeypatch) -> None:
 
 # -- review: "does it load?" must survive a rule that fails ----------------------------------------
 
+@pytest.mark.parametrize("target", ["wave", "agentskills"])
+@pytest.mark.parametrize("select", [("ALL",), ("SK1",)])
+def test_check_runs_each_rule_once_and_decides_loading_from_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str,
+        select: tuple[str, ...]) -> None:
+    """`check` decides "does it load?" from its own run of the rules: each rule function runs
+    once per file, even under a validator target where every rule can stop loading, and a rule
+    that stops loading still decides when the user's selection leaves it out (`SK1` only:
+    the missing description, SK050, is not reported but the file still does not load)."""
+    from collections import Counter
+
+    from wave_lsp.core.checking import engine
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.rules import all_checks
+    from wave_lsp.core.rules.registry import Check
+
+    calls: Counter[str] = Counter()
+
+    def counted(item: Check) -> Check:
+        def run_counted(ctx):  # type: ignore[no-untyped-def]  # the wrapped rule's signature
+            calls[item.name] += 1
+            return item.function(ctx)
+        return Check(item.codes, run_counted)
+
+    checks = tuple(counted(item) for item in all_checks())
+    monkeypatch.setattr(engine, "all_checks", lambda: checks)
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    path = project / ".wave/skills/no-description/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("---\nname: no-description\n---\nBody.\n", "utf-8")
+    settings = Settings.for_target(target, home=tmp_path / "home", personal=False, select=select)
+    report = check_file(path, settings)
+    assert calls and max(calls.values()) == 1, calls.most_common(3)
+    assert report.verdict is not None and not report.verdict.loads
+    assert report.verdict.stopped_by is not None
+    stopped = report.verdict.stopped_by.code
+    assert (stopped in {f.code for f in report.findings}) == (select == ("ALL",))
+
+
 def test_a_failing_rule_does_not_crash_check_list_or_preview(tmp_path: Path, monkeypatch) -> None:
     """The engine logs a rule that raises and goes on (bad input gets a finding, never an
-    exception); the load decision runs the same rules and must not turn that into a crash of
-    `check`, `list` or `preview`."""
+    exception); the load decision runs the same rules (through the engine's `run_rules`) and
+    must not turn that into a crash of `check`, `list` or `preview`."""
     from wave_lsp.api import render_invocation
     from wave_lsp.core.checking import engine, loading
     from wave_lsp.core.checking.checker import check_file
@@ -200,7 +241,6 @@ def test_a_failing_rule_does_not_crash_check_list_or_preview(tmp_path: Path, mon
         raise RuntimeError("a rule's bug")
 
     checks = (*all_checks(), Check(("SK020",), broken))  # type: ignore[arg-type]  # a stand-in rule
-    monkeypatch.setattr(loading, "all_checks", lambda: checks)
     monkeypatch.setattr(engine, "all_checks", lambda: checks)
     project, home = tmp_path / "project", tmp_path / "home"
     (project / ".git").mkdir(parents=True)

@@ -173,8 +173,11 @@ DENSE = "---\nname: dense\ndescription: Dense. Use when asked.\n---\n" + "".join
 
 async def test_a_burst_of_edits_publishes_the_last_version(client: LanguageClient,
                                                            workspace: Path) -> None:
-    """Ten edits sent back to back: the last version is published, publishes never go back to an
-    older version, and (push clients) stale versions are not all analysed one by one."""
+    """Ten edits sent back to back: the last version is published and publishes never go back to
+    an older version. How many of the middle versions are skipped depends on how fast this client
+    sends 170 kB messages against how fast the server analyses (a version that is the newest when
+    its analysis ends is published): test_edit_coalescing.py holds the analyses deterministically
+    and checks that only the last version of a burst is published."""
     path = workspace / ".wave/skills/dense/SKILL.md"
     uri = open_document(client, path, DENSE)
     await diagnostics(client, uri, 1)
@@ -185,4 +188,4 @@ async def test_a_burst_of_edits_publishes_the_last_version(client: LanguageClien
         return  # a pull client asks for the current text; nothing is pushed
     versions = [params.version for params in published(client, uri)]
     assert versions == sorted(versions) and versions[-1] == 11
-    assert len(versions) < 11  # of the burst, at least the stale middle versions were skipped
+    assert len(versions) == len(set(versions))  # no version is published twice

@@ -98,7 +98,7 @@ def register(server: WaveLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @safe(lambda: None)
     def on_open(ls: WaveLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
+        ls.schedule_publish(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @safe(lambda: None)
@@ -121,7 +121,7 @@ def register(server: WaveLanguageServer) -> None:
     @safe(lambda: None)
     def on_close(ls: WaveLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        ls.state.forget(uri)
+        ls.forget(uri)
         path = to_fs_path(uri)
         # only a skill file ever had diagnostics: other markdown (a README) stays silent
         if not path or not is_skill_file(Path(path)):

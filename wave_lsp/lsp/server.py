@@ -15,11 +15,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
+import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Collection, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any, BinaryIO, Concatenate, ParamSpec, Protocol, TypeVar, overload
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -31,14 +34,16 @@ from wave_lsp.lsp.previews import PreviewFiles
 from wave_lsp.lsp.protocol import RequestRefused
 
 if TYPE_CHECKING:
-    from wave_lsp.lsp.state import Analysis, ServerState
+    from wave_lsp.lsp.state import Analysis, AnalysisRun, ServerState
 
 log = logging.getLogger("wave_lsp")
 CONFIG_SECTION = "wave"
-#: an edit within this many seconds of the document's last publish is part of a burst
-BURST_WINDOW = 0.25
-#: how long a publish in a burst waits for the next edit
-BURST_DELAY = 0.03
+#: how long an analysis of an edited document runs before the event loop reads the messages that
+#: arrived meanwhile (a newer version abandons it; a request is answered)
+ANALYSIS_SLICE = 0.005
+#: test seam: seconds an analysis of an edited document waits at its first checkpoint, for a
+#: newer version or a request (`_hold`); unset (0) outside tests/lsp/test_edit_coalescing.py
+ANALYSIS_HOLD_ENV = "WAVE_LSP_TEST_ANALYSIS_HOLD"
 #: how long the findings of unopened files wait for more file events before they are computed
 UNOPENED_DELAY = 0.05
 COMPLETION_TRIGGERS = [":", " ", "$", "{", "/", "(", "-", "[", ","]
@@ -61,9 +66,11 @@ class WaveLanguageServer(LanguageServer):
         self.watching_files = False
         #: the `wave` part of `initializationOptions`; `workspace/configuration` answers override it
         self.initial_settings: dict[str, Any] = {}
-        #: edits waiting to be published, and when each document was last published (bursts)
-        self._pending_publishes: dict[str, asyncio.TimerHandle] = {}
-        self._published_at: dict[str, float] = {}
+        #: the task that publishes each edited document's newest version, and what was last
+        #: published per document (so that an analysis is never pushed twice)
+        self._publishing: dict[str, asyncio.Task[None]] = {}
+        self._published: dict[str, Analysis] = {}
+        self.analysis_hold = _seconds(os.environ.get(ANALYSIS_HOLD_ENV))
         #: SKILL.md URI -> the resource URIs it published findings to (push clients)
         self.resource_uris: dict[str, set[str]] = {}
         #: URI -> result id of what was last pushed for files that are not open (push clients)
@@ -78,6 +85,32 @@ class WaveLanguageServer(LanguageServer):
         self.preview_files = PreviewFiles()
         #: fire-and-forget tasks, kept referenced until they end
         self.background_tasks: set[asyncio.Future[None]] = set()
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over stdio. pygls' own loop, with stdin read by the event loop where possible
+        (`wave_lsp.lsp.stdio`: messages that arrive during an analysis are read at its next
+        checkpoint, not one line per thread round trip)."""
+        from pygls.io_ import StdoutWriter, run_async
+
+        from wave_lsp.lsp.stdio import LoopReader, loop_can_read
+
+        source = stdin or sys.stdin.buffer
+        sink = stdout or sys.stdout.buffer
+        if not loop_can_read(source, sink):
+            super().start_io(stdin, stdout)
+            return
+        self._stop_event = threading.Event()  # what pygls' `shutdown` sets to end the loop
+        self.protocol.set_writer(StdoutWriter(sink))
+        try:
+            asyncio.run(run_async(stop_event=self._stop_event, reader=LoopReader(source),
+                                  protocol=self.protocol, logger=log,
+                                  error_handler=self.report_server_error))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost: shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]  # pygls leaves it unannotated
 
     @property
     def state(self) -> ServerState:
@@ -247,37 +280,90 @@ class WaveLanguageServer(LanguageServer):
             return
         if document.version is not None and analysis.version != document.version:
             return  # a newer version has arrived since: its own publish follows
+        self._published[uri] = analysis
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=document.version, diagnostics=self.diagnostics(analysis)))
         self.publish_resources(analysis)
 
     def schedule_publish(self, uri: str) -> None:
-        """Publish the findings of an edited document. After a quiet period the analysis starts at
-        once; while edits come in a burst (the previous publish of this document ended less than
-        `BURST_WINDOW` ago, or one is still pending) it waits `BURST_DELAY` for the next edit, so
-        of ten quick edits only the last versions are analysed and published."""
+        """Publish the findings of an opened or edited document once its newest version is
+        analysed. One task per document does it (`_publish_latest`): while it runs, a newer
+        version is picked up at its next checkpoint and the older analysis is abandoned, so of ten
+        quick edits only the last version is published (docs/design/lsp.md *Edits coalesce*)."""
         if self.pull_diagnostics:
             return
+        running = self._publishing.get(uri)
+        if running is not None and not running.done():
+            return  # it reads the document's newest version at its next checkpoint
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop (a direct call): publish now
             self.publish(uri)
             return
-        pending = self._pending_publishes.pop(uri, None)
-        if pending is not None:
-            pending.cancel()
-        recent = time.monotonic() - self._published_at.get(uri, float("-inf")) < BURST_WINDOW
-        delay = BURST_DELAY if pending is not None or recent else 0.0
-        self._pending_publishes[uri] = loop.call_later(delay, self._publish_pending, uri)
+        task = self._publishing[uri] = loop.create_task(self._publish_latest(uri))
+        self.background_tasks.add(task)
+        task.add_done_callback(self.background_tasks.discard)
 
-    def _publish_pending(self, uri: str) -> None:
-        self._pending_publishes.pop(uri, None)
+    def forget(self, uri: str) -> None:
+        """The document was closed: its analysis (cached or in progress) is dropped."""
+        self.state.forget(uri)
+        self._published.pop(uri, None)
+
+    def start_analysis(self, uri: str) -> AnalysisRun | None:
+        """The run that analyses the open document's current text (the one in progress when it
+        is for the same text; see `ServerState.start`); None when it is not an open skill file."""
+        document = self.workspace.text_documents.get(uri)
+        path_text = to_fs_path(uri)
+        if document is None or path_text is None:
+            return None
+        return self.state.start(uri, Path(path_text), document.source, document.version,
+                                self.encoding)
+
+    async def _publish_latest(self, uri: str) -> None:
+        """Analyse the document a slice at a time, letting the event loop read messages between
+        slices; when a newer version (or new settings) arrived meanwhile, continue with a run for
+        it (`start_analysis` abandoned the older one); publish once a run of the current text is
+        complete. Requests finish the same run if they need it first."""
         try:
-            self.publish(uri)
-        except Exception as error:  # a callback has no handler to answer for it
+            run = self.start_analysis(uri)
+            held: AnalysisRun | None = None
+            while run is not None:
+                if self.analysis_hold and run is not held and not run.done:
+                    held = run
+                    run.advance()  # started (the document parsed), paused before the first rule
+                    await self._hold(uri, run)
+                else:
+                    slice_end = time.monotonic() + ANALYSIS_SLICE
+                    while not run.advance() and time.monotonic() < slice_end:
+                        pass
+                    if not run.done:
+                        await asyncio.sleep(0)  # read the messages that arrived during the slice
+                latest = self.start_analysis(uri)
+                if latest is not None and latest.key == run.key and run.result is not None:
+                    if self._published.get(uri) is not run.result:
+                        self.publish(uri)  # the run's own result, from the cache
+                    return
+                run = latest  # the same run, or one for a newer text (the older one abandoned)
+        except Exception as error:  # a task has no handler to answer for it
             self.log_problem(f"publishing diagnostics for {uri} failed: {error!r}", error)
         finally:
-            self._published_at[uri] = time.monotonic()
+            if self._publishing.get(uri) is asyncio.current_task():
+                del self._publishing[uri]
+
+    async def _hold(self, uri: str, run: AnalysisRun) -> None:
+        """Test seam (`ANALYSIS_HOLD_ENV`): with `run` started and paused at its first checkpoint,
+        wait until a newer text of the document arrives, a request finishes the run, or
+        `analysis_hold` seconds pass; so a test can send edits and requests *during* an analysis
+        without racing it."""
+        end = time.monotonic() + self.analysis_hold
+        while time.monotonic() < end and not run.done and self._current_key(uri) == run.key:
+            await asyncio.sleep(0.005)
+
+    def _current_key(self, uri: str) -> tuple[Any, ...] | None:
+        document = self.workspace.text_documents.get(uri)
+        if document is None:
+            return None
+        return self.state.key(document.source, document.version, self.encoding)
 
     def refresh_all(self) -> None:
         """Settings or the index changed: re-check every open document."""
@@ -306,6 +392,13 @@ class WaveLanguageServer(LanguageServer):
 
     def client_supports(self, path: str, default: Any = False) -> Any:
         return get_capability(self.client_capabilities, path, default)
+
+
+def _seconds(text: str | None) -> float:
+    try:
+        return max(0.0, float(text or 0))
+    except ValueError:
+        return 0.0
 
 
 class SafeHandler(Protocol[T_co]):

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wave_lsp.core.checking.checker import FileReport, check_file
+from wave_lsp.core.checking.checker import FileReport, check_file_steps
 from wave_lsp.core.checking.config import Settings, SettingsError, load_pyproject, settings_from_mapping
 from wave_lsp.core.checking.disk_findings import DiskFindings, FileFindings
+from wave_lsp.core.checking.engine import Steps
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.workspace.discovery import is_skill_file
 from wave_lsp.core.workspace.index import SkillIndex
@@ -90,6 +91,57 @@ class Analysis:
     context: FeatureContext
 
 
+class AnalysisRun:
+    """One analysis of one document text, in progress (docs/design/lsp.md *Edits coalesce*).
+
+    The edit task advances it a few steps at a time and lets the event loop read messages in
+    between; a request that needs the same analysis finishes it at once (the work done so far is
+    kept, nothing is computed twice); a newer text of the document abandons it. Single-threaded:
+    only the event loop touches a run."""
+
+    def __init__(self, key: tuple[Any, ...], steps: Steps[Analysis] | None) -> None:
+        self.key = key
+        self._steps = steps
+        self.result: Analysis | None = None
+
+    @staticmethod
+    def finished(key: tuple[Any, ...], analysis: Analysis) -> AnalysisRun:
+        run = AnalysisRun(key, None)
+        run.result = analysis
+        return run
+
+    @property
+    def done(self) -> bool:
+        """Complete (`result` is set) or abandoned (`result` is None)."""
+        return self._steps is None
+
+    def advance(self) -> bool:
+        """Run to the next checkpoint; True once the run is done. An exception of the analysis
+        ends the run (without a result) and is raised."""
+        if self._steps is None:
+            return True
+        try:
+            next(self._steps)
+        except StopIteration as end:
+            self.result = end.value
+            self._steps = None
+        except BaseException:
+            self._steps = None
+            raise
+        return self._steps is None
+
+    def finish(self) -> Analysis | None:
+        """The analysis, computed to its end now (None if the run was abandoned)."""
+        while not self.advance():
+            pass
+        return self.result
+
+    def abandon(self) -> None:
+        if self._steps is not None:
+            self._steps.close()
+            self._steps = None
+
+
 class ServerState:
     def __init__(self) -> None:
         self.client = ClientSettings()
@@ -101,6 +153,8 @@ class ServerState:
         self._project_settings: dict[Path, tuple[dict[str, Any], str | None]] = {}
         self.generation = 0  #: bumped whenever settings or the index change
         self._analyses: dict[str, tuple[tuple[Any, ...], Analysis]] = {}
+        #: the analysis in progress per document (at most one: a newer text abandons it)
+        self._runs: dict[str, AnalysisRun] = {}
         self.home: Path | None = None
         #: SKILL.md path -> whether its real path lies in a workspace folder
         self._inside_workspace: dict[Path, bool] = {}
@@ -141,24 +195,51 @@ class ServerState:
     def analyse(self, uri: str, path: Path | None, text: str, version: int | None,
                 encoding: str) -> Analysis | None:
         """Findings and feature context for one document text (cached per version and settings);
-        None for documents that are not skill files (or have no file name, like `untitled:`)."""
+        None for documents that are not skill files (or have no file name, like `untitled:`).
+        An analysis of the same text in progress is finished, not started again."""
+        run = self.start(uri, path, text, version, encoding)
+        return run.finish() if run is not None else None
+
+    def key(self, text: str, version: int | None, encoding: str) -> tuple[Any, ...]:
+        """What an analysis depends on besides the file name: the text, its version, the settings
+        and index (`generation`) and the position encoding."""
+        return (version, len(text), hash(text), self.generation, encoding)
+
+    def start(self, uri: str, path: Path | None, text: str, version: int | None,
+              encoding: str) -> AnalysisRun | None:
+        """The run that analyses this text of the document: a finished one when the analysis is
+        cached, the one in progress for the same text and settings, or a new one (an older run
+        of the document is abandoned); None for documents that are not skill files."""
         if path is None or not is_skill_file(path):
             return None
-        key = (version, len(text), hash(text), self.generation, encoding)
+        key = self.key(text, version, encoding)
         cached = self._analyses.get(uri)
         if cached is not None and cached[0] == key:
-            return cached[1]
+            return AnalysisRun.finished(key, cached[1])
+        running = self._runs.get(uri)
+        if running is not None and running.key == key and not running.done:
+            return running
+        if running is not None:
+            running.abandon()
+        run = self._runs[uri] = AnalysisRun(key, self._analysis_steps(uri, path, text, version,
+                                                                      encoding, key))
+        return run
+
+    def _analysis_steps(self, uri: str, path: Path, text: str, version: int | None,
+                        encoding: str, key: tuple[Any, ...]) -> Steps[Analysis]:
         settings = self.settings_for(path)
         client_bom = text.startswith("\ufeff")
         disk_bom = not client_bom and _starts_with_bom(path)
-        report = check_file(path, settings, text=text, bom=disk_bom, session=self.session)
+        report = yield from check_file_steps(path, settings, text=text, bom=disk_bom,
+                                             session=self.session)
         document = report.document
         assert document is not None
         assert report.location is not None
         context = FeatureContext(document, report.location, settings, self.index)
         analysis = Analysis(uri, version, report, Positions(document.lines, encoding, client_bom),
                             context)
-        self._analyses[uri] = (key, analysis)
+        if self.key(text, version, encoding) == key:  # else settings or the index changed meanwhile
+            self._analyses[uri] = (key, analysis)
         self.index.update(path, document)
         return analysis
 
@@ -254,6 +335,9 @@ class ServerState:
 
     def forget(self, uri: str) -> None:
         self._analyses.pop(uri, None)
+        running = self._runs.pop(uri, None)
+        if running is not None:
+            running.abandon()
 
 
 def _starts_with_bom(path: Path) -> bool:

@@ -18,19 +18,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wave_lsp import __version__
+from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE, TARGETS
 from wave_lsp.mcp.handlers import ProjectTools, RequestError
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-INSTRUCTIONS = """\
+INSTRUCTIONS = f"""\
 wave-lsp checks Agent Skills (SKILL.md files) for the runtime that will load them.
 After writing or editing a SKILL.md, call `check` on it (or its folder) and fix every error;
 `explain_rule` tells why a code matters and how to fix it. Call `preview` to see what the model
 receives when the skill is invoked (arguments, variables, injected commands and their permission
 decisions; nothing is executed), and `list_skills` to see which skills the runtime loads and which
-one wins a name. Paths are relative to the project root and cannot leave it. Targets: `wave`
-(default), `claude-code`, `agentskills`, `portable`."""
+one wins a name. Paths are relative to the project root and cannot leave it. Targets:
+{", ".join(f"`{name}`" for name in TARGETS)} (default `{DEFAULT_PROFILE.name}`)."""
 
 
 def create_server(root: Path) -> "MCPServer":
@@ -48,8 +49,9 @@ def create_server(root: Path) -> "MCPServer":
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                                 open_world_hint=False)
 
+    target_names: Any = Literal[TARGETS]  # the profiles' names: a new profile is offered as is
     Target = Annotated[
-        Literal["wave", "claude-code", "agentskills", "portable"] | None,
+        target_names | None,
         Field(description="the runtime to model; default: `[tool.wave-lsp] target`, else wave")]
     Personal = Annotated[
         bool, Field(description="consult the personal roots and settings (~/.wave, ~/.claude, "

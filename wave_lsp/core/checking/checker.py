@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wave_lsp.core.checking.config import Settings
-from wave_lsp.core.checking.engine import check_document, finalize, reported
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.engine import Reported, Steps, finalize, reported, run_rules_steps, run_to_end
 from wave_lsp.core.checking.findings import Finding
-from wave_lsp.core.checking.loading import LoadVerdict, load_verdict
+from wave_lsp.core.checking.loading import LoadVerdict, stopping_codes, verdict_from
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
@@ -39,6 +40,15 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
     """Check one SKILL.md on disk, or `text` as the content of `path` (an editor's buffer; `bom`
     says the file on disk starts with a byte-order mark that the editor does not show). `session`
     owns what is known about the project (a fresh one when None)."""
+    return run_to_end(check_file_steps(path, settings, text=text, bom=bom, strict=strict,
+                                       session=session))
+
+
+def check_file_steps(path: Path, settings: Settings | None = None, *, text: str | None = None,
+                     bom: bool = False, strict: bool = False,
+                     session: WorkspaceSession | None = None) -> Steps[FileReport]:
+    """`check_file` as resumable steps (`engine.check_document_steps`): the language server
+    pauses it to read newer edits and abandons it when the document changed."""
     settings = settings or Settings()
     session = session or WorkspaceSession()
     location = locate(path, home=settings.home)
@@ -56,12 +66,29 @@ def check_file(path: Path, settings: Settings | None = None, *, text: str | None
         decoded.bom = decoded.bom or bom
         document = SkillDocument.from_decoded(decoded)
     report.document = document
-    report.findings = check_document(document, location, settings, strict=strict,
-                                     session=session)
-    report.verdict = load_verdict(document, location, settings.profile, session)
+    report.findings, report.verdict = yield from _check_and_decide(document, location, settings,
+                                                                   strict, session)
     name = document.value("name")
     report.skill = name.strip() if isinstance(name, str) and name.strip() else location.dir_name
     return report
+
+
+def _check_and_decide(document: SkillDocument, location: SkillLocation, settings: Settings,
+                      strict: bool, session: WorkspaceSession
+                      ) -> Steps[tuple[list[Finding], LoadVerdict]]:
+    """The report's findings and the load decision from one run of the rules: the rules that
+    can stop loading run even when the user deselected them (the runtime does not read the
+    user's selection), and they decide at the catalog's severities. Resumable steps
+    (`engine.run_rules_steps`)."""
+    context = CheckContext(document=document, location=location, settings=settings,
+                           session=session)
+    is_reported = Reported(settings)
+    stopping = stopping_codes(settings.profile)
+    raw = yield from run_rules_steps(context, lambda code: is_reported[code] or code in stopping,
+                                     strict=strict)
+    verdict = verdict_from(raw, document, settings.profile)
+    findings = finalize([f for f in raw if is_reported[f.code]], document, settings)
+    return findings, verdict
 
 
 def _known(session: WorkspaceSession, path: Path, decoded: DecodeResult) -> SkillDocument | None:

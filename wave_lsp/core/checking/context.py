@@ -20,6 +20,7 @@ from wave_lsp.core.parsing.document import FieldEntry, SkillDocument
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
 from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.disk_view import DiskView
 from wave_lsp.core.workspace.location import SkillLocation
 from wave_lsp.core.workspace.session import WorkspaceSession
 from wave_lsp.core.workspace.snapshot import ProjectSnapshot
@@ -91,6 +92,12 @@ class CheckContext:
         home = self.settings.home or Path.home()
         return self.session.project(self.profile, location.project_root, home,
                                     self.settings.personal)
+
+    @cached_property
+    def disk(self) -> DiskView:
+        """The files and folders this run looks at, each folder listed once (cached by the
+        session while the folder is unchanged)."""
+        return DiskView(self.session.listings)
 
     @cached_property
     def injection_plan(self) -> Plan:

@@ -9,6 +9,9 @@ disagree.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
+from typing import TypeVar
+
 from wave_lsp.core.checking.catalog import rule
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
@@ -19,13 +22,15 @@ from wave_lsp.core.rules import all_checks
 from wave_lsp.core.workspace.location import SkillLocation
 from wave_lsp.core.workspace.session import WorkspaceSession
 
+T = TypeVar("T")
+
 
 def reported(code: str, settings: Settings) -> bool:
     """Whether `code` can be reported at all under these settings."""
     return rule(code).severity(settings.profile) is not None and settings.enabled(code)
 
 
-class _Reported(dict[str, bool]):
+class Reported(dict[str, bool]):
     """`reported` memoised for one run of the rules."""
 
     def __init__(self, settings: Settings) -> None:
@@ -37,29 +42,74 @@ class _Reported(dict[str, bool]):
         return value
 
 
+#: a resumable computation: each `next()` runs it to its next checkpoint (it yields None there);
+#: its `StopIteration` carries the result. Not resuming it, or `close()`, abandons it.
+Steps = Generator[None, None, T]
+
+
+def run_to_end(steps: Steps[T]) -> T:
+    """Run resumable `steps` at once and return their result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            result: T = end.value
+            return result
+
+
 def check_document(document: SkillDocument, location: SkillLocation,
                    settings: Settings | None = None, *, strict: bool = False,
                    session: WorkspaceSession | None = None) -> list[Finding]:
     """All findings for one document, sorted by position, with severities and ranges; the
     project's facts come from `session` (a fresh one when None)."""
+    return run_to_end(check_document_steps(document, location, settings, strict=strict,
+                                           session=session))
+
+
+def check_document_steps(document: SkillDocument, location: SkillLocation,
+                         settings: Settings | None = None, *, strict: bool = False,
+                         session: WorkspaceSession | None = None) -> Steps[list[Finding]]:
+    """`check_document` as resumable steps (docs/design/lsp.md *Edits coalesce*): a checkpoint
+    before each rule and after each finding a rule yields, so that a caller can pause the run
+    (the language server reads newer edits meanwhile) or abandon it (a newer version arrived)."""
     settings = settings or Settings()
     context = CheckContext(document=document, location=location, settings=settings,
                            session=session or WorkspaceSession())
+    is_reported = Reported(settings)
+    raw = yield from run_rules_steps(context, is_reported.__getitem__, strict=strict)
+    return finalize(raw, document, settings)
+
+
+def run_rules(context: CheckContext, wanted: Callable[[str], bool], *,
+              strict: bool = False) -> list[Finding]:
+    """The findings of the rules that have a wanted code, as the rules produce them: no severity,
+    range or suppression applied yet (`finalize` does that). A rule that fails is logged and
+    skipped (`strict`: raised), so one broken rule never hides the others' findings."""
+    return run_to_end(run_rules_steps(context, wanted, strict=strict))
+
+
+def run_rules_steps(context: CheckContext, wanted: Callable[[str], bool], *,
+                    strict: bool = False) -> Steps[list[Finding]]:
+    """`run_rules` as resumable steps: a checkpoint before each rule and after each finding a
+    rule yields (`check_document_steps`)."""
     raw: list[Finding] = []
-    is_reported = _Reported(settings)
     for item in all_checks():
-        if not any(is_reported[code] for code in item.codes):
+        if not any(wanted(code) for code in item.codes):
             continue
+        yield
         try:
-            raw.extend(f for f in item.function(context) if is_reported[f.code])
+            for finding in item.function(context):
+                if wanted(finding.code):
+                    raw.append(finding)
+                yield  # GeneratorExit (abandoned) is not an `Exception`: it is not caught below
         except Exception:
             if strict:
                 raise
             import logging  # only when a rule fails: a check starts faster without it
 
             logging.getLogger(__name__).exception("rule check %s failed on %s", item.name,
-                                                  location.path)
-    return finalize(raw, document, settings)
+                                                  context.location.path)
+    return raw
 
 
 def finalize(raw: list[Finding], document: SkillDocument, settings: Settings) -> list[Finding]:

@@ -10,6 +10,8 @@ the file. Only those rules run, so the decision is cheap enough for every row of
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -18,10 +20,10 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.catalog import Severity, rule, rules
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.engine import run_rules
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
-from wave_lsp.core.rules import all_checks
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
@@ -67,28 +69,28 @@ def load_verdict(document: SkillDocument, location: SkillLocation, profile: Runt
                  session: WorkspaceSession | None = None) -> LoadVerdict:
     """Run the rules that can stop loading under `profile` and decide. `session`: the caller's
     (a check's), so that a rule about the project (SK130 under a validator) does not snapshot
-    the project again for every file."""
+    the project again for every file. (`check` decides from the findings of its own run of the
+    rules instead: `checker.check_file`.)"""
     codes = stopping_codes(profile)
     if not codes:
         return LoadVerdict(True)
     context = CheckContext(document=document, location=location,
                            settings=Settings(profile=profile),
                            session=session or WorkspaceSession())
-    stopping: list[Finding] = []
-    for item in all_checks():
-        if not codes.intersection(item.codes):
-            continue
-        try:
-            stopping.extend(finding for finding in item.function(context)
-                            if finding.code in codes and _level(finding, profile) == Severity.ERROR)
-        except Exception:  # as the engine: a failing rule is logged, it does not stop the caller
-            import logging  # only when a rule fails, as in the engine
+    return verdict_from(run_rules(context, codes.__contains__), document, profile)
 
-            logging.getLogger(__name__).exception("rule check %s failed on %s", item.name,
-                                                  location.path)
+
+def verdict_from(raw: Iterable[Finding], document: SkillDocument,
+                 profile: RuntimeProfile) -> LoadVerdict:
+    """The decision from the rules' raw findings (before any user override): the first error,
+    at the catalog's severity for `profile`, of a rule that stops loading. The finding is copied,
+    so a report that also shows it keeps the user's severity."""
+    codes = stopping_codes(profile)
+    stopping = [finding for finding in raw
+                if finding.code in codes and _level(finding, profile) == Severity.ERROR]
     if not stopping:
         return LoadVerdict(True)
-    first = min(stopping, key=lambda f: (f.span.start, f.code))
+    first = copy.copy(min(stopping, key=lambda f: (f.span.start, f.code)))
     first.severity = Severity.ERROR
     first.resolve(document.lines)
     return LoadVerdict(False, first)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -58,9 +59,13 @@ class Reference:
         return self.target.startswith(("/", "~")) or bool(re.match(r"^[A-Za-z]:[\\/]", self.target))
 
     def resolve(self, skill_dir: Path) -> Path:
+        return Path(self.resolved(skill_dir))
+
+    def resolved(self, skill_dir: Path | str) -> str:
+        """`resolve` as a string (no `Path` built: a long document has hundreds of references)."""
         if self.target.startswith("~"):
-            return Path(os.path.expanduser(self.target))
-        return Path(os.path.normpath(skill_dir / self.target))
+            return os.path.expanduser(self.target)
+        return os.path.normpath(os.path.join(skill_dir, self.target))
 
 
 def find_references(document: SkillDocument) -> list[Reference]:
@@ -158,6 +163,8 @@ _WRITTEN_TO = re.compile(
     r"shown|by|from|per|following|using|with)\b)[^.;!?\n]){0,80}?"
     r"\b(?:to|into|in|under|as)\s+(?:the\s+|a\s+)?[`*]*$|"
     r"\b(?:emitted|generated)\s+\S+\s+\+\s*`?$", re.I)
+#: how a `_WRITTEN_TO` match ends, once trailing `` ` ``, `*` and spaces are stripped (same flags)
+_DESTINATION_END = re.compile(r"(?:to|in|under|as|the|a|\+)\Z", re.I)
 _WRITTEN_AFTER = re.compile(r"^`?\s*\((?:\w+\s+)?(?:emitted|generated|created|written)\b", re.I)
 #: the destination of a shell command that creates it: the last word of `cp SRC DEST`, any
 #: argument of `mkdir`/`touch`, the file after `>`
@@ -249,7 +256,16 @@ def _written_to(text: str, start: int, end: int) -> bool:
     window = window[cut + 1:].replace("\n", " ")
     line_end = text.find("\n", end)
     after = text[end:line_end if line_end >= 0 else len(text)]
-    return bool(_WRITTEN_TO.search(window) or _WRITTEN_AFTER.search(after))
+    return bool((_may_end_a_destination(window) and _WRITTEN_TO.search(window))
+                or _WRITTEN_AFTER.search(after))
+
+
+def _may_end_a_destination(window: str) -> bool:
+    """A cheap necessary condition for `_WRITTEN_TO` (whose search costs most of the references
+    of a long skill): a match ends the window with `to`/`into`/`in`/`under`/`as`, maybe `the` or
+    `a`, then spaces and `` ` ``/`*`, or with `+`, spaces and a backtick."""
+    tail = window.rstrip("`*").rstrip()
+    return _DESTINATION_END.search(tail[-6:]) is not None
 
 
 def _block_of_another_skill(text: str, offset: int, fence: Fence | None) -> bool:
@@ -308,24 +324,29 @@ def _add_link(found: dict[Span, Reference], raw: str, offset: int) -> None:
     found[span] = Reference(unquote(path), span, "link")
 
 
-def escapes(reference: Reference, skill_dir: Path) -> str | None:
-    """Why `reference` leaves the skill directory, or None when it stays inside."""
+def escapes(reference: Reference, skill_dir: Path,
+            is_link: Callable[[str], bool] = os.path.islink) -> str | None:
+    """Why `reference` leaves the skill directory, or None when it stays inside; `is_link` says
+    which path parts are symbolic links (the rules pass their run's `DiskView.is_link`: one
+    listing per folder instead of an `lstat` per part)."""
     if reference.absolute:
         return "is an absolute path"
-    lexical = reference.resolve(skill_dir)
-    root = Path(os.path.normpath(skill_dir))
+    root = os.path.normpath(skill_dir)
+    lexical = reference.resolved(root)
     if not _is_within(lexical, root):
         return "goes above the skill directory (`..`)"
     # only a symbolic link below the skill folder can lead out of it: look for one
     current = root
-    for part in lexical.relative_to(root).parts:
-        current = current / part
-        if os.path.islink(current):
+    for part in lexical[len(root):].split(os.sep):
+        if not part:
+            continue
+        current = os.path.join(current, part)
+        if is_link(current):
             try:
-                real = Path(os.path.realpath(current))
+                real = os.path.realpath(current)
             except (OSError, ValueError):
                 return None
-            if not _is_within(real, Path(_real(str(root)))):
+            if not _is_within(real, _real(root)):
                 return "is a symbolic link that points outside the skill directory"
             break
     return None
@@ -336,8 +357,9 @@ def _real(path: str) -> str:
     return os.path.realpath(path)
 
 
-def _is_within(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
+def _is_within(path: str, root: str) -> bool:
+    """Whether the normalised `path` is `root` or below it."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def skill_files(skill_dir: Path, limit: int = 2000) -> list[str]:

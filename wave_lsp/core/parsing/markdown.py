@@ -59,9 +59,10 @@ class MarkdownBody:
         return None
 
     def fence_at(self, offset: int) -> Fence | None:
-        for fence in self.fences:
-            if fence.span.start <= offset < fence.span.end:
-                return fence
+        """The fence around `offset` (fences are in document order and do not overlap)."""
+        index = bisect.bisect_right(self.fences, offset, key=lambda fence: fence.span.start) - 1
+        if index >= 0 and offset < self.fences[index].span.end:
+            return self.fences[index]
         return None
 
 

@@ -42,26 +42,57 @@ def shown(text: str, limit: int = 80) -> str:
 
 
 def damerau_levenshtein(a: str, b: str, limit: int = 3) -> int:
-    """Optimal-string-alignment distance, stopping early above `limit`."""
+    """Optimal-string-alignment distance when it is at most `limit`; otherwise `limit + 1`.
+
+    Only the cells within `limit` of the diagonal are computed (a cell farther out costs more than
+    `limit` anyway), and the scan stops at the first row whose every cell is above `limit`. The
+    common prefix and suffix are left out first: two paths share `references/` and `.md`."""
+    if a == b:
+        return 0
+    a, b = _without_common_affixes(a, b)  # the distance is that of what differs
+    over = limit + 1
     if abs(len(a) - len(b)) > limit:
-        return limit + 1
+        return over
+    width = len(b)
     previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cost = 0 if ca == cb else 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                current[j] = min(current[j], previous2[j - 2] + 1)
+    previous = [j if j <= limit else over for j in range(width + 1)]
+    for i in range(1, len(a) + 1):
+        current = [over] * (width + 1)
+        current[0] = i if i <= limit else over
+        char_a = a[i - 1]
+        row_best = current[0]
+        for j in range(max(1, i - limit), min(width, i + limit) + 1):
+            char_b = b[j - 1]
+            cell = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
+            if i > 1 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b:
+                cell = min(cell, previous2[j - 2] + 1)
+            current[j] = cell if cell < over else over
+            row_best = min(row_best, current[j])
+        if row_best > limit:
+            return over
         previous2, previous = previous, current
-    return previous[-1]
+    return previous[width]
+
+
+def _without_common_affixes(a: str, b: str) -> tuple[str, str]:
+    """`a` and `b` without their common prefix and suffix (`references/` and `.md` of two paths)."""
+    start = 0
+    shortest = min(len(a), len(b))
+    while start < shortest and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < shortest - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    return a[start:len(a) - end], b[start:len(b) - end]
 
 
 def closest(word: str, candidates: Iterable[str], max_distance: int = 2) -> str | None:
+    """The candidate nearest to `word` (case-insensitive) within `max_distance` edits, the first
+    of equally near ones."""
     best: tuple[int, str] | None = None
+    lowered = word.lower()
     for candidate in candidates:
-        distance = damerau_levenshtein(word.lower(), candidate.lower(), max_distance)
+        distance = damerau_levenshtein(lowered, candidate.lower(), max_distance)
         if distance <= max_distance and (best is None or distance < best[0]):
             best = (distance, candidate)
     return best[1] if best else None

@@ -28,6 +28,7 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import Reference, escapes, find_references, skill_files
 from wave_lsp.core.rules.helpers import capped, closest, shown
 from wave_lsp.core.rules.registry import check
+from wave_lsp.core.workspace.disk_view import DiskView
 
 MAX_REFERENCE_FINDINGS = 200
 
@@ -40,14 +41,21 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
     files: list[str] | None = None
     context = _context_root(ctx)
     bases = _bases(skill_dir, context)
+    disk = ctx.disk
+    #: target as written -> why it leaves the folder (None: it stays) and whether a base holds it
+    known: dict[str, tuple[str | None, bool]] = {}
     for reference in capped(find_references(ctx.document), MAX_REFERENCE_FINDINGS):
-        reason = escapes(reference, skill_dir)
+        if reference.target not in known:
+            reason = escapes(reference, skill_dir, disk.is_link)
+            held = reason is None and any(disk.exists(reference.resolved(base)) for base in bases)
+            known[reference.target] = (reason, held)
+        reason, held = known[reference.target]
         if reason is not None:
             finding = _escape(ctx, reference, reason, skill_dir, context)
             if finding is not None:
                 yield finding
             continue
-        if any(reference.resolve(base).exists() for base in bases):
+        if held:
             continue
         if files is None:
             files = skill_files(skill_dir)
@@ -62,12 +70,12 @@ def _context_root(ctx: CheckContext) -> Path | None:
     return location.project_root
 
 
-def _bases(skill_dir: Path, context: Path | None) -> list[Path]:
+def _bases(skill_dir: Path, context: Path | None) -> list[str]:
     """The skill folder, then every folder above it up to `context` (included)."""
-    bases = [skill_dir]
+    bases = [str(skill_dir)]
     if context is not None and context in skill_dir.parents:
         for parent in skill_dir.parents:
-            bases.append(parent)
+            bases.append(str(parent))
             if parent == context:
                 break
     return bases
@@ -79,10 +87,7 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
     if reference.target.startswith("/") and context is not None:
         target = Path(os.path.normpath(context / reference.target.lstrip("/")))
     lexical = not reason.startswith("is a symbolic link")
-    try:
-        exists = lexical and target.exists()
-    except OSError:
-        exists = False
+    exists = lexical and ctx.disk.exists(target)
     if exists and context is not None and (target == context or context in target.parents):
         return None  # installed together with the skill (plugin) or part of its project
     message = (f"`{shown(reference.target)}` {reason}: a skill is installed as its folder, so the "
@@ -111,7 +116,7 @@ def _broken(ctx: CheckContext, reference: Reference, files: list[str],
 
 def _same_file_name(written: str, files: list[str]) -> str | None:
     name = PurePosixPath(written).name
-    matches = [path for path in files if PurePosixPath(path).name == name]
+    matches = [path for path in files if path.rpartition("/")[2] == name]  # clean relative paths
     return matches[0] if len(matches) == 1 else None
 
 
@@ -127,12 +132,16 @@ def reference_cycle(ctx: CheckContext) -> Iterator[Finding]:
     if skill_dir is None or not skill_dir.is_dir():
         return
     root = Path(os.path.realpath(skill_dir))
+    disk = ctx.disk
     starts: dict[Path, Reference] = {}
+    helpers: dict[str, Path | None] = {}  # target as written -> helper (a target repeats)
     for reference in find_references(ctx.document):
-        target = _helper(reference, skill_dir, root)
+        if reference.target not in helpers:
+            helpers[reference.target] = _helper(reference, skill_dir, root, disk)
+        target = helpers[reference.target]
         if target is not None:
             starts.setdefault(target, reference)
-    graph = _helper_graph(list(starts), root)
+    graph = _helper_graph(list(starts), root, disk)
     reported: set[frozenset[Path]] = set()
     for start, reference in starts.items():
         cycle = _cycle_from(start, graph)
@@ -145,16 +154,20 @@ def reference_cycle(ctx: CheckContext) -> Iterator[Finding]:
                           "follows links may loop. Link the helper files from SKILL.md only.")
 
 
-def _helper(reference: Reference, folder: Path, root: Path) -> Path | None:
+def _helper(reference: Reference, folder: Path, root: Path, disk: DiskView) -> Path | None:
+    """The real path of the helper markdown file a reference leads to inside the skill folder
+    `root` (real), or None."""
     if reference.absolute or not reference.target.lower().endswith(".md"):
         return None
-    path = Path(os.path.realpath(reference.resolve(folder)))
-    if path.name == "SKILL.md" or root not in path.parents or not path.is_file():
+    path = disk.realpath(reference.resolved(folder))
+    inside = str(root).rstrip(os.sep) + os.sep
+    if os.path.basename(path) == "SKILL.md" or not path.startswith(inside) \
+            or not disk.is_file(path):
         return None
-    return path
+    return Path(path)
 
 
-def _helper_graph(starts: list[Path], root: Path) -> dict[Path, list[Path]]:
+def _helper_graph(starts: list[Path], root: Path, disk: DiskView) -> dict[Path, list[Path]]:
     graph: dict[Path, list[Path]] = {}
     queue = list(starts)
     while queue and len(graph) < MAX_HELPERS:
@@ -168,7 +181,7 @@ def _helper_graph(starts: list[Path], root: Path) -> dict[Path, list[Path]]:
         except OSError:
             continue
         for reference in find_references(SkillDocument.from_text(text)):
-            target = _helper(reference, current.parent, root)
+            target = _helper(reference, current.parent, root, disk)
             if target is not None and target not in graph[current]:
                 graph[current].append(target)
                 queue.append(target)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking.context import CheckContext
@@ -98,13 +99,19 @@ def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
     return Fix(f"Allow `{shown(rule, 60)}` in `allowed-tools`", [edit], preferred=True)
 
 
+@lru_cache(maxsize=16)
+def _newline_of(text: str) -> str:
+    """The file's line break: one scan per text (a long skill asks once per injection)."""
+    return "\r\n" if "\r\n" in text else "\n"
+
+
 def add_allowed_tool(ctx: CheckContext, rule: str) -> TextEdit | None:
     """An edit that adds `rule` to `allowed-tools`, keeping the form the file uses."""
     document = ctx.document
     source = document.source
     if source.opener is None or source.closer is None or document.mapping is None:
         return None
-    newline = "\r\n" if "\r\n" in document.text else "\n"
+    newline = _newline_of(document.text)
     entry = ctx.field("allowed-tools")
     if entry is None:
         at = document.lines.line_start(source.closer.line)

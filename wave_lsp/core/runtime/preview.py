@@ -216,6 +216,7 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     names = args_module.declared_names(document.value("arguments"))
     words = args_module.split_arguments(raw_arguments or "", profile)
     planned = []
+    decided: dict[str, Decision] = {}
     for injection in injections:
         command, pattern = injection.command, injection.pattern
         spliced = False
@@ -228,8 +229,11 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
                                                        profile)
         command = substitute(command, values, in_shell=True).text
         pattern = substitute(pattern, values, in_shell=True).text
-        decision = _fail_closed(rules) or _unsafe_values(injection.command, values, tool) \
-            or engine.check(command)
+        decision = _fail_closed(rules) or _unsafe_values(injection.command, values, tool)
+        if decision is None:  # the same command is decided once (a long skill repeats some)
+            decision = decided.get(command)
+        if decision is None:
+            decision = decided[command] = engine.check(command)
         planned.append(PlannedInjection(injection, command, decision, spliced, pattern))
     if profile.splices_arguments_into_commands and raw_arguments:
         planned += _argument_injections(document, raw_arguments, words, names, values, engine,

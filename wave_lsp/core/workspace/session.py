@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.disk_view import ListingCache
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root
 from wave_lsp.core.workspace.runtime_view import (
     SkillSummary,
@@ -102,6 +103,9 @@ class WorkspaceSession:
     _events: int = 0
     _ignore_specs: dict[tuple[Path, int], pathspec.GitIgnoreSpec | None] = field(
         default_factory=dict)
+    #: folder listings for the reference rules, each trusted while its folder is unchanged
+    #: (`disk_view`: exact without `expire`, so nothing to clear)
+    listings: ListingCache = field(default_factory=ListingCache)
 
     # -- per-file summaries ---------------------------------------------------------------------
     def summary(self, path: Path, home: Path | None,

@@ -1,0 +1,266 @@
+"""Issue 18's goals in one run, each ratio measured against its peer in the same run on the same
+inputs, ending with a table of goal, figure and verdict.
+
+1. `check` throughput on the real-skills corpus (`../shared/corpus/real`, every rule of the `wave`
+   target) against skills-ref 0.1.1: in process (`api.check_files` against a loop over
+   `skills_ref.validator.validate`, each in a fresh interpreter, imports excluded), and as command
+   lines (one `wave-lsp check` of the corpus, serial and with its default workers, against
+   `agentskills validate`, which takes one skill per process: a sample of skills, per skill).
+2. A one-file `check` against `agentskills validate` of the same skill (rounds interleaved, so that
+   the machine's noise hits both alike): wall time and CPU time of the process.
+3. Server start-up (spawn → `initialize` answer) against a bare pygls 2 server, interleaved, and
+   edit → diagnostics on 30 generated skills (`editor_latency.session`, full and incremental sync).
+4. The server on 5,000 generated skills (and 50,000 with `--large`): time to index, re-index after
+   a file event, peak RSS (`workspace_scale.measure`).
+
+Run: `python benchmarks/speed.py [--rounds 10] [--sample 40] [--large]` (installs skills-ref on
+first use). Prints figures only; no test asserts them. The machine's load average is printed first
+and last: on a busy machine read the ratios, not the absolute times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from editor_latency import BARE, WAVE, session, startup
+from lsp_client import percentiles
+from peers import skills_ref
+from skills_tree import make_tree
+from workspace_scale import measure, report
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus" / "real"
+ONE_SKILL = ROOT / "examples" / "skills" / "pdf-extract"
+
+#: in a fresh interpreter: CPU and wall seconds of checking every SKILL.md under argv[1]
+WAVE_IN_PROCESS = """
+import json, sys, time
+from pathlib import Path
+from wave_lsp.api import check_files, load_settings, with_codes
+root = Path(sys.argv[1])
+files = sorted(root.rglob("SKILL.md"))
+settings = load_settings(root, target="wave", personal=False)
+if sys.argv[2:]:
+    settings = with_codes(settings, select=sys.argv[2:])
+cpu, wall = time.process_time(), time.perf_counter()
+reports = check_files(files, settings, jobs=1)
+print(json.dumps({"files": len(files), "cpu": time.process_time() - cpu,
+                  "wall": time.perf_counter() - wall,
+                  "findings": sum(len(r.findings) for r in reports)}))
+"""
+
+SKILLS_REF_IN_PROCESS = """
+import json, sys, time
+from pathlib import Path
+from skills_ref.validator import validate
+folders = sorted(p.parent for p in Path(sys.argv[1]).rglob("SKILL.md"))
+problems = crashes = 0
+cpu, wall = time.process_time(), time.perf_counter()
+for folder in folders:
+    try:
+        problems += len(validate(folder))
+    except Exception:  # skills-ref 0.1.1 raises on some real skills (a C1 control character)
+        crashes += 1
+print(json.dumps({"files": len(folders), "cpu": time.process_time() - cpu,
+                  "wall": time.perf_counter() - wall, "problems": problems,
+                  "crashes": crashes}))
+"""
+
+
+@dataclass
+class Run:
+    wall: float  #: seconds
+    cpu: float  #: user + system seconds of the process and its children
+
+
+def run(command: list[str], cwd: Path | None = None) -> Run:
+    """Run `command` to its end; its wall time and the CPU time it and its children used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, check=False, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Run(wall, cpu)
+
+
+def in_process(script: str, *codes: str) -> dict[str, float]:
+    output = subprocess.run([sys.executable, "-c", script, str(CORPUS), *codes], check=True,
+                            capture_output=True, text=True).stdout
+    return json.loads(output.strip().splitlines()[-1])
+
+
+def agentskills() -> str:
+    command = shutil.which("agentskills", path=str(Path(sys.executable).parent))
+    if command is None:
+        raise SystemExit("skills-ref's `agentskills` command is not installed")
+    return command
+
+
+def load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def throughput_in_process() -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+    ours = in_process(WAVE_IN_PROCESS)
+    frontmatter = in_process(WAVE_IN_PROCESS, "SK0")
+    theirs = in_process(SKILLS_REF_IN_PROCESS)
+    print(f"in process, {ours['files']:.0f} skills (imports excluded):")
+    print(f"  wave-lsp   CPU {ours['cpu']:6.2f} s  {ours['cpu'] / ours['files'] * 1000:5.2f} ms/skill"
+          f"  (wall {ours['wall']:.2f} s; {ours['findings']:.0f} findings; every rule)")
+    print(f"  wave-lsp   CPU {frontmatter['cpu']:6.2f} s  "
+          f"{frontmatter['cpu'] / frontmatter['files'] * 1000:5.2f} ms/skill  (wall "
+          f"{frontmatter['wall']:.2f} s; {frontmatter['findings']:.0f} findings; `--select SK0`: "
+          "the frontmatter and folder rules, skills-ref's scope)")
+    print(f"  skills-ref CPU {theirs['cpu']:6.2f} s  "
+          f"{theirs['cpu'] / theirs['files'] * 1000:5.2f} ms/skill  (wall {theirs['wall']:.2f} s; "
+          f"{theirs['problems']:.0f} problems, {theirs['crashes']:.0f} skills it crashed on)")
+    return ours, frontmatter, theirs
+
+
+def throughput_cli(sample: int) -> tuple[Run, Run, Run, int]:
+    skills = len(list(CORPUS.rglob("SKILL.md")))
+    check = [sys.executable, "-m", "wave_lsp", "check", str(CORPUS), "--no-personal",
+             "--format", "json"]
+    serial = run([*check, "--jobs", "1"])
+    parallel = run(check)
+    folders = sorted(p.parent for p in CORPUS.rglob("SKILL.md"))
+    step = max(1, len(folders) // sample)
+    chosen = folders[::step][:sample]
+    command = agentskills()
+    theirs = [run([command, "validate", str(folder)]) for folder in chosen]
+    per_skill = Run(sum(r.wall for r in theirs) / len(theirs), sum(r.cpu for r in theirs) / len(theirs))
+    print(f"command lines, {skills} skills:")
+    print(f"  wave-lsp check --jobs 1      wall {serial.wall:6.2f} s  CPU {serial.cpu:6.2f} s  "
+          f"{serial.wall / skills * 1000:5.2f} ms/skill")
+    print(f"  wave-lsp check (default)     wall {parallel.wall:6.2f} s  CPU {parallel.cpu:6.2f} s  "
+          f"{parallel.wall / skills * 1000:5.2f} ms/skill  ({os.cpu_count()} cores)")
+    print(f"  agentskills validate (one skill per process, {len(chosen)} sampled) "
+          f"wall {per_skill.wall * 1000:6.1f} ms/skill  CPU {per_skill.cpu * 1000:6.1f} ms/skill")
+    return serial, parallel, per_skill, skills
+
+
+def one_file(rounds: int) -> tuple[Run, Run]:
+    with tempfile.TemporaryDirectory() as folder:  # no repository around it
+        skill = Path(folder) / ONE_SKILL.name
+        shutil.copytree(ONE_SKILL, skill)
+        ours_command = [sys.executable, "-m", "wave_lsp", "check", str(skill / "SKILL.md"),
+                        "--no-personal"]
+        theirs_command = [agentskills(), "validate", str(skill)]
+        ours: list[Run] = []
+        theirs: list[Run] = []
+        for _ in range(rounds):
+            ours.append(run(ours_command, cwd=Path(folder)))
+            theirs.append(run(theirs_command, cwd=Path(folder)))
+
+    def median(runs: list[Run]) -> Run:
+        return Run(statistics.median(r.wall for r in runs), statistics.median(r.cpu for r in runs))
+
+    mine, peer = median(ours), median(theirs)
+    print(f"one-file check of {ONE_SKILL.name} (median of {rounds} interleaved rounds):")
+    print(f"  wave-lsp check        wall {mine.wall * 1000:6.1f} ms  CPU {mine.cpu * 1000:6.1f} ms")
+    print(f"  agentskills validate  wall {peer.wall * 1000:6.1f} ms  CPU {peer.cpu * 1000:6.1f} ms")
+    return mine, peer
+
+
+def start_up(rounds: int) -> tuple[float, float]:
+    bare: list[float] = []
+    wave: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(rounds):
+            bare += startup(BARE, Path(folder), 1)
+            wave += startup(WAVE, Path(folder), 1)
+    b, w = statistics.median(bare) * 1000, statistics.median(wave) * 1000
+    print(f"start-up, spawn → initialize answer (median of {rounds} interleaved):")
+    print(f"  bare pygls 2 {b:6.1f} ms   wave-lsp {w:6.1f} ms")
+    return b, w
+
+
+def edit_latency() -> float:
+    """p50 in milliseconds from a `didChange` (full or incremental) to its diagnostics."""
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        files = make_tree(root, 30)
+        figures = session(WAVE, files, 5, {"wave": {"personalSkills": False}}, root,
+                          line_of_key=1, publishes_versions=True)
+    edits = [*figures["full"], *figures["incremental"]]  # type: ignore[misc]
+    p50, p95, _ = percentiles(edits)
+    print(f"edit → diagnostics, 30 skills × 10 edits: p50 {p50:5.2f} ms  p95 {p95:5.2f} ms")
+    return p50
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "not met"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=10, help="one-file and start-up rounds")
+    parser.add_argument("--sample", type=int, default=40,
+                        help="skills validated one per process by skills-ref's command line")
+    parser.add_argument("--large", action="store_true", help="also index 50,000 skills (slow)")
+    args = parser.parse_args()
+    skills_ref()
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load average {load()}\n")
+    ours, frontmatter, theirs = throughput_in_process()
+    serial, parallel, per_skill_peer, skills = throughput_cli(args.sample)
+    mine, peer = one_file(args.rounds)
+    bare, wave = start_up(args.rounds)
+    edit_p50 = edit_latency()
+    scale = [measure(5000)] + ([measure(50000)] if args.large else [])
+    for figures in scale:
+        print(report(figures))
+    in_process_ratio = (theirs["cpu"] / theirs["files"]) / (ours["cpu"] / ours["files"])
+    scope_ratio = (theirs["cpu"] / theirs["files"]) / (frontmatter["cpu"] / frontmatter["files"])
+    jobs_ratio = (theirs["wall"] / theirs["files"]) / (parallel.wall / skills)
+    print(f"  as run in CI: one `wave-lsp check` of the corpus is ×"
+          f"{per_skill_peer.wall / (serial.wall / skills):.1f} the throughput of one "
+          "`agentskills validate` per skill (interpreter start-up per skill); not a goal figure")
+    rows = [
+        ("throughput ≥ 2× skills-ref (in process, CPU per skill, every rule)",
+         f"×{in_process_ratio:.2f}", in_process_ratio >= 2),
+        ("  the same, frontmatter and folder rules only (SK0xx)", f"×{scope_ratio:.2f}",
+         scope_ratio >= 2),
+        ("≥ 3× with --jobs (check's wall per skill vs validate() loop)", f"×{jobs_ratio:.2f}",
+         jobs_ratio >= 3),
+        ("one-file check ≤ 1× skills-ref's command line (wall)",
+         f"×{mine.wall / peer.wall:.2f} (CPU ×{mine.cpu / peer.cpu:.2f})", mine.wall <= peer.wall),
+        ("start-up ≤ 1.1× bare pygls", f"×{wave / bare:.2f}", wave <= 1.1 * bare),
+        ("edit → diagnostics p50 ≤ 5 ms", f"{edit_p50:.2f} ms", edit_p50 <= 5),
+    ]
+    for figures in scale:
+        count = int(figures["skills"])
+        if count == 5000:
+            rows += [
+                ("5,000 skills indexed ≤ 1.5 s", f"{figures['indexed_s']:.2f} s",
+                 figures["indexed_s"] <= 1.5),
+                ("re-index p95 ≤ 5 ms (5,000 skills)", f"{figures['reindex_p95_ms']:.1f} ms",
+                 figures["reindex_p95_ms"] <= 5),
+                ("RSS ≤ 60 MiB with 5,000 skills indexed", f"{figures['indexed_rss_mib']:.1f} MiB",
+                 figures["indexed_rss_mib"] <= 60),
+            ]
+        else:
+            rows += [("50,000 skills indexed ≤ 15 s within 300 MiB",
+                      f"{figures['indexed_s']:.1f} s, {figures['peak_rss_mib']:.0f} MiB",
+                      figures["indexed_s"] <= 15 and figures["peak_rss_mib"] <= 300)]
+    print(f"\ngoals (load average now {load()}):")
+    for goal, figure, met in rows:
+        print(f"  {goal:<60} {figure:<24} {verdict(met)}")
+
+
+if __name__ == "__main__":
+    main()
