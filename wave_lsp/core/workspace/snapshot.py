@@ -204,7 +204,8 @@ def _listed_in(skill: RuntimeSkill, group: str) -> bool:
 class SnapshotChange:
     """What an update changed in a snapshot, for deciding which documents to check again."""
 
-    #: names whose skills were added, removed, re-read or re-shadowed
+    #: names whose skills read differently to other skills' rules: added, removed, renamed,
+    #: moved, listed differently or shadowed differently (a body edit changes no name)
     names: frozenset[str] = frozenset()
     #: load groups whose listing changed
     groups: frozenset[str] = frozenset()
@@ -240,10 +241,6 @@ class ProjectSnapshot:
     #: folder another entry already loads: changes around them rebuild the snapshot
     linked: tuple[RuntimeSkill, ...] = ()
     duplicate_paths: frozenset[str] = field(default_factory=frozenset)
-
-    def listed_beside(self, skill: RuntimeSkill) -> list[RuntimeSkill]:
-        """The skills that are not shadowed and are listed in a session that loads `skill`."""
-        return [s for s in self.skills if s.shadowed_by is None and skill.lists_beside(s)]
 
     @staticmethod
     def of(profile: RuntimeProfile, root: Path | None, listed: Listed,
