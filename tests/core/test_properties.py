@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+import re
+from collections.abc import Iterable
+
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from wave_lsp.core.checking.config import Settings
@@ -56,3 +59,34 @@ def test_arbitrary_text_never_raises(text: str) -> None:
 @given(st.text(max_size=200))
 def test_arbitrary_frontmatter_never_raises(text: str) -> None:
     check_all_targets("---\nname: my-skill\n" + text + "\n---\nbody\n")
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["!`", "!", "`", " ", "a", "\n", "\u2000", "\ufeff", "\u0085"]),
+                max_size=30).map("".join),
+       st.integers(min_value=0, max_value=5))
+@example("a!`x !`y`", 0)  # a rejected candidate holds a real injection
+@example(" !`x` a!`y !`z`", 0)
+@example("x!`a`", 1)  # the character before `start` still decides
+def test_inline_injection_scan_matches_the_runtime_patterns(text: str, start: int) -> None:
+    """The scan for `!`cmd`` finds exactly what the runtimes' look-behind patterns find."""
+    from wave_lsp.core.parsing.injections import (
+        AFTER_WORD_PATTERN,
+        INLINE_PATTERN,
+        _inline_matches,
+    )
+
+    def spans(matches: Iterable[re.Match[str]]) -> list[tuple[int, int]]:
+        return [match.span() for match in matches]
+
+    assert spans(_inline_matches(text, start, after_word=False)) == spans(
+        INLINE_PATTERN.finditer(text, start))
+    assert spans(_inline_matches(text, start, after_word=True)) == spans(
+        AFTER_WORD_PATTERN.finditer(text, start))
+
+
+def test_the_space_characters_are_the_space_class() -> None:
+    from wave_lsp.core.parsing.injections import JS_SPACE, JS_SPACE_CHARACTERS
+
+    space = re.compile(f"[{JS_SPACE}]")
+    assert {chr(c) for c in range(0x110000) if space.match(chr(c))} == JS_SPACE_CHARACTERS

@@ -106,3 +106,88 @@ def test_project_settings_survive_an_invalidate_between_store_and_read(tmp_path)
     state = ServerState()
     state._project_settings = ClearedRightAfterStore()
     assert state.settings_for(tmp_path / "SKILL.md").profile is not None
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8"])
+def test_pushed_diagnostics_are_what_the_converter_makes_of_them(encoding: str) -> None:
+    """The push path builds each diagnostic's JSON itself (`diagnostic_json`); it must be exactly
+    pygls' conversion of the typed `diagnostic`, on every finding of the examples and the corpus
+    (related information, tags, fixes, non-ASCII text and all)."""
+    import json
+    from pathlib import Path
+
+    from pygls.protocol import default_converter
+
+    from wave_lsp.api import check_files, load_settings
+    from wave_lsp.lsp.convert import diagnostic, diagnostic_json
+
+    converter = default_converter()
+    repository = Path(__file__).resolve().parents[2]
+    roots = [repository / "examples", repository.parent / "shared" / "corpus" / "real"]
+    compared = 0
+    for root in (r for r in roots if r.exists()):
+        files = sorted(root.rglob("SKILL.md"))
+        for report in check_files(files, load_settings(root, target="claude-code",
+                                                       personal=False)):
+            if report.document is None:
+                continue
+            positions = Positions(report.document.lines, encoding, report.document.bom)
+            uri = report.path.as_uri()
+            for finding in report.findings:
+                typed = json.loads(json.dumps(converter.unstructure(
+                    diagnostic(finding, positions, uri))))
+                assert diagnostic_json(finding, positions, uri) == typed, finding
+                compared += 1
+    assert compared > 100
+
+
+def test_pushed_diagnostic_with_tags_and_a_related_file() -> None:
+    """The parts the corpus rarely has: the Unnecessary tag, related information in another file
+    (with and without a range), no fixes."""
+    import json
+
+    from pygls.protocol import default_converter
+
+    from wave_lsp.core.checking.catalog import Severity
+    from wave_lsp.core.checking.findings import Finding, Related
+    from wave_lsp.core.parsing.text import Position, Range
+    from wave_lsp.lsp.convert import diagnostic, diagnostic_json
+
+    text = "---\nname: é\n---\nbody 😀 here\n"
+    lines = LineIndex(text)
+    finding = Finding("SK070", "unknown key `x` — ignored", Span(4, 8), data={"unnecessary": True},
+                      related=[Related("the other", path="/tmp/other/SKILL.md",
+                                       range=Range(Position(2, 1), Position(2, 4))),
+                               Related("no range", path="/tmp/x.md"),
+                               Related("here", span=Span(20, 24))],
+                      severity=Severity.HINT)
+    finding.resolve(lines)
+    positions = Positions(lines, "utf-16")
+    typed = json.loads(json.dumps(default_converter().unstructure(
+        diagnostic(finding, positions, "file:///s/SKILL.md"))))
+    assert diagnostic_json(finding, positions, "file:///s/SKILL.md") == typed
+    assert typed["tags"] == [1] and len(typed["relatedInformation"]) == 3
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+def test_unit_counts_agree_with_their_definition(encoding: str) -> None:
+    """`_units` counts at C speed; the count is what each encoding defines, lone surrogates and
+    characters outside the Basic Multilingual Plane included."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from wave_lsp.lsp.convert import _units
+
+    def defined(text: str) -> int:
+        if encoding == "utf-8":
+            return len(text.encode("utf-8", errors="surrogatepass"))
+        if encoding == "utf-16":
+            return sum(2 if ord(char) > 0xFFFF else 1 for char in text)
+        return len(text)
+
+    @given(st.text(alphabet=st.characters(codec=None), max_size=20))
+    def agree(text: str) -> None:
+        assert _units(text, encoding) == defined(text)
+
+    agree()
+    assert _units("a\ud800😀é", encoding) == defined("a\ud800😀é")

@@ -28,11 +28,13 @@ _SEVERITY = {
 
 
 def _units(text: str, encoding: str) -> int:
+    """The length of `text` in the client's units (every count at C speed: a long document
+    converts hundreds of positions per publish)."""
+    if text.isascii() or encoding == types.PositionEncodingKind.Utf32:
+        return len(text)
     if encoding == types.PositionEncodingKind.Utf8:
         return len(text.encode("utf-8", errors="surrogatepass"))
-    if encoding == types.PositionEncodingKind.Utf32:
-        return len(text)
-    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
 
 
 class Positions:
@@ -108,6 +110,38 @@ def diagnostic(finding: Finding, positions: Positions, uri: str) -> types.Diagno
         tags=_tags(finding),
         data={"name": catalog.name, "fixes": [fix_json(fix, positions) for fix in finding.fixes]},
     )
+
+
+def diagnostic_json(finding: Finding, positions: Positions, uri: str) -> dict[str, Any]:
+    """`diagnostic` as the JSON the client receives, built without the lsprotocol objects: a
+    push of hundreds of diagnostics (a long skill, on every edit) skips creating and converting
+    them (docs/design/lsp.md *Edits coalesce*). tests/lsp/test_adapter.py holds it equal to
+    pygls' conversion of `diagnostic` on every finding of the corpus and the examples."""
+    catalog = rule(finding.code)
+    value: dict[str, Any] = {
+        "range": _range_dict(positions.range(finding.span)),
+        "message": finding.message,
+        "severity": _SEVERITY[finding.severity].value,
+        "code": finding.code,
+        "codeDescription": {"href": catalog.url},
+        "source": SOURCE,
+    }
+    related = [
+        {"location": {"uri": Path(item.path).as_uri() if item.path else uri,
+                      "range": _range_dict(
+                          positions.range(item.span) if item.span is not None and item.path is None
+                          else _range_json(item.range))},
+         "message": item.message}
+        for item in finding.related
+    ]
+    if related:
+        value["relatedInformation"] = related
+    tags = _tags(finding)
+    if tags:
+        value["tags"] = [tag.value for tag in tags]
+    value["data"] = {"name": catalog.name,
+                     "fixes": [fix_json(fix, positions) for fix in finding.fixes]}
+    return value
 
 
 def _tags(finding: Finding) -> list[types.DiagnosticTag] | None:

@@ -72,6 +72,11 @@ class WaveProtocol(LanguageServerProtocol):
             log.warning("dropped a message that cannot be read: %s", str(data)[:200])
             return {"jsonrpc": "invalid"}  # handle_message ignores it as an unknown message
 
+    def notify_json(self, method: str, params: dict[str, Any]) -> None:
+        """Send a notification whose params are already the JSON the client reads (plain dicts,
+        lists, strings and numbers): encoded by `json.dumps` alone, without pygls' converter."""
+        self._send_data({"jsonrpc": self.VERSION, "method": method, "params": params})
+
     def handle_message(self, message: Any) -> None:
         if isinstance(message, RejectedRequest):
             log.warning("invalid params for %s (request %s)", message.method, message.id)

@@ -31,7 +31,7 @@ from pygls.uris import to_fs_path
 
 from wave_lsp import __version__
 from wave_lsp.lsp.previews import PreviewFiles
-from wave_lsp.lsp.protocol import RequestRefused
+from wave_lsp.lsp.protocol import RequestRefused, WaveProtocol
 
 if TYPE_CHECKING:
     from wave_lsp.lsp.state import Analysis, AnalysisRun, ServerState
@@ -55,8 +55,6 @@ R = TypeVar("R")  #: what the handler answers
 
 class WaveLanguageServer(LanguageServer):
     def __init__(self) -> None:
-        from wave_lsp.lsp.protocol import WaveProtocol
-
         super().__init__("wave-lsp", __version__,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
                          protocol_cls=WaveProtocol)
@@ -281,8 +279,16 @@ class WaveLanguageServer(LanguageServer):
         if document.version is not None and analysis.version != document.version:
             return  # a newer version has arrived since: its own publish follows
         self._published[uri] = analysis
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=document.version, diagnostics=self.diagnostics(analysis)))
+        from wave_lsp.lsp import convert
+
+        params: dict[str, Any] = {"uri": uri, "diagnostics": [
+            convert.diagnostic_json(finding, analysis.positions, uri)
+            for finding in analysis.report.findings if finding.path is None]}
+        if document.version is not None:
+            params["version"] = document.version
+        protocol = self.protocol
+        assert isinstance(protocol, WaveProtocol)  # created with protocol_cls=WaveProtocol
+        protocol.notify_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
         self.publish_resources(analysis)
 
     def schedule_publish(self, uri: str) -> None:

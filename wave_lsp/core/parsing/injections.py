@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,6 +26,13 @@ INLINE_PATTERN = re.compile(rf"(?<![^{JS_SPACE}])!`([^`]+)`", re.M)
 #: `!`x`` right after a non-space character: not an injection in current runtimes (SK122)
 AFTER_WORD_PATTERN = re.compile(rf"(?<=[^{JS_SPACE}])!`([^`]+)`")
 BLOCK_OPENER = re.compile(r"```!")
+#: `!`x`` wherever it stands; `_inline_matches` then looks at the character before it, which is
+#: what the two patterns above decide with a look-behind (a pattern that starts with a
+#: look-behind is tried at every offset; one that starts with `!` is found by a fast scan)
+_INLINE_CANDIDATE = re.compile(r"!`([^`]+)`")
+#: the characters of `JS_SPACE`, for a membership test
+JS_SPACE_CHARACTERS = frozenset("\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
+                                + "".join(map(chr, range(0x2000, 0x200B))))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,15 +67,31 @@ def _find(text: str, start: int) -> Injections:
     for match in BLOCK_PATTERN.finditer(text, start):
         found.append(_injection("block", match))
         taken.append(Span(match.start(), match.end()))
-    if "!`" in text[start:]:
-        for match in INLINE_PATTERN.finditer(text, start):
-            found.append(_injection("inline", match))
+    for match in _inline_matches(text, start, after_word=False):
+        found.append(_injection("inline", match))
     unclosed = tuple(Span(m.start(), m.end()) for m in BLOCK_OPENER.finditer(text, start)
                      if not any(s.start <= m.start() < s.end for s in taken))
-    after_word = tuple(Span(m.start(), m.end()) for m in AFTER_WORD_PATTERN.finditer(text, start)
+    after_word = tuple(Span(m.start(), m.end())
+                       for m in _inline_matches(text, start, after_word=True)
                        if not any(s.start <= m.start() < s.end for s in taken))
     found.sort(key=lambda item: item.span.start)
     return Injections(tuple(found), unclosed, after_word)
+
+
+def _inline_matches(text: str, start: int, *, after_word: bool) -> Iterator[re.Match[str]]:
+    """The matches `INLINE_PATTERN.finditer(text, start)` yields (`after_word`: those of
+    `AFTER_WORD_PATTERN`), found by scanning for `!`` and looking at the character before it: a
+    rejected candidate is skipped by one character, as the regular expression engine does, so a
+    later `!`` inside it can still match."""
+    position = start
+    while (match := _INLINE_CANDIDATE.search(text, position)) is not None:
+        at = match.start()
+        after_space = at == 0 or text[at - 1] in JS_SPACE_CHARACTERS
+        if after_space != after_word:
+            yield match
+            position = match.end()
+        else:
+            position = at + 1
 
 
 def _injection(kind: str, match: re.Match[str]) -> Injection:
