@@ -26,14 +26,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from wave_lsp.core.workspace.discovery import is_skill_file
-from wave_lsp.core.workspace.snapshot import FileChange
 from wave_lsp.lsp.server import CONFIG_SECTION, WaveLanguageServer, safe
+
+if TYPE_CHECKING:  # imported where used: the snapshot module brings the YAML parser, which the
+    # server does not need before its first skill (start-up, issue 18)
+    from wave_lsp.core.workspace.snapshot import FileChange
 
 #: files whose content matters (every change) and files whose existence matters (create/delete,
 #: which is also how editors report renames: SK112 depends on them)
@@ -91,6 +94,8 @@ def register(server: WaveLanguageServer) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @safe(lambda: None)
     def on_watched(ls: WaveLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
+        from wave_lsp.core.workspace.snapshot import FileChange
+
         changes = [(Path(path), FileChange(int(event.type))) for event in params.changes
                    if (path := to_fs_path(event.uri))]
         _follow_files(ls, changes)
@@ -110,6 +115,8 @@ def register(server: WaveLanguageServer) -> None:
     def on_save(ls: WaveLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
         path = to_fs_path(params.text_document.uri)
         if ls.watching_files and path:  # other files' changes come as file events
+            from wave_lsp.core.workspace.snapshot import FileChange
+
             _follow_files(ls, [(Path(path), FileChange.CHANGED)])
             return
         # files next to the skill may have appeared (SK112): re-check everything open

@@ -12,9 +12,7 @@ import atexit
 import contextlib
 import os
 import re
-import shutil
 import stat
-import tempfile
 import threading
 from pathlib import Path
 
@@ -47,6 +45,8 @@ class PreviewFiles:
 
     def _ensure_folder(self) -> Path:
         if self._folder is None:
+            import tempfile  # here: the server starts without it (tempfile imports random, shutil)
+
             self._folder = Path(tempfile.mkdtemp(prefix=f"wave-lsp-preview-{os.getpid()}-"))
             atexit.register(self.remove)
         return self._folder
@@ -59,4 +59,6 @@ class PreviewFiles:
         for child in folder.iterdir():  # Windows refuses to delete a read-only file
             with contextlib.suppress(OSError):
                 child.chmod(stat.S_IRUSR | stat.S_IWUSR)
+        import shutil
+
         shutil.rmtree(folder, ignore_errors=True)

@@ -7,7 +7,6 @@ names, the LSP for `codeDescription` links and hover text, `wave_lsp.docs` for t
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
@@ -76,6 +75,8 @@ class Rule:
 @cache
 def rules() -> dict[str, Rule]:
     """Every rule of the catalog by code, in catalog order."""
+    import tomllib  # when the catalog is first read: the server answers `initialize` without it
+
     raw = tomllib.loads(_catalog_text())
     catalog: dict[str, Rule] = {}
     for code, entry in raw.items():
