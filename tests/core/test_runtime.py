@@ -372,3 +372,23 @@ def test_a_manifest_listing_the_projects_own_skills_root_gives_one_name(tree) ->
     assert document is not None
     [listed] = runtime_skills(CLAUDE_CODE, project, home, False)
     assert listed.name == skill_name(document, locate(path, home=home))
+
+
+def test_the_walk_finds_each_skill_file_once_through_links(tmp_path: Path) -> None:
+    """`check .` walks folders resolving only symbolic links: a skill reached through a linked
+    folder and directly is checked once, a linked SKILL.md once, and a folder linking to its
+    ancestor ends the walk (the same files as resolving every path would find)."""
+    from wave_lsp.core.workspace.discovery import find_skill_files
+
+    project = tmp_path / "project"
+    make(project, ".wave/skills/alpha")
+    make(project, "library/beta")
+    (project / ".wave/skills/beta").symlink_to(project / "library/beta")
+    (project / "library/gamma").mkdir(parents=True)
+    (project / "library/gamma/SKILL.md").symlink_to(project / "library/beta/SKILL.md")
+    (project / "library/beta/up").symlink_to(project)
+    found = [path.relative_to(project).as_posix() for path in find_skill_files([project])]
+    assert found == [".wave/skills/alpha/SKILL.md", ".wave/skills/beta/SKILL.md"]
+    resolved = {os.path.realpath(project / path) for path in found}
+    assert resolved == {os.path.realpath(project / ".wave/skills/alpha/SKILL.md"),
+                        os.path.realpath(project / "library/beta/SKILL.md")}

@@ -81,12 +81,14 @@ def _walk(root: Path, seen: set[str]) -> Iterator[Path]:
             if ancestor == git_root or git_root in ancestor.parents:
                 ignores.push(ancestor)
     visited: set[str] = set()
-    yield from _walk_folder(root, ignores, visited, seen)
+    yield from _walk_folder(root, os.path.realpath(root), ignores, visited, seen)
 
 
-def _walk_folder(folder: Path, ignores: _IgnoreStack, visited: set[str],
+def _walk_folder(folder: Path, real: str, ignores: _IgnoreStack, visited: set[str],
                  seen: set[str]) -> Iterator[Path]:
-    real = os.path.realpath(folder)
+    """Walk `folder`, whose resolved path is `real`. A child that is not a symbolic link
+    resolves to `real/<name>`, so `realpath` (an `lstat` per path component) is asked only for
+    links: a loop of links is still walked once, and a file reached twice still yields once."""
     if real in visited:
         return
     visited.add(real)
@@ -102,22 +104,23 @@ def _walk_folder(folder: Path, ignores: _IgnoreStack, visited: set[str],
             path = Path(child.path)
             try:
                 is_dir = child.is_dir()
+                linked = child.is_symlink()
             except OSError:
                 continue
             if is_dir and child.name in SKIPPED_DIRS:
                 continue
             if ignores.ignored(path, is_dir):
                 continue
+            child_real = os.path.realpath(path) if linked else os.path.join(real, child.name)
             if child.name.lower() == SKILL_FILE.lower() or (
                     in_skills_root and not is_dir and child.name.lower().endswith(".md")):
-                key = os.path.realpath(path)
-                if key not in seen:
-                    seen.add(key)
+                if child_real not in seen:
+                    seen.add(child_real)
                     yield path
             elif is_dir:
-                subfolders.append(path)
-        for sub in subfolders:
-            yield from _walk_folder(sub, ignores, visited, seen)
+                subfolders.append((path, child_real))
+        for sub, sub_real in subfolders:
+            yield from _walk_folder(sub, sub_real, ignores, visited, seen)
     finally:
         if pushed:
             ignores.pop()
