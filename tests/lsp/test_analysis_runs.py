@@ -114,3 +114,29 @@ def test_a_failing_analysis_ends_its_run_and_the_next_start_tries_again(
 def test_not_a_skill_file_has_no_run(tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
     assert ServerState().start(readme.as_uri(), readme, "# Read me\n", 1, "utf-16") is None
+
+
+def test_another_thread_cannot_advance_a_run(setup) -> None:  # type: ignore[no-untyped-def]
+    """A run belongs to the thread that started it (the event loop's): a worker thread that
+    asked for the same analysis would race the edit task inside the analysis generator
+    (`ValueError: generator already executing`, seen once in CI from the preview command). It is
+    refused at once instead, and the owner can still finish the run."""
+    import threading
+
+    server_state, path, _ = setup
+    run = _start(server_state, path, TEXT, 1)
+    assert run is not None
+    run.advance()
+    failures: list[BaseException] = []
+
+    def from_a_worker() -> None:
+        try:
+            server_state.analyse(path.as_uri(), path, TEXT, 1, "utf-16")
+        except RuntimeError as error:
+            failures.append(error)
+
+    worker = threading.Thread(target=from_a_worker)
+    worker.start()
+    worker.join()
+    assert len(failures) == 1 and "thread that started it" in str(failures[0])
+    assert run.finish() is not None

@@ -66,8 +66,13 @@ def register(server: WaveLanguageServer) -> None:
         # shape with Python internals; `_preview` names what it expects instead
         options = params[0] if len(params) == 1 else None
         invocation: list[Invocation] = []
+        # the request is read and the document analysed here, on the event loop that owns the
+        # analysis runs; only rendering (and, when allowed, running commands) goes to a thread
+        request = _answer(ls, PREVIEW, _preview_request, options)
+        if "ok" in request:  # a refusal
+            return request
         answer = await asyncio.to_thread(
-            _answer, ls, PREVIEW, lambda ls, params: _preview(ls, params, invocation), options)
+            _answer, ls, PREVIEW, lambda ls, request: _preview(request, invocation), request)
         if invocation and not (isinstance(options, Mapping) and options.get("show") is False):
             try:
                 show_preview(ls, invocation[0])
@@ -161,8 +166,9 @@ def show_preview(ls: WaveLanguageServer, result: Invocation) -> None:
     task.add_done_callback(ls.background_tasks.discard)
 
 
-def _preview(ls: WaveLanguageServer, params: Any,
-             invocation: list[Invocation] | None = None) -> dict[str, Any]:
+def _preview_request(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
+    """The preview asked for, checked, with the document's analysis (`{"analysis": …}`), or a
+    refusal (`{"ok": False, …}`)."""
     if not isinstance(params, Mapping) or not isinstance(params.get("uri"), str):
         return refusal('expected one object {"uri": <SKILL.md URI>, "arguments": <string>, '
                        '"mode": "dry-run"|"execute"}')
@@ -178,10 +184,17 @@ def _preview(ls: WaveLanguageServer, params: Any,
     analysis = ls.analysis(params["uri"])
     if analysis is None:
         return refusal(f"{params['uri']} is not a skill file the server can read")
+    return {"analysis": analysis, "mode": mode, "arguments": arguments, "session": session}
+
+
+def _preview(request: Mapping[str, Any],
+             invocation: list[Invocation] | None = None) -> dict[str, Any]:
+    """Render the invocation `_preview_request` accepted (in a worker thread: it may run commands)."""
     from wave_lsp.core.checking.loading import invoke_loaded
 
-    context = analysis.context
-    result = invoke_loaded(context.document, context.location, context.settings, arguments, mode, session)
+    context = request["analysis"].context
+    result = invoke_loaded(context.document, context.location, context.settings,
+                           request["arguments"], request["mode"], request["session"])
     if invocation is not None:
         invocation.append(result)
     return result.to_json()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,12 +98,15 @@ class AnalysisRun:
     The edit task advances it a few steps at a time and lets the event loop read messages in
     between; a request that needs the same analysis finishes it at once (the work done so far is
     kept, nothing is computed twice); a newer text of the document abandons it. Single-threaded:
-    only the event loop touches a run."""
+    only the thread that created a run (the event loop's) may advance it; another thread gets a
+    `RuntimeError` at once rather than a race with the event loop (a command that works in a
+    worker thread asks for the analysis before it leaves the loop)."""
 
     def __init__(self, key: tuple[Any, ...], steps: Steps[Analysis] | None) -> None:
         self.key = key
         self._steps = steps
         self.result: Analysis | None = None
+        self._owner = threading.get_ident()
 
     @staticmethod
     def finished(key: tuple[Any, ...], analysis: Analysis) -> AnalysisRun:
@@ -120,6 +124,8 @@ class AnalysisRun:
         ends the run (without a result) and is raised."""
         if self._steps is None:
             return True
+        if threading.get_ident() != self._owner:
+            raise RuntimeError("an analysis run is advanced only by the thread that started it")
         try:
             next(self._steps)
         except StopIteration as end:
