@@ -383,8 +383,8 @@ class WaveLanguageServer(LanguageServer):
                               False):
                 self.workspace_diagnostic_refresh(None)
             return
-        for uri in uris:
-            self.publish(uri)
+        for uri in uris:  # analysed a slice at a time, as edits are: requests keep being answered
+            self.schedule_publish(uri)
 
     def refresh_decorations(self, uris: list[str]) -> None:
         """Inlay hints and semantic tokens depend on more than the text (the target, permission
