@@ -72,11 +72,11 @@ def test_output_files_are_never_written_through_symlinks(tmp_path: Path, monkeyp
 def test_execution_over_the_lsp_surface_needs_the_setting_and_the_engine(tmp_path: Path) -> None:
     """The server refuses execute mode without `wave.preview.allowExecution` (tested end to end in
     tests/lsp/test_preview.py); here: the same request shape through the handler."""
-    from wave_lsp.lsp.commands import _preview
+    from wave_lsp.lsp.commands import _preview_request
     from wave_lsp.lsp.server import WaveLanguageServer
 
     server = WaveLanguageServer()
     path = skill(tmp_path, "!`touch CANARY`\n", "allowed-tools: Bash(touch *)")
-    answer = _preview(server, {"uri": path.as_uri(), "arguments": "", "mode": "execute"})
+    answer = _preview_request(server, {"uri": path.as_uri(), "arguments": "", "mode": "execute"})
     assert answer["ok"] is False and "allowExecution" in answer["error"]
     assert not (tmp_path / "project/CANARY").exists()
