@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -30,14 +30,25 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.markdown import Fence, MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
 
-_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.)*\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
+#: a link or image `[text](target` (the `!` of an image is looked at separately: a pattern that
+#: starts with a literal `[` is found at C speed, one that starts with `!?` is tried at every offset)
+_LINK = re.compile(r"\[[^\[\]\\]*+(?:\\.[^\[\]\\]*+)*+\]\(\s*"
+                   r"(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
 _DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)", re.M)
+#: `${WAVE_SKILL_DIR}/…`, `${CLAUDE_SKILL_DIR}/…` or `{baseDir}/…` (the `$` the first two need is
+#: looked at separately, for the same reason)
 _SKILL_DIR_PATH = re.compile(
-    r"(?:\$\{(?:WAVE_SKILL_DIR|CLAUDE_SKILL_DIR)\}|\{baseDir\})/([^\s`'\"()<>\[\]{},;|&]+)")
+    r"\{(WAVE_SKILL_DIR|CLAUDE_SKILL_DIR|baseDir)\}/([^\s`'\"()<>\[\]{},;|&]+)")
 #: `{baseDir}/…`: the skill folder, as the model reads it from the "Base directory for this skill"
 #: line Claude Code puts above the body (skills written for Claude Code use it in links too)
 _BASE_DIR = "{baseDir}/"
-_BARE_PATH = re.compile(r"(?<![\w./$}-])((?:\./)?(?:scripts|references|assets)/[\w./@+-]*[\w@+-])")
+#: `scripts/…`, `references/…`, `assets/…`, found from the slash (a literal first character lets the
+#: regex engine skip ahead at C speed; the letters s, r and a are everywhere); `_bare_paths` adds the
+#: folder word before it, a leading `./`, and requires that no word, path or placeholder character
+#: comes before the path
+_BARE_PATH = re.compile(r"/(?:(?<=scripts/)|(?<=references/)|(?<=assets/))[\w./@+-]*[\w@+-]")
+_BARE_FOLDERS = ("scripts", "references", "assets")
+_PATH_CHARACTER = re.compile(r"[\w./$}-]")
 #: info strings of code blocks whose bare paths are commands the skill runs
 SHELL_FENCES = {"", "bash", "sh", "shell", "zsh", "console", "terminal", "text", "!", "powershell",
                 "pwsh", "cmd", "bat"}
@@ -84,36 +95,81 @@ def _find_references(text: str, start: int, own_name: str = "",
     structure = parse_body(text, start)
     found: dict[Span, Reference] = {}
     link_texts: list[tuple[Span, str]] = []
-    for match in _LINK.finditer(text, start):
-        if structure.in_code(match.start()):
+    for link_start, match in _links(text, start):
+        if structure.in_code(link_start):
             continue
-        link_texts.append((Span(match.start(), match.start(1)), match.group(1)))
+        link_texts.append((Span(link_start, match.start(1)), match.group(1)))
         _add_link(found, match.group(1), match.start(1))
     for match in _DEFINITION.finditer(text, start):
         if not structure.in_code(match.start()):
             _add_link(found, match.group(1), match.start(1))
-    for match in _SKILL_DIR_PATH.finditer(text, start):
-        path = match.group(1).rstrip(".:")
+    for placeholder_start, match in _skill_dir_paths(text, start):
+        path = match.group(2).rstrip(".:")
         if path:
-            span = Span(match.start(1), match.start(1) + len(path))
-            if _template_or_foreign(text, span.end, None) or _written_to(text, match.start(),
+            span = Span(match.start(2), match.start(2) + len(path))
+            if _template_or_foreign(text, span.end, None) or _written_to(text, placeholder_start,
                                                                           span.end):
                 continue  # `{baseDir}/references/vector-{a..i}-*.md`, `… in {baseDir}/reports/`
             found[span] = Reference(path, span, "placeholder")
     # bare matches never overlap each other: each is checked against the links and placeholders
     taken = _SpanIndex(list(found))
-    for match in _BARE_PATH.finditer(text, start):
-        span = Span(match.start(1), match.end(1))
+    for span in _bare_paths(text, start):
         if taken.overlaps(span):
             continue
         fence = structure.fence_at(span.start)
-        if _template_or_foreign(text, match.end(1), fence):
+        if _template_or_foreign(text, span.end, fence):
             continue
         if not _not_of_this_skill(text, span, structure, fence, own_name, guide, link_texts):
-            found[span] = Reference(match.group(1), span, "bare")
+            found[span] = Reference(text[span.start:span.end], span, "bare")
     # a NUL (written, or `%00` in a link) names no file on any system, and the OS refuses to look
     return tuple(sorted((ref for ref in found.values() if "\x00" not in ref.target),
                         key=lambda ref: ref.span.start))
+
+
+def _links(text: str, start: int) -> Iterator[tuple[int, re.Match[str]]]:
+    """Links and images after `start`, each with where it starts (at its `!` for an image)."""
+    free = start  # the first offset no earlier link took
+    for match in _LINK.finditer(text, start):
+        begin = match.start()
+        if begin > free and text[begin - 1] == "!":
+            begin -= 1
+        free = match.end()
+        yield begin, match
+
+
+def _skill_dir_paths(text: str, start: int) -> Iterator[tuple[int, re.Match[str]]]:
+    """`${WAVE_SKILL_DIR}/…`, `${CLAUDE_SKILL_DIR}/…` and `{baseDir}/…` after `start`, each with
+    where its placeholder starts (the `$` of the first two)."""
+    position = free = start
+    while (match := _SKILL_DIR_PATH.search(text, position)) is not None:
+        begin = match.start()
+        if match.group(1) != "baseDir":
+            if begin <= free or text[begin - 1] != "$":
+                position = begin + 1
+                continue
+            begin -= 1
+        yield begin, match
+        position = free = match.end()
+
+
+def _bare_paths(text: str, start: int) -> Iterator[Span]:
+    """Bare `scripts/…`, `references/…` and `assets/…` paths after `start` (with a leading `./`),
+    not glued to a word, a path or a placeholder before them."""
+    position = free = start  # `free`: the first offset no earlier path took
+    while (match := _BARE_PATH.search(text, position)) is not None:
+        slash = match.start()
+        folder = next(word for word in _BARE_FOLDERS if text.startswith(word, slash - len(word)))
+        begin = slash - len(folder)
+        if begin < position:  # the folder word starts before the search did
+            position = slash + 1
+            continue
+        if begin - 2 >= free and text[begin - 2:begin] == "./":
+            begin -= 2
+        if begin > 0 and _PATH_CHARACTER.match(text, begin - 1):
+            position = slash + 1  # no other folder word ends at this slash
+            continue
+        yield Span(begin, match.end())
+        position = free = match.end()
 
 
 class _SpanIndex:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from wave_lsp.core.parsing.text import LineIndex, Span, line_index
+from wave_lsp.core.parsing.text import Span
 
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
 _ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -39,24 +39,37 @@ class Heading:
 
 @dataclass(slots=True)
 class MarkdownBody:
+    """The fences and headings of a body, and every code region (fence contents and inline code
+    spans) as offsets in document order (a long body has thousands of code spans: they are kept
+    as two lists of integers and a `Span` is made only for one asked about)."""
+
     fences: list[Fence] = field(default_factory=list)
-    code_spans: list[Span] = field(default_factory=list)
     headings: list[Heading] = field(default_factory=list)
+    _inline: list[tuple[int, int]] = field(default_factory=list)
     _code_starts: list[int] = field(default_factory=list)
-    _code: list[Span] = field(default_factory=list)
+    _code_ends: list[int] = field(default_factory=list)
+
+    @property
+    def code_spans(self) -> list[Span]:
+        """The inline code spans (their content, without the backticks), in document order."""
+        return [Span(start, end) for start, end in self._inline]
 
     def in_code(self, offset: int) -> bool:
         """Whether `offset` lies inside a fenced block's content or an inline code span."""
-        return self.code_at(offset) is not None
+        index = bisect.bisect_right(self._code_starts, offset) - 1
+        return index >= 0 and offset < self._code_ends[index]
 
     def code_at(self, offset: int) -> Span | None:
-        if not self._code:
-            self._code = sorted([f.content for f in self.fences] + self.code_spans)
-            self._code_starts = [s.start for s in self._code]
+        """The code region (fence content or inline code span) around `offset`."""
         index = bisect.bisect_right(self._code_starts, offset) - 1
-        if index >= 0 and self._code[index].start <= offset < self._code[index].end:
-            return self._code[index]
+        if index >= 0 and offset < self._code_ends[index]:
+            return Span(self._code_starts[index], self._code_ends[index])
         return None
+
+    def _add_code(self, start: int, end: int) -> None:
+        """Record a code region; regions come in document order and do not overlap."""
+        self._code_starts.append(start)
+        self._code_ends.append(end)
 
     def fence_at(self, offset: int) -> Fence | None:
         """The fence around `offset` (fences are in document order and do not overlap)."""
@@ -71,85 +84,145 @@ def parse_body(text: str, body_offset: int) -> MarkdownBody:
     return _parse(text, body_offset)
 
 
+#: a line that may open a fence or be a heading, found with the line break before it (a literal
+#: first character lets the regex engine skip ahead at C speed instead of trying every offset)
+_CANDIDATE_AFTER_LF = re.compile(r"\n( {0,3}(?:```|~~~|#))")
+_CANDIDATE_AFTER_ANY = re.compile(r"(?:\r\n?|\n)( {0,3}(?:```|~~~|#))")
+_CANDIDATE_AT_START = re.compile(r" {0,3}(?:```|~~~|#)")
+_LINE_END_ANY = re.compile(r"[\r\n]")
+_TERMINATOR = re.compile(r"\r\n?|\n")
+
+
 @lru_cache(maxsize=64)
 def _parse(text: str, body_offset: int) -> MarkdownBody:
-    lines = line_index(text)
+    """Only the lines that start with three backticks, three tildes or `#` (after up to three
+    spaces) can open a fence or be a heading: they are found by one regex search each, and a fence
+    is skipped to its closing line by another."""
+    scan = _LineScan(text)
     result = MarkdownBody()
-    first = lines.line_of(body_offset) if body_offset < len(text) else lines.line_count
-    prose_start = lines.line_start(first) if first < lines.line_count else len(text)
-    line = first
-    while line < lines.line_count:
-        content = lines.line_text(line)
+    prose_start = scan.line_start_of(body_offset)
+    line_start = scan.first_candidate(prose_start)
+    while line_start is not None:
+        line_end = scan.line_end(line_start)
+        content = text[line_start:line_end]
         opener = _FENCE_OPEN.match(content)
         if opener and not (opener.group(2)[0] == "`" and "`" in opener.group(3)):
-            _inline_code(text, prose_start, lines.line_start(line), result)
-            line = _fence(lines, line, opener, result)
-            prose_start = lines.line_start(line) if line < lines.line_count else len(text)
+            _inline_code(text, prose_start, line_start, result)
+            prose_start = _fence(scan, line_start, line_end, opener, result)
+            line_start = scan.first_candidate(prose_start)
             continue
         heading = _ATX_HEADING.match(content)
         if heading:
-            start = lines.line_start(line)
             title = heading.group(2) or ""
-            title_start = start + (heading.start(2) if heading.group(2) is not None else heading.end(1))
+            title_start = line_start + (heading.start(2) if heading.group(2) is not None
+                                        else heading.end(1))
             result.headings.append(Heading(len(heading.group(1)), title.strip(),
-                                           lines.span_of_line(line),
+                                           Span(line_start, line_end),
                                            Span(title_start, title_start + len(title))))
-        line += 1
+        line_start = scan.next_candidate(line_end)
     _inline_code(text, prose_start, len(text), result)
     return result
 
 
-def _fence(lines: LineIndex, line: int, opener: re.Match[str], result: MarkdownBody) -> int:
-    """Record the fence opened at `line`; return the line after it."""
+class _LineScan:
+    """Line boundaries of one text by regex search (a line ends at `\\n`, `\\r\\n` or a lone
+    `\\r`, as in `LineIndex`); texts without `\\r` take the faster `\\n`-only searches."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.crlf = "\r" in text
+        self.candidate = _CANDIDATE_AFTER_ANY if self.crlf else _CANDIDATE_AFTER_LF
+
+    def line_start_of(self, offset: int) -> int:
+        """The start of the line holding `offset` (the text's end when `offset` is at or past it)."""
+        text = self.text
+        if offset >= len(text):
+            return len(text)
+        if not self.crlf:
+            return text.rfind("\n", 0, offset) + 1
+        start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+        if text[start - 1:start + 1] == "\r\n":  # `offset` is the `\n` of a pair
+            start = max(text.rfind("\n", 0, start - 1), text.rfind("\r", 0, start - 1)) + 1
+        return start
+
+    def line_end(self, line_start: int) -> int:
+        """Where the characters of the line starting at `line_start` end (before its break)."""
+        if not self.crlf:
+            end = self.text.find("\n", line_start)
+            return end if end >= 0 else len(self.text)
+        found = _LINE_END_ANY.search(self.text, line_start)
+        return found.start() if found else len(self.text)
+
+    def after_line(self, line_end: int) -> int:
+        """The start of the line after the one ending at `line_end` (the text's end if none)."""
+        found = _TERMINATOR.match(self.text, line_end)
+        return found.end() if found else len(self.text)
+
+    def first_candidate(self, line_start: int) -> int | None:
+        """The first candidate line at or after the line that starts at `line_start`."""
+        if line_start < len(self.text) and _CANDIDATE_AT_START.match(self.text, line_start):
+            return line_start
+        return self.next_candidate(line_start)
+
+    def next_candidate(self, position: int) -> int | None:
+        """The start of the first candidate line after the line that starts or ends at
+        `position`."""
+        found = self.candidate.search(self.text, position)
+        return found.start(1) if found else None
+
+    def closing_line(self, fence_char: str, width: int, position: int) -> tuple[int, int] | None:
+        """The first line after `position` (a line end) that closes a fence of `width` `fence_char`
+        characters: its start and the end of its characters."""
+        pattern = _closing(fence_char, width, self.crlf)
+        found = pattern.search(self.text, position)
+        return (found.start(1), found.end(1)) if found else None
+
+
+@lru_cache(maxsize=32)
+def _closing(fence_char: str, width: int, crlf: bool) -> re.Pattern[str]:
+    breaks = r"(?:\r\n?|\n)" if crlf else r"\n"
+    ends = r"(?=[\r\n]|\Z)" if crlf else r"(?=\n|\Z)"
+    return re.compile(rf"{breaks}( {{0,3}}{re.escape(fence_char)}{{{width},}}[ \t]*){ends}")
+
+
+def _fence(scan: _LineScan, start: int, line_end: int, opener: re.Match[str],
+           result: MarkdownBody) -> int:
+    """Record the fence opened by the line at `start`; return where the text after it starts."""
     marker = opener.group(2)
-    closing = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$")
-    start = lines.line_start(line)
     info_start = start + opener.start(3)
     info = opener.group(3)
-    content_start = lines.line_start(line + 1) if line + 1 < lines.line_count else lines.line_end(line)
-    for end_line in range(line + 1, lines.line_count):
-        if closing.match(lines.line_text(end_line)):
-            content_end = lines.line_start(end_line)
-            result.fences.append(Fence(Span(start, lines.line_end(end_line)),
-                                       Span(content_start, content_end), info.strip(),
-                                       Span(info_start, info_start + len(info)), closed=True))
-            return end_line + 1
-    end = len(lines.text)
+    content_start = scan.after_line(line_end) if line_end < len(scan.text) else line_end
+    closing = scan.closing_line(marker[0], len(marker), line_end)
+    if closing is not None:
+        closing_start, closing_end = closing
+        result.fences.append(Fence(Span(start, closing_end), Span(content_start, closing_start),
+                                   info.strip(), Span(info_start, info_start + len(info)),
+                                   closed=True))
+        result._add_code(content_start, closing_start)
+        return scan.after_line(closing_end)
+    end = len(scan.text)
     result.fences.append(Fence(Span(start, end), Span(content_start, end), info.strip(),
                                Span(info_start, info_start + len(info)), closed=False))
-    return lines.line_count
+    result._add_code(content_start, end)
+    return end
+
+
+#: an inline code span (CommonMark): a run of backticks, then text and runs of other lengths, up
+#: to a run of the same length, with no blank line (`\\n\\n`, `\\r\\n\\r\\n`) before it. The
+#: pattern starts with a literal backtick (the regex engine skips to the next one at C speed), the
+#: look-behind after it keeps the run whole, and the possessive loop never backtracks: an opener
+#: without a closer costs one pass up to the next blank line.
+_CODE_SPAN = re.compile(r"(`(?<!``)`*)(?!`)"
+                        r"((?:[^`\n]++|\n(?!\n)(?!(?<=\r\n)\r\n)|(?!\1(?!`))`++)*+)"
+                        r"\1(?!`)")
 
 
 def _inline_code(text: str, start: int, end: int, result: MarkdownBody) -> None:
-    """Inline code spans between `start` and `end` (backtick runs of equal length, no blank line)."""
-    position = start
-    while True:
-        opener = text.find("`", position, end)
-        if opener < 0:
-            return
-        run = opener
-        while run < end and text[run] == "`":
-            run += 1
-        width = run - opener
-        closer = _closing_run(text, run, end, width)
-        if closer is None:
-            position = run
-            continue
-        result.code_spans.append(Span(run, closer))
-        position = closer + width
-
-
-def _closing_run(text: str, start: int, end: int, width: int) -> int | None:
-    position = start
-    while True:
-        found = text.find("`", position, end)
-        if found < 0:
-            return None
-        if "\n\n" in text[position:found] or "\r\n\r\n" in text[position:found]:
-            return None
-        run = found
-        while run < end and text[run] == "`":
-            run += 1
-        if run - found == width:
-            return found
-        position = run
+    """Inline code spans between `start` (a line start) and `end` (a line start or the text's
+    end)."""
+    inline, starts, ends = result._inline, result._code_starts, result._code_ends
+    for found in _CODE_SPAN.finditer(text, start, end):
+        span = found.span(2)
+        inline.append(span)
+        starts.append(span[0])
+        ends.append(span[1])
