@@ -14,9 +14,6 @@ from functools import lru_cache
 
 from wave_lsp.core.parsing.text import Span
 
-_FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-_ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-
 
 @dataclass(frozen=True, slots=True)
 class Fence:
@@ -84,42 +81,45 @@ def parse_body(text: str, body_offset: int) -> MarkdownBody:
     return _parse(text, body_offset)
 
 
-#: a line that may open a fence or be a heading, found with the line break before it (a literal
-#: first character lets the regex engine skip ahead at C speed instead of trying every offset)
-_CANDIDATE_AFTER_LF = re.compile(r"\n( {0,3}(?:```|~~~|#))")
-_CANDIDATE_AFTER_ANY = re.compile(r"(?:\r\n?|\n)( {0,3}(?:```|~~~|#))")
-_CANDIDATE_AT_START = re.compile(r" {0,3}(?:```|~~~|#)")
-_LINE_END_ANY = re.compile(r"[\r\n]")
+#: a line that opens a fence (up to three spaces, then group 2 the marker, group 3 the info string)
+#: or is an ATX heading (group 4 the `#`s, group 5 the title, closing `#`s and spaces left out);
+#: group 1 starts the line
+_LINE_SHAPE = (r"( {0,3})(?:(`{3,}|~{3,})([^\r\n]*)"
+               r"|(#{1,6})(?:[ \t]+([^\r\n]*?))?(?:[ \t]+#+)?[ \t]*(?=[\r\n]|\Z))")
+#: such a line found with the line break before it (a literal first character lets the regex
+#: engine skip ahead at C speed instead of trying every offset)
+_LINE_AFTER_LF = re.compile(r"\n" + _LINE_SHAPE)
+_LINE_AFTER_ANY = re.compile(r"(?:\r\n?|\n)" + _LINE_SHAPE)
+_LINE_AT = re.compile(_LINE_SHAPE)
 _TERMINATOR = re.compile(r"\r\n?|\n")
 
 
 @lru_cache(maxsize=64)
 def _parse(text: str, body_offset: int) -> MarkdownBody:
-    """Only the lines that start with three backticks, three tildes or `#` (after up to three
-    spaces) can open a fence or be a heading: they are found by one regex search each, and a fence
-    is skipped to its closing line by another."""
+    """Only the lines that open a fence or are headings matter: one regex finds the next such line
+    (all other lines are skipped at C speed), and a fence is skipped to its closing line by
+    another."""
     scan = _LineScan(text)
     result = MarkdownBody()
     prose_start = scan.line_start_of(body_offset)
-    line_start = scan.first_candidate(prose_start)
-    while line_start is not None:
-        line_end = scan.line_end(line_start)
-        content = text[line_start:line_end]
-        opener = _FENCE_OPEN.match(content)
-        if opener and not (opener.group(2)[0] == "`" and "`" in opener.group(3)):
-            _inline_code(text, prose_start, line_start, result)
-            prose_start = _fence(scan, line_start, line_end, opener, result)
-            line_start = scan.first_candidate(prose_start)
+    line = scan.first_line(prose_start)
+    while line is not None:
+        marker = line.group(2)
+        if marker is not None:
+            if marker[0] == "`" and "`" in line.group(3):  # not a fence (nor a heading)
+                line = scan.next_line(line.end())
+                continue
+            _inline_code(text, prose_start, line.start(1), result)
+            prose_start = _fence(scan, line, result)
+            line = scan.first_line(prose_start)
             continue
-        heading = _ATX_HEADING.match(content)
-        if heading:
-            title = heading.group(2) or ""
-            title_start = line_start + (heading.start(2) if heading.group(2) is not None
-                                        else heading.end(1))
-            result.headings.append(Heading(len(heading.group(1)), title.strip(),
-                                           Span(line_start, line_end),
-                                           Span(title_start, title_start + len(title))))
-        line_start = scan.next_candidate(line_end)
+        title = line.group(5)
+        title_start = line.start(5) if title is not None else line.end(4)
+        title = title or ""
+        result.headings.append(Heading(len(line.group(4)), title.strip(),
+                                       Span(line.start(1), line.end()),
+                                       Span(title_start, title_start + len(title))))
+        line = scan.next_line(line.end())
     _inline_code(text, prose_start, len(text), result)
     return result
 
@@ -131,7 +131,7 @@ class _LineScan:
     def __init__(self, text: str) -> None:
         self.text = text
         self.crlf = "\r" in text
-        self.candidate = _CANDIDATE_AFTER_ANY if self.crlf else _CANDIDATE_AFTER_LF
+        self.lines = _LINE_AFTER_ANY if self.crlf else _LINE_AFTER_LF
 
     def line_start_of(self, offset: int) -> int:
         """The start of the line holding `offset` (the text's end when `offset` is at or past it)."""
@@ -145,30 +145,20 @@ class _LineScan:
             start = max(text.rfind("\n", 0, start - 1), text.rfind("\r", 0, start - 1)) + 1
         return start
 
-    def line_end(self, line_start: int) -> int:
-        """Where the characters of the line starting at `line_start` end (before its break)."""
-        if not self.crlf:
-            end = self.text.find("\n", line_start)
-            return end if end >= 0 else len(self.text)
-        found = _LINE_END_ANY.search(self.text, line_start)
-        return found.start() if found else len(self.text)
-
     def after_line(self, line_end: int) -> int:
         """The start of the line after the one ending at `line_end` (the text's end if none)."""
         found = _TERMINATOR.match(self.text, line_end)
         return found.end() if found else len(self.text)
 
-    def first_candidate(self, line_start: int) -> int | None:
-        """The first candidate line at or after the line that starts at `line_start`."""
-        if line_start < len(self.text) and _CANDIDATE_AT_START.match(self.text, line_start):
-            return line_start
-        return self.next_candidate(line_start)
+    def first_line(self, line_start: int) -> re.Match[str] | None:
+        """The first fence-opening or heading line at or after the line starting at
+        `line_start`."""
+        return _LINE_AT.match(self.text, line_start) or self.next_line(line_start)
 
-    def next_candidate(self, position: int) -> int | None:
-        """The start of the first candidate line after the line that starts or ends at
+    def next_line(self, position: int) -> re.Match[str] | None:
+        """The first fence-opening or heading line after the line that starts or ends at
         `position`."""
-        found = self.candidate.search(self.text, position)
-        return found.start(1) if found else None
+        return self.lines.search(self.text, position)
 
     def closing_line(self, fence_char: str, width: int, position: int) -> tuple[int, int] | None:
         """The first line after `position` (a line end) that closes a fence of `width` `fence_char`
@@ -185,24 +175,22 @@ def _closing(fence_char: str, width: int, crlf: bool) -> re.Pattern[str]:
     return re.compile(rf"{breaks}( {{0,3}}{re.escape(fence_char)}{{{width},}}[ \t]*){ends}")
 
 
-def _fence(scan: _LineScan, start: int, line_end: int, opener: re.Match[str],
-           result: MarkdownBody) -> int:
-    """Record the fence opened by the line at `start`; return where the text after it starts."""
-    marker = opener.group(2)
-    info_start = start + opener.start(3)
-    info = opener.group(3)
+def _fence(scan: _LineScan, opener: re.Match[str], result: MarkdownBody) -> int:
+    """Record the fence opened by the `opener` line; return where the text after it starts."""
+    start, line_end = opener.start(1), opener.end()
+    marker, info, info_start = opener.group(2), opener.group(3), opener.start(3)
+    info_span = Span(info_start, info_start + len(info))
     content_start = scan.after_line(line_end) if line_end < len(scan.text) else line_end
     closing = scan.closing_line(marker[0], len(marker), line_end)
     if closing is not None:
         closing_start, closing_end = closing
         result.fences.append(Fence(Span(start, closing_end), Span(content_start, closing_start),
-                                   info.strip(), Span(info_start, info_start + len(info)),
-                                   closed=True))
+                                   info.strip(), info_span, closed=True))
         result._add_code(content_start, closing_start)
         return scan.after_line(closing_end)
     end = len(scan.text)
-    result.fences.append(Fence(Span(start, end), Span(content_start, end), info.strip(),
-                               Span(info_start, info_start + len(info)), closed=False))
+    result.fences.append(Fence(Span(start, end), Span(content_start, end), info.strip(), info_span,
+                               closed=False))
     result._add_code(content_start, end)
     return end
 
