@@ -223,12 +223,14 @@ def _convert_one(node: YamlNode, done: dict[int, Any]) -> Any:
 #: texts on which libyaml and ruamel.yaml's pure parser may disagree, found by comparing the two
 #: (tests/core/test_yaml_paths.py): tabs (libyaml accepts some that YAML forbids), a lone carriage
 #: return, line separators, next-line and byte-order marks (YAML 1.1 breaks, YAML 1.2 content),
-#: characters outside the Basic Multilingual Plane, a block scalar header with `#` right after it,
-#: a comment line in a text with a block scalar, and anchor, alias and tag indicators
+#: a block scalar header with `#` right after it,
+#: a comment line in a text with a block scalar, and tag indicators and anchor and alias indicators
+#: with a name after them (`R & D`, `a * b` are text to both, and `key: & x` an error to both, which
+#: the pure parser then reports)
 _C_UNSAFE = re.compile(
-    "[\t\u0085\u2028\u2029\ufeff\U00010000-\U0010ffff]|\r(?!\n)"
+    "[\t\u0085\u2028\u2029\ufeff]|\r(?!\n)"
     "|[|>][-+0-9]*#"
-    r"|(?:^|[\s\[{,])[&*!]"
+    r"|(?:^|[\s\[{,])(?:!|[&*](?=[\w-]))"
 )
 _COMMENT_LINE = re.compile(r"^[ ]*#", re.M)
 #: document markers (`---`, `...`): libyaml accepts sequences of them the pure parser rejects
