@@ -38,13 +38,23 @@ class Heading:
 class MarkdownBody:
     """The fences and headings of a body, and every code region (fence contents and inline code
     spans) as offsets in document order (a long body has thousands of code spans: they are kept
-    as two lists of integers and a `Span` is made only for one asked about)."""
+    as two lists of integers and a `Span` is made only for one asked about). Headings are found
+    when first asked for (only document symbols want them)."""
 
+    text: str = ""
+    prose_start: int = 0  #: where the body's first line starts
     fences: list[Fence] = field(default_factory=list)
-    headings: list[Heading] = field(default_factory=list)
     _inline: list[tuple[int, int]] = field(default_factory=list)
     _code_starts: list[int] = field(default_factory=list)
     _code_ends: list[int] = field(default_factory=list)
+    _headings: list[Heading] | None = None
+
+    @property
+    def headings(self) -> list[Heading]:
+        """The ATX headings outside fences, in document order."""
+        if self._headings is None:
+            self._headings = _find_headings(self.text, self.prose_start, self.fences)
+        return self._headings
 
     @property
     def code_spans(self) -> list[Span]:
@@ -81,47 +91,61 @@ def parse_body(text: str, body_offset: int) -> MarkdownBody:
     return _parse(text, body_offset)
 
 
-#: a line that opens a fence (up to three spaces, then group 2 the marker, group 3 the info string)
-#: or is an ATX heading (group 4 the `#`s, group 5 the title, closing `#`s and spaces left out);
-#: group 1 starts the line
-_LINE_SHAPE = (r"( {0,3})(?:(`{3,}|~{3,})([^\r\n]*)"
-               r"|(#{1,6})(?:[ \t]+([^\r\n]*?))?(?:[ \t]+#+)?[ \t]*(?=[\r\n]|\Z))")
-#: such a line found with the line break before it (a literal first character lets the regex
-#: engine skip ahead at C speed instead of trying every offset)
-_LINE_AFTER_LF = re.compile(r"\n" + _LINE_SHAPE)
-_LINE_AFTER_ANY = re.compile(r"(?:\r\n?|\n)" + _LINE_SHAPE)
-_LINE_AT = re.compile(_LINE_SHAPE)
+#: a line that opens a fence: up to three spaces (group 1), the marker (group 2), the info string
+#: (group 3); found with the line break before it (a literal first character lets the regex engine
+#: skip ahead at C speed instead of trying every offset)
+_FENCE_SHAPE = r"( {0,3})(`{3,}|~{3,})([^\r\n]*)"
+_FENCE_AFTER_LF = re.compile(r"\n" + _FENCE_SHAPE)
+_FENCE_AFTER_ANY = re.compile(r"(?:\r\n?|\n)" + _FENCE_SHAPE)
+_FENCE_AT = re.compile(_FENCE_SHAPE)
+#: an ATX heading line: up to three spaces (group 1), the `#`s (group 2), the title (group 3; the
+#: closing `#`s and spaces left out)
+_HEADING_SHAPE = r"( {0,3})(#{1,6})(?:[ \t]+([^\r\n]*?))?(?:[ \t]+#+)?[ \t]*(?=[\r\n]|\Z)"
+_HEADING_AFTER_LF = re.compile(r"\n" + _HEADING_SHAPE)
+_HEADING_AFTER_ANY = re.compile(r"(?:\r\n?|\n)" + _HEADING_SHAPE)
+_HEADING_AT = re.compile(_HEADING_SHAPE)
 _TERMINATOR = re.compile(r"\r\n?|\n")
 
 
 @lru_cache(maxsize=64)
 def _parse(text: str, body_offset: int) -> MarkdownBody:
-    """Only the lines that open a fence or are headings matter: one regex finds the next such line
-    (all other lines are skipped at C speed), and a fence is skipped to its closing line by
-    another."""
+    """Only the lines that open a fence matter here: one regex finds the next one (all other lines
+    are skipped at C speed), another the fence's closing line."""
     scan = _LineScan(text)
-    result = MarkdownBody()
     prose_start = scan.line_start_of(body_offset)
-    line = scan.first_line(prose_start)
+    result = MarkdownBody(text, prose_start)
+    line = scan.first_fence(prose_start)
     while line is not None:
         marker = line.group(2)
-        if marker is not None:
-            if marker[0] == "`" and "`" in line.group(3):  # not a fence (nor a heading)
-                line = scan.next_line(line.end())
-                continue
-            _inline_code(text, prose_start, line.start(1), result)
-            prose_start = _fence(scan, line, result)
-            line = scan.first_line(prose_start)
+        if marker[0] == "`" and "`" in line.group(3):  # not a fence
+            line = scan.next_fence(line.end())
             continue
-        title = line.group(5)
-        title_start = line.start(5) if title is not None else line.end(4)
-        title = title or ""
-        result.headings.append(Heading(len(line.group(4)), title.strip(),
-                                       Span(line.start(1), line.end()),
-                                       Span(title_start, title_start + len(title))))
-        line = scan.next_line(line.end())
+        _inline_code(text, prose_start, line.start(1), result)
+        prose_start = _fence(scan, line, result)
+        line = scan.first_fence(prose_start)
     _inline_code(text, prose_start, len(text), result)
     return result
+
+
+def _find_headings(text: str, start: int, fences: list[Fence]) -> list[Heading]:
+    """The heading lines from the line at `start` on that no fence holds."""
+    after = _HEADING_AFTER_ANY if "\r" in text else _HEADING_AFTER_LF
+    fence_starts = [fence.span.start for fence in fences]
+    headings: list[Heading] = []
+    line = _HEADING_AT.match(text, start) or after.search(text, start)
+    while line is not None:
+        line_start = line.start(1)
+        index = bisect.bisect_right(fence_starts, line_start) - 1
+        if index >= 0 and line_start < fences[index].span.end:  # inside a fence: skip it
+            line = after.search(text, fences[index].span.end)
+            continue
+        title = line.group(3)
+        title_start = line.start(3) if title is not None else line.end(2)
+        title = title or ""
+        headings.append(Heading(len(line.group(2)), title.strip(), Span(line_start, line.end()),
+                                Span(title_start, title_start + len(title))))
+        line = after.search(text, line.end())
+    return headings
 
 
 class _LineScan:
@@ -131,7 +155,7 @@ class _LineScan:
     def __init__(self, text: str) -> None:
         self.text = text
         self.crlf = "\r" in text
-        self.lines = _LINE_AFTER_ANY if self.crlf else _LINE_AFTER_LF
+        self.fence_lines = _FENCE_AFTER_ANY if self.crlf else _FENCE_AFTER_LF
 
     def line_start_of(self, offset: int) -> int:
         """The start of the line holding `offset` (the text's end when `offset` is at or past it)."""
@@ -150,15 +174,13 @@ class _LineScan:
         found = _TERMINATOR.match(self.text, line_end)
         return found.end() if found else len(self.text)
 
-    def first_line(self, line_start: int) -> re.Match[str] | None:
-        """The first fence-opening or heading line at or after the line starting at
-        `line_start`."""
-        return _LINE_AT.match(self.text, line_start) or self.next_line(line_start)
+    def first_fence(self, line_start: int) -> re.Match[str] | None:
+        """The first fence-opening line at or after the line starting at `line_start`."""
+        return _FENCE_AT.match(self.text, line_start) or self.next_fence(line_start)
 
-    def next_line(self, position: int) -> re.Match[str] | None:
-        """The first fence-opening or heading line after the line that starts or ends at
-        `position`."""
-        return self.lines.search(self.text, position)
+    def next_fence(self, position: int) -> re.Match[str] | None:
+        """The first fence-opening line after the line that starts or ends at `position`."""
+        return self.fence_lines.search(self.text, position)
 
     def closing_line(self, fence_char: str, width: int, position: int) -> tuple[int, int] | None:
         """The first line after `position` (a line end) that closes a fence of `width` `fence_char`
