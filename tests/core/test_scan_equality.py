@@ -24,7 +24,7 @@ PIECES = [
     "`", "``", "x", "é", "!", "[", "]", "(", ")", "<", ">", "\\", "$", "{", "}", "/", ".", "./",
     "scripts/", "references/a.md", "assets/", "{baseDir}/", "${WAVE_SKILL_DIR}/",
     "${CLAUDE_SKILL_DIR}", "$1", "$ARGUMENTS", "$ARGUMENTS[2]", "$name", "a-", "@", "[t](u)",
-    "[r]: x.md", "*",
+    "[r]: x.md", "*", "\n[d]: <a b>", "  [e]:", "]:",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 
@@ -56,6 +56,9 @@ def _assert_same_references(text: str, offset: int) -> None:
     links = [(m.start(), m.start(1), m.group(1)) for m in oracle.LINK.finditer(text, offset)]
     assert [(start, m.start(1), m.group(1))
             for start, m in file_references._links(text, offset)] == links
+    definitions = [(m.start(), m.group(1), m.start(1))
+                   for m in oracle.DEFINITION.finditer(text, offset)]
+    assert list(file_references._definitions(text, offset)) == definitions
     paths = [(m.start(), m.start(1), m.group(1))
              for m in oracle.SKILL_DIR_PATH.finditer(text, offset)]
     assert [(start, m.start(2), m.group(2))

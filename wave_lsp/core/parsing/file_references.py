@@ -34,7 +34,11 @@ from wave_lsp.core.parsing.text import Span
 #: starts with a literal `[` is found at C speed, one that starts with `!?` is tried at every offset)
 _LINK = re.compile(r"\[[^\[\]\\]*+(?:\\.[^\[\]\\]*+)*+\]\(\s*"
                    r"(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
-_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)", re.M)
+#: a link reference definition `[label]: target` (at a line start, found with the line break
+#: before it: a pattern that starts with `^` is tried at every offset)
+_DEFINITION_SHAPE = r" {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)"
+_DEFINITION_AT = re.compile(_DEFINITION_SHAPE)
+_DEFINITION_AFTER_LF = re.compile(r"\n(" + _DEFINITION_SHAPE + ")")
 #: `${WAVE_SKILL_DIR}/…`, `${CLAUDE_SKILL_DIR}/…` or `{baseDir}/…` (the `$` the first two need is
 #: looked at separately, for the same reason)
 _SKILL_DIR_PATH = re.compile(
@@ -100,9 +104,9 @@ def _find_references(text: str, start: int, own_name: str = "",
             continue
         link_texts.append((Span(link_start, match.start(1)), match.group(1)))
         _add_link(found, match.group(1), match.start(1))
-    for match in _DEFINITION.finditer(text, start):
-        if not structure.in_code(match.start()):
-            _add_link(found, match.group(1), match.start(1))
+    for line_start, target, target_start in _definitions(text, start):
+        if not structure.in_code(line_start):
+            _add_link(found, target, target_start)
     for placeholder_start, match in _skill_dir_paths(text, start):
         path = match.group(2).rstrip(".:")
         if path:
@@ -135,6 +139,19 @@ def _links(text: str, start: int) -> Iterator[tuple[int, re.Match[str]]]:
             begin -= 1
         free = match.end()
         yield begin, match
+
+
+def _definitions(text: str, start: int) -> Iterator[tuple[int, str, int]]:
+    """Link reference definitions at line starts from `start` on (as `^` under `re.M` finds them:
+    at `start` only when a line starts there): the line start, the target and where it starts."""
+    position = start
+    if start == 0 or text[start - 1] == "\n":
+        first = _DEFINITION_AT.match(text, start)
+        if first is not None:
+            yield start, first.group(1), first.start(1)
+            position = first.end()
+    for match in _DEFINITION_AFTER_LF.finditer(text, position):
+        yield match.start(1), match.group(2), match.start(2)
 
 
 def _skill_dir_paths(text: str, start: int) -> Iterator[tuple[int, re.Match[str]]]:
