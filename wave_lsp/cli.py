@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,9 +19,13 @@ from wave_lsp import __version__
 from wave_lsp.core.runtime.profiles import TARGETS
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from wave_lsp.core.checking.checker import FileReport
     from wave_lsp.core.checking.config import Settings
     from wave_lsp.core.runtime.preview import Invocation
+
+    Subcommands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -34,13 +38,22 @@ def _add_common(command: argparse.ArgumentParser) -> None:
                               "~/.agents)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `command` (a subcommand's name), one that knows only that
+    subcommand and parses its arguments alike: `main` builds only the subcommand it runs, since
+    each one costs start-up time."""
     parser = argparse.ArgumentParser(
         prog="wave-lsp",
         description="Language server and checker for Agent Skills (SKILL.md files).")
     parser.add_argument("--version", action="version", version=f"wave-lsp {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, add in _COMMANDS.items():
+        if command in (None, name):
+            add(commands)
+    return parser
 
+
+def _add_check(commands: Subcommands) -> None:
     check = commands.add_parser("check", help="check SKILL.md files and report findings",
                                 description="Find every SKILL.md under the paths (default: .) "
                                             "and report what the target runtime would do wrong.")
@@ -65,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "whatever N is")
     _add_common(check)
 
+
+def _add_rule(commands: Subcommands) -> None:
     rule_command = commands.add_parser(
         "rule", help="explain a rule: severities per target, why, an example and the fix",
         description="Print what the catalog says about a rule code, or every rule with --all.")
@@ -72,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     rule_command.add_argument("--all", action="store_true", help="every rule of the catalog")
     rule_command.add_argument("--format", choices=("text", "json"), default="text")
 
+
+def _add_preview(commands: Subcommands) -> None:
     preview = commands.add_parser(
         "preview", help="show what the model receives when the skill is invoked",
         description="Render the invocation as the runtime would: base directory line, arguments, "
@@ -87,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     preview.add_argument("--format", choices=("text", "json"), default="text")
     _add_common(preview)
 
+
+def _add_list(commands: Subcommands) -> None:
     listing = commands.add_parser(
         "list", help="list the skills the target runtime would discover from here",
         description="Every skill the runtime loads from the project (the directory, default .) "
@@ -96,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--format", choices=("table", "json"), default="table")
     _add_common(listing)
 
+
+def _add_mcp(commands: Subcommands) -> None:
     mcp = commands.add_parser(
         "mcp", help="run the MCP server (stdio) with check, preview, list and rule tools",
         description="Serve the Model Context Protocol on stdin/stdout: tools to check skills, "
@@ -105,18 +126,28 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--root", type=Path, default=None, metavar="DIR",
                      help="the project root the tools may read (default: the current directory)")
 
+
+def _add_serve(commands: Subcommands) -> None:
     serve = commands.add_parser("serve", help="run the language server (stdio by default)",
                                 description="Run the language server. Logs go to stderr.")
     serve.add_argument("--stdio", action="store_true", help="use stdin/stdout (the default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP address instead")
     serve.add_argument("--log-level", default="warning",
                        choices=("debug", "info", "warning", "error"))
-    return parser
+
+
+#: the subcommands, in the order `wave-lsp --help` lists them
+_COMMANDS: dict[str, Callable[[Subcommands], None]] = {
+    "check": _add_check, "rule": _add_rule, "preview": _add_preview, "list": _add_list,
+    "mcp": _add_mcp, "serve": _add_serve,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    command = arguments[0] if arguments and arguments[0] in _COMMANDS else None
+    parser = build_parser(command)
+    args = parser.parse_args(arguments)
     try:
         return _dispatch(args, parser)
     except BrokenPipeError:
