@@ -48,6 +48,8 @@ _LETTERS = {"E": Severity.ERROR, "W": Severity.WARNING, "I": Severity.INFORMATIO
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """One rule of the catalog: its code, name, family, severity per target and documentation."""
+
     code: str
     name: str
     family: str
@@ -95,9 +97,10 @@ def parse_catalog(text: str) -> dict[str, Any]:
     The catalog keeps to a small part of TOML: comments, `[CODE]` tables and `key = value` lines
     whose value is a one-line string or array of strings, with the escapes that JSON shares. Such a
     file is read a line at a time, each value as it is or, when it has escapes or is an array, with
-    `json.loads` (three times faster than tomllib, which a one-file `check` would otherwise import
-    and run at every start: docs/design/product.md *Command line*); a file with anything else (a multi-line or literal string, a trailing comment, another escape) is
-    read by tomllib, which is also what reports the error of an invalid file."""
+    `json.loads`: three times faster than tomllib, which a one-file `check` would otherwise import
+    and run at every start (docs/design/product.md *Command line*). A file with anything else (a
+    multi-line or literal string, a trailing comment, another escape) is read by tomllib, which
+    also reports the error of an invalid file."""
     fast = _parse_simple_toml(text)
     if fast is not None:
         return fast

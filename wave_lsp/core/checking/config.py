@@ -25,6 +25,8 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """The target and rule selection of a run (defaults, pyproject.toml, flags or the editor)."""
+
     profile: RuntimeProfile = DEFAULT_PROFILE  #: the runtime the checks model (the target)
     select: tuple[str, ...] = ("ALL",)
     ignore: tuple[str, ...] = ()

@@ -18,6 +18,8 @@ _HTML_COMMENT = re.compile(r"<!--(.*?)-->", re.S)
 
 @dataclass(slots=True)
 class Suppressions:
+    """The codes `wave-lsp: ignore` comments silence, per line and in the whole file."""
+
     by_line: dict[int, set[str]] = field(default_factory=dict)
     whole_file: set[str] = field(default_factory=set)
 

@@ -53,6 +53,8 @@ ALIAS = _Alias()
 
 @dataclass(eq=False, slots=True)
 class YamlNode:
+    """A frontmatter node: kind, spans, style, tag, anchor and children."""
+
     kind: NodeKind
     span: Span  #: the node including its anchor and tag
     content_span: Span  #: the value itself (after anchor and tag; trailing blank lines trimmed)
@@ -94,6 +96,8 @@ class YamlNode:
 
 @dataclass(slots=True)
 class YamlProblem:
+    """Why the frontmatter does not parse, and where."""
+
     kind: ProblemKind
     message: str
     span: Span
@@ -356,6 +360,8 @@ _YAML_SPECIAL_CHARS = re.compile(r"[{}[\]*&#!|>%@`]|: ")
 
 @dataclass(slots=True)
 class _Rewrite:
+    """A value the quoting retry rewrote: its place in the new text and in the old."""
+
     new_start: int
     new_end: int
     old_start: int
