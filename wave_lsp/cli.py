@@ -2,23 +2,23 @@
 
 `check` runs the rules over SKILL.md files. Settings come from the defaults, then
 `[tool.wave-lsp]` in the nearest `pyproject.toml`, then the flags. Exit codes: 0 no error
-findings, 1 at least one error finding, 2 usage or configuration errors. Heavy modules are imported
-inside the subcommand that needs them, so `wave-lsp serve` starts quickly.
+findings, 1 at least one error finding, 2 usage or configuration errors. Modules are imported inside
+the functions that need them, so that `wave-lsp serve` starts quickly and so that a one-file
+`check` imports them while the garbage collector is paused (`_pause_collector`).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
+import gc
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wave_lsp import __version__
-from wave_lsp.core.runtime.profiles import TARGETS
 
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
+    from pathlib import Path
     from typing import TypeAlias
 
     from wave_lsp.core.checking.checker import FileReport
@@ -32,6 +32,8 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 def _add_common(command: argparse.ArgumentParser) -> None:
     """The options every subcommand that reads skills shares."""
+    from wave_lsp.core.runtime.profiles import TARGETS
+
     command.add_argument("--target", choices=TARGETS, help="runtime to model (default: wave)")
     command.add_argument("--no-personal", action="store_true",
                          help="do not consult personal roots and settings (~/.wave, ~/.claude, "
@@ -42,6 +44,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with `command` (a subcommand's name), one that knows only that
     subcommand and parses its arguments alike: `main` builds only the subcommand it runs, since
     each one costs start-up time."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="wave-lsp",
         description="Language server and checker for Agent Skills (SKILL.md files).")
@@ -54,6 +58,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _add_check(commands: Subcommands) -> None:
+    from pathlib import Path
+
     check = commands.add_parser("check", help="check SKILL.md files and report findings",
                                 description="Find every SKILL.md under the paths (default: .) "
                                             "and report what the target runtime would do wrong.")
@@ -89,6 +95,8 @@ def _add_rule(commands: Subcommands) -> None:
 
 
 def _add_preview(commands: Subcommands) -> None:
+    from pathlib import Path
+
     preview = commands.add_parser(
         "preview", help="show what the model receives when the skill is invoked",
         description="Render the invocation as the runtime would: base directory line, arguments, "
@@ -106,6 +114,8 @@ def _add_preview(commands: Subcommands) -> None:
 
 
 def _add_list(commands: Subcommands) -> None:
+    from pathlib import Path
+
     listing = commands.add_parser(
         "list", help="list the skills the target runtime would discover from here",
         description="Every skill the runtime loads from the project (the directory, default .) "
@@ -117,6 +127,8 @@ def _add_list(commands: Subcommands) -> None:
 
 
 def _add_mcp(commands: Subcommands) -> None:
+    from pathlib import Path
+
     mcp = commands.add_parser(
         "mcp", help="run the MCP server (stdio) with check, preview, list and rule tools",
         description="Serve the Model Context Protocol on stdin/stdout: tools to check skills, "
@@ -144,23 +156,60 @@ _COMMANDS: dict[str, Callable[[Subcommands], None]] = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = sys.argv[1:] if argv is None else list(argv)
-    command = arguments[0] if arguments and arguments[0] in _COMMANDS else None
-    parser = build_parser(command)
-    args = parser.parse_args(arguments)
+    """Run the command line with `argv` (None: this process's arguments, the process being the
+    command: the console script and `python -m wave_lsp`). Returns the exit code."""
+    end_start_up = _pause_collector() if argv is None else _nothing
     try:
-        return _dispatch(args, parser)
-    except BrokenPipeError:
-        # the reader went away (`wave-lsp rule --all | head`): stop quietly, as `cat` does
-        import os
+        arguments = sys.argv[1:] if argv is None else list(argv)
+        command = arguments[0] if arguments and arguments[0] in _COMMANDS else None
+        parser = build_parser(command)
+        args = parser.parse_args(arguments)
+        try:
+            return _dispatch(args, parser, end_start_up)
+        except BrokenPipeError:
+            # the reader went away (`wave-lsp rule --all | head`): stop quietly, as `cat` does
+            import os
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_FINDINGS
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return EXIT_FINDINGS
+    finally:
+        end_start_up()
 
 
-def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+def _pause_collector() -> Callable[[], None]:
+    """Pause the garbage collector while the command starts up; the function returned ends
+    start-up (calling it again does nothing).
+
+    Start-up (the imports, the argument parser, the rule catalog) creates tens of thousands of
+    objects that live as long as the process, and the collector would walk them again and again
+    for nothing: a tenth of a one-file `check` (docs/design/product.md *Command line*). When
+    start-up ends they are frozen (`gc.freeze`: a generation the collector never walks) and the
+    collector resumes for the work itself. Only when the process is the command (`main`'s `argv`
+    is None): a program that calls `main` keeps its collector as it was."""
+    if not gc.isenabled():
+        return _nothing
+    gc.disable()
+    ended = False
+
+    def end_start_up() -> None:
+        nonlocal ended
+        if not ended:
+            ended = True
+            gc.freeze()
+            gc.enable()
+
+    return end_start_up
+
+
+def _nothing() -> None:
+    """`end_start_up` when the collector was not paused."""
+
+
+def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser,
+              end_start_up: Callable[[], None]) -> int:
     if args.command == "check":
-        return run_check(args, parser)
+        return run_check(args, parser, end_start_up)
+    end_start_up()
     if args.command == "preview":
         return run_preview(args, parser)
     if args.command == "list":
@@ -175,7 +224,10 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return EXIT_USAGE
 
 
-def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
+              end_start_up: Callable[[], None] = _nothing) -> int:
+    from pathlib import Path
+
     from wave_lsp.api import with_codes
     from wave_lsp.core.checking.checker import split_by_file
     from wave_lsp.core.checking.config import SettingsError
@@ -196,6 +248,9 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not files:
         shown = ", ".join(str(p) for p in paths)
         print(f"wave-lsp: warning: No SKILL.md files found under {shown}", file=sys.stderr)
+    else:
+        _load_checking()
+    end_start_up()
     reports = check_files(files, settings, args.jobs)
     if args.fix or args.diff:
         changed = fix_files(reports, unsafe=args.unsafe_fixes, write_files=not args.diff)
@@ -207,6 +262,16 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     write(reports, args.format, settings.target)
     has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
     return EXIT_FINDINGS if has_errors else EXIT_OK
+
+
+def _load_checking() -> None:
+    """What checking any file needs, loaded during start-up (`_pause_collector`): the rule
+    modules and the catalog."""
+    from wave_lsp.core.checking.catalog import rules
+    from wave_lsp.core.rules import all_checks
+
+    all_checks()
+    rules()
 
 
 def _is_markdown(path: Path) -> bool:
@@ -255,6 +320,8 @@ def fix_files(reports: list[FileReport], *, unsafe: bool, write_files: bool) -> 
 
 
 def run_rule(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import json
+
     from wave_lsp.core.checking.catalog import rules
     from wave_lsp.docs import describe_rule, rule_json
 
@@ -287,6 +354,8 @@ def check_files(files: list[Path], settings: Settings, jobs: int | None = None,
 
 def _jobs(text: str) -> int:
     """`--jobs N`: a whole number of processes, at least 1."""
+    import argparse
+
     try:
         value = int(text)
     except ValueError:
@@ -319,6 +388,7 @@ def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: 
 def run_preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import json
     import shlex
+    from pathlib import Path
 
     from wave_lsp.api import render_invocation, skill_file
 
@@ -357,6 +427,7 @@ def _print_preview(result: Invocation) -> None:
 
 def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import json
+    from pathlib import Path
 
     from wave_lsp.core.checking.loading import skill_rows
 
@@ -440,6 +511,8 @@ def _tcp_problem(host: str, port: int) -> str | None:
 
 
 def run_mcp(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from pathlib import Path
+
     from wave_lsp.mcp import sdk_missing
 
     missing = sdk_missing()
