@@ -47,7 +47,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="wave-lsp",
+        prog="wave-lsp", formatter_class=_help_formatter,
         description="Language server and checker for Agent Skills (SKILL.md files).")
     parser.add_argument("--version", action="version", version=f"wave-lsp {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -57,10 +57,32 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _help_formatter(*, prog: str) -> argparse.HelpFormatter:
+    """argparse's help formatter, as wide as `shutil.get_terminal_size` says, measured the same
+    way but without importing shutil: argparse makes a formatter for every `add_argument` (to
+    check its metavar), and shutil loads the bz2 and lzma libraries, a few milliseconds of every
+    command's start-up."""
+    import argparse
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    stdout = sys.__stdout__
+    if columns <= 0 and stdout is not None:
+        try:
+            columns = os.get_terminal_size(stdout.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return argparse.HelpFormatter(prog, width=(columns or 80) - 2)
+
+
 def _add_check(commands: Subcommands) -> None:
     from pathlib import Path
 
-    check = commands.add_parser("check", help="check SKILL.md files and report findings",
+    check = commands.add_parser("check", formatter_class=_help_formatter,
+                                help="check SKILL.md files and report findings",
                                 description="Find every SKILL.md under the paths (default: .) "
                                             "and report what the target runtime would do wrong.")
     check.add_argument("paths", nargs="*", type=Path, default=[], metavar="PATH")
@@ -87,7 +109,8 @@ def _add_check(commands: Subcommands) -> None:
 
 def _add_rule(commands: Subcommands) -> None:
     rule_command = commands.add_parser(
-        "rule", help="explain a rule: severities per target, why, an example and the fix",
+        "rule", formatter_class=_help_formatter,
+        help="explain a rule: severities per target, why, an example and the fix",
         description="Print what the catalog says about a rule code, or every rule with --all.")
     rule_command.add_argument("code", nargs="?", metavar="CODE", help="a rule code such as SK034")
     rule_command.add_argument("--all", action="store_true", help="every rule of the catalog")
@@ -98,7 +121,8 @@ def _add_preview(commands: Subcommands) -> None:
     from pathlib import Path
 
     preview = commands.add_parser(
-        "preview", help="show what the model receives when the skill is invoked",
+        "preview", formatter_class=_help_formatter,
+        help="show what the model receives when the skill is invoked",
         description="Render the invocation as the runtime would: base directory line, arguments, "
                     "variables, and every injected command with its permission decision. Nothing "
                     "runs unless --execute is given, and then only what the permission engine "
@@ -117,7 +141,8 @@ def _add_list(commands: Subcommands) -> None:
     from pathlib import Path
 
     listing = commands.add_parser(
-        "list", help="list the skills the target runtime would discover from here",
+        "list", formatter_class=_help_formatter,
+        help="list the skills the target runtime would discover from here",
         description="Every skill the runtime loads from the project (the directory, default .) "
                     "and the personal roots: scope, file, who can invoke it, its listing size and "
                     "which skill shadows it.")
@@ -130,7 +155,8 @@ def _add_mcp(commands: Subcommands) -> None:
     from pathlib import Path
 
     mcp = commands.add_parser(
-        "mcp", help="run the MCP server (stdio) with check, preview, list and rule tools",
+        "mcp", formatter_class=_help_formatter,
+        help="run the MCP server (stdio) with check, preview, list and rule tools",
         description="Serve the Model Context Protocol on stdin/stdout: tools to check skills, "
                     "preview an invocation (dry run only), list the skills a runtime sees and "
                     "explain a rule. Paths are limited to the project root. Needs the `mcp` extra: "
@@ -140,7 +166,8 @@ def _add_mcp(commands: Subcommands) -> None:
 
 
 def _add_serve(commands: Subcommands) -> None:
-    serve = commands.add_parser("serve", help="run the language server (stdio by default)",
+    serve = commands.add_parser("serve", formatter_class=_help_formatter,
+                                help="run the language server (stdio by default)",
                                 description="Run the language server. Logs go to stderr.")
     serve.add_argument("--stdio", action="store_true", help="use stdin/stdout (the default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP address instead")

@@ -4,6 +4,7 @@ paused. None of this may change what the command prints."""
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import shutil
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from wave_lsp.cli import build_parser, main
+from wave_lsp.cli import _help_formatter, build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
 SKILL = ROOT / "examples" / "skills" / "pdf-extract"
@@ -32,9 +33,11 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules), "gc_enabled": gc
 #: what a one-file check of a valid skill never needs: the protocol and server libraries, the
 #: JSON schema validator (`quick_schema` vouches for valid values), tree-sitter and the permission
 #: engine (no injection to decide), tomllib (no pyproject.toml; the catalog has its own reader),
-#: fixing, the documentation, the preview, and the workers' machinery
+#: fixing, the documentation, the preview, the workers' machinery, and shutil (with bz2 and lzma),
+#: which argparse would import to measure the terminal
 NOT_IMPORTED = ("pygls", "lsprotocol", "jsonschema", "tree_sitter", "tree_sitter_bash", "mcp",
                 "tomllib", "importlib.metadata", "multiprocessing", "logging", "difflib",
+                "shutil", "bz2", "lzma",
                 "wave_lsp.lsp", "wave_lsp.mcp", "wave_lsp.docs", "wave_lsp.core.features",
                 "wave_lsp.core.runtime.permissions", "wave_lsp.core.runtime.preview",
                 "wave_lsp.core.checking.fixing")
@@ -113,3 +116,13 @@ def test_the_parser_of_one_subcommand_rejects_as_the_whole_parser(
         assert exit_.value.code == 2
         messages.append(capsys.readouterr().err)
     assert messages[0] == messages[1] and "error:" in messages[0]
+
+
+@pytest.mark.parametrize("columns", [None, "60", "200", "0", "-3", "wide"])
+def test_help_is_as_wide_as_shutil_measures_the_terminal(columns: str | None, monkeypatch) -> None:
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    expected = argparse.HelpFormatter("wave-lsp")  # measures with shutil.get_terminal_size
+    assert _help_formatter(prog="wave-lsp")._width == expected._width
