@@ -30,6 +30,33 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.markdown import Fence, MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
 
+
+class _LazyPattern:
+    """A pattern compiled when first used: the heuristics below serve only some references, and
+    compiling all of them at import costs a one-file `check` several milliseconds."""
+
+    __slots__ = ("_compiled", "flags", "source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source, self.flags = source, flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source, self.flags)
+        return self._compiled
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled.search(text)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self.compiled.match(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
+
+
 #: a link or image `[text](target` (the `!` of an image is looked at separately: a pattern that
 #: starts with a literal `[` is found at C speed, one that starts with `!?` is tried at every offset)
 _LINK = re.compile(r"\[[^\[\]\\]*+(?:\\.[^\[\]\\]*+)*+\]\(\s*"
@@ -58,7 +85,7 @@ SHELL_FENCES = {"", "bash", "sh", "shell", "zsh", "console", "terminal", "text",
                 "pwsh", "cmd", "bat"}
 #: a character after a path that makes it a pattern (`scripts/*.py`, `scripts/{name}.sh`)
 _PATTERN_NEXT = "*{<[$%"
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_SCHEME = _LazyPattern(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +232,7 @@ class _SpanIndex:
 
 #: a line that gives bare paths as examples (a skill-writing guide's `scripts/rotate_pdf.py`), not
 #: as files of this skill; links are references wherever they are
-_EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)|\bexamples?\b[*_]*\s*:|"
+_EXAMPLE = _LazyPattern(r"\b(?:e\.g\.|for example|for instance|such as)|\bexamples?\b[*_]*\s*:|"
                       r"\blike `", re.I)
 #: a skill whose subject is writing skills: in a list that an example or an imagined skill
 #: introduces, its `scripts/…`, `references/…` are a generic skill's
@@ -215,21 +242,21 @@ _SKILL_WRITING = re.compile(
     r"(?:of\s+)?(?:(?:a|an|the|new|effective|good|your)\s+)*skills?\b", re.I)
 #: the line before a guide's list that makes its items hypothetical: a skill being imagined, or
 #: content to move into files that do not exist yet
-_HYPOTHETICAL_LEAD = re.compile(
+_HYPOTHETICAL_LEAD = _LazyPattern(
     r"\bwhen (?:building|designing|creating|writing|developing) (?:a|an|the|your)\b|"
     r"\b(?:move|put|split)\b[^.\n]*\bto\b[^\n]*:[*_\s]*$", re.I)
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+_LIST_ITEM = _LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s")
 MAX_LIST_LINES = 40
 #: `<folder>/SKILL.md`: a skill folder beside this one named by its entry file (`./SKILL.md` is
 #: this one; `.claude/skills/x/SKILL.md` is where a skill is installed, not a sibling)
-_SKILL_FILE = re.compile(r"(?<![\w./-])([\w.-]+)/SKILL\.md\b")
+_SKILL_FILE = _LazyPattern(r"(?<![\w./-])([\w.-]+)/SKILL\.md\b")
 #: the owner named right before a path: "`memory-sync`'s `references/x.md`", "the target's",
 #: "the `rai-planner` skill `references/x.md`"
-_OWNER = re.compile(r"(`[^`\n]+`|[\w.-]+)(?:['\u2019]s|\s+skill(?:['\u2019]s)?)\s*`?$")
+_OWNER = _LazyPattern(r"(`[^`\n]+`|[\w.-]+)(?:['\u2019]s|\s+skill(?:['\u2019]s)?)\s*`?$")
 _SELF = {"this", "the", "its", "our", "my", "same", "skill", "this skill", "the skill"}
 #: a write verb with the path as its destination: "Document findings in {baseDir}/test-reports/",
 #: "extract the section … to `references/x.md`", "the emitted SKILL.md + `references/scope.md`"
-_WRITTEN_TO = re.compile(
+_WRITTEN_TO = _LazyPattern(
     r"\b(?:writes?|written|save[sd]?|store[sd]?|document|record|log|append|add|put|place|move[sd]?|"
     r"copy|copies|extract|emit(?:s|ted)?|generates?|creates?|output)\b"
     r"(?:(?!\b(?:according|described|defined|documented|listed|specified|explained|outlined|"
@@ -237,12 +264,12 @@ _WRITTEN_TO = re.compile(
     r"\b(?:to|into|in|under|as)\s+(?:the\s+|a\s+)?[`*]*$|"
     r"\b(?:emitted|generated)\s+\S+\s+\+\s*`?$", re.I)
 #: how a `_WRITTEN_TO` match ends, once trailing `` ` ``, `*` and spaces are stripped (same flags)
-_DESTINATION_END = re.compile(r"(?:to|in|under|as|the|a|\+)\Z", re.I)
-_WRITTEN_AFTER = re.compile(r"^`?\s*\((?:\w+\s+)?(?:emitted|generated|created|written)\b", re.I)
+_DESTINATION_END = _LazyPattern(r"(?:to|in|under|as|the|a|\+)\Z", re.I)
+_WRITTEN_AFTER = _LazyPattern(r"^`?\s*\((?:\w+\s+)?(?:emitted|generated|created|written)\b", re.I)
 #: the destination of a shell command that creates it: the last word of `cp SRC DEST`, any
 #: argument of `mkdir`/`touch`, the file after `>`
-_COPY = re.compile(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:cp|mv|ln|install)\s.*\s[\"']?$")
-_CREATE = re.compile(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:mkdir|touch)\s.*$|>>?\s*[\"']?$")
+_COPY = _LazyPattern(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:cp|mv|ln|install)\s.*\s[\"']?$")
+_CREATE = _LazyPattern(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:mkdir|touch)\s.*$|>>?\s*[\"']?$")
 
 
 def _not_of_this_skill(text: str, span: Span, structure: MarkdownBody, fence: Fence | None,
