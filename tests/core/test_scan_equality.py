@@ -5,6 +5,7 @@ pieces the scans care about (docs/design/README.md *Scanning a body*)."""
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -39,15 +40,19 @@ def assert_same_scans(text: str) -> None:
         _assert_same_placeholders(text, offset)
 
 
-def _assert_same_markdown(text: str, offset: int) -> None:
+def _assert_same_markdown(text: str, offset: int, probes: Iterable[int] | None = None) -> None:
+    """The structure of the body at `offset`, and `code_at`/`in_code` at each probe (every offset
+    of the body when None)."""
     body = markdown.parse_body(text, offset)
     fences, spans, headings = oracle.markdown(text, offset)
     assert [(f.span, f.content, f.info, f.info_span, f.closed) for f in body.fences] == fences
     assert body.code_spans == spans
     assert [(h.level, h.text, h.span, h.text_span) for h in body.headings] == headings
-    code = sorted([fence[1] for fence in fences] + spans)
-    for point in range(offset, len(text) + 1):
-        inside = next((span for span in code if span.start <= point < span.end), None)
+    regions = sorted([fence[1] for fence in fences] + spans)
+    starts = [region.start for region in regions]
+    for point in range(offset, len(text) + 1) if probes is None else probes:
+        index = bisect.bisect_right(starts, point) - 1
+        inside = regions[index] if index >= 0 and point < regions[index].end else None
         assert body.code_at(point) == inside
         assert body.in_code(point) == (inside is not None)
 
@@ -105,15 +110,7 @@ def _assert_corpus_structure(text: str) -> None:
     lines = LineIndex(text)
     assert (lines._starts, lines._content_ends) == oracle.line_bounds(text)
     offset = text.find("---", 3) + 4 if text.startswith("---") else 0
-    body = markdown.parse_body(text, offset)
-    fences, spans, headings = oracle.markdown(text, offset)
-    assert [(f.span, f.content, f.info, f.info_span, f.closed) for f in body.fences] == fences
-    assert body.code_spans == spans
-    assert [(h.level, h.text, h.span, h.text_span) for h in body.headings] == headings
-    regions = sorted([fence[1] for fence in fences] + spans)
-    starts = [region.start for region in regions]
-    for region in regions:
-        for point in (region.start - 1, region.start, region.end - 1, region.end):
-            index = bisect.bisect_right(starts, point) - 1
-            inside = regions[index] if index >= 0 and point < regions[index].end else None
-            assert body.code_at(point) == inside
+    fences, spans, _ = oracle.markdown(text, offset)
+    edges = [point for region in [fence[1] for fence in fences] + spans
+             for point in (region.start - 1, region.start, region.end - 1, region.end)]
+    _assert_same_markdown(text, offset, edges)
