@@ -378,7 +378,8 @@ def _block_of_another_skill(text: str, offset: int, fence: Fence | None) -> bool
         block = _table_around(text, offset)
     else:
         return False
-    return any(match.group(1) != "." for match in _SKILL_FILE.finditer(block))
+    return "/SKILL.md" in block and any(match.group(1) != "." for match in
+                                        _SKILL_FILE.finditer(block))
 
 
 def _table_around(text: str, offset: int) -> str:
