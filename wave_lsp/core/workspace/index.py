@@ -21,6 +21,7 @@ from wave_lsp.core.parsing.reading import load_document
 from wave_lsp.core.runtime.listing import ListingEntry
 from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
 from wave_lsp.core.workspace.discovery import find_skill_files
+from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import SKILL_FILE
 from wave_lsp.core.workspace.runtime_view import SkillSummary, summary_of_document
 from wave_lsp.core.workspace.session import WorkspaceSession
@@ -74,13 +75,14 @@ class SkillIndex:
         if settings.personal:
             roots += [self.home / root for root in ALL_SKILLS_ROOTS if (self.home / root).is_dir()]
         entries: dict[Path, SkillEntry] = {}
-        for path in find_skill_files(roots):
+        facts = FolderFacts()  # what the walk learns about folders serves locating the skills
+        for path in find_skill_files(roots, facts):
             if len(entries) >= MAX_INDEXED:
                 break
             if path.name != SKILL_FILE:
                 continue
             absolute = path.absolute()
-            summary = self.session.summary(absolute, self.home)
+            summary = self.session.summary(absolute, self.home, facts=facts)
             if summary is not None:
                 entries[absolute] = entry_of(absolute, summary)
         self._entries = entries

@@ -20,12 +20,14 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
 from wave_lsp.core.runtime.listing import ListingEntry, listing_entry
 from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import (
     SKILL_FILE,
     Plugin,
@@ -232,18 +234,23 @@ class SkillSummary:
     scope: str = "workspace"
 
 
-def read_summary(path: Path, home: Path | None, keep_document: bool = False) -> SkillSummary | None:
+def read_summary(path: Path, home: Path | None, keep_document: bool = False,
+                 facts: FolderFacts | None = None,
+                 info: os.stat_result | None = None) -> SkillSummary | None:
     """Read and summarise one SKILL.md (None when it cannot be read). Uncached: a
-    `WorkspaceSession` remembers summaries per file version."""
-    document = load_document(path)
-    return None if document is None else summary_of_document(path, document, home, keep_document)
+    `WorkspaceSession` remembers summaries per file version. `facts`: what the current pass over
+    the disk knows about folders; `info`: the file's `os.stat`, when the caller has it."""
+    document = load_document(path, info)
+    return None if document is None else summary_of_document(path, document, home, keep_document,
+                                                             facts)
 
 
 def summary_of_document(path: Path, document: SkillDocument, home: Path | None,
-                        keep_document: bool = False) -> SkillSummary:
+                        keep_document: bool = False,
+                        facts: FolderFacts | None = None) -> SkillSummary:
     """What discovery and the index need from one parsed SKILL.md (the file's or an editor's
     text)."""
-    location = locate(path, home=home)
+    location = locate(path, home=home, facts=facts)
     value = document.value("description")
     hint = document.value("argument-hint")
     return SkillSummary(listing_entry(document, location),
@@ -256,15 +263,14 @@ def summary_of_document(path: Path, document: SkillDocument, home: Path | None,
 Summarize = Callable[[Path, Path | None, os.stat_result], SkillSummary | None]
 
 
-def _read_summary(path: Path, home: Path | None, _info: os.stat_result) -> SkillSummary | None:
-    return read_summary(path, home)
-
-
 def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | None,
                    personal: bool = True, listed: Listed | None = None,
-                   summarize: Summarize = _read_summary) -> list[RuntimeSkill]:
-    """Every skill the target loads from `project`, with precedence and shadowing resolved."""
+                   summarize: Summarize | None = None) -> list[RuntimeSkill]:
+    """Every skill the target loads from `project`, with precedence and shadowing resolved
+    (`summarize`: how to read one SKILL.md; by default uncached, with one `FolderFacts`)."""
     project = Path(os.path.abspath(project)) if project is not None else None
+    if summarize is None:
+        summarize = partial(_read_summary, FolderFacts())
     if listed is None:
         listed = list_roots(profile, project, home, personal)
     loaded: dict[str, RuntimeSkill] = {}  # by realpath of the skill directory
@@ -290,6 +296,11 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
         if winner is not skill:
             skill.shadowed_by = winner
     return skills
+
+
+def _read_summary(facts: FolderFacts, path: Path, home: Path | None,
+                  info: os.stat_result) -> SkillSummary | None:
+    return read_summary(path, home, facts=facts, info=info)
 
 
 def why_wins(profile: RuntimeProfile, winner: RuntimeSkill, loser: RuntimeSkill) -> str:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.disk_view import ListingCache
+from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root
 from wave_lsp.core.workspace.runtime_view import (
     SkillSummary,
@@ -108,9 +109,10 @@ class WorkspaceSession:
     listings: ListingCache = field(default_factory=ListingCache)
 
     # -- per-file summaries ---------------------------------------------------------------------
-    def summary(self, path: Path, home: Path | None,
-                info: os.stat_result | None = None) -> SkillSummary | None:
-        """The summary of one SKILL.md, read once per file version (mtime and size)."""
+    def summary(self, path: Path, home: Path | None, info: os.stat_result | None = None,
+                facts: FolderFacts | None = None) -> SkillSummary | None:
+        """The summary of one SKILL.md, read once per file version (mtime and size); `facts`:
+        what the current pass over the disk knows about folders."""
         if info is None:
             try:
                 info = path.stat()
@@ -121,7 +123,7 @@ class WorkspaceSession:
         if (cached is not None and cached[:3] == (info.st_mtime_ns, info.st_size, str(home))
                 and (cached[3].document is not None or not self.keep_documents)):
             return cached[3]
-        summary = read_summary(path, home, self.keep_documents)
+        summary = read_summary(path, home, self.keep_documents, facts, info)
         if summary is None:
             self._summaries.pop(key, None)
             return None
@@ -149,7 +151,9 @@ class WorkspaceSession:
         listed = list_roots(profile, absolute, home, personal)
         disk = signature(listed)
         if remembered is None or remembered.snapshot.signature != disk:
-            skills = runtime_skills(profile, root, home, personal, listed, self.summary)
+            facts = FolderFacts()
+            skills = runtime_skills(profile, root, home, personal, listed,
+                                    lambda path, home, info: self.summary(path, home, info, facts))
             if len(self._projects) >= MAX_PROJECTS:
                 self._projects.clear()
             remembered = _Remembered(ProjectSnapshot.of(profile, absolute, listed, skills), now,
