@@ -236,11 +236,30 @@ _DOCUMENT_MARKER = re.compile(r"^(?:---|\.\.\.)", re.M)
 _BLOCK_HEADER = re.compile(r"[|>][-+0-9]*[ ]*(?:#.*)?$", re.M)
 
 
+#: the alternatives of `_C_UNSAFE`, each searched only when a character it needs is in the text
+_UNSAFE_NON_ASCII = re.compile("[\u0085\u2028\u2029\ufeff\U00010000-\U0010ffff]")
+_LONE_CR = re.compile("\r(?!\n)")
+_HEADER_COMMENT = re.compile("[|>][-+0-9]*#")
+_PROPERTY_INDICATOR = re.compile(r"(?:^|[\s\[{,])[&*!]")
+
+
 def _c_can_parse(text: str) -> bool:
-    """libyaml gives exactly the pure parser's events for `text` (see `_C_UNSAFE`)."""
-    if _CParser is None or _C_UNSAFE.search(text) or _DOCUMENT_MARKER.search(text):
+    """libyaml gives exactly the pure parser's events for `text` (see `_C_UNSAFE`). Each
+    alternative of `_C_UNSAFE` is searched for only when the text holds a character it needs
+    (the same answer, a few times faster: tests/core/test_yaml_paths.py)."""
+    if _CParser is None or "\t" in text:
         return False
-    return not (_COMMENT_LINE.search(text) and _BLOCK_HEADER.search(text))
+    if not text.isascii() and _UNSAFE_NON_ASCII.search(text):
+        return False
+    if "\r" in text and _LONE_CR.search(text):
+        return False
+    if ("|" in text or ">" in text) and _HEADER_COMMENT.search(text):
+        return False
+    if ("&" in text or "*" in text or "!" in text) and _PROPERTY_INDICATOR.search(text):
+        return False
+    if ("---" in text or "..." in text) and _DOCUMENT_MARKER.search(text):
+        return False
+    return not ("#" in text and _COMMENT_LINE.search(text) and _BLOCK_HEADER.search(text))
 
 
 def parse_frontmatter(text: str, offset: int = 0) -> YamlDocument:
@@ -449,6 +468,97 @@ def _events(text: str, pure: bool) -> Iterator[events.Event]:
             yield from stream
             return
     yield from YAML(typ="safe", pure=True).parse(text)
+
+
+# -- the values alone ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class QuickValues:
+    """The values of a frontmatter's top-level mapping, as `parse_frontmatter` and `to_python`
+    give them, without the tree: `values` is `root.value()` ({} when the root is not a mapping)
+    and `scalar_keys` the texts of its scalar keys (the names `SkillDocument.fields` holds)."""
+
+    values: dict[Any, Any]
+    scalar_keys: frozenset[str]
+
+
+#: the collections being built: (the list, or the dict with its pending key, if any)
+_Open = tuple[list[Any], None] | tuple[dict[Any, Any], list[Any]]
+
+
+def quick_values(text: str) -> QuickValues | None:
+    """The frontmatter's top-level values without building the node tree, or None when this
+    cannot be certain to agree with `parse_frontmatter`: only texts that libyaml reads exactly as
+    the pure parser (`_c_can_parse`) and that it accepts, with no anchor, alias or tag (their
+    spelling in the text decides the value), no empty plain scalar (`_c_differs`), one document
+    and fewer than `MAX_DEPTH` lines and brackets (the nesting guard cannot refuse them).
+    tests/core/test_quick_values.py compares the two on the corpus and on generated texts."""
+    if len(text) > MAX_FRONTMATTER_CHARS or text.count("\n") >= MAX_DEPTH \
+            or text.count("[") + text.count("{") > MAX_DEPTH or not _c_can_parse(text):
+        return None
+    parser = _CParser(io.StringIO(text))
+    try:
+        return _values_from_events(parser)
+    except Exception:  # any libyaml complaint: the full parse reports it
+        return None
+    finally:
+        parser.dispose()
+
+
+def _values_from_events(parser: Any) -> QuickValues | None:
+    """The values built from libyaml's events as `_convert_one` converts nodes (None: not sure)."""
+    opened: list[_Open] = []
+    roots: list[Any] = []
+    keys: set[str] = set()
+    while True:
+        event = parser.get_event()
+        kind = type(event)
+        if kind is events.ScalarEvent:
+            if event.anchor is not None or event.tag is not None or _c_differs(event):
+                return None
+            style = event.style
+            found: Any = event.value if style in _NOT_PLAIN else resolve_plain_12(event.value)
+            if len(opened) == 1 and isinstance(opened[0][0], dict) and not opened[0][1]:
+                keys.add(event.value)  # a key of the root mapping
+        elif kind is events.MappingStartEvent or kind is events.SequenceStartEvent:
+            if event.anchor is not None or event.tag is not None:
+                return None
+            opened.append(({}, []) if kind is events.MappingStartEvent else ([], None))
+            continue
+        elif kind is events.MappingEndEvent or kind is events.SequenceEndEvent:
+            found = opened.pop()[0]
+        elif kind is events.StreamEndEvent:
+            break
+        elif kind is events.AliasEvent:
+            return None
+        else:  # stream and document start and end
+            continue
+        if not opened:
+            roots.append(found)
+            continue
+        _attach(opened[-1], found)
+    if len(roots) > 1:
+        return None
+    root = roots[0] if roots else None
+    if not isinstance(root, dict):
+        return QuickValues({}, frozenset())
+    return QuickValues(root, frozenset(keys))
+
+
+_NOT_PLAIN = ("'", '"', "|", ">")
+
+
+def _attach(into: _Open, found: Any) -> None:
+    """`found` as the next item of a list, or the next key or value of a mapping (a collection
+    used as a key becomes its `str`, as `_convert_one` makes it)."""
+    collection, pending = into
+    if isinstance(collection, list):
+        collection.append(found)
+    elif pending:
+        collection[pending.pop()] = found
+    elif pending is not None:
+        pending.append(str(found) if isinstance(found, (list, dict)) else found)
 
 
 def _c_differs(event: events.Event) -> bool:

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.reading import load_document
+from wave_lsp.core.parsing.document import FieldValues, SkillDocument, field_values
+from wave_lsp.core.parsing.reading import load_document, read_skill_file
+from wave_lsp.core.parsing.source import decode
 from wave_lsp.core.runtime.listing import ListingEntry, listing_entry
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.folder_facts import FolderFacts
@@ -239,23 +240,31 @@ def read_summary(path: Path, home: Path | None, keep_document: bool = False,
                  info: os.stat_result | None = None) -> SkillSummary | None:
     """Read and summarise one SKILL.md (None when it cannot be read). Uncached: a
     `WorkspaceSession` remembers summaries per file version. `facts`: what the current pass over
-    the disk knows about folders; `info`: the file's `os.stat`, when the caller has it."""
-    document = load_document(path, info)
-    return None if document is None else summary_of_document(path, document, home, keep_document,
-                                                             facts)
+    the disk knows about folders; `info`: the file's `os.stat`, when the caller has it. Without
+    `keep_document` only the frontmatter's values are read (`field_values`: the same values, most
+    often without building the YAML tree)."""
+    if keep_document:
+        document = load_document(path, info)
+        return None if document is None else summary_of_document(path, document, home, True,
+                                                                 facts)
+    data, _problem = read_skill_file(path, info)
+    if data is None:
+        return None
+    return summary_of_document(path, field_values(decode(data)), home, facts=facts)
 
 
-def summary_of_document(path: Path, document: SkillDocument, home: Path | None,
+def summary_of_document(path: Path, document: FieldValues, home: Path | None,
                         keep_document: bool = False,
                         facts: FolderFacts | None = None) -> SkillSummary:
-    """What discovery and the index need from one parsed SKILL.md (the file's or an editor's
-    text)."""
+    """What discovery and the index need from one SKILL.md's frontmatter values (a parsed
+    document of the file's or an editor's text; `document` is kept only if it is a
+    `SkillDocument` and `keep_document` asks for it)."""
     location = locate(path, home=home, facts=facts)
     value = document.value("description")
     hint = document.value("argument-hint")
+    kept = document if keep_document and isinstance(document, SkillDocument) else None
     return SkillSummary(listing_entry(document, location),
-                        value.strip() if isinstance(value, str) else "",
-                        document if keep_document else None,
+                        value.strip() if isinstance(value, str) else "", kept,
                         hint if isinstance(hint, str) else None, location.scope)
 
 
