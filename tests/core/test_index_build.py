@@ -283,3 +283,42 @@ def test_random_trees_walk_and_locate_as_the_reference(tmp_path_factory: pytest.
     home = root / "home"
     for path in found:
         assert locate(path, home=home, facts=facts) == locate(path, home=home), path
+
+
+# -- the skills root of a path, by its parts --------------------------------------------------------
+def reference_skills_root(path: Path, plugin: location.Plugin | None,
+                          home: Path) -> tuple[Path | None, int | None, str, Path | None]:
+    """`_skills_root_of` as it read with `path.parents` (before it looked at `path.parts`)."""
+    parents = list(path.parents)
+    for depth, ancestor in enumerate(parents):
+        owner = ancestor.parent
+        if ancestor.name == "skills" and owner.name in (".wave", ".claude", ".agents"):
+            base = owner.parent
+            scope = "personal" if base == home else "project"
+            return ancestor, depth, scope, (None if scope == "personal" else base)
+    declared = location._declared_root(path.parent, plugin)
+    if declared is not None:
+        return declared, 1, "plugin", None
+    for depth, ancestor in enumerate(parents):
+        if plugin is not None and ancestor == plugin.root / "skills":
+            return ancestor, depth, "plugin", None
+    return None, None, "workspace", None
+
+
+PARTS = ["skills", ".wave", ".claude", ".agents", "home", "p", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(st.sampled_from(PARTS), max_size=7),
+       home=st.lists(st.sampled_from(PARTS), max_size=3),
+       plugin=st.one_of(st.none(), st.lists(st.sampled_from(PARTS), max_size=4)),
+       listed=st.lists(st.lists(st.sampled_from(PARTS), max_size=5), max_size=2))
+def test_the_skills_root_by_parts_is_the_one_by_parents(parts: list[str], home: list[str],
+                                                        plugin: list[str] | None,
+                                                        listed: list[list[str]]) -> None:
+    path = Path("/", *parts, "SKILL.md")
+    found = None if plugin is None else location.Plugin(
+        "p", Path("/", *plugin), tuple(Path("/", *folder) for folder in listed))
+    home_path = Path("/", *home)
+    assert location._skills_root_of(path, found, home_path) == \
+        reference_skills_root(path, found, home_path)

@@ -60,9 +60,15 @@ class _IgnoreStack:
         return False
 
 
+#: the last part of every skills root's name (a plugin's is `skills`)
+_ROOT_NAMES = frozenset({"skills", *(root.rsplit("/", 1)[-1] for root in ALL_SKILLS_ROOTS)})
+
+
 def _is_skills_root(folder: str) -> bool:
-    parent = os.path.dirname(folder)
     name = os.path.basename(folder)
+    if name not in _ROOT_NAMES:
+        return False
+    parent = os.path.dirname(folder)
     return f"{os.path.basename(parent)}/{name}" in ALL_SKILLS_ROOTS or (
         name == "skills" and any((Path(parent) / m).is_file() for m in PLUGIN_MANIFESTS))
 

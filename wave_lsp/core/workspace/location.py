@@ -59,9 +59,9 @@ def locate(path: Path | None, *, home: Path | None = None,
     current pass over the disk already knows about folders (the same answers, fewer `stat`s)."""
     if path is None:
         return SkillLocation(None, None, None)
-    path = Path(os.path.abspath(path))
+    path = _absolute(path)
     skill_dir = path.parent
-    home = Path(os.path.abspath(home or Path.home()))
+    home = _absolute(home or Path.home())
     plugin = find_plugin(skill_dir, facts)
     root, depth, scope, project = _skills_root_of(path, plugin, home)
     if project is None:
@@ -70,25 +70,35 @@ def locate(path: Path | None, *, home: Path | None = None,
                          depth_in_root=depth, scope=scope, plugin=plugin)
 
 
+def _absolute(path: Path) -> Path:
+    """`Path(os.path.abspath(path))`, without building a new path when it is one already."""
+    text = os.fspath(path)
+    absolute = os.path.abspath(text)
+    return path if absolute == text and isinstance(path, Path) else Path(absolute)
+
+
 def _skills_root_of(path: Path, plugin: Plugin | None,
                     home: Path) -> tuple[Path | None, int | None, str, Path | None]:
     """(skills root, depth, scope, project root) for the nearest enclosing skills root. A
     project's or the personal skills root wins over a plugin manifest that lists the same folder
     (discovery lists those roots first, so the skill has one name everywhere); a folder the
-    manifest lists wins over the plugin's own `skills/` (where it may lie deeper)."""
-    parents = list(path.parents)
-    for depth, ancestor in enumerate(parents):
-        owner = ancestor.parent
-        if ancestor.name == "skills" and owner.name in (".wave", ".claude", ".agents"):
-            base = owner.parent
+    manifest lists wins over the plugin's own `skills/` (where it may lie deeper). `path` is
+    absolute: its first part is the anchor, whose name is empty."""
+    parts = path.parts
+    for depth in range(len(parts) - 1):
+        size = len(parts) - 1 - depth  # the ancestor at `depth` is parts[:size]
+        if size >= 3 and parts[size - 1] == "skills" and \
+                parts[size - 2] in (".wave", ".claude", ".agents"):
+            ancestor, base = path.parents[depth], path.parents[depth + 2]
             scope = "personal" if base == home else "project"
             return ancestor, depth, scope, (None if scope == "personal" else base)
     declared = _declared_root(path.parent, plugin)
     if declared is not None:
         return declared, 1, "plugin", None
-    for depth, ancestor in enumerate(parents):
-        if plugin is not None and ancestor == plugin.root / "skills":
-            return ancestor, depth, "plugin", None
+    if plugin is not None:
+        for depth, ancestor in enumerate(path.parents):
+            if ancestor == plugin.root / "skills":
+                return ancestor, depth, "plugin", None
     return None, None, "workspace", None
 
 
