@@ -184,3 +184,31 @@ def test_the_piecewise_check_is_the_combined_one_on_the_corpus() -> None:
         assert yamltree._c_can_parse(text) is combined_can_parse(text), path
         assert yamltree._c_can_parse(re.sub("^", "  ", text)) is combined_can_parse(
             re.sub("^", "  ", text))
+
+
+# -- `resolve_plain_12` answers a string at once when no other type can start so ---------------------
+def reference_resolve(text: str) -> Any:
+    """The core schema's resolution by the patterns alone (before the first-character check)."""
+    if yamltree._NULL_12.fullmatch(text):
+        return None
+    if yamltree._BOOL_12.fullmatch(text):
+        return text.lower() == "true"
+    if yamltree._INT_12.fullmatch(text):
+        return int(text, 0) if text[:2] in ("0o", "0x") else int(text)
+    if yamltree._FLOAT_12.fullmatch(text):
+        lowered = text.lower()
+        if lowered.endswith(".inf"):
+            return float("-inf") if lowered.startswith("-") else float("inf")
+        if lowered.endswith(".nan"):
+            return float("nan")
+        return float(text)
+    return text
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(
+    st.text(alphabet=st.sampled_from(list("~nNtTfFuelrsaIN-+.0123456789eExXoObB _é")), max_size=8),
+    st.sampled_from(["", "~", "null", "Null", "NULL", "true", "False", "0o17", "0x1F", "-.inf",
+                     ".NaN", "+1.5e3", "1.", ".5", "nil", "yes", "True!", "1_000"])))
+def test_resolving_a_plain_scalar_is_the_patterns_answer(text: str) -> None:
+    assert same(yamltree.resolve_plain_12(text), reference_resolve(text))

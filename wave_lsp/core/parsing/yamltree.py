@@ -142,8 +142,15 @@ _TIMESTAMP_11 = re.compile(
 )
 
 
+#: the first characters of every null, boolean, integer and float of the core schema (any other
+#: non-empty plain scalar is a string)
+_NON_STRING_STARTS = frozenset("~nNtTfF-+.0123456789")
+
+
 def resolve_plain_12(text: str) -> Any:
     """A plain scalar under the YAML 1.2 core schema."""
+    if text and text[0] not in _NON_STRING_STARTS:
+        return text
     if _NULL_12.fullmatch(text):
         return None
     if _BOOL_12.fullmatch(text):
@@ -511,26 +518,31 @@ def _values_from_events(parser: Any) -> QuickValues | None:
     opened: list[_Open] = []
     roots: list[Any] = []
     keys: set[str] = set()
+    #: the root mapping's pending-key list, once the root is a mapping
+    root_pending: list[Any] | None = None
+    next_event = parser.get_event
     while True:
-        event = parser.get_event()
+        event = next_event()
         kind = type(event)
-        if kind is events.ScalarEvent:
-            if event.anchor is not None or event.tag is not None or _c_differs(event):
-                return None
-            style = event.style
-            found: Any = event.value if style in _NOT_PLAIN else resolve_plain_12(event.value)
-            if len(opened) == 1 and isinstance(opened[0][0], dict) and not opened[0][1]:
-                keys.add(event.value)  # a key of the root mapping
-        elif kind is events.MappingStartEvent or kind is events.SequenceStartEvent:
+        if kind is _SCALAR:
+            value, style = event.value, event.style
+            if event.anchor is not None or event.tag is not None or not (value or style):
+                return None  # (an empty plain scalar: `_c_differs`)
+            found: Any = value if style in _NOT_PLAIN else resolve_plain_12(value)
+            if root_pending is not None and len(opened) == 1 and not root_pending:
+                keys.add(value)  # a key of the root mapping
+        elif kind is _MAPPING_START or kind is _SEQUENCE_START:
             if event.anchor is not None or event.tag is not None:
                 return None
-            opened.append(({}, []) if kind is events.MappingStartEvent else ([], None))
+            opened.append(({}, []) if kind is _MAPPING_START else ([], None))
+            if len(opened) == 1:
+                root_pending = opened[0][1]
             continue
-        elif kind is events.MappingEndEvent or kind is events.SequenceEndEvent:
+        elif kind is _MAPPING_END or kind is _SEQUENCE_END:
             found = opened.pop()[0]
         elif kind is events.StreamEndEvent:
             break
-        elif kind is events.AliasEvent:
+        elif kind is _ALIAS_EVENT:
             return None
         else:  # stream and document start and end
             continue
@@ -547,6 +559,9 @@ def _values_from_events(parser: Any) -> QuickValues | None:
 
 
 _NOT_PLAIN = ("'", '"', "|", ">")
+_SCALAR, _ALIAS_EVENT = events.ScalarEvent, events.AliasEvent
+_MAPPING_START, _MAPPING_END = events.MappingStartEvent, events.MappingEndEvent
+_SEQUENCE_START, _SEQUENCE_END = events.SequenceStartEvent, events.SequenceEndEvent
 
 
 def _attach(into: _Open, found: Any) -> None:
