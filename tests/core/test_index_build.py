@@ -255,7 +255,8 @@ PIECES = ["a", "b", ".wave/skills", ".claude/skills", "skills", "build", "node_m
           ".claude-plugin", "x.md"]
 tree_files = st.lists(st.tuples(st.lists(st.sampled_from(PIECES), min_size=1, max_size=4),
                                 st.sampled_from(["SKILL.md", "skill.md", "notes.md",
-                                                 ".gitignore", "plugin.json"])),
+                                                 ".gitignore", "plugin.json",
+                                                 "marketplace.json"])),
                       min_size=1, max_size=12)
 
 
@@ -275,7 +276,10 @@ def test_random_trees_walk_and_locate_as_the_reference(tmp_path_factory: pytest.
         if target.exists():
             continue
         text = {".gitignore": "build/\n*.md\n!SKILL.md\n",
-                "plugin.json": json.dumps({"name": "p"})}.get(name, "")
+                "plugin.json": json.dumps({"name": "p"}),
+                "marketplace.json": json.dumps({"plugins": [
+                    {"name": "m", "source": "../", "skills": ["./skills/a", "./a"]},
+                    {"name": "n", "source": "../b"}]})}.get(name, "")
         target.write_text(text or SKILL.format(name=folder.name), "utf-8")
     facts = FolderFacts()
     found = list(find_skill_files([root], facts))
@@ -283,6 +287,9 @@ def test_random_trees_walk_and_locate_as_the_reference(tmp_path_factory: pytest.
     home = root / "home"
     for path in found:
         assert locate(path, home=home, facts=facts) == locate(path, home=home), path
+    backwards = FolderFacts()  # what one skill's search remembers must not mislead another's
+    for path in reversed(found):
+        assert locate(path, home=home, facts=backwards) == locate(path, home=home), path
 
 
 # -- the skills root of a path, by its parts --------------------------------------------------------

@@ -52,6 +52,14 @@ class FolderFacts:
         `.git` is there."""
         return folder in self._unmarked
 
+    def answer_if_known(self, question: str, folder: str) -> tuple[object, ...] | None:
+        """The answer remembered with `remember` (a tuple), or None."""
+        found = self._answers.get((question, folder))
+        return found if isinstance(found, tuple) else None
+
+    def remember(self, question: str, folder: str, answer: tuple[object, ...]) -> None:
+        self._answers[(question, folder)] = answer
+
     def answer(self, question: str, folder: str, compute: Callable[[str], T]) -> T:
         """The answer to `question` about `folder` (`compute(folder)`), computed once per pass."""
         key = (question, folder)

@@ -13,6 +13,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.folder_facts import FolderFacts
@@ -136,20 +137,37 @@ def find_plugin(start: Path, facts: FolderFacts | None = None) -> Plugin | None:
 
 def _find_plugin_remembered(start: Path, facts: FolderFacts) -> Plugin | None:
     """`find_plugin` asking each folder once per pass, and not at all when the walk listed it
-    without a manifest folder."""
+    without a manifest folder. The answer found from a folder upwards is remembered for that
+    folder (the skills of one root share their parent's) unless a marketplace was met on the
+    way: a marketplace's answer depends on the folder the search started from."""
     folder = str(start)
+    passed: list[str] = []
+    remember = True
+    found: Plugin | None = None
     while True:
+        known = facts.answer_if_known("plugin above", folder)
+        if known is not None:
+            found = cast("Plugin | None", known[0])  # remembered below, as `(found,)`
+            break
         if not facts.unmarked(folder):
             own, entries = facts.answer("plugin", folder, _manifests)
             if own is not None:
-                return own
-            declared = _marketplace_plugin(entries, start) if entries else None
-            if declared is not None:
-                return declared
+                found = own
+                break
+            if entries:
+                remember = False
+                declared = _marketplace_plugin(entries, start)
+                if declared is not None:
+                    return declared
+        passed.append(folder)
         parent = os.path.dirname(folder)
         if parent == folder:
-            return None
+            break
         folder = parent
+    if remember:
+        for folder in passed:
+            facts.remember("plugin above", folder, (found,))
+    return found
 
 
 def _manifests(folder: str) -> tuple[Plugin | None, list[tuple[dict[str, object], Path]]]:
