@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pathspec
@@ -17,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wave_lsp.core.checking.config import Settings
-from wave_lsp.core.workspace import location
+from wave_lsp.core.workspace import forked, location
+from wave_lsp.core.workspace import session as session_module
 from wave_lsp.core.workspace.discovery import find_skill_files
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.index import SkillIndex, entry_of
@@ -329,3 +331,92 @@ def test_the_skills_root_by_parts_is_the_one_by_parents(parts: list[str], home: 
     home_path = Path("/", *home)
     assert location._skills_root_of(path, found, home_path) == \
         reference_skills_root(path, found, home_path)
+
+
+# -- two processes ----------------------------------------------------------------------------------
+needs_fork = pytest.mark.skipif(not forked.can_fork(), reason="no fork or a single core here")
+
+
+def squares_with_pid(items: Sequence[int]) -> list[tuple[int, int]]:
+    return [(item * item, os.getpid()) for item in items]
+
+
+@needs_fork
+def test_two_processes_give_the_work_s_results_in_order() -> None:
+    results = forked.in_two_processes(list(range(11)), squares_with_pid)
+    assert [square for square, _pid in results] == [n * n for n in range(11)]
+    assert {pid for _square, pid in results[:6]} == {os.getpid()}
+    assert {pid for _square, pid in results[6:]} != {os.getpid()}  # the second half: the copy
+
+
+@needs_fork
+@pytest.mark.parametrize("failure", ["raises", "short", "not a list"])
+def test_a_failing_copy_leaves_the_work_to_this_process(failure: str) -> None:
+    parent = os.getpid()
+
+    def work(items: Sequence[int]) -> list[int]:
+        if os.getpid() != parent:
+            if failure == "raises":
+                raise RuntimeError("the copy fails")
+            if failure == "short":
+                return [0]
+            return {"not": "a list"}  # type: ignore[return-value]  # a wrong answer on purpose
+        return [item + 1 for item in items]
+
+    assert forked.in_two_processes(list(range(6)), work) == [1, 2, 3, 4, 5, 6]
+
+
+@needs_fork
+def test_a_stuck_copy_is_stopped_and_the_work_done_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy that never answers (stuck on a lock another thread held at the fork) is killed
+    after `patience`, and its half is read here."""
+    parent = os.getpid()
+    monkeypatch.setattr(forked, "patience", lambda count: 0.3)
+
+    def work(items: Sequence[int]) -> list[int]:
+        if os.getpid() != parent:
+            threading.Event().wait()  # forever
+        return [item * 2 for item in items]
+
+    assert forked.in_two_processes(list(range(5)), work) == [0, 2, 4, 6, 8]
+
+
+def test_without_fork_the_work_is_done_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked, "can_fork", lambda: False)
+    results = forked.in_two_processes(list(range(4)), squares_with_pid)
+    assert results == [(n * n, os.getpid()) for n in range(4)]
+
+
+@needs_fork
+def test_an_index_read_in_two_processes_is_the_index_read_in_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = varied_tree(tmp_path)
+    for index in range(30):
+        write(project, f".agents/skills/many-{index:02d}/SKILL.md")
+    (project / ".agents/skills/unreadable").mkdir()
+    (project / ".agents/skills/unreadable/SKILL.md").mkdir()  # a folder: no summary
+    settings_ = Settings(home=tmp_path / "home", personal=False)
+    alone = SkillIndex()
+    alone.rebuild([project], settings_)
+    monkeypatch.setattr(session_module, "PARALLEL_FROM", 2)
+    spawned: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        spawned.append(pid)
+        return pid
+
+    monkeypatch.setattr(forked.os, "fork", fork)
+    both = SkillIndex()
+    both.rebuild([project], settings_)
+    assert spawned  # it really ran in two processes
+    assert both.skills() == alone.skills()
+    assert len(both.skills()) > 40
+    # what the copy read is remembered: a second build reads again only the unreadable one
+    def read_again(path: Path, *args: object, **kwargs: object) -> None:
+        assert path.name == "SKILL.md" and path.is_dir(), f"{path} read again"
+
+    monkeypatch.setattr(session_module, "read_summary", read_again)
+    both.rebuild([project], settings_)
+    assert both.skills() == alone.skills()

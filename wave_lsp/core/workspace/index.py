@@ -9,6 +9,7 @@ with the editor's text. Agents are the built-ins of the schema plus the agent fi
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -76,15 +77,18 @@ class SkillIndex:
             roots += [self.home / root for root in ALL_SKILLS_ROOTS if (self.home / root).is_dir()]
         entries: dict[Path, SkillEntry] = {}
         facts = FolderFacts()  # what the walk learns about folders serves locating the skills
-        for path in find_skill_files(roots, facts):
-            if len(entries) >= MAX_INDEXED:
+        found = (path.absolute() for path in find_skill_files(roots, facts)
+                 if path.name == SKILL_FILE)
+        # the first MAX_INDEXED readable skills in the walk's order, read in batches (each read
+        # in two processes when it is large: `WorkspaceSession.summaries`)
+        while len(entries) < MAX_INDEXED:
+            batch = list(itertools.islice(found, MAX_INDEXED - len(entries)))
+            if not batch:
                 break
-            if path.name != SKILL_FILE:
-                continue
-            absolute = path.absolute()
-            summary = self.session.summary(absolute, self.home, facts=facts)
-            if summary is not None:
-                entries[absolute] = entry_of(absolute, summary)
+            for path, summary in zip(batch, self.session.summaries(batch, self.home, facts),
+                                     strict=True):
+                if summary is not None:
+                    entries[path] = entry_of(path, summary)
         self._entries = entries
 
     def update(self, path: Path, document: SkillDocument) -> None:
