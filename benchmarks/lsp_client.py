@@ -142,6 +142,14 @@ class LspClient:
             pass
         return float("nan")
 
+    def cpu_seconds(self) -> float:
+        """The server's CPU time so far (user + system, from /proc; NaN elsewhere)."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return float("nan")
+
     def close(self) -> None:
         try:
             self.request("shutdown", None, timeout=10)

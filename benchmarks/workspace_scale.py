@@ -33,18 +33,24 @@ def progress_end(message: dict) -> bool:
             and message["params"]["value"].get("kind") == "end")
 
 
-def measure(count: int) -> dict[str, float]:
+def measure(count: int, index_only: bool = False) -> dict[str, float]:
     """Index `count` generated skills in a fresh server, then open one, complete and re-index:
-    the figures (seconds, MiB, milliseconds) that `main` prints and `speed.py` compares."""
+    the figures (seconds, MiB, milliseconds) that `main` prints and `speed.py` compares
+    (`index_only`: the indexing figures alone)."""
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         paths = make_tree(root, count)
         client = LspClient(WAVE, settings={"wave": {"personalSkills": False}})
         ended = client.expect(progress_end)
         client.initialize(root)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), client.cpu_seconds()
         indexed = LspClient.wait(ended, timeout=600) - start
+        indexed_cpu = client.cpu_seconds() - cpu_start
         rss_indexed = client.peak_rss_mib()
+        if index_only:
+            client.close()
+            return {"skills": count, "indexed_s": indexed, "indexed_cpu_s": indexed_cpu,
+                    "indexed_rss_mib": rss_indexed}
         path = paths[0]
         uri = path.as_uri()
         text = path.read_text("utf-8") + "\nThen run /skill-0\n"
@@ -93,7 +99,8 @@ def measure(count: int) -> dict[str, float]:
         r50, r95, _ = percentiles(listing_edits)
         b50, b95, _ = percentiles(body_edits)
         a50, a95, _ = percentiles(alone)
-        return {"skills": count, "indexed_s": indexed, "peak_rss_mib": rss,
+        return {"skills": count, "indexed_s": indexed, "indexed_cpu_s": indexed_cpu,
+                "peak_rss_mib": rss,
                 "indexed_rss_mib": rss_indexed, "opened_rss_mib": rss_opened,
                 "reindex_p50_ms": r50, "reindex_p95_ms": r95,
                 "body_edit_p50_ms": b50, "body_edit_p95_ms": b95,
@@ -103,8 +110,11 @@ def measure(count: int) -> dict[str, float]:
 
 def report(figures: dict[str, float]) -> str:
     count = figures["skills"]
-    return (f"{count:>6} skills: indexed in {figures['indexed_s']:6.2f} s "
-            f"({count / figures['indexed_s']:,.0f}/s); peak RSS {figures['peak_rss_mib']:5.1f} MiB "
+    indexed = (f"{count:>6} skills: indexed in {figures['indexed_s']:6.2f} s "
+               f"({count / figures['indexed_s']:,.0f}/s, server CPU {figures['indexed_cpu_s']:.2f} s)")
+    if "peak_rss_mib" not in figures:
+        return f"{indexed}; RSS {figures['indexed_rss_mib']:5.1f} MiB"
+    return (f"{indexed}; peak RSS {figures['peak_rss_mib']:5.1f} MiB "
             f"(indexed {figures['indexed_rss_mib']:5.1f}, one skill open "
             f"{figures['opened_rss_mib']:5.1f});\n"
             f"        listing edit → open skill re-published p50 "
@@ -131,9 +141,11 @@ def settle(client: LspClient, quiet: float = 0.3, limit: float = 300) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--skills", type=int, nargs="+", default=[1000, 5000])
+    parser.add_argument("--index-only", action="store_true",
+                        help="only index (time, server CPU time, RSS), then stop the server")
     args = parser.parse_args()
     for count in args.skills:
-        print(report(measure(count)))
+        print(report(measure(count, args.index_only)))
 
 
 if __name__ == "__main__":

@@ -1,18 +1,32 @@
 """A parsed SKILL.md: source split, YAML tree and field values, computed once per text.
 
 `SkillDocument.from_text` is pure and cached by content, so the language server can ask for the same
-text again (hover after diagnostics) without re-parsing.
+text again (hover after diagnostics) without re-parsing. `field_values` gives the frontmatter's
+values alone, without the tree when that is certain to give the same values (what the skill index
+needs: docs/design/product.md *Indexing speed*).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
-from wave_lsp.core.parsing.source import DecodeResult, SkillSource, split, strip_bom
+from wave_lsp.core.parsing.source import (
+    DecodeResult,
+    SkillSource,
+    quick_frontmatter,
+    split,
+    strip_bom,
+)
 from wave_lsp.core.parsing.text import LineIndex, Span
-from wave_lsp.core.parsing.yamltree import ALIAS, YamlDocument, YamlNode, parse_frontmatter
+from wave_lsp.core.parsing.yamltree import (
+    ALIAS,
+    YamlDocument,
+    YamlNode,
+    parse_frontmatter,
+    quick_values,
+)
 
 
 @dataclass(slots=True)
@@ -98,3 +112,35 @@ def _parse(text: str, bom: bool, bad_byte: int | None, bad_text: int | None) -> 
             name = key_node.text
             document.fields[name] = FieldEntry(name, key_node, value_node, values.get(name))
     return document
+
+
+class FieldValues(Protocol):
+    """What reads the frontmatter's values and nothing else needs (`SkillDocument.value`)."""
+
+    def value(self, name: str, default: Any = None) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class FrontmatterValues:
+    """The top-level frontmatter values of a text, as its `SkillDocument` gives them through
+    `value`, without the node tree, spans or body."""
+
+    values: dict[Any, Any]
+    #: the names `SkillDocument.fields` holds (the texts of the scalar keys)
+    names: frozenset[str]
+
+    def value(self, name: str, default: Any = None) -> Any:
+        return self.values.get(name) if name in self.names else default
+
+
+def field_values(decoded: DecodeResult) -> FieldValues:
+    """The frontmatter values of a decoded file: from libyaml's events alone for the usual
+    texts (`quick_frontmatter`, `quick_values`), else from the full parse, which is the
+    reference (tests/core/test_quick_values.py compares the two)."""
+    text = decoded.text
+    frontmatter = quick_frontmatter(text)
+    if frontmatter is not None:
+        quick = quick_values(frontmatter)
+        if quick is not None:
+            return FrontmatterValues(quick.values, quick.scalar_keys)
+    return SkillDocument.from_decoded(decoded)

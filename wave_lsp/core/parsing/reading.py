@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.source import decode
@@ -17,14 +18,17 @@ from wave_lsp.core.parsing.source import decode
 MAX_READ_BYTES = 32 * 1024 * 1024
 
 
-def read_skill_file(path: Path) -> tuple[bytes | None, str | None]:
-    """The file's bytes, or None and a sentence saying why it cannot be read."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return None, "does not exist"
-    except OSError as error:
-        return None, f"cannot be examined ({error.strerror or error})"
+def read_skill_file(path: Path,
+                    info: os.stat_result | None = None) -> tuple[bytes | None, str | None]:
+    """The file's bytes, or None and a sentence saying why it cannot be read (`info`: its
+    `os.stat`, when the caller has just taken it)."""
+    if info is None:
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            return None, "does not exist"
+        except OSError as error:
+            return None, f"cannot be examined ({error.strerror or error})"
     if stat.S_ISDIR(info.st_mode):
         return None, "is a directory, not a file"
     if stat.S_ISFIFO(info.st_mode):
@@ -40,14 +44,23 @@ def read_skill_file(path: Path) -> tuple[bytes | None, str | None]:
                       f"(not read beyond {MAX_READ_BYTES // 1048576} MiB)")
     try:
         with open(path, "rb") as handle:
-            return handle.read(MAX_READ_BYTES + 1), None
+            return _read_capped(handle, info.st_size), None
     except PermissionError:
         return None, "cannot be read: permission denied"
     except OSError as error:
         return None, f"cannot be read ({error.strerror or error})"
 
 
-def load_document(path: Path) -> SkillDocument | None:
+def _read_capped(handle: BinaryIO, size: int) -> bytes:
+    """What `handle.read(MAX_READ_BYTES + 1)` returns, without allocating a 32 MiB buffer for a
+    file of a few KiB: `size` (the `stat`) + 1 bytes first, more only if the file grew."""
+    data = handle.read(min(size, MAX_READ_BYTES) + 1)
+    if len(data) > size:
+        data += handle.read(MAX_READ_BYTES + 1 - len(data))
+    return data
+
+
+def load_document(path: Path, info: os.stat_result | None = None) -> SkillDocument | None:
     """The parsed file, or None when it cannot be read (see `read_skill_file`)."""
-    data, _problem = read_skill_file(path)
+    data, _problem = read_skill_file(path, info)
     return None if data is None else SkillDocument.from_decoded(decode(data))

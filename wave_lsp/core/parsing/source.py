@@ -113,6 +113,26 @@ def split(text: str, *, bom: bool = False) -> SkillSource:
     return source
 
 
+_CLEAN_CLOSER = re.compile(r"^---[ \t]*\r?$", re.M)
+
+
+def quick_frontmatter(text: str) -> str | None:
+    """`split(text).frontmatter` for the usual shape, found without indexing the lines: the text
+    starts with `---`, its lines end with `\n` or `\r\n` (no lone `\r`) and a later line is a clean
+    closer. None when the text is not of that shape (`split` then decides; it may find no
+    frontmatter, or a loose closer)."""
+    if not text.startswith("---"):
+        return None
+    start = text.find("\n") + 1
+    if start == 0 or ("\r" in text and _LONE_CR.search(text)):
+        return None
+    closer = _CLEAN_CLOSER.search(text, start)
+    return None if closer is None else text[start:closer.start()]
+
+
+_LONE_CR = re.compile("\r(?!\n)")
+
+
 def _first_content_line(lines: LineIndex) -> int | None:
     for line in range(lines.line_count):
         if lines.line_text(line).strip():

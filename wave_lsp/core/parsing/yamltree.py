@@ -149,8 +149,15 @@ _TIMESTAMP_11 = (
 )
 
 
+#: the first characters of every null, boolean, integer and float of the core schema (any other
+#: non-empty plain scalar is a string)
+_NON_STRING_STARTS = frozenset("~nNtTfF-+.0123456789")
+
+
 def resolve_plain_12(text: str) -> Any:
     """A plain scalar under the YAML 1.2 core schema."""
+    if text and text[0] not in _NON_STRING_STARTS:
+        return text
     if _NULL_12.fullmatch(text):
         return None
     if _BOOL_12.fullmatch(text):
@@ -247,11 +254,30 @@ _DOCUMENT_MARKER = re.compile(r"^(?:---|\.\.\.)", re.M)
 _BLOCK_HEADER = re.compile(r"[|>][-+0-9]*[ ]*(?:#.*)?$", re.M)
 
 
+#: the alternatives of `_C_UNSAFE`, each searched only when a character it needs is in the text
+_UNSAFE_NON_ASCII = re.compile("[\u0085\u2028\u2029\ufeff]")
+_LONE_CR = re.compile("\r(?!\n)")
+_HEADER_COMMENT = re.compile("[|>][-+0-9]*#")
+_PROPERTY_INDICATOR = re.compile(r"(?:^|[\s\[{,])(?:!|[&*](?=[\w-]))")
+
+
 def _c_can_parse(text: str) -> bool:
-    """libyaml gives exactly the pure parser's events for `text` (see `_C_UNSAFE`)."""
-    if _CParser is None or _C_UNSAFE.search(text) or _DOCUMENT_MARKER.search(text):
+    """libyaml gives exactly the pure parser's events for `text` (see `_C_UNSAFE`). Each
+    alternative of `_C_UNSAFE` is searched for only when the text holds a character it needs
+    (the same answer, a few times faster: tests/core/test_yaml_paths.py)."""
+    if _CParser is None or "\t" in text:
         return False
-    return not (_COMMENT_LINE.search(text) and _BLOCK_HEADER.search(text))
+    if not text.isascii() and _UNSAFE_NON_ASCII.search(text):
+        return False
+    if "\r" in text and _LONE_CR.search(text):
+        return False
+    if ("|" in text or ">" in text) and _HEADER_COMMENT.search(text):
+        return False
+    if ("&" in text or "*" in text or "!" in text) and _PROPERTY_INDICATOR.search(text):
+        return False
+    if ("---" in text or "..." in text) and _DOCUMENT_MARKER.search(text):
+        return False
+    return not ("#" in text and _COMMENT_LINE.search(text) and _BLOCK_HEADER.search(text))
 
 
 def parse_frontmatter(text: str, offset: int = 0) -> YamlDocument:
@@ -464,6 +490,105 @@ def _events(text: str, pure: bool) -> Iterator[events.Event]:
             yield from stream
             return
     yield from YAML(typ="safe", pure=True).parse(text)
+
+
+# -- the values alone ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class QuickValues:
+    """The values of a frontmatter's top-level mapping, as `parse_frontmatter` and `to_python`
+    give them, without the tree: `values` is `root.value()` ({} when the root is not a mapping)
+    and `scalar_keys` the texts of its scalar keys (the names `SkillDocument.fields` holds)."""
+
+    values: dict[Any, Any]
+    scalar_keys: frozenset[str]
+
+
+#: the collections being built: (the list, or the dict with its pending key, if any)
+_Open = tuple[list[Any], None] | tuple[dict[Any, Any], list[Any]]
+
+
+def quick_values(text: str) -> QuickValues | None:
+    """The frontmatter's top-level values without building the node tree, or None when this
+    cannot be certain to agree with `parse_frontmatter`: only texts that libyaml reads exactly as
+    the pure parser (`_c_can_parse`) and that it accepts, with no anchor, alias or tag (their
+    spelling in the text decides the value), no empty plain scalar (`_c_differs`), one document
+    and fewer than `MAX_DEPTH` lines and brackets (the nesting guard cannot refuse them).
+    tests/core/test_quick_values.py compares the two on the corpus and on generated texts."""
+    if len(text) > MAX_FRONTMATTER_CHARS or text.count("\n") >= MAX_DEPTH \
+            or text.count("[") + text.count("{") > MAX_DEPTH or not _c_can_parse(text):
+        return None
+    parser = _CParser(io.StringIO(text))
+    try:
+        return _values_from_events(parser)
+    except Exception:  # any libyaml complaint: the full parse reports it
+        return None
+    finally:
+        parser.dispose()
+
+
+def _values_from_events(parser: Any) -> QuickValues | None:
+    """The values built from libyaml's events as `_convert_one` converts nodes (None: not sure)."""
+    opened: list[_Open] = []
+    roots: list[Any] = []
+    keys: set[str] = set()
+    #: the root mapping's pending-key list, once the root is a mapping
+    root_pending: list[Any] | None = None
+    next_event = parser.get_event
+    while True:
+        event = next_event()
+        kind = type(event)
+        if kind is _SCALAR:
+            value, style = event.value, event.style
+            if event.anchor is not None or event.tag is not None or not (value or style):
+                return None  # (an empty plain scalar: `_c_differs`)
+            found: Any = value if style in _NOT_PLAIN else resolve_plain_12(value)
+            if root_pending is not None and len(opened) == 1 and not root_pending:
+                keys.add(value)  # a key of the root mapping
+        elif kind is _MAPPING_START or kind is _SEQUENCE_START:
+            if event.anchor is not None or event.tag is not None:
+                return None
+            opened.append(({}, []) if kind is _MAPPING_START else ([], None))
+            if len(opened) == 1:
+                root_pending = opened[0][1]
+            continue
+        elif kind is _MAPPING_END or kind is _SEQUENCE_END:
+            found = opened.pop()[0]
+        elif kind is events.StreamEndEvent:
+            break
+        elif kind is _ALIAS_EVENT:
+            return None
+        else:  # stream and document start and end
+            continue
+        if not opened:
+            roots.append(found)
+            continue
+        _attach(opened[-1], found)
+    if len(roots) > 1:
+        return None
+    root = roots[0] if roots else None
+    if not isinstance(root, dict):
+        return QuickValues({}, frozenset())
+    return QuickValues(root, frozenset(keys))
+
+
+_NOT_PLAIN = ("'", '"', "|", ">")
+_SCALAR, _ALIAS_EVENT = events.ScalarEvent, events.AliasEvent
+_MAPPING_START, _MAPPING_END = events.MappingStartEvent, events.MappingEndEvent
+_SEQUENCE_START, _SEQUENCE_END = events.SequenceStartEvent, events.SequenceEndEvent
+
+
+def _attach(into: _Open, found: Any) -> None:
+    """`found` as the next item of a list, or the next key or value of a mapping (a collection
+    used as a key becomes its `str`, as `_convert_one` makes it)."""
+    collection, pending = into
+    if isinstance(collection, list):
+        collection.append(found)
+    elif pending:
+        collection[pending.pop()] = found
+    elif pending is not None:
+        pending.append(str(found) if isinstance(found, (list, dict)) else found)
 
 
 def _c_differs(event: events.Event) -> bool:

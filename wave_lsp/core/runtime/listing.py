@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.document import FieldValues
 from wave_lsp.core.workspace.location import SkillLocation
 
 #: Claude Code cuts `description` + ` - when_to_use` at this many characters
@@ -51,7 +51,7 @@ def _flag(value: object, default: bool) -> bool:
     return default if found is None else found
 
 
-def skill_name(document: SkillDocument, location: SkillLocation) -> str:
+def skill_name(document: FieldValues, location: SkillLocation) -> str:
     """The name the runtime lists: the frontmatter `name`, else the folder name; a plugin's skill
     (one in the plugin's skills folder or listed by its manifest) as `<plugin>:<name>`. A skill
     elsewhere in a plugin's repository (`.claude/skills/x` beside the plugin's manifest) is not
@@ -63,7 +63,7 @@ def skill_name(document: SkillDocument, location: SkillLocation) -> str:
     return base
 
 
-def listing_description(document: SkillDocument) -> str:
+def listing_description(document: FieldValues) -> str:
     """`description`, joined with ` - when_to_use` when there is one, before the cap."""
     description = document.value("description")
     description = description.strip() if isinstance(description, str) else ""
@@ -73,7 +73,7 @@ def listing_description(document: SkillDocument) -> str:
     return description
 
 
-def listing_entry(document: SkillDocument, location: SkillLocation) -> ListingEntry:
+def listing_entry(document: FieldValues, location: SkillLocation) -> ListingEntry:
     name = skill_name(document, location)
     model = not _flag(document.value("disable-model-invocation"), False)
     user = _flag(document.value("user-invocable"), True)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
+from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import PLUGIN_MANIFESTS, SKILL_FILE, find_git_root
 
 if TYPE_CHECKING:
@@ -27,12 +28,16 @@ class _IgnoreStack:
     """The `.gitignore` files met on the way down, each with the folder it applies to."""
 
     def __init__(self) -> None:
-        self._specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
+        self._specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
 
-    def push(self, folder: Path) -> bool:
-        ignore = folder / ".gitignore"
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def push(self, folder: str) -> bool:
         try:
-            lines = ignore.read_text("utf-8", errors="replace").splitlines()
+            with open(os.path.join(folder, ".gitignore"), encoding="utf-8",
+                      errors="replace") as handle:
+                lines = handle.read().splitlines()
         except OSError:
             return False
         import pathspec  # only where a `.gitignore` exists
@@ -40,27 +45,44 @@ class _IgnoreStack:
         self._specs.append((folder, pathspec.GitIgnoreSpec.from_lines(lines)))
         return True
 
-    def pop(self) -> None:
-        self._specs.pop()
+    def truncate(self, size: int) -> None:
+        """Forget the files pushed after the stack held `size` (the walk left their folders)."""
+        del self._specs[size:]
 
-    def ignored(self, path: Path, is_dir: bool) -> bool:
+    def ignored(self, path: str, is_dir: bool) -> bool:
         for folder, spec in self._specs:
-            try:
-                relative = path.relative_to(folder).as_posix()
-            except ValueError:
+            prefix = folder if folder.endswith(os.sep) else folder + os.sep
+            if not path.startswith(prefix):
                 continue
+            relative = path[len(prefix):].replace(os.sep, "/")
             if spec.match_file(relative + ("/" if is_dir else "")):
                 return True
         return False
 
 
-def _is_skills_root(folder: Path) -> bool:
-    return f"{folder.parent.name}/{folder.name}" in ALL_SKILLS_ROOTS or (
-        folder.name == "skills" and any((folder.parent / m).is_file() for m in PLUGIN_MANIFESTS))
+#: the last part of every skills root's name (a plugin's is `skills`)
+_ROOT_NAMES = frozenset({"skills", *(root.rsplit("/", 1)[-1] for root in ALL_SKILLS_ROOTS)})
 
 
-def find_skill_files(paths: list[Path]) -> Iterator[Path]:
-    """Every skill file under `paths`, in a stable order, each once."""
+def _is_skills_root(folder: str) -> bool:
+    name = os.path.basename(folder)
+    if name not in _ROOT_NAMES:
+        return False
+    parent = os.path.dirname(folder)
+    return f"{os.path.basename(parent)}/{name}" in ALL_SKILLS_ROOTS or (
+        name == "skills" and any((Path(parent) / m).is_file() for m in PLUGIN_MANIFESTS))
+
+
+def _may_be_named(names: list[str], wanted: str) -> bool:
+    """Whether a listing holds `wanted` (a name starting with a dot), or a name the file system
+    may take for it (another case; a non-ASCII name starting with a dot)."""
+    return any(name[:1] == "." and (not name.isascii() or name.lower() == wanted)
+               for name in names)
+
+
+def find_skill_files(paths: list[Path], facts: FolderFacts | None = None) -> Iterator[Path]:
+    """Every skill file under `paths`, in a stable order, each once. `facts` (optional) learns
+    which folders the walk found without a plugin manifest or `.git` (see `folder_facts`)."""
     seen: set[str] = set()
     for root in paths:
         if not root.is_dir() or root.name.lower() == SKILL_FILE.lower():
@@ -69,61 +91,79 @@ def find_skill_files(paths: list[Path]) -> Iterator[Path]:
                 seen.add(key)
                 yield root
             continue
-        yield from _walk(root, seen)
+        yield from _walk(root, seen, facts)
 
 
-def _walk(root: Path, seen: set[str]) -> Iterator[Path]:
+def _walk(root: Path, seen: set[str], facts: FolderFacts | None) -> Iterator[Path]:
+    """Depth first, each folder's files (in name order) before its sub-folders (in name order).
+    Paths are strings until a file is yielded. A child that is not a symbolic link resolves to
+    `<its folder's real path>/<name>`, so `realpath` (an `lstat` per path component) is asked only
+    for links: a loop of links is still walked once, and a file reached twice still yields once."""
     root = Path(os.path.abspath(root))
     ignores = _IgnoreStack()
     git_root = find_git_root(root)
     if git_root is not None and git_root != root:
         for ancestor in reversed(root.parents):
             if ancestor == git_root or git_root in ancestor.parents:
-                ignores.push(ancestor)
+                ignores.push(str(ancestor))
     visited: set[str] = set()
-    yield from _walk_folder(root, os.path.realpath(root), ignores, visited, seen)
-
-
-def _walk_folder(folder: Path, real: str, ignores: _IgnoreStack, visited: set[str],
-                 seen: set[str]) -> Iterator[Path]:
-    """Walk `folder`, whose resolved path is `real`. A child that is not a symbolic link
-    resolves to `real/<name>`, so `realpath` (an `lstat` per path component) is asked only for
-    links: a loop of links is still walked once, and a file reached twice still yields once."""
-    if real in visited:
-        return
-    visited.add(real)
-    pushed = ignores.push(folder)
-    try:
+    #: folders still to walk: (path, real path, how many ignore files apply above it)
+    pending = [(str(root), os.path.realpath(root), len(ignores))]
+    while pending:
+        folder, real, applying = pending.pop()
+        if real in visited:
+            continue
+        visited.add(real)
+        ignores.truncate(applying)
         try:
-            children = sorted(os.scandir(folder), key=lambda e: e.name)
+            children = sorted(os.scandir(folder), key=_name)
         except OSError:
-            return
-        in_skills_root = _is_skills_root(folder)
-        subfolders = []
-        for child in children:
-            path = Path(child.path)
-            try:
-                is_dir = child.is_dir()
-                linked = child.is_symlink()
-            except OSError:
-                continue
-            if is_dir and child.name in SKIPPED_DIRS:
-                continue
-            if ignores.ignored(path, is_dir):
-                continue
-            child_real = os.path.realpath(path) if linked else os.path.join(real, child.name)
-            if child.name.lower() == SKILL_FILE.lower() or (
-                    in_skills_root and not is_dir and child.name.lower().endswith(".md")):
-                if child_real not in seen:
-                    seen.add(child_real)
-                    yield path
-            elif is_dir:
-                subfolders.append((path, child_real))
-        for sub, sub_real in subfolders:
-            yield from _walk_folder(sub, sub_real, ignores, visited, seen)
-    finally:
-        if pushed:
-            ignores.pop()
+            continue
+        names = [child.name for child in children]
+        if _may_be_named(names, ".gitignore"):
+            ignores.push(folder)
+        kept = list(_children(folder, real, children, ignores))
+        if facts is not None and kept:  # before the skills are yielded (and located)
+            facts.listed(folder, names)
+        for child, is_skill, child_real in kept:
+            if is_skill and child_real not in seen:
+                seen.add(child_real)
+                yield Path(child)
+        pending += [(child, child_real, len(ignores))
+                    for child, is_skill, child_real in reversed(kept) if not is_skill]
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def _children(folder: str, real: str, children: list[os.DirEntry[str]],
+              ignores: _IgnoreStack) -> Iterator[tuple[str, bool, str]]:
+    """(path, is a skill file, real path) of the skill files and sub-folders to walk among a
+    folder's `children`."""
+    in_skills_root = _is_skills_root(folder)
+    checks_ignores = len(ignores) > 0
+    for child in children:
+        try:
+            is_dir = child.is_dir()
+            linked = child.is_symlink()
+        except OSError:
+            continue
+        name = child.name
+        if is_dir and name in SKIPPED_DIRS:
+            continue
+        path = child.path
+        if checks_ignores and ignores.ignored(path, is_dir):
+            continue
+        lowered = name.lower()
+        is_skill = lowered == _SKILL_FILE_LOWER or (
+            in_skills_root and not is_dir and lowered.endswith(".md"))
+        if not is_skill and not is_dir:
+            continue
+        yield path, is_skill, (os.path.realpath(path) if linked else os.path.join(real, name))
+
+
+_SKILL_FILE_LOWER = SKILL_FILE.lower()
 
 
 def is_skill_file(path: Path) -> bool:
@@ -132,4 +172,4 @@ def is_skill_file(path: Path) -> bool:
     name = path.name.lower()
     if name == SKILL_FILE.lower():
         return True
-    return name.endswith(".md") and _is_skills_root(path.parent)
+    return name.endswith(".md") and _is_skills_root(str(path.parent))

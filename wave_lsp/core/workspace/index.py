@@ -9,6 +9,7 @@ with the editor's text. Agents are the built-ins of the schema plus the agent fi
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from wave_lsp.core.parsing.reading import load_document
 from wave_lsp.core.runtime.listing import ListingEntry
 from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
 from wave_lsp.core.workspace.discovery import find_skill_files
+from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import SKILL_FILE
 from wave_lsp.core.workspace.runtime_view import SkillSummary, summary_of_document
 from wave_lsp.core.workspace.session import WorkspaceSession
@@ -74,15 +76,19 @@ class SkillIndex:
         if settings.personal:
             roots += [self.home / root for root in ALL_SKILLS_ROOTS if (self.home / root).is_dir()]
         entries: dict[Path, SkillEntry] = {}
-        for path in find_skill_files(roots):
-            if len(entries) >= MAX_INDEXED:
+        facts = FolderFacts()  # what the walk learns about folders serves locating the skills
+        found = (path.absolute() for path in find_skill_files(roots, facts)
+                 if path.name == SKILL_FILE)
+        # the first MAX_INDEXED readable skills in the walk's order, read in batches (each read
+        # in two processes when it is large: `WorkspaceSession.summaries`)
+        while len(entries) < MAX_INDEXED:
+            batch = list(itertools.islice(found, MAX_INDEXED - len(entries)))
+            if not batch:
                 break
-            if path.name != SKILL_FILE:
-                continue
-            absolute = path.absolute()
-            summary = self.session.summary(absolute, self.home)
-            if summary is not None:
-                entries[absolute] = entry_of(absolute, summary)
+            for path, summary in zip(batch, self.session.summaries(batch, self.home, facts),
+                                     strict=True):
+                if summary is not None:
+                    entries[path] = entry_of(path, summary)
         self._entries = entries
 
     def update(self, path: Path, document: SkillDocument) -> None:

@@ -13,8 +13,10 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.folder_facts import FolderFacts
 
 SKILL_FILE = "SKILL.md"
 PLUGIN_MANIFESTS = (".wave-plugin/plugin.json", ".claude-plugin/plugin.json")
@@ -52,19 +54,28 @@ class SkillLocation:
         return self.path.name if self.path else None
 
 
-def locate(path: Path | None, *, home: Path | None = None) -> SkillLocation:
-    """Locate a SKILL.md (or any markdown file under a skills root) on disk."""
+def locate(path: Path | None, *, home: Path | None = None,
+           facts: FolderFacts | None = None) -> SkillLocation:
+    """Locate a SKILL.md (or any markdown file under a skills root) on disk. `facts`: what the
+    current pass over the disk already knows about folders (the same answers, fewer `stat`s)."""
     if path is None:
         return SkillLocation(None, None, None)
-    path = Path(os.path.abspath(path))
+    path = _absolute(path)
     skill_dir = path.parent
-    home = Path(os.path.abspath(home or Path.home()))
-    plugin = find_plugin(skill_dir)
+    home = _absolute(home or Path.home())
+    plugin = find_plugin(skill_dir, facts)
     root, depth, scope, project = _skills_root_of(path, plugin, home)
     if project is None:
-        project = find_git_root(skill_dir)
+        project = find_git_root(skill_dir, facts)
     return SkillLocation(path=path, skill_dir=skill_dir, project_root=project, skills_root=root,
                          depth_in_root=depth, scope=scope, plugin=plugin)
+
+
+def _absolute(path: Path) -> Path:
+    """`Path(os.path.abspath(path))`, without building a new path when it is one already."""
+    text = os.fspath(path)
+    absolute = os.path.abspath(text)
+    return path if absolute == text and isinstance(path, Path) else Path(absolute)
 
 
 def _skills_root_of(path: Path, plugin: Plugin | None,
@@ -72,20 +83,23 @@ def _skills_root_of(path: Path, plugin: Plugin | None,
     """(skills root, depth, scope, project root) for the nearest enclosing skills root. A
     project's or the personal skills root wins over a plugin manifest that lists the same folder
     (discovery lists those roots first, so the skill has one name everywhere); a folder the
-    manifest lists wins over the plugin's own `skills/` (where it may lie deeper)."""
-    parents = list(path.parents)
-    for depth, ancestor in enumerate(parents):
-        owner = ancestor.parent
-        if ancestor.name == "skills" and owner.name in (".wave", ".claude", ".agents"):
-            base = owner.parent
+    manifest lists wins over the plugin's own `skills/` (where it may lie deeper). `path` is
+    absolute: its first part is the anchor, whose name is empty."""
+    parts = path.parts
+    for depth in range(len(parts) - 1):
+        size = len(parts) - 1 - depth  # the ancestor at `depth` is parts[:size]
+        if size >= 3 and parts[size - 1] == "skills" and \
+                parts[size - 2] in (".wave", ".claude", ".agents"):
+            ancestor, base = path.parents[depth], path.parents[depth + 2]
             scope = "personal" if base == home else "project"
             return ancestor, depth, scope, (None if scope == "personal" else base)
     declared = _declared_root(path.parent, plugin)
     if declared is not None:
         return declared, 1, "plugin", None
-    for depth, ancestor in enumerate(parents):
-        if plugin is not None and ancestor == plugin.root / "skills":
-            return ancestor, depth, "plugin", None
+    if plugin is not None:
+        for depth, ancestor in enumerate(path.parents):
+            if ancestor == plugin.root / "skills":
+                return ancestor, depth, "plugin", None
     return None, None, "workspace", None
 
 
@@ -103,29 +117,83 @@ def _declared_root(skill_dir: Path, plugin: Plugin | None) -> Path | None:
     return None
 
 
-def find_plugin(start: Path) -> Plugin | None:
+def find_plugin(start: Path, facts: FolderFacts | None = None) -> Plugin | None:
     """The plugin whose root is `start` or one of its ancestors, if any: a folder with a plugin
     manifest, or a plugin a marketplace (`.claude-plugin/marketplace.json`) declares with a
     relative `source` that holds `start` (with `strict: false` a marketplace entry needs no
-    `plugin.json` of its own, and its `skills` list names the skill folders)."""
+    `plugin.json` of its own, and its `skills` list names the skill folders). `facts`: the
+    answers per folder of the current pass (see `folder_facts`)."""
+    if facts is not None and start.is_absolute():
+        return _find_plugin_remembered(start, facts)
     for candidate in [start, *start.parents]:
-        for manifest in PLUGIN_MANIFESTS:
-            manifest_path = candidate / manifest
-            if manifest_path.is_file():
-                name, skills = _manifest_facts(manifest_path)
-                return Plugin(name=name or candidate.name, root=candidate,
-                              skill_paths=_skill_paths(candidate, skills))
-        declared = _marketplace_plugin(candidate, start)
+        own = _own_plugin(candidate)
+        if own is not None:
+            return own
+        declared = _marketplace_plugin(_marketplace_entries(candidate), start)
         if declared is not None:
             return declared
+    return None
+
+
+def _find_plugin_remembered(start: Path, facts: FolderFacts) -> Plugin | None:
+    """`find_plugin` asking each folder once per pass, and not at all when the walk listed it
+    without a manifest folder. The answer found from a folder upwards is remembered for that
+    folder (the skills of one root share their parent's) unless a marketplace was met on the
+    way: a marketplace's answer depends on the folder the search started from."""
+    folder = str(start)
+    passed: list[str] = []
+    remember = True
+    found: Plugin | None = None
+    while True:
+        known = facts.answer_if_known("plugin above", folder)
+        if known is not None:
+            found = cast("Plugin | None", known[0])  # remembered below, as `(found,)`
+            break
+        if not facts.unmarked(folder):
+            own, entries = facts.answer("plugin", folder, _manifests)
+            if own is not None:
+                found = own
+                break
+            if entries:
+                remember = False
+                declared = _marketplace_plugin(entries, start)
+                if declared is not None:
+                    return declared
+        passed.append(folder)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    if remember:
+        for folder in passed:
+            facts.remember("plugin above", folder, (found,))
+    return found
+
+
+def _manifests(folder: str) -> tuple[Plugin | None, list[tuple[dict[str, object], Path]]]:
+    """The plugin whose manifest lies in `folder`, and the entries of its marketplace."""
+    candidate = Path(folder)
+    return _own_plugin(candidate), _marketplace_entries(candidate)
+
+
+def _own_plugin(candidate: Path) -> Plugin | None:
+    """The plugin whose manifest lies in `candidate`, if any."""
+    for manifest in PLUGIN_MANIFESTS:
+        manifest_path = candidate / manifest
+        if manifest_path.is_file():
+            name, skills = _manifest_facts(manifest_path)
+            return Plugin(name=name or candidate.name, root=candidate,
+                          skill_paths=_skill_paths(candidate, skills))
     return None
 
 
 MARKETPLACE = ".claude-plugin/marketplace.json"
 
 
-def _marketplace_plugin(root: Path, start: Path) -> Plugin | None:
-    for entry, plugin_root in _marketplace_entries(root):
+def _marketplace_plugin(entries: list[tuple[dict[str, object], Path]],
+                        start: Path) -> Plugin | None:
+    """The plugin of the marketplace `entries` that holds `start`, if any."""
+    for entry, plugin_root in entries:
         if plugin_root != start and plugin_root not in start.parents:
             continue
         skills = entry.get("skills")
@@ -196,11 +264,25 @@ def _skill_paths(plugin_root: Path, skills: object) -> tuple[Path, ...]:
     return tuple(found)
 
 
-def find_git_root(start: Path) -> Path | None:
+def find_git_root(start: Path, facts: FolderFacts | None = None) -> Path | None:
+    """The nearest folder at or above `start` that holds `.git`; `facts` as in `find_plugin`."""
+    if facts is not None and start.is_absolute():
+        folder = str(start)
+        while True:
+            if not facts.unmarked(folder) and facts.answer("git", folder, _holds_git):
+                return Path(folder)
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                return None
+            folder = parent
     for candidate in [start, *start.parents]:
-        if (candidate / ".git").exists():
+        if _holds_git(candidate):
             return candidate
     return None
+
+
+def _holds_git(folder: Path | str) -> bool:
+    return (Path(folder) / ".git").exists()
 
 
 def in_target_skills_root(location: SkillLocation, profile: RuntimeProfile) -> bool:

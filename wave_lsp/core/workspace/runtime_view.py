@@ -20,12 +20,15 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
-from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.reading import load_document
+from wave_lsp.core.parsing.document import FieldValues, SkillDocument, field_values
+from wave_lsp.core.parsing.reading import load_document, read_skill_file
+from wave_lsp.core.parsing.source import decode
 from wave_lsp.core.runtime.listing import ListingEntry, listing_entry
 from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import (
     SKILL_FILE,
     Plugin,
@@ -232,23 +235,36 @@ class SkillSummary:
     scope: str = "workspace"
 
 
-def read_summary(path: Path, home: Path | None, keep_document: bool = False) -> SkillSummary | None:
+def read_summary(path: Path, home: Path | None, keep_document: bool = False,
+                 facts: FolderFacts | None = None,
+                 info: os.stat_result | None = None) -> SkillSummary | None:
     """Read and summarise one SKILL.md (None when it cannot be read). Uncached: a
-    `WorkspaceSession` remembers summaries per file version."""
-    document = load_document(path)
-    return None if document is None else summary_of_document(path, document, home, keep_document)
+    `WorkspaceSession` remembers summaries per file version. `facts`: what the current pass over
+    the disk knows about folders; `info`: the file's `os.stat`, when the caller has it. Without
+    `keep_document` only the frontmatter's values are read (`field_values`: the same values, most
+    often without building the YAML tree)."""
+    if keep_document:
+        document = load_document(path, info)
+        return None if document is None else summary_of_document(path, document, home, True,
+                                                                 facts)
+    data, _problem = read_skill_file(path, info)
+    if data is None:
+        return None
+    return summary_of_document(path, field_values(decode(data)), home, facts=facts)
 
 
-def summary_of_document(path: Path, document: SkillDocument, home: Path | None,
-                        keep_document: bool = False) -> SkillSummary:
-    """What discovery and the index need from one parsed SKILL.md (the file's or an editor's
-    text)."""
-    location = locate(path, home=home)
+def summary_of_document(path: Path, document: FieldValues, home: Path | None,
+                        keep_document: bool = False,
+                        facts: FolderFacts | None = None) -> SkillSummary:
+    """What discovery and the index need from one SKILL.md's frontmatter values (a parsed
+    document of the file's or an editor's text; `document` is kept only if it is a
+    `SkillDocument` and `keep_document` asks for it)."""
+    location = locate(path, home=home, facts=facts)
     value = document.value("description")
     hint = document.value("argument-hint")
+    kept = document if keep_document and isinstance(document, SkillDocument) else None
     return SkillSummary(listing_entry(document, location),
-                        value.strip() if isinstance(value, str) else "",
-                        document if keep_document else None,
+                        value.strip() if isinstance(value, str) else "", kept,
                         hint if isinstance(hint, str) else None, location.scope)
 
 
@@ -256,15 +272,14 @@ def summary_of_document(path: Path, document: SkillDocument, home: Path | None,
 Summarize = Callable[[Path, Path | None, os.stat_result], SkillSummary | None]
 
 
-def _read_summary(path: Path, home: Path | None, _info: os.stat_result) -> SkillSummary | None:
-    return read_summary(path, home)
-
-
 def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | None,
                    personal: bool = True, listed: Listed | None = None,
-                   summarize: Summarize = _read_summary) -> list[RuntimeSkill]:
-    """Every skill the target loads from `project`, with precedence and shadowing resolved."""
+                   summarize: Summarize | None = None) -> list[RuntimeSkill]:
+    """Every skill the target loads from `project`, with precedence and shadowing resolved
+    (`summarize`: how to read one SKILL.md; by default uncached, with one `FolderFacts`)."""
     project = Path(os.path.abspath(project)) if project is not None else None
+    if summarize is None:
+        summarize = partial(_read_summary, FolderFacts())
     if listed is None:
         listed = list_roots(profile, project, home, personal)
     loaded: dict[str, RuntimeSkill] = {}  # by realpath of the skill directory
@@ -290,6 +305,11 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
         if winner is not skill:
             skill.shadowed_by = winner
     return skills
+
+
+def _read_summary(facts: FolderFacts, path: Path, home: Path | None,
+                  info: os.stat_result) -> SkillSummary | None:
+    return read_summary(path, home, facts=facts, info=info)
 
 
 def why_wins(profile: RuntimeProfile, winner: RuntimeSkill, loser: RuntimeSkill) -> str:

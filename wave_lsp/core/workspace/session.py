@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.disk_view import ListingCache
+from wave_lsp.core.workspace.folder_facts import FolderFacts
+from wave_lsp.core.workspace.forked import in_two_processes
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root
 from wave_lsp.core.workspace.runtime_view import (
     SkillSummary,
@@ -48,6 +51,8 @@ if TYPE_CHECKING:
 
 #: a session forgets its oldest summaries beyond this many files (bounded memory)
 MAX_SUMMARIES = 100_000
+#: `summaries` of this many files or more use two processes where the system can fork
+PARALLEL_FROM = 1_000
 #: and its project snapshots beyond this many (profile, project, home) combinations
 MAX_PROJECTS = 32
 
@@ -108,9 +113,10 @@ class WorkspaceSession:
     listings: ListingCache = field(default_factory=ListingCache)
 
     # -- per-file summaries ---------------------------------------------------------------------
-    def summary(self, path: Path, home: Path | None,
-                info: os.stat_result | None = None) -> SkillSummary | None:
-        """The summary of one SKILL.md, read once per file version (mtime and size)."""
+    def summary(self, path: Path, home: Path | None, info: os.stat_result | None = None,
+                facts: FolderFacts | None = None) -> SkillSummary | None:
+        """The summary of one SKILL.md, read once per file version (mtime and size); `facts`:
+        what the current pass over the disk knows about folders."""
         if info is None:
             try:
                 info = path.stat()
@@ -121,7 +127,7 @@ class WorkspaceSession:
         if (cached is not None and cached[:3] == (info.st_mtime_ns, info.st_size, str(home))
                 and (cached[3].document is not None or not self.keep_documents)):
             return cached[3]
-        summary = read_summary(path, home, self.keep_documents)
+        summary = read_summary(path, home, self.keep_documents, facts, info)
         if summary is None:
             self._summaries.pop(key, None)
             return None
@@ -129,6 +135,35 @@ class WorkspaceSession:
             self._summaries.clear()
         self._summaries[key] = (info.st_mtime_ns, info.st_size, str(home), summary)
         return summary
+
+    def summaries(self, paths: Sequence[Path], home: Path | None,
+                  facts: FolderFacts | None = None) -> list[SkillSummary | None]:
+        """`summary` of each path, in order; from `PARALLEL_FROM` files on, the second half is read
+        in a forked copy of the process when the system can (`forked`), and what it read is
+        remembered here as if read here."""
+        if len(paths) < PARALLEL_FROM:
+            return [self.summary(path, home, facts=facts) for path in paths]
+        kept = in_two_processes(paths, partial(self._kept_summaries, home, facts))
+        found: list[SkillSummary | None] = []
+        for path, remembered in zip(paths, kept, strict=True):
+            if remembered is None:
+                self._summaries.pop(str(path), None)
+                found.append(None)
+                continue
+            if len(self._summaries) >= MAX_SUMMARIES:
+                self._summaries.clear()
+            self._summaries[str(path)] = remembered
+            found.append(remembered[3])
+        return found
+
+    def _kept_summaries(self, home: Path | None, facts: FolderFacts | None,
+                        paths: Sequence[Path]) -> list[tuple[int, int, str, SkillSummary] | None]:
+        """Each path's summary with the file version it was read at (None: unreadable)."""
+        kept: list[tuple[int, int, str, SkillSummary] | None] = []
+        for path in paths:
+            summary = self.summary(path, home, facts=facts)
+            kept.append(self._summaries.get(str(path)) if summary is not None else None)
+        return kept
 
     # -- project snapshots ----------------------------------------------------------------------
     def project(self, profile: RuntimeProfile, root: Path | None, home: Path | None,
@@ -149,7 +184,9 @@ class WorkspaceSession:
         listed = list_roots(profile, absolute, home, personal)
         disk = signature(listed)
         if remembered is None or remembered.snapshot.signature != disk:
-            skills = runtime_skills(profile, root, home, personal, listed, self.summary)
+            facts = FolderFacts()
+            skills = runtime_skills(profile, root, home, personal, listed,
+                                    lambda path, home, info: self.summary(path, home, info, facts))
             if len(self._projects) >= MAX_PROJECTS:
                 self._projects.clear()
             remembered = _Remembered(ProjectSnapshot.of(profile, absolute, listed, skills), now,
