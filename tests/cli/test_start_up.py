@@ -40,7 +40,7 @@ NOT_IMPORTED = ("pygls", "lsprotocol", "jsonschema", "tree_sitter", "tree_sitter
                 "shutil", "bz2", "lzma",
                 "wave_lsp.lsp", "wave_lsp.mcp", "wave_lsp.docs", "wave_lsp.core.features",
                 "wave_lsp.core.runtime.permissions", "wave_lsp.core.runtime.preview",
-                "wave_lsp.core.checking.fixing")
+                "wave_lsp.core.checking.fixing", "wave_lsp.core.workspace.forked", "pickle", "signal")
 
 
 def run_as_the_command(cwd: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
