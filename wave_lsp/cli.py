@@ -2,46 +2,87 @@
 
 `check` runs the rules over SKILL.md files. Settings come from the defaults, then
 `[tool.wave-lsp]` in the nearest `pyproject.toml`, then the flags. Exit codes: 0 no error
-findings, 1 at least one error finding, 2 usage or configuration errors. Heavy modules are imported
-inside the subcommand that needs them, so `wave-lsp serve` starts quickly.
+findings, 1 at least one error finding, 2 usage or configuration errors. Modules are imported inside
+the functions that need them, so that `wave-lsp serve` starts quickly and so that a one-file
+`check` imports them while the garbage collector is paused (`_pause_collector`).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
+import gc
 import sys
-from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wave_lsp import __version__
-from wave_lsp.core.runtime.profiles import TARGETS
 
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
+    from pathlib import Path
+    from typing import TypeAlias
+
     from wave_lsp.core.checking.checker import FileReport
     from wave_lsp.core.checking.config import Settings
     from wave_lsp.core.runtime.preview import Invocation
+
+    Subcommands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 def _add_common(command: argparse.ArgumentParser) -> None:
     """The options every subcommand that reads skills shares."""
+    from wave_lsp.core.runtime.profiles import TARGETS
+
     command.add_argument("--target", choices=TARGETS, help="runtime to model (default: wave)")
     command.add_argument("--no-personal", action="store_true",
                          help="do not consult personal roots and settings (~/.wave, ~/.claude, "
                               "~/.agents)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `command` (a subcommand's name), one that knows only that
+    subcommand and parses its arguments alike: `main` builds only the subcommand it runs, since
+    each one costs start-up time."""
+    import argparse
+
     parser = argparse.ArgumentParser(
-        prog="wave-lsp",
+        prog="wave-lsp", formatter_class=_help_formatter,
         description="Language server and checker for Agent Skills (SKILL.md files).")
     parser.add_argument("--version", action="version", version=f"wave-lsp {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, add in _COMMANDS.items():
+        if command in (None, name):
+            add(commands)
+    return parser
 
-    check = commands.add_parser("check", help="check SKILL.md files and report findings",
+
+def _help_formatter(*, prog: str) -> argparse.HelpFormatter:
+    """argparse's help formatter, as wide as `shutil.get_terminal_size` says, measured the same
+    way but without importing shutil: argparse makes a formatter for every `add_argument` (to
+    check its metavar), and shutil loads the bz2 and lzma libraries, a few milliseconds of every
+    command's start-up."""
+    import argparse
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    stdout = sys.__stdout__
+    if columns <= 0 and stdout is not None:
+        try:
+            columns = os.get_terminal_size(stdout.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return argparse.HelpFormatter(prog, width=(columns or 80) - 2)
+
+
+def _add_check(commands: Subcommands) -> None:
+    from pathlib import Path
+
+    check = commands.add_parser("check", formatter_class=_help_formatter,
+                                help="check SKILL.md files and report findings",
                                 description="Find every SKILL.md under the paths (default: .) "
                                             "and report what the target runtime would do wrong.")
     check.add_argument("paths", nargs="*", type=Path, default=[], metavar="PATH")
@@ -65,15 +106,23 @@ def build_parser() -> argparse.ArgumentParser:
                             "whatever N is")
     _add_common(check)
 
+
+def _add_rule(commands: Subcommands) -> None:
     rule_command = commands.add_parser(
-        "rule", help="explain a rule: severities per target, why, an example and the fix",
+        "rule", formatter_class=_help_formatter,
+        help="explain a rule: severities per target, why, an example and the fix",
         description="Print what the catalog says about a rule code, or every rule with --all.")
     rule_command.add_argument("code", nargs="?", metavar="CODE", help="a rule code such as SK034")
     rule_command.add_argument("--all", action="store_true", help="every rule of the catalog")
     rule_command.add_argument("--format", choices=("text", "json"), default="text")
 
+
+def _add_preview(commands: Subcommands) -> None:
+    from pathlib import Path
+
     preview = commands.add_parser(
-        "preview", help="show what the model receives when the skill is invoked",
+        "preview", formatter_class=_help_formatter,
+        help="show what the model receives when the skill is invoked",
         description="Render the invocation as the runtime would: base directory line, arguments, "
                     "variables, and every injected command with its permission decision. Nothing "
                     "runs unless --execute is given, and then only what the permission engine "
@@ -87,8 +136,13 @@ def build_parser() -> argparse.ArgumentParser:
     preview.add_argument("--format", choices=("text", "json"), default="text")
     _add_common(preview)
 
+
+def _add_list(commands: Subcommands) -> None:
+    from pathlib import Path
+
     listing = commands.add_parser(
-        "list", help="list the skills the target runtime would discover from here",
+        "list", formatter_class=_help_formatter,
+        help="list the skills the target runtime would discover from here",
         description="Every skill the runtime loads from the project (the directory, default .) "
                     "and the personal roots: scope, file, who can invoke it, its listing size and "
                     "which skill shadows it.")
@@ -96,8 +150,13 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--format", choices=("table", "json"), default="table")
     _add_common(listing)
 
+
+def _add_mcp(commands: Subcommands) -> None:
+    from pathlib import Path
+
     mcp = commands.add_parser(
-        "mcp", help="run the MCP server (stdio) with check, preview, list and rule tools",
+        "mcp", formatter_class=_help_formatter,
+        help="run the MCP server (stdio) with check, preview, list and rule tools",
         description="Serve the Model Context Protocol on stdin/stdout: tools to check skills, "
                     "preview an invocation (dry run only), list the skills a runtime sees and "
                     "explain a rule. Paths are limited to the project root. Needs the `mcp` extra: "
@@ -105,31 +164,79 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--root", type=Path, default=None, metavar="DIR",
                      help="the project root the tools may read (default: the current directory)")
 
-    serve = commands.add_parser("serve", help="run the language server (stdio by default)",
+
+def _add_serve(commands: Subcommands) -> None:
+    serve = commands.add_parser("serve", formatter_class=_help_formatter,
+                                help="run the language server (stdio by default)",
                                 description="Run the language server. Logs go to stderr.")
     serve.add_argument("--stdio", action="store_true", help="use stdin/stdout (the default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP address instead")
     serve.add_argument("--log-level", default="warning",
                        choices=("debug", "info", "warning", "error"))
-    return parser
+
+
+#: the subcommands, in the order `wave-lsp --help` lists them
+_COMMANDS: dict[str, Callable[[Subcommands], None]] = {
+    "check": _add_check, "rule": _add_rule, "preview": _add_preview, "list": _add_list,
+    "mcp": _add_mcp, "serve": _add_serve,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the command line with `argv` (None: this process's arguments, the process being the
+    command: the console script and `python -m wave_lsp`). Returns the exit code."""
+    end_start_up = _pause_collector() if argv is None else _nothing
     try:
-        return _dispatch(args, parser)
-    except BrokenPipeError:
-        # the reader went away (`wave-lsp rule --all | head`): stop quietly, as `cat` does
-        import os
+        arguments = sys.argv[1:] if argv is None else list(argv)
+        command = arguments[0] if arguments and arguments[0] in _COMMANDS else None
+        parser = build_parser(command)
+        args = parser.parse_args(arguments)
+        try:
+            return _dispatch(args, parser, end_start_up)
+        except BrokenPipeError:
+            # the reader went away (`wave-lsp rule --all | head`): stop quietly, as `cat` does
+            import os
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_FINDINGS
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return EXIT_FINDINGS
+    finally:
+        end_start_up()
 
 
-def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+def _pause_collector() -> Callable[[], None]:
+    """Pause the garbage collector while the command starts up; the function returned ends
+    start-up (calling it again does nothing).
+
+    Start-up (the imports, the argument parser, the rule catalog) creates tens of thousands of
+    objects that live as long as the process, and the collector would walk them again and again
+    for nothing: a tenth of a one-file `check` (docs/design/product.md *Command line*). When
+    start-up ends they are frozen (`gc.freeze`: a generation the collector never walks) and the
+    collector resumes for the work itself. Only when the process is the command (`main`'s `argv`
+    is None): a program that calls `main` keeps its collector as it was."""
+    if not gc.isenabled():
+        return _nothing
+    gc.disable()
+    ended = False
+
+    def end_start_up() -> None:
+        nonlocal ended
+        if not ended:
+            ended = True
+            gc.freeze()
+            gc.enable()
+
+    return end_start_up
+
+
+def _nothing() -> None:
+    """`end_start_up` when the collector was not paused."""
+
+
+def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser,
+              end_start_up: Callable[[], None]) -> int:
     if args.command == "check":
-        return run_check(args, parser)
+        return run_check(args, parser, end_start_up)
+    end_start_up()
     if args.command == "preview":
         return run_preview(args, parser)
     if args.command == "list":
@@ -144,7 +251,10 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return EXIT_USAGE
 
 
-def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
+              end_start_up: Callable[[], None] = _nothing) -> int:
+    from pathlib import Path
+
     from wave_lsp.api import with_codes
     from wave_lsp.core.checking.checker import split_by_file
     from wave_lsp.core.checking.config import SettingsError
@@ -165,6 +275,9 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not files:
         shown = ", ".join(str(p) for p in paths)
         print(f"wave-lsp: warning: No SKILL.md files found under {shown}", file=sys.stderr)
+    else:
+        _load_checking()
+    end_start_up()
     reports = check_files(files, settings, args.jobs)
     if args.fix or args.diff:
         changed = fix_files(reports, unsafe=args.unsafe_fixes, write_files=not args.diff)
@@ -176,6 +289,16 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     write(reports, args.format, settings.target)
     has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
     return EXIT_FINDINGS if has_errors else EXIT_OK
+
+
+def _load_checking() -> None:
+    """What checking any file needs, loaded during start-up (`_pause_collector`): the rule
+    modules and the catalog."""
+    from wave_lsp.core.checking.catalog import rules
+    from wave_lsp.core.rules import all_checks
+
+    all_checks()
+    rules()
 
 
 def _is_markdown(path: Path) -> bool:
@@ -224,6 +347,8 @@ def fix_files(reports: list[FileReport], *, unsafe: bool, write_files: bool) -> 
 
 
 def run_rule(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import json
+
     from wave_lsp.core.checking.catalog import rules
     from wave_lsp.docs import describe_rule, rule_json
 
@@ -256,6 +381,8 @@ def check_files(files: list[Path], settings: Settings, jobs: int | None = None,
 
 def _jobs(text: str) -> int:
     """`--jobs N`: a whole number of processes, at least 1."""
+    import argparse
+
     try:
         value = int(text)
     except ValueError:
@@ -288,6 +415,7 @@ def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: 
 def run_preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import json
     import shlex
+    from pathlib import Path
 
     from wave_lsp.api import render_invocation, skill_file
 
@@ -326,6 +454,7 @@ def _print_preview(result: Invocation) -> None:
 
 def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import json
+    from pathlib import Path
 
     from wave_lsp.core.checking.loading import skill_rows
 
@@ -409,6 +538,8 @@ def _tcp_problem(host: str, port: int) -> str | None:
 
 
 def run_mcp(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from pathlib import Path
+
     from wave_lsp.mcp import sdk_missing
 
     missing = sdk_missing()

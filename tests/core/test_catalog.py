@@ -1,15 +1,16 @@
-"""The catalog equals RULES.md, the docs equal the catalog, the schema names real rules, and the
-core never imports the LSP libraries."""
+"""The catalog equals RULES.md, the docs equal the catalog, the schema names real rules, the
+core never imports the LSP libraries, and the catalog's fast reader reads what tomllib reads."""
 
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from wave_lsp import docs
-from wave_lsp.core.checking import schema
+from wave_lsp.core.checking import catalog, schema
 from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, rules
 from wave_lsp.core.runtime.profiles import AGENTSKILLS
 
@@ -91,3 +92,64 @@ def test_core_does_not_import_the_lsp_libraries() -> None:
 def test_every_rule_has_documentation_fields() -> None:
     for item in rules().values():
         assert item.summary and item.why and item.example and item.fix, item.code
+
+
+def test_the_catalog_file_is_read_by_the_fast_reader_as_tomllib_reads_it() -> None:
+    """rules.toml keeps to the subset `parse_catalog` reads without tomllib, and reads the same."""
+    text = catalog._catalog_text()
+    fast = catalog._parse_simple_toml(text)
+    assert fast is not None, "rules.toml left the fast reader's subset: see catalog.parse_catalog"
+    assert fast == tomllib.loads(text)
+
+
+SIMPLE_TOML = [  # (text, whether the fast reader takes it)
+    ('[SK001]\nname = "a"\nseverity = ["E", "-", "W", "H"]\n', True),
+    ('# comment\n\n[A]\n  key\t=  "x"  \r\n[B]\nkey = "y"\n', True),
+    ('[A]\nx = "quote \\" backslash \\\\ ( tab \\t line \\n \\u00e9 \\u2028"\n', True),
+    ('[A]\nx = "é – ✓ \u2028 ok"\n', True),
+    ('[A]\nx = ["a", "b\\"c"]\ny = []\n', True),
+    ("[A]\nx = 'literal'\n", False),
+    ('[A]\nx = """multi\nline"""\n', False),
+    ('[A]\nx = "a" # trailing comment\n', False),
+    ('[A]\nx = "escape \\U0001F600"\n', False),
+    ('[A]\nx = "tab\tinside"\n', True),
+    ('[A]\nx = "tab\tand \\" escape"\n', False),
+    ('[A]\nx = ["a", 1]\n', False),
+    ('[A]\nx = [\n  "a",\n]\n', False),
+    ('[A]\nx = ["a", "b",]\n', False),
+    ('[A]\nx = 1\ny = true\n', False),
+    ('[A]\na.b = "dotted"\n', False),
+    ('[ A ]\nx = "spaced header"\n', False),
+    ('[A.B]\nx = "nested"\n', False),
+    ('top = "before any table"\n[A]\n', False),
+    ('[A]\n"quoted key" = "x"\n', False),
+]
+
+
+@pytest.mark.parametrize(("text", "fast"), SIMPLE_TOML)
+def test_parse_catalog_reads_what_tomllib_reads(text: str, fast: bool) -> None:
+    assert (catalog._parse_simple_toml(text) is not None) == fast
+    assert catalog.parse_catalog(text) == tomllib.loads(text)
+
+
+INVALID_TOML = [
+    '[A]\nx = "a"\nx = "b"\n',  # a key twice
+    '[A]\nx = "a"\n[A]\ny = "b"\n',  # a table twice
+    '[A]\nx = "control \x01"\n',
+    '[A]\nx = "a"\n# control \x7f in a comment\n',
+    '[A]\nx = "json escape \\/"\n',
+    '[A]\nx = "surrogate \\ud83d\\ude00"\n',
+    '[A]\nx = "unclosed\n',
+    '[A]\nx = "TOML 1.1 escape \\e"\n',
+    '[A]\nx = \n',
+    '[A]\nx = "cr \r inside"\n',
+]
+
+
+@pytest.mark.parametrize("text", INVALID_TOML)
+def test_parse_catalog_rejects_what_tomllib_rejects(text: str) -> None:
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(text)  # the table's premise
+    assert catalog._parse_simple_toml(text) is None
+    with pytest.raises(tomllib.TOMLDecodeError):
+        catalog.parse_catalog(text)

@@ -142,6 +142,13 @@ TRIGGERS: list[Case] = [
     Case("SK114", fm(NAME, DESC, body="Start with [a](«references/a.md»).\n"),
          files={"my-skill/references/a.md": "See [b](b.md).\n",
                 "my-skill/references/b.md": "Back to [a](a.md) and [main](../SKILL.md).\n"}),
+    # helper links spelled with a percent-encoded dot or an upper-case extension still count
+    Case("SK114", fm(NAME, DESC, body="Start with [a](«references/a.md»).\n"),
+         files={"my-skill/references/a.md": "See [b](b%2Emd).\n",
+                "my-skill/references/b.md": "Back to [a](a%2emd).\n"}),
+    Case("SK114", fm(NAME, DESC, body="Start with [a](«references/A.MD»).\n"),
+         files={"my-skill/references/A.MD": "See [b](B.%4D%44).\n",
+                "my-skill/references/B.MD": "Back to [a](A.MD).\n"}),
     Case("SK115", fm(NAME, DESC, body="Fix issue «$1» now.\n")),
     Case("SK115", fm(NAME, DESC, body="Use «$0».\n"), level={"wave": Severity.WARNING}),
     Case("SK116", fm(NAME, DESC, 'argument-hint: "[file]"',

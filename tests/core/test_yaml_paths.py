@@ -81,6 +81,17 @@ def test_both_paths_agree_on_generated_frontmatter(text: str) -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.text(alphabet=st.sampled_from(list("ab: -#'\"|>[]{},&*!\n\t\r é?%@`")), max_size=60))
+@given(st.text(alphabet=st.sampled_from(list("ab: -#'\"|>[]{},&*!\n\t\r é?%@`._🧬\U0010fffd")),
+               max_size=60))
 def test_both_paths_agree_on_yaml_punctuation(text: str) -> None:
     _agree(text)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 400), st.sampled_from(["", " # c", " 🌐", " & x", " * y"])),
+                min_size=1, max_size=30))
+def test_both_paths_agree_on_long_lines_outside_the_basic_plane(lines: list[tuple[int, str]]) -> None:
+    """Characters outside the Basic Multilingual Plane (emoji) count as one character on both
+    paths, however far into the text and however many come before."""
+    _agree("".join(f"k{n}: {'🧬' * count}{tail}\n" for n, (count, tail) in enumerate(lines)))
+    _agree("d: |\n" + "".join(f"  {'😀' * count}\n" for count, _ in lines))

@@ -7,11 +7,12 @@ names, the LSP for `codeDescription` links and hover text, `wave_lsp.docs` for t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from wave_lsp.core.runtime.profiles import RuntimeProfile
@@ -47,6 +48,8 @@ _LETTERS = {"E": Severity.ERROR, "W": Severity.WARNING, "I": Severity.INFORMATIO
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """One rule of the catalog: its code, name, family, severity per target and documentation."""
+
     code: str
     name: str
     family: str
@@ -75,9 +78,7 @@ class Rule:
 @cache
 def rules() -> dict[str, Rule]:
     """Every rule of the catalog by code, in catalog order."""
-    import tomllib  # when the catalog is first read: the server answers `initialize` without it
-
-    raw = tomllib.loads(_catalog_text())
+    raw = parse_catalog(_catalog_text())
     catalog: dict[str, Rule] = {}
     for code, entry in raw.items():
         levels = dict(zip(CATALOG_COLUMNS, (_LETTERS[letter] for letter in entry["severity"]), strict=True))
@@ -88,6 +89,81 @@ def rules() -> dict[str, Rule]:
                              fix_applicability=entry.get("fix-applicability", ""),
                              stops_loading=_columns(code, entry.get("stops-loading", [])))
     return catalog
+
+
+def parse_catalog(text: str) -> dict[str, Any]:
+    """rules.toml as `tomllib.loads` reads it.
+
+    The catalog keeps to a small part of TOML: comments, `[CODE]` tables and `key = value` lines
+    whose value is a one-line string or array of strings, with the escapes that JSON shares. Such a
+    file is read a line at a time, each value as it is or, when it has escapes or is an array, with
+    `json.loads`: three times faster than tomllib, which a one-file `check` would otherwise import
+    and run at every start (docs/design/product.md *Command line*). A file with anything else (a
+    multi-line or literal string, a trailing comment, another escape) is read by tomllib, which
+    also reports the error of an invalid file."""
+    fast = _parse_simple_toml(text)
+    if fast is not None:
+        return fast
+    import tomllib
+
+    return tomllib.loads(text)
+
+
+#: the escapes TOML and JSON read alike: a backslash left once they are removed starts another one
+#: (JSON's `\/`; TOML's `\e`, `\x..`, `\U........`; a `\u` surrogate), which is left to tomllib
+_SHARED_ESCAPE = re.compile(r'\\(?:[\\"bfnrt]|u(?![dD][89abAB])[0-9A-Fa-f]{4})')
+_TABLE = re.compile(r"\[([A-Za-z0-9_-]+)\]")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+#: characters TOML allows nowhere in a file (a tab is fine; a line's CR LF is removed before)
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+
+
+def _parse_simple_toml(text: str) -> dict[str, Any] | None:
+    """`parse_catalog`'s fast reader: the tables, or None when `text` leaves its subset."""
+    tables: dict[str, dict[str, Any]] = {}
+    current: dict[str, Any] | None = None
+    for line in text.split("\n"):
+        stripped = line.removesuffix("\r").strip(" \t")
+        if not stripped.isprintable() and _CONTROL.search(stripped):
+            return None
+        if not stripped or stripped.startswith("#"):
+            continue
+        table = _TABLE.fullmatch(stripped)
+        if table is not None:
+            if table.group(1) in tables:
+                return None
+            current = tables[table.group(1)] = {}
+            continue
+        key, equals, value = stripped.partition("=")
+        key, value = key.strip(" \t"), value.strip(" \t")
+        if current is None or not equals or not _BARE_KEY.fullmatch(key) or key in current:
+            return None
+        parsed = _simple_value(value)
+        if parsed is None:
+            return None
+        current[key] = parsed
+    return tables
+
+
+def _simple_value(value: str) -> str | list[str] | None:
+    """A one-line TOML string or array of strings, or None for any other value."""
+    inner = value[1:-1]
+    if value[:1] == '"' and value[-1:] == '"' and len(value) > 1 and '"' not in inner \
+            and "\\" not in inner:
+        return inner  # most of the catalog: nothing to unescape
+    if value[:1] not in ('"', "[") or "\t" in value or "\\" in _SHARED_ESCAPE.sub("", value):
+        return None  # a tab is fine in TOML, not in JSON: tomllib reads it
+    import json
+
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return None
+    if isinstance(parsed, str):
+        return parsed
+    if isinstance(parsed, list) and all(isinstance(item, str) for item in parsed):
+        return parsed
+    return None
 
 
 def _catalog_text() -> str:

@@ -25,6 +25,8 @@ from wave_lsp.core.workspace.session import WorkspaceSession
 
 @dataclass(slots=True)
 class FileReport:
+    """What checking one file found, with the parsed document and whether the target loads it."""
+
     path: Path
     findings: list[Finding] = field(default_factory=list)
     document: SkillDocument | None = None

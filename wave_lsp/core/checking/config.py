@@ -8,7 +8,6 @@ same `Settings` object is built from CLI flags, `[tool.wave-lsp]` in `pyproject.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +25,8 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """The target and rule selection of a run (defaults, pyproject.toml, flags or the editor)."""
+
     profile: RuntimeProfile = DEFAULT_PROFILE  #: the runtime the checks model (the target)
     select: tuple[str, ...] = ("ALL",)
     ignore: tuple[str, ...] = ()
@@ -126,6 +127,8 @@ def load_pyproject(start: Path) -> tuple[dict[str, Any], Path | None]:
     for directory in [start, *start.parents]:
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
+            import tomllib  # only when there is a pyproject.toml to read
+
             try:
                 data = tomllib.loads(candidate.read_text("utf-8"))
             except (OSError, tomllib.TOMLDecodeError) as error:

@@ -31,12 +31,16 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True)
 class LocatedIssue:
+    """A schema issue with the node of the frontmatter it is about."""
+
     issue: SchemaIssue
     node: YamlNode  #: the node the issue is about (a key node for `on_key` issues)
 
 
 @dataclass
 class CheckContext:
+    """What a rule looks at for one document; facts that rules share are computed once."""
+
     document: SkillDocument
     location: SkillLocation
     settings: Settings = field(default_factory=Settings)

@@ -10,15 +10,17 @@ disagree.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from functools import lru_cache
 from typing import TypeVar
 
-from wave_lsp.core.checking.catalog import rule
+from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.suppression import collect
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.rules import all_checks
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation
 from wave_lsp.core.workspace.session import WorkspaceSession
 
@@ -27,7 +29,17 @@ T = TypeVar("T")
 
 def reported(code: str, settings: Settings) -> bool:
     """Whether `code` can be reported at all under these settings."""
-    return rule(code).severity(settings.profile) is not None and settings.enabled(code)
+    overrides = tuple(sorted(settings.severity.items(), key=repr)) if settings.severity else ()
+    return _reported(code, settings.profile, settings.select, settings.ignore, overrides)
+
+
+@lru_cache(maxsize=4096)
+def _reported(code: str, profile: RuntimeProfile, select: tuple[str, ...],
+              ignore: tuple[str, ...], overrides: tuple[tuple[str, Severity | str], ...]) -> bool:
+    """`reported`, memoised across files: a `check` asks it for every rule of every file under
+    the same settings (the settings hold a dict, so they are taken apart for the cache key)."""
+    settings = Settings(profile=profile, select=select, ignore=ignore, severity=dict(overrides))
+    return rule(code).severity(profile) is not None and settings.enabled(code)
 
 
 class Reported(dict[str, bool]):

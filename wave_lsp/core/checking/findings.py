@@ -25,6 +25,8 @@ class TextEdit:
 
 @dataclass(slots=True)
 class Fix:
+    """A quick fix: its title and the text edits it makes."""
+
     title: str
     edits: list[TextEdit]
     preferred: bool = False
@@ -42,6 +44,8 @@ class Related:
 
 @dataclass(slots=True)
 class Finding:
+    """A problem a rule reports: code, message, where (the engine adds severity, range)."""
+
     code: str
     message: str
     span: Span

@@ -29,6 +29,8 @@ SCHEMA_FILE = "skill-frontmatter.schema.json"
 
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
+    """What the schema says about one frontmatter field."""
+
     name: str
     targets: tuple[str, ...]
     description: str

@@ -12,12 +12,15 @@ from dataclasses import dataclass, field
 
 from wave_lsp.core.parsing.document import SkillDocument
 
-_DIRECTIVE = re.compile(r"wave-lsp:\s*(ignore-file|ignore)\s+((?:SK\d{3}\s*,?\s*)+)", re.I)
-_HTML_COMMENT = re.compile(r"<!--(.*?)-->", re.S)
+#: compiled by `re` when first needed: most files have no comment to look into
+_DIRECTIVE = r"(?i)wave-lsp:\s*(ignore-file|ignore)\s+((?:SK\d{3}\s*,?\s*)+)"
+_HTML_COMMENT = r"(?s)<!--(.*?)-->"
 
 
 @dataclass(slots=True)
 class Suppressions:
+    """The codes `wave-lsp: ignore` comments silence, per line and in the whole file."""
+
     by_line: dict[int, set[str]] = field(default_factory=dict)
     whole_file: set[str] = field(default_factory=set)
 
@@ -33,7 +36,7 @@ def collect(document: SkillDocument) -> Suppressions:
     lines = document.lines
     for start, end in _comment_spans(document):
         comment = document.text[start:end]
-        for match in _DIRECTIVE.finditer(comment):
+        for match in re.finditer(_DIRECTIVE, comment):
             codes = {c.upper() for c in re.findall(r"SK\d{3}", match.group(2), re.I)}
             if match.group(1).lower() == "ignore-file":
                 result.whole_file |= codes
@@ -62,6 +65,6 @@ def _comment_spans(document: SkillDocument) -> list[tuple[int, int]]:
                 spans.append((start, base + match.end()))
     body = document.body
     if "wave-lsp" in body:
-        for match in _HTML_COMMENT.finditer(body):
+        for match in re.finditer(_HTML_COMMENT, body):
             spans.append((document.body_offset + match.start(), document.body_offset + match.end()))
     return spans

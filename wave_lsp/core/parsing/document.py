@@ -41,6 +41,8 @@ class FieldEntry:
 
 @dataclass(slots=True)
 class SkillDocument:
+    """A SKILL.md: its text, delimiters, frontmatter tree and top-level fields."""
+
     text: str
     source: SkillSource
     yaml: YamlDocument | None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -30,20 +30,62 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.markdown import Fence, MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
 
-_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.)*\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
-_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)", re.M)
+
+class _LazyPattern:
+    """A pattern compiled when first used: the heuristics below serve only some references, and
+    compiling all of them at import costs a one-file `check` several milliseconds."""
+
+    __slots__ = ("_compiled", "flags", "source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source, self.flags = source, flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source, self.flags)
+        return self._compiled
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled.search(text)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self.compiled.match(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
+
+
+#: a link or image `[text](target` (the `!` of an image is looked at separately: a pattern that
+#: starts with a literal `[` is found at C speed, one that starts with `!?` is tried at every offset)
+_LINK = re.compile(r"\[[^\[\]\\]*+(?:\\.[^\[\]\\]*+)*+\]\(\s*"
+                   r"(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
+#: a link reference definition `[label]: target` (at a line start, found with the line break
+#: before it: a pattern that starts with `^` is tried at every offset)
+_DEFINITION_SHAPE = r" {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)"
+_DEFINITION_AT = re.compile(_DEFINITION_SHAPE)
+_DEFINITION_AFTER_LF = re.compile(r"\n(" + _DEFINITION_SHAPE + ")")
+#: `${WAVE_SKILL_DIR}/…`, `${CLAUDE_SKILL_DIR}/…` or `{baseDir}/…` (the `$` the first two need is
+#: looked at separately, for the same reason)
 _SKILL_DIR_PATH = re.compile(
-    r"(?:\$\{(?:WAVE_SKILL_DIR|CLAUDE_SKILL_DIR)\}|\{baseDir\})/([^\s`'\"()<>\[\]{},;|&]+)")
+    r"\{(WAVE_SKILL_DIR|CLAUDE_SKILL_DIR|baseDir)\}/([^\s`'\"()<>\[\]{},;|&]+)")
 #: `{baseDir}/…`: the skill folder, as the model reads it from the "Base directory for this skill"
 #: line Claude Code puts above the body (skills written for Claude Code use it in links too)
 _BASE_DIR = "{baseDir}/"
-_BARE_PATH = re.compile(r"(?<![\w./$}-])((?:\./)?(?:scripts|references|assets)/[\w./@+-]*[\w@+-])")
+#: `scripts/…`, `references/…`, `assets/…`, found from the slash (a literal first character lets the
+#: regex engine skip ahead at C speed; the letters s, r and a are everywhere); `_bare_paths` adds the
+#: folder word before it, a leading `./`, and requires that no word, path or placeholder character
+#: comes before the path
+_BARE_PATH = re.compile(r"/(?:(?<=scripts/)|(?<=references/)|(?<=assets/))[\w./@+-]*[\w@+-]")
+_BARE_FOLDERS = ("scripts", "references", "assets")
+_PATH_CHARACTER = re.compile(r"[\w./$}-]")
 #: info strings of code blocks whose bare paths are commands the skill runs
 SHELL_FENCES = {"", "bash", "sh", "shell", "zsh", "console", "terminal", "text", "!", "powershell",
                 "pwsh", "cmd", "bat"}
 #: a character after a path that makes it a pattern (`scripts/*.py`, `scripts/{name}.sh`)
 _PATTERN_NEXT = "*{<[$%"
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_SCHEME = _LazyPattern(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,36 +126,94 @@ def _find_references(text: str, start: int, own_name: str = "",
     structure = parse_body(text, start)
     found: dict[Span, Reference] = {}
     link_texts: list[tuple[Span, str]] = []
-    for match in _LINK.finditer(text, start):
-        if structure.in_code(match.start()):
+    for link_start, match in _links(text, start):
+        if structure.in_code(link_start):
             continue
-        link_texts.append((Span(match.start(), match.start(1)), match.group(1)))
+        link_texts.append((Span(link_start, match.start(1)), match.group(1)))
         _add_link(found, match.group(1), match.start(1))
-    for match in _DEFINITION.finditer(text, start):
-        if not structure.in_code(match.start()):
-            _add_link(found, match.group(1), match.start(1))
-    for match in _SKILL_DIR_PATH.finditer(text, start):
-        path = match.group(1).rstrip(".:")
+    for line_start, target, target_start in _definitions(text, start):
+        if not structure.in_code(line_start):
+            _add_link(found, target, target_start)
+    for placeholder_start, match in _skill_dir_paths(text, start):
+        path = match.group(2).rstrip(".:")
         if path:
-            span = Span(match.start(1), match.start(1) + len(path))
-            if _template_or_foreign(text, span.end, None) or _written_to(text, match.start(),
+            span = Span(match.start(2), match.start(2) + len(path))
+            if _template_or_foreign(text, span.end, None) or _written_to(text, placeholder_start,
                                                                           span.end):
                 continue  # `{baseDir}/references/vector-{a..i}-*.md`, `… in {baseDir}/reports/`
             found[span] = Reference(path, span, "placeholder")
     # bare matches never overlap each other: each is checked against the links and placeholders
     taken = _SpanIndex(list(found))
-    for match in _BARE_PATH.finditer(text, start):
-        span = Span(match.start(1), match.end(1))
+    for span in _bare_paths(text, start):
         if taken.overlaps(span):
             continue
         fence = structure.fence_at(span.start)
-        if _template_or_foreign(text, match.end(1), fence):
+        if _template_or_foreign(text, span.end, fence):
             continue
         if not _not_of_this_skill(text, span, structure, fence, own_name, guide, link_texts):
-            found[span] = Reference(match.group(1), span, "bare")
+            found[span] = Reference(text[span.start:span.end], span, "bare")
     # a NUL (written, or `%00` in a link) names no file on any system, and the OS refuses to look
     return tuple(sorted((ref for ref in found.values() if "\x00" not in ref.target),
                         key=lambda ref: ref.span.start))
+
+
+def _links(text: str, start: int) -> Iterator[tuple[int, re.Match[str]]]:
+    """Links and images after `start`, each with where it starts (at its `!` for an image)."""
+    free = start  # the first offset no earlier link took
+    for match in _LINK.finditer(text, start):
+        begin = match.start()
+        if begin > free and text[begin - 1] == "!":
+            begin -= 1
+        free = match.end()
+        yield begin, match
+
+
+def _definitions(text: str, start: int) -> Iterator[tuple[int, str, int]]:
+    """Link reference definitions at line starts from `start` on (as `^` under `re.M` finds them:
+    at `start` only when a line starts there): the line start, the target and where it starts."""
+    position = start
+    if start == 0 or text[start - 1] == "\n":
+        first = _DEFINITION_AT.match(text, start)
+        if first is not None:
+            yield start, first.group(1), first.start(1)
+            position = first.end()
+    for match in _DEFINITION_AFTER_LF.finditer(text, position):
+        yield match.start(1), match.group(2), match.start(2)
+
+
+def _skill_dir_paths(text: str, start: int) -> Iterator[tuple[int, re.Match[str]]]:
+    """`${WAVE_SKILL_DIR}/…`, `${CLAUDE_SKILL_DIR}/…` and `{baseDir}/…` after `start`, each with
+    where its placeholder starts (the `$` of the first two)."""
+    position = free = start
+    while (match := _SKILL_DIR_PATH.search(text, position)) is not None:
+        begin = match.start()
+        if match.group(1) != "baseDir":
+            if begin <= free or text[begin - 1] != "$":
+                position = begin + 1
+                continue
+            begin -= 1
+        yield begin, match
+        position = free = match.end()
+
+
+def _bare_paths(text: str, start: int) -> Iterator[Span]:
+    """Bare `scripts/…`, `references/…` and `assets/…` paths after `start` (with a leading `./`),
+    not glued to a word, a path or a placeholder before them."""
+    position = free = start  # `free`: the first offset no earlier path took
+    while (match := _BARE_PATH.search(text, position)) is not None:
+        slash = match.start()
+        folder = next(word for word in _BARE_FOLDERS if text.startswith(word, slash - len(word)))
+        begin = slash - len(folder)
+        if begin < position:  # the folder word starts before the search did
+            position = slash + 1
+            continue
+        if begin - 2 >= free and text[begin - 2:begin] == "./":
+            begin -= 2
+        if begin > 0 and _PATH_CHARACTER.match(text, begin - 1):
+            position = slash + 1  # no other folder word ends at this slash
+            continue
+        yield Span(begin, match.end())
+        position = free = match.end()
 
 
 class _SpanIndex:
@@ -132,7 +232,7 @@ class _SpanIndex:
 
 #: a line that gives bare paths as examples (a skill-writing guide's `scripts/rotate_pdf.py`), not
 #: as files of this skill; links are references wherever they are
-_EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)|\bexamples?\b[*_]*\s*:|"
+_EXAMPLE = _LazyPattern(r"\b(?:e\.g\.|for example|for instance|such as)|\bexamples?\b[*_]*\s*:|"
                       r"\blike `", re.I)
 #: a skill whose subject is writing skills: in a list that an example or an imagined skill
 #: introduces, its `scripts/…`, `references/…` are a generic skill's
@@ -142,21 +242,21 @@ _SKILL_WRITING = re.compile(
     r"(?:of\s+)?(?:(?:a|an|the|new|effective|good|your)\s+)*skills?\b", re.I)
 #: the line before a guide's list that makes its items hypothetical: a skill being imagined, or
 #: content to move into files that do not exist yet
-_HYPOTHETICAL_LEAD = re.compile(
+_HYPOTHETICAL_LEAD = _LazyPattern(
     r"\bwhen (?:building|designing|creating|writing|developing) (?:a|an|the|your)\b|"
     r"\b(?:move|put|split)\b[^.\n]*\bto\b[^\n]*:[*_\s]*$", re.I)
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+_LIST_ITEM = _LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s")
 MAX_LIST_LINES = 40
 #: `<folder>/SKILL.md`: a skill folder beside this one named by its entry file (`./SKILL.md` is
 #: this one; `.claude/skills/x/SKILL.md` is where a skill is installed, not a sibling)
-_SKILL_FILE = re.compile(r"(?<![\w./-])([\w.-]+)/SKILL\.md\b")
+_SKILL_FILE = _LazyPattern(r"(?<![\w./-])([\w.-]+)/SKILL\.md\b")
 #: the owner named right before a path: "`memory-sync`'s `references/x.md`", "the target's",
 #: "the `rai-planner` skill `references/x.md`"
-_OWNER = re.compile(r"(`[^`\n]+`|[\w.-]+)(?:['\u2019]s|\s+skill(?:['\u2019]s)?)\s*`?$")
+_OWNER = _LazyPattern(r"(`[^`\n]+`|[\w.-]+)(?:['\u2019]s|\s+skill(?:['\u2019]s)?)\s*`?$")
 _SELF = {"this", "the", "its", "our", "my", "same", "skill", "this skill", "the skill"}
 #: a write verb with the path as its destination: "Document findings in {baseDir}/test-reports/",
 #: "extract the section … to `references/x.md`", "the emitted SKILL.md + `references/scope.md`"
-_WRITTEN_TO = re.compile(
+_WRITTEN_TO = _LazyPattern(
     r"\b(?:writes?|written|save[sd]?|store[sd]?|document|record|log|append|add|put|place|move[sd]?|"
     r"copy|copies|extract|emit(?:s|ted)?|generates?|creates?|output)\b"
     r"(?:(?!\b(?:according|described|defined|documented|listed|specified|explained|outlined|"
@@ -164,12 +264,12 @@ _WRITTEN_TO = re.compile(
     r"\b(?:to|into|in|under|as)\s+(?:the\s+|a\s+)?[`*]*$|"
     r"\b(?:emitted|generated)\s+\S+\s+\+\s*`?$", re.I)
 #: how a `_WRITTEN_TO` match ends, once trailing `` ` ``, `*` and spaces are stripped (same flags)
-_DESTINATION_END = re.compile(r"(?:to|in|under|as|the|a|\+)\Z", re.I)
-_WRITTEN_AFTER = re.compile(r"^`?\s*\((?:\w+\s+)?(?:emitted|generated|created|written)\b", re.I)
+_DESTINATION_END = _LazyPattern(r"(?:to|in|under|as|the|a|\+)\Z", re.I)
+_WRITTEN_AFTER = _LazyPattern(r"^`?\s*\((?:\w+\s+)?(?:emitted|generated|created|written)\b", re.I)
 #: the destination of a shell command that creates it: the last word of `cp SRC DEST`, any
 #: argument of `mkdir`/`touch`, the file after `>`
-_COPY = re.compile(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:cp|mv|ln|install)\s.*\s[\"']?$")
-_CREATE = re.compile(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:mkdir|touch)\s.*$|>>?\s*[\"']?$")
+_COPY = _LazyPattern(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:cp|mv|ln|install)\s.*\s[\"']?$")
+_CREATE = _LazyPattern(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:mkdir|touch)\s.*$|>>?\s*[\"']?$")
 
 
 def _not_of_this_skill(text: str, span: Span, structure: MarkdownBody, fence: Fence | None,
@@ -278,7 +378,8 @@ def _block_of_another_skill(text: str, offset: int, fence: Fence | None) -> bool
         block = _table_around(text, offset)
     else:
         return False
-    return any(match.group(1) != "." for match in _SKILL_FILE.finditer(block))
+    return "/SKILL.md" in block and any(match.group(1) != "." for match in
+                                        _SKILL_FILE.finditer(block))
 
 
 def _table_around(text: str, offset: int) -> str:

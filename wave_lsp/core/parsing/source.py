@@ -22,6 +22,8 @@ _LOOSE_DELIMITER = re.compile(r"---.*")
 
 @dataclass(slots=True)
 class DecodeResult:
+    """A file's bytes as text, with its byte-order mark and first invalid byte."""
+
     text: str
     bom: bool = False
     #: byte offset of the first byte that is not valid UTF-8, if any
@@ -55,6 +57,8 @@ def strip_bom(result: DecodeResult) -> DecodeResult:
 
 @dataclass(slots=True)
 class Delimiter:
+    """A frontmatter delimiter line (`---` or a near miss)."""
+
     line: int
     span: Span  #: the delimiter line's characters
     exact: bool  #: the line is exactly `---`

@@ -12,6 +12,8 @@ import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate, repeat
+from operator import add
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -57,12 +59,18 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = [0]
         # content_ends[i] is the offset where line i's characters end (its terminator starts).
-        content_ends: list[int] = []
-        for match in _LINE_BREAK.finditer(text):
-            content_ends.append(match.start())
-            starts.append(match.end())
+        if "\r" in text:
+            starts = [0]
+            content_ends: list[int] = []
+            for match in _LINE_BREAK.finditer(text):
+                content_ends.append(match.start())
+                starts.append(match.end())
+        else:  # only `\n`: the line lengths from one split, summed at C speed
+            line_lengths = map(len, text.split("\n"))
+            starts = list(accumulate(map(add, line_lengths, repeat(1)), initial=0))
+            starts.pop()
+            content_ends = [start - 1 for start in starts[1:]]
         content_ends.append(len(text))
         self._starts = starts
         self._content_ends = content_ends

@@ -53,6 +53,8 @@ ALIAS = _Alias()
 
 @dataclass(eq=False, slots=True)
 class YamlNode:
+    """A frontmatter node: kind, spans, style, tag, anchor and children."""
+
     kind: NodeKind
     span: Span  #: the node including its anchor and tag
     content_span: Span  #: the value itself (after anchor and tag; trailing blank lines trimmed)
@@ -94,6 +96,8 @@ class YamlNode:
 
 @dataclass(slots=True)
 class YamlProblem:
+    """Why the frontmatter does not parse, and where."""
+
     kind: ProblemKind
     message: str
     span: Span
@@ -127,15 +131,18 @@ _FLOAT_12 = re.compile(
 _BOOL_11 = re.compile(
     r"yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"
 )
-_INT_11 = re.compile(
+#: the YAML 1.1 numbers and dates, left as pattern texts that `re` compiles (and caches) when a
+#: value first needs them: each starts with a sign, a digit or a dot, most values with neither
+_NUMERIC_START = frozenset("+-.0123456789")
+_INT_11 = (
     r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+"
     r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+"
 )
-_FLOAT_11 = re.compile(
+_FLOAT_11 = (
     r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?"
     r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
 )
-_TIMESTAMP_11 = re.compile(
+_TIMESTAMP_11 = (
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
     r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
     r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?"
@@ -173,11 +180,13 @@ def yaml11_type(text: str) -> str | None:
         return "null"
     if _BOOL_11.fullmatch(text):
         return "boolean"
-    if _INT_11.fullmatch(text):
+    if text[:1] not in _NUMERIC_START:
+        return None
+    if re.fullmatch(_INT_11, text):
         return "integer"
-    if _FLOAT_11.fullmatch(text):
+    if re.fullmatch(_FLOAT_11, text):
         return "number"
-    if _TIMESTAMP_11.fullmatch(text):
+    if re.fullmatch(_TIMESTAMP_11, text):
         return "date"
     return None
 
@@ -230,12 +239,14 @@ def _convert_one(node: YamlNode, done: dict[int, Any]) -> Any:
 #: texts on which libyaml and ruamel.yaml's pure parser may disagree, found by comparing the two
 #: (tests/core/test_yaml_paths.py): tabs (libyaml accepts some that YAML forbids), a lone carriage
 #: return, line separators, next-line and byte-order marks (YAML 1.1 breaks, YAML 1.2 content),
-#: characters outside the Basic Multilingual Plane, a block scalar header with `#` right after it,
-#: a comment line in a text with a block scalar, and anchor, alias and tag indicators
+#: a block scalar header with `#` right after it,
+#: a comment line in a text with a block scalar, and tag indicators and anchor and alias indicators
+#: with a name after them (`R & D`, `a * b` are text to both, and `key: & x` an error to both, which
+#: the pure parser then reports)
 _C_UNSAFE = re.compile(
-    "[\t\u0085\u2028\u2029\ufeff\U00010000-\U0010ffff]|\r(?!\n)"
+    "[\t\u0085\u2028\u2029\ufeff]|\r(?!\n)"
     "|[|>][-+0-9]*#"
-    r"|(?:^|[\s\[{,])[&*!]"
+    r"|(?:^|[\s\[{,])(?:!|[&*](?=[\w-]))"
 )
 _COMMENT_LINE = re.compile(r"^[ ]*#", re.M)
 #: document markers (`---`, `...`): libyaml accepts sequences of them the pure parser rejects
@@ -244,10 +255,10 @@ _BLOCK_HEADER = re.compile(r"[|>][-+0-9]*[ ]*(?:#.*)?$", re.M)
 
 
 #: the alternatives of `_C_UNSAFE`, each searched only when a character it needs is in the text
-_UNSAFE_NON_ASCII = re.compile("[\u0085\u2028\u2029\ufeff\U00010000-\U0010ffff]")
+_UNSAFE_NON_ASCII = re.compile("[\u0085\u2028\u2029\ufeff]")
 _LONE_CR = re.compile("\r(?!\n)")
 _HEADER_COMMENT = re.compile("[|>][-+0-9]*#")
-_PROPERTY_INDICATOR = re.compile(r"(?:^|[\s\[{,])[&*!]")
+_PROPERTY_INDICATOR = re.compile(r"(?:^|[\s\[{,])(?:!|[&*](?=[\w-]))")
 
 
 def _c_can_parse(text: str) -> bool:
@@ -306,7 +317,8 @@ def _identity(index: int) -> int:
     return index
 
 
-_INNER_TAB = re.compile(r"(?m)(?<=[^\s])([^\S\r\n]*)\t")
+#: compiled by `re` when first needed (a frontmatter with a tab)
+_INNER_TAB = r"(?m)(?<=[^\s])([^\S\r\n]*)\t"
 
 
 def _neutralise_inner_tabs(text: str) -> str:
@@ -317,7 +329,7 @@ def _neutralise_inner_tabs(text: str) -> str:
     """
     if "\t" not in text:
         return text
-    return _INNER_TAB.sub(lambda m: m.group(1) + " ", text)
+    return re.sub(_INNER_TAB, lambda m: m.group(1) + " ", text)
 
 
 def _nesting_guard(text: str) -> int | None:
@@ -376,12 +388,15 @@ def _problem_from_error(error: Exception, text: str, offset: int) -> YamlProblem
 
 
 # Claude Code's quoting retry (docs/design/runtime-facts.md §3.1), reproduced exactly.
-_RETRY_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(.+)$")
-_YAML_SPECIAL_CHARS = re.compile(r"[{}[\]*&#!|>%@`]|: ")
+#: compiled by `re` when first needed (a frontmatter that does not parse)
+_RETRY_LINE = r"^([a-zA-Z_-]+):\s+(.+)$"
+_YAML_SPECIAL_CHARS = r"[{}[\]*&#!|>%@`]|: "
 
 
 @dataclass(slots=True)
 class _Rewrite:
+    """A value the quoting retry rewrote: its place in the new text and in the old."""
+
     new_start: int
     new_end: int
     old_start: int
@@ -396,13 +411,13 @@ def quote_problematic_values(text: str) -> tuple[str, list[_Rewrite]]:
     for raw_line in text.splitlines(keepends=True):
         content = raw_line.rstrip("\r\n")
         ending = raw_line[len(content) :]
-        match = _RETRY_LINE.match(content)
+        match = re.match(_RETRY_LINE, content)
         value = match.group(2) if match else ""
         if (
             match
             and not (value.startswith('"') and value.endswith('"'))
             and not (value.startswith("'") and value.endswith("'"))
-            and _YAML_SPECIAL_CHARS.search(value)
+            and re.search(_YAML_SPECIAL_CHARS, value)
         ):
             escaped = value.replace("\\", "\\\\").replace('"', '\\"')
             new_content = f'{match.group(1)}: "{escaped}"'
@@ -648,7 +663,8 @@ def _note_duplicate(document: YamlDocument, seen: dict[Any, YamlNode], key_node:
         seen[key] = key_node
 
 
-_PROPERTY = re.compile(r"([&!][^\s,\[\]{}]*)[ \t]*")
+#: compiled by `re` when first needed (a node with an anchor or a tag)
+_PROPERTY = r"([&!][^\s,\[\]{}]*)[ \t]*"
 
 
 def _new_node(kind: NodeKind, event: events.ScalarEvent | events.CollectionStartEvent, text: str,
@@ -664,7 +680,7 @@ def _new_node(kind: NodeKind, event: events.ScalarEvent | events.CollectionStart
     content_start = start
     if node.anchor is not None or explicit_tag:
         for _ in range(2):
-            match = _PROPERTY.match(text, content_start)
+            match = re.compile(_PROPERTY).match(text, content_start)
             if not match:
                 break
             token = match.group(1)

@@ -35,7 +35,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import capped, closest
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.arguments import PLACEHOLDER as ARGUMENT
-from wave_lsp.core.runtime.arguments import declared_names
+from wave_lsp.core.runtime.arguments import declared_names, unescaped_placeholders
 from wave_lsp.core.runtime.variables import PLACEHOLDER as VARIABLE
 from wave_lsp.core.runtime.variables import VARIABLES, variable
 
@@ -82,7 +82,7 @@ def _arguments(ctx: CheckContext) -> tuple[re.Match[str], ...]:
 
 @lru_cache(maxsize=64)
 def _argument_matches(text: str, start: int) -> tuple[re.Match[str], ...]:
-    return tuple(m for m in ARGUMENT.finditer(text, start) if not m.group(1))
+    return tuple(unescaped_placeholders(text, start))
 
 
 @check("SK115")

@@ -18,6 +18,7 @@ reference offers "did you mean" when a file of the folder is within two edits of
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
@@ -121,6 +122,10 @@ def _same_file_name(written: str, files: list[str]) -> str | None:
 
 
 MAX_HELPERS = 100
+#: what every reference to a Markdown file contains: `.md` in any case, letters maybe
+#: percent-encoded in a link (`%2Emd`); a helper without it links no other helper (half of the
+#: corpus's helper files, whose scan is then skipped)
+_MAY_NAME_MARKDOWN = re.compile(r"(?:\.|%2e)(?:m|%[46]d)(?:d|%[46]4)", re.I)
 MAX_HELPER_BYTES = 256 * 1024
 
 
@@ -180,6 +185,8 @@ def _helper_graph(starts: list[Path], root: Path, disk: DiskView) -> dict[Path, 
                 text = handle.read(MAX_HELPER_BYTES).decode("utf-8", errors="replace")
         except OSError:
             continue
+        if not _MAY_NAME_MARKDOWN.search(text):
+            continue  # no reference of this helper can end with `.md`: nothing to scan for
         for reference in find_references(SkillDocument.from_text(text)):
             target = _helper(reference, current.parent, root, disk)
             if target is not None and target not in graph[current]:

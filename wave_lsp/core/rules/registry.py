@@ -21,6 +21,8 @@ CODES_ATTRIBUTE = "wave_lsp_codes"
 
 @dataclass(frozen=True, slots=True)
 class Check:
+    """A check function with the codes it reports."""
+
     codes: tuple[str, ...]
     function: CheckFunction
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.context import CheckContext
@@ -31,8 +32,10 @@ def normalized(key: str) -> str:
     return re.sub(r"[-_\s]+", "", spaced.lower())
 
 
+@lru_cache(maxsize=1024)
 def likely_meant(key: str) -> str | None:
-    """The known field `key` is probably a misspelling of, if any."""
+    """The known field `key` is probably a misspelling of, if any (memoised: the same unknown
+    keys, `version` or `author`, come back in skill after skill)."""
     known = list(schema.fields())
     if key in known:
         return None

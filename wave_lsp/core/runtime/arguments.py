@@ -21,7 +21,24 @@ from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 PLACEHOLDER = re.compile(r"(\\)?\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\d+)(?!\w)|"
                          r"([A-Za-z_]\w*)(?!\[))")
+#: `PLACEHOLDER` without its escape, for finding unescaped placeholders: a pattern that starts with
+#: `(\\)?` is tried at every offset, one that starts with `$` is found at C speed (group 1 stays,
+#: always empty, so that the groups keep their numbers)
+_UNESCAPED = re.compile(r"()\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\d+)(?!\w)|"
+                        r"([A-Za-z_]\w*)(?!\[))")
 _OPERATOR_CHARS = frozenset(";&|<>()")
+
+
+def unescaped_placeholders(text: str, start: int = 0,
+                           end: int | None = None) -> Iterator[re.Match[str]]:
+    """The matches of `PLACEHOLDER.finditer(text, start, end)` that are not escaped (their group 1
+    is empty), with the same groups and spans. A match never ends with a backslash, so a `$` is
+    escaped exactly when a backslash at or after `start` stands right before it."""
+    for match in _UNESCAPED.finditer(text, start, len(text) if end is None else end):
+        begin = match.start()
+        if begin > start and text[begin - 1] == "\\":
+            continue
+        yield match
 
 
 def split_arguments(raw: str, profile: RuntimeProfile) -> list[str]:
@@ -114,12 +131,11 @@ def declared_names(value: object) -> list[str]:
 
 
 def has_placeholder(text: str, names: Sequence[str]) -> bool:
-    return any(_is_placeholder(match, names) for match in PLACEHOLDER.finditer(text))
+    return any(_is_placeholder(match, names) for match in unescaped_placeholders(text))
 
 
 def _is_placeholder(match: re.Match[str], names: Sequence[str]) -> bool:
-    if match.group(1):
-        return False
+    """An unescaped match is substituted unless it is a `$name` that is not declared."""
     return match.group(5) is None or match.group(5) in names
 
 
@@ -152,7 +168,7 @@ def argument_references(text: str, names: Sequence[str], start: int = 0,
                         end: int | None = None) -> Iterator[ArgumentReference]:
     """The placeholders of `text[start:end]` that substitution replaces (the same pattern as
     `substitute_arguments`): escaped ones and undeclared `$name`s are left out."""
-    for match in PLACEHOLDER.finditer(text, start, len(text) if end is None else end):
+    for match in unescaped_placeholders(text, start, end):
         if not _is_placeholder(match, names):
             continue
         index_text = match.group(2) or match.group(4)

@@ -20,6 +20,8 @@ CHARS_PER_TOKEN = 4
 
 @dataclass(frozen=True, slots=True)
 class ListingEntry:
+    """A skill's line in the model's listing, and who can invoke the skill."""
+
     name: str
     text: str  #: the line the model sees (empty when the skill is not listed)
     model_invocable: bool

@@ -24,6 +24,8 @@ SHELL_TOOLS = ("Bash", "PowerShell")
 
 @dataclass(frozen=True, slots=True)
 class ToolRule:
+    """An `allowed-tools` rule: its tool, its content in parentheses, whether it is well formed."""
+
     raw: str
     tool: str
     content: str | None  #: None for a bare tool name; unescaped

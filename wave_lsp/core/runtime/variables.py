@@ -15,6 +15,8 @@ PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 
 @dataclass(frozen=True, slots=True)
 class Variable:
+    """A `${…}` placeholder a runtime substitutes: what it stands for, where it may stand."""
+
     name: str
     description: str
     plugin_only: bool = False

@@ -28,7 +28,6 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.disk_view import ListingCache
 from wave_lsp.core.workspace.folder_facts import FolderFacts
-from wave_lsp.core.workspace.forked import in_two_processes
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root
 from wave_lsp.core.workspace.runtime_view import (
     SkillSummary,
@@ -143,6 +142,8 @@ class WorkspaceSession:
         remembered here as if read here."""
         if len(paths) < PARALLEL_FROM:
             return [self.summary(path, home, facts=facts) for path in paths]
+        from wave_lsp.core.workspace.forked import in_two_processes  # pickle, select, signal: only here
+
         kept = in_two_processes(paths, partial(self._kept_summaries, home, facts))
         found: list[SkillSummary | None] = []
         for path, remembered in zip(paths, kept, strict=True):
