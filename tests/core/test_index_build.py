@@ -239,6 +239,19 @@ def test_the_index_asks_about_each_folder_once_not_per_skill(tmp_path: Path,
     assert len(gits) == len(set(gits)) <= above  # (project skills need no `.git` look-up)
 
 
+def test_facts_remember_folders_above_the_skills_not_each_skill(tmp_path: Path) -> None:
+    """Without a walk (a project's discovery), each skill's own folder is asked, and only the
+    folders above the skills are remembered: the memory of a pass does not grow per skill."""
+    project = tmp_path / "project"
+    paths = [write(project, f"plugins/p/skills/s{index:02d}/SKILL.md") for index in range(30)]
+    write(project, "plugins/p/.claude-plugin/plugin.json", json.dumps({"name": "p"}))
+    facts = FolderFacts()
+    located = [locate(path, home=tmp_path / "home", facts=facts) for path in paths]
+    assert located == [locate(path, home=tmp_path / "home") for path in paths]
+    assert {found.plugin.name for found in located if found.plugin} == {"p"}
+    assert len(facts._answers) <= 2 * (len(project.parents) + 4)
+
+
 def test_the_index_holds_what_reading_each_skill_alone_gives(tmp_path: Path) -> None:
     project = varied_tree(tmp_path)
     home = tmp_path / "home"

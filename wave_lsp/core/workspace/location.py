@@ -139,18 +139,21 @@ def _find_plugin_remembered(start: Path, facts: FolderFacts) -> Plugin | None:
     """`find_plugin` asking each folder once per pass, and not at all when the walk listed it
     without a manifest folder. The answer found from a folder upwards is remembered for that
     folder (the skills of one root share their parent's) unless a marketplace was met on the
-    way: a marketplace's answer depends on the folder the search started from."""
+    way: a marketplace's answer depends on the folder the search started from. Nothing is
+    remembered about `start` itself (a skill's own folder is asked once: remembering it would
+    cost memory per skill for nothing)."""
     folder = str(start)
     passed: list[str] = []
-    remember = True
+    remember = first = True
     found: Plugin | None = None
     while True:
-        known = facts.answer_if_known("plugin above", folder)
+        known = None if first else facts.answer_if_known("plugin above", folder)
         if known is not None:
             found = cast("Plugin | None", known[0])  # remembered below, as `(found,)`
             break
         if not facts.unmarked(folder):
-            own, entries = facts.answer("plugin", folder, _manifests)
+            own, entries = _manifests(folder) if first else facts.answer(
+                "plugin", folder, _manifests)
             if own is not None:
                 found = own
                 break
@@ -159,7 +162,9 @@ def _find_plugin_remembered(start: Path, facts: FolderFacts) -> Plugin | None:
                 declared = _marketplace_plugin(entries, start)
                 if declared is not None:
                     return declared
-        passed.append(folder)
+        if not first:
+            passed.append(folder)
+        first = False
         parent = os.path.dirname(folder)
         if parent == folder:
             break
@@ -267,10 +272,12 @@ def _skill_paths(plugin_root: Path, skills: object) -> tuple[Path, ...]:
 def find_git_root(start: Path, facts: FolderFacts | None = None) -> Path | None:
     """The nearest folder at or above `start` that holds `.git`; `facts` as in `find_plugin`."""
     if facts is not None and start.is_absolute():
-        folder = str(start)
+        folder, first = str(start), True  # (the start folder is asked, not remembered)
         while True:
-            if not facts.unmarked(folder) and facts.answer("git", folder, _holds_git):
+            if not facts.unmarked(folder) and (
+                    _holds_git(folder) if first else facts.answer("git", folder, _holds_git)):
                 return Path(folder)
+            first = False
             parent = os.path.dirname(folder)
             if parent == folder:
                 return None
