@@ -104,7 +104,8 @@ def _check_in_workers(files: list[Path], settings: Settings, session: WorkspaceS
     from wave_lsp.core.workspace.location import locate
 
     home = settings.home or Path.home()
-    for project in {locate(path, home=home).project_root for path in files}:
+    for project in {locate(path, home=home, facts=session.pass_facts).project_root
+                    for path in files}:
         session.project(settings.profile, project, home, settings.personal)
     context = multiprocessing.get_context("fork")
     # about eight chunks per worker, so that a slow chunk does not leave the other cores idle

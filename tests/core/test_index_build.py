@@ -179,6 +179,23 @@ def test_locate_with_the_walks_facts_answers_as_locate_alone(tmp_path: Path) -> 
         "tools", "wavy", "lonely", "docs"}
 
 
+def test_a_check_run_locates_with_one_pass_of_facts_as_each_file_alone(tmp_path: Path) -> None:
+    """A CLI run's session (one snapshot of the disk) locates every file with one `FolderFacts`:
+    the locations of locating each file alone (the corpus baselines in tests/regression hold the
+    findings); a language-server session keeps none."""
+    from wave_lsp.api import check_files
+
+    project = varied_tree(tmp_path)
+    home = tmp_path / "home"
+    paths = sorted(find_skill_files([project]))
+    reports = check_files(paths, Settings(home=home, personal=False))
+    assert [report.location for report in reports] == [locate(p, home=home) for p in paths]
+    one_pass = session_module.WorkspaceSession(freshness_seconds=None)
+    assert isinstance(one_pass.pass_facts, FolderFacts)
+    assert one_pass.pass_facts is one_pass.pass_facts
+    assert session_module.WorkspaceSession().pass_facts is None
+
+
 def test_folders_the_walk_did_not_list_are_asked_the_disk(tmp_path: Path) -> None:
     """Facts only spare questions about folders the walk listed: a skill outside the walk, or a
     manifest created after the walk listed the folder above, is looked up as before."""

@@ -53,7 +53,7 @@ def check_file_steps(path: Path, settings: Settings | None = None, *, text: str 
     pauses it to read newer edits and abandons it when the document changed."""
     settings = settings or Settings()
     session = session or WorkspaceSession()
-    location = locate(path, home=settings.home)
+    location = locate(path, home=settings.home, facts=session.pass_facts)
     report = FileReport(path=path, location=location)
     if text is None:
         data, problem = read_skill_file(path)

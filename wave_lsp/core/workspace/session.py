@@ -110,6 +110,20 @@ class WorkspaceSession:
     #: folder listings for the reference rules, each trusted while its folder is unchanged
     #: (`disk_view`: exact without `expire`, so nothing to clear)
     listings: ListingCache = field(default_factory=ListingCache)
+    #: what locating skills has learnt about folders, for a session that is one snapshot of the
+    #: disk (`freshness_seconds` None: a CLI run); None for a language-server session, whose
+    #: folders may change between two analyses
+    _pass_facts: FolderFacts | None = None
+
+    @property
+    def pass_facts(self) -> FolderFacts | None:
+        """`FolderFacts` for every `locate` of this session when it is one snapshot of the disk
+        (the same answers as without, fewer `stat`s: `folder_facts`), else None."""
+        if self.freshness_seconds is not None:
+            return None
+        if self._pass_facts is None:
+            self._pass_facts = FolderFacts()
+        return self._pass_facts
 
     # -- per-file summaries ---------------------------------------------------------------------
     def summary(self, path: Path, home: Path | None, info: os.stat_result | None = None,
