@@ -13,9 +13,9 @@ inputs, ending with a table of goal, figure and verdict.
 4. The server on 5,000 generated skills (and 50,000 with `--large`): time to index, re-index after
    a file event, peak RSS (`workspace_scale.measure`).
 
-Run: `python benchmarks/speed.py [--rounds 10] [--throughput-rounds 3] [--sample 40] [--large]` (installs skills-ref on
-first use). Prints figures only; no test asserts them. The machine's load average is printed first
-and last: on a busy machine read the ratios, not the absolute times.
+Run: `python benchmarks/speed.py [--rounds 10] [--throughput-rounds 3] [--sample 40] [--large]`
+(installs skills-ref on first use). Prints figures only; no test asserts them. The machine's load
+average is printed first and last: on a busy machine read the ratios, not the absolute times.
 """
 
 from __future__ import annotations
