@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from wave_lsp.core.parsing.text import LineIndex, Span, line_index
+from wave_lsp.core.parsing.text import LONE_CR, LineIndex, Span, line_index
 
 BOM = "\ufeff"
 _CLEAN_DELIMITER = re.compile(r"---[ \t]*")
@@ -124,13 +124,11 @@ def quick_frontmatter(text: str) -> str | None:
     if not text.startswith("---"):
         return None
     start = text.find("\n") + 1
-    if start == 0 or ("\r" in text and _LONE_CR.search(text)):
+    if start == 0 or ("\r" in text and LONE_CR.search(text)):
         return None
     closer = _CLEAN_CLOSER.search(text, start)
     return None if closer is None else text[start:closer.start()]
 
-
-_LONE_CR = re.compile("\r(?!\n)")
 
 
 def _first_content_line(lines: LineIndex) -> int | None:

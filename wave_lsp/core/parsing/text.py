@@ -16,6 +16,8 @@ from itertools import accumulate, repeat
 from operator import add
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: a carriage return that is a line break of its own (not the first half of `\r\n`)
+LONE_CR = re.compile("\r(?!\n)")
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover - the pure-Python parser serves alone
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
 
-from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.text import LONE_CR, Span
 
 MAX_DEPTH = 100
 MAX_FRONTMATTER_CHARS = 1_048_576
@@ -239,26 +239,21 @@ def _convert_one(node: YamlNode, done: dict[int, Any]) -> Any:
 #: texts on which libyaml and ruamel.yaml's pure parser may disagree, found by comparing the two
 #: (tests/core/test_yaml_paths.py): tabs (libyaml accepts some that YAML forbids), a lone carriage
 #: return, line separators, next-line and byte-order marks (YAML 1.1 breaks, YAML 1.2 content),
-#: a block scalar header with `#` right after it,
-#: a comment line in a text with a block scalar, and tag indicators and anchor and alias indicators
-#: with a name after them (`R & D`, `a * b` are text to both, and `key: & x` an error to both, which
-#: the pure parser then reports)
-_C_UNSAFE = re.compile(
-    "[\t\u0085\u2028\u2029\ufeff]|\r(?!\n)"
-    "|[|>][-+0-9]*#"
-    r"|(?:^|[\s\[{,])(?:!|[&*](?=[\w-]))"
-)
+#: a block scalar header with `#` right after it, and tag indicators and anchor and alias
+#: indicators with a name after them (`R & D`, `a * b` are text to both, and `key: & x` an error
+#: to both, which the pure parser then reports); `_c_can_parse` searches each only when the text
+#: holds a character it needs
+_UNSAFE_NON_ASCII = re.compile("[\u0085\u2028\u2029\ufeff]")
+_HEADER_COMMENT = re.compile("[|>][-+0-9]*#")
+_PROPERTY_INDICATOR = re.compile(r"(?:^|[\s\[{,])(?:!|[&*](?=[\w-]))")
+#: the same as one pattern (what the piecewise search must agree with: tests/core/test_quick_values.py)
+_C_UNSAFE = re.compile("|".join(["\t", _UNSAFE_NON_ASCII.pattern, LONE_CR.pattern,
+                                 _HEADER_COMMENT.pattern, _PROPERTY_INDICATOR.pattern]))
+#: with `_BLOCK_HEADER`: a comment line in a text that has a block scalar (also unsafe)
 _COMMENT_LINE = re.compile(r"^[ ]*#", re.M)
 #: document markers (`---`, `...`): libyaml accepts sequences of them the pure parser rejects
 _DOCUMENT_MARKER = re.compile(r"^(?:---|\.\.\.)", re.M)
 _BLOCK_HEADER = re.compile(r"[|>][-+0-9]*[ ]*(?:#.*)?$", re.M)
-
-
-#: the alternatives of `_C_UNSAFE`, each searched only when a character it needs is in the text
-_UNSAFE_NON_ASCII = re.compile("[\u0085\u2028\u2029\ufeff]")
-_LONE_CR = re.compile("\r(?!\n)")
-_HEADER_COMMENT = re.compile("[|>][-+0-9]*#")
-_PROPERTY_INDICATOR = re.compile(r"(?:^|[\s\[{,])(?:!|[&*](?=[\w-]))")
 
 
 def _c_can_parse(text: str) -> bool:
@@ -269,7 +264,7 @@ def _c_can_parse(text: str) -> bool:
         return False
     if not text.isascii() and _UNSAFE_NON_ASCII.search(text):
         return False
-    if "\r" in text and _LONE_CR.search(text):
+    if "\r" in text and LONE_CR.search(text):
         return False
     if ("|" in text or ">" in text) and _HEADER_COMMENT.search(text):
         return False
