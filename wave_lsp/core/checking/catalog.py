@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: the columns of the `severity` letters in rules.toml; a profile reads its `catalog_column`
-CATALOG_COLUMNS: tuple[str, ...] = ("wave", "claude-code", "agentskills", "portable")
+CATALOG_COLUMNS: tuple[str, ...] = ("wave", "claude-code", "agentskills", "portable", "codex",
+                                     "copilot", "cursor", "opencode", "gemini-cli")
 DOCS_BASE_URL = "https://github.com/wave-lsp/wave-lsp/blob/main/docs/rules/"
 
 

@@ -49,6 +49,9 @@ def skill_location(ctx: CheckContext) -> Iterator[Finding]:
     assert root is not None and location.path is not None
     shown_root = f"{root.parent.name}/{root.name}" if location.scope != "plugin" else "skills"
     is_skill_file = location.path.name.lower() == SKILL_FILE.lower()
+    if is_skill_file and location.scope != "plugin" and \
+            ctx.profile.finds_at_depth(location.depth_in_root):
+        return  # this runtime scans that deep (Gemini CLI reads `<root>/SKILL.md`, Codex deeper)
     if location.depth_in_root == 0 and is_skill_file:
         message = (f"This SKILL.md lies directly in `{shown_root}/`: runtimes load only "
                    f"`{shown_root}/<skill-name>/SKILL.md`. Move it into a folder named after "
@@ -75,8 +78,11 @@ def _nested_message(ctx: CheckContext, shown_root: str) -> str:
         return (f"This SKILL.md is not loaded: the manifest of plugin `{plugin.name}` lists its "
                 f"skills and not this folder. If it should load, add `./{listed}` to the "
                 "manifest's `skills`.")
+    deepest = ctx.profile.max_scan_depth
+    reach = ("runtimes look only one level down" if deepest == 1
+             else f"{ctx.profile.runtime} looks at most {deepest} levels down")
     return (f"This SKILL.md is nested {location.depth_in_root} folders deep in `{shown_root}/`, "
-            f"so it is not loaded: runtimes look only one level down "
+            f"so it is not loaded: {reach} "
             f"(`{shown_root}/<skill-name>/SKILL.md`). If it should load, move it up.")
 
 

@@ -4,8 +4,10 @@ A target (`--target`, `wave.target`, `[tool.wave-lsp] target`) names a profile. 
 profile (`profile.argument_base`, `profile.expands(name)`, `profile.lenient_frontmatter`) and never
 compares target names: adding a runtime means one more profile here plus its severity column in
 `wave_lsp/data/rules.toml` (and its `x-targets` entries in the schema). The facts behind each value
-are in docs/design/runtime-facts.md (§3 Claude Code, §4 Wave) and docs/design/product.md
-*Discovery*, *Preview* and *Permission engine*.
+are in docs/design/runtime-facts.md (§3 Claude Code, §4 Wave, §9 Codex, Copilot in VS Code, Cursor,
+OpenCode and Gemini CLI) and docs/design/product.md *Discovery*, *Preview* and *Permission engine*.
+`portable` is the strictest reading over every other profile (its `members`): its messages name the
+members that drop a skill (docs/design/rules.md *Targets*).
 
 Profiles compare and hash by identity, so tables of per-runtime wording can be keyed by the profile
 objects themselves (`{CLAUDE_CODE: "…"}`) and fall back to a sentence built from the profile's
@@ -14,7 +16,7 @@ attributes for a runtime they do not know.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
@@ -25,10 +27,22 @@ WAVE_VARIABLES = frozenset({"WAVE_SKILL_DIR", "WAVE_PLUGIN_ROOT", "WAVE_SESSION_
 CLAUDE_SHARED_VARIABLES = frozenset({"CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_SESSION_ID"})
 CLAUDE_ONLY_VARIABLES = frozenset({"CLAUDE_PLUGIN_DATA", "CLAUDE_PROJECT_DIR", "CLAUDE_EFFORT"})
 
-#: every project skills root any runtime scans, lowest precedence first
-ALL_SKILLS_ROOTS = (".agents/skills", ".claude/skills", ".wave/skills")
+#: the project skills roots Wave scans, lowest precedence first
+WAVE_SKILLS_ROOTS = (".agents/skills", ".claude/skills", ".wave/skills")
+#: every project skills root any runtime scans (computed from the profiles below)
+ALL_SKILLS_ROOTS: tuple[str, ...] = WAVE_SKILLS_ROOTS
 
 ProfileKind = Literal["runtime", "validator", "aggregate"]
+#: how a runtime reads the frontmatter's YAML (docs/design/runtime-facts.md §9.6):
+#: "strict" rejects a file with any YAML error; "quoting-retry" (Claude Code) quotes bad values
+#: and retries, else loads empty metadata; "colon-retry" (OpenCode) rewrites top-level values
+#: with `:` of non-hyphenated keys as block scalars and retries once, and otherwise drops the
+#: skill; "line-fallback" (Gemini CLI) reads `name:` and `description:` lines by regex when the
+#: YAML fails; "error-collecting" (VS Code) keeps whatever attributes its parser recovers
+YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", "error-collecting"]
+#: which skill wins two of the same name: "rank" (the root of highest precedence, then the first
+#: in name order), "both" (both load and a plain mention selects neither: Codex)
+Collision = Literal["rank", "both"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -103,15 +117,111 @@ class RuntimeProfile:
     #: (`wave_lsp.core.runtime.readonly`; Claude Code yes, Wave's permission manager no)
     auto_allows_read_only: bool = False
 
+    # -- facts of the runtimes beyond Wave and Claude Code (docs/design/runtime-facts.md §9) ------
+    #: where the facts come from: "code" (the runtime's source, with a commit) or "docs" (its
+    #: documentation only: messages say so, `evidence_note`)
+    evidence: Literal["code", "docs", "spec"] = "code"
+    #: the personal skills roots under the home directory, highest precedence first (None: the
+    #: project roots' folders)
+    personal_roots: tuple[str, ...] | None = None
+    #: how deep below a skills root a SKILL.md is found: `<root>/SKILL.md` is depth 0,
+    #: `<root>/<dir>/SKILL.md` depth 1 (None: any depth)
+    min_scan_depth: int = 1
+    max_scan_depth: int | None = 1
+    #: the project roots, in words, as the runtime finds them (walk-up rules), for messages
+    project_roots_rule: str = ""
+    #: the roots in precedence order, highest first, as `project:<folder>` / `personal:<folder>`,
+    #: when project and personal roots interleave (OpenCode); None: every project root, then
+    #: every personal one
+    root_order: tuple[str, ...] | None = None
+    collision: Collision = "rank"
+    yaml_loader: YamlLoader = "strict"
+    #: a UTF-8 byte-order mark before `---` still leaves a frontmatter
+    tolerates_bom: bool = False
+    #: the fields it reads from the frontmatter (None: the schema's `x-targets`); what it does
+    #: with the rest, in words
+    other_fields: str = "ignored"
+    #: where the command name comes from: "folder", "name" (the frontmatter `name`, required) or
+    #: "name-or-folder" (the folder when `name` is missing)
+    name_source: Literal["folder", "name", "name-or-folder"] = "name-or-folder"
+    #: the skill is skipped when `name` differs from its folder
+    name_must_match_folder: bool = False
+    name_limit: int | None = 64  #: characters `name` may have (None: no limit)
+    description_limit: int | None = 1024  #: characters `description` may have (None: no limit)
+    #: what happens over a limit: "reject" the skill, "truncate" the value, "none" (no limit)
+    over_limit: Literal["reject", "truncate", "none"] = "reject"
+    #: characters of `name` replaced by `-` in the command name (Gemini CLI)
+    name_replaced_chars: str = ""
+    #: how the user invokes a skill by name: `/name` or `$name` (Codex)
+    command_sigil: str = "/"
+    #: the whole file, frontmatter included, is given to the model on invocation (Codex)
+    injects_frontmatter: bool = False
+    #: `$ARGUMENTS` and `$N` in the body are substituted (else they reach the model literally)
+    substitutes_arguments: bool = True
+    #: where arguments go when the body has none of its placeholders, in words
+    arguments_delivery: str = ""
+    #: `` !`cmd` `` injections run before the model sees the body
+    runs_injections: bool = True
+    #: each injected command is checked against permission rules before it runs
+    injections_permission_checked: bool = True
+    #: an inline injection needs white space (or the line start) before `!` (OpenCode: no)
+    injection_needs_lookbehind: bool = True
+    #: `disable-model-invocation` / `user-invocable` are honoured (else the model may run a
+    #: "manual only" skill), and the runtime's own switch in words
+    invocation_fields: frozenset[str] = frozenset({"disable-model-invocation", "user-invocable"})
+    manual_only_switch: str = "`disable-model-invocation: true`"
+    #: characters of the model-visible listing (None: no budget found)
+    listing_budget_chars: int | None = 8000
+    #: for an aggregate (`portable`): the profiles whose strictest reading it is
+    members: tuple[RuntimeProfile, ...] = ()
+
+    @property
+    def evidence_note(self) -> str:
+        """A sentence for messages about a runtime known from its documentation only."""
+        if self.evidence != "docs":
+            return ""
+        return (f"{self.runtime} is closed source: this follows its documentation only, not "
+                "its code")
+
+    def personal_skills_roots(self) -> tuple[str, ...]:
+        """The personal roots (under the home directory), lowest precedence first."""
+        if self.personal_roots is None:
+            return self.skills_roots
+        return tuple(reversed(self.personal_roots))
+
+    def finds_at_depth(self, depth: int) -> bool:
+        """A SKILL.md `depth` folders below a skills root is discovered."""
+        return depth >= self.min_scan_depth and (self.max_scan_depth is None
+                                                 or depth <= self.max_scan_depth)
+
+    def command_name(self, folder: str, name: object) -> str | None:
+        """The name the user types (without the sigil), or None when the skill has no usable
+        name for this runtime."""
+        text = name.strip() if isinstance(name, str) else ""
+        if self.name_source == "folder" or (self.name_source == "name-or-folder" and not text):
+            text = folder
+        if not text:
+            return None
+        text = " ".join(text.split())
+        for char in self.name_replaced_chars:
+            text = text.replace(char, "-")
+        if self.name_replaced_chars:
+            text = text.replace(" ", "-")
+        if self.over_limit == "truncate" and self.name_limit is not None:
+            text = text[: self.name_limit]
+        return text
+
     def expands(self, variable: str) -> bool:
         """`${variable}` is substituted by this runtime."""
         if variable.startswith("user_config."):
             return self.plugin_user_config
         return variable in self.variables
 
-    def scans_root(self, relative_root: str) -> bool:
-        """`relative_root` (e.g. `.claude/skills`) is a skills root this profile scans."""
-        return self.scans_roots and relative_root in self.skills_roots
+    def scans_root(self, relative_root: str, personal: bool = False) -> bool:
+        """`relative_root` (e.g. `.claude/skills`) is a skills root this profile scans (a
+        personal one, under the home directory, when `personal`)."""
+        folders = self.personal_skills_roots() if personal else self.skills_roots
+        return self.scans_roots and relative_root in folders
 
 
 WAVE = RuntimeProfile(
@@ -122,13 +232,14 @@ WAVE = RuntimeProfile(
     arguments_file_variable="WAVE_ARGUMENTS_FILE", argument_base=1, argument_words="quoted",
     keeps_missing_indexed_argument=False, arguments_appended_after=" ",
     splices_arguments_into_commands=False, trims_body=True,
-    skills_roots=ALL_SKILLS_ROOTS, keys_skills_by_folder=False, nested_project_roots=False,
+    skills_roots=WAVE_SKILLS_ROOTS, keys_skills_by_folder=False, nested_project_roots=False,
     scans_roots=True, managed_root=None,
     legacy_command_folders=(".claude/commands", ".wave/commands"),
     precedence="project > personal, and `.wave/skills` > `.claude/skills` > `.agents/skills` "
                "within each",
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
     command_timeout_seconds=30.0,
+    evidence="spec", description_limit=None,
 )
 
 CLAUDE_CODE = RuntimeProfile(
@@ -147,6 +258,8 @@ CLAUDE_CODE = RuntimeProfile(
     settings_folder=".claude", honours_shell_field=True, aborts_on_command_failure=True,
     command_timeout_seconds=120.0,  # the Bash tool's 2 minutes (§3.7)
     auto_allows_read_only=True,
+    yaml_loader="quoting-retry", name_source="folder", name_limit=None, description_limit=None,
+    over_limit="none",
 )
 
 AGENTSKILLS = RuntimeProfile(
@@ -157,12 +270,107 @@ AGENTSKILLS = RuntimeProfile(
     variables=frozenset(), plugin_user_config=False, arguments_file_variable=None,
     argument_base=1, argument_words="quoted", keeps_missing_indexed_argument=False,
     arguments_appended_after=" ", splices_arguments_into_commands=False, trims_body=True,
-    skills_roots=ALL_SKILLS_ROOTS, scans_roots=False, keys_skills_by_folder=False,
+    skills_roots=WAVE_SKILLS_ROOTS, scans_roots=False, keys_skills_by_folder=False,
     nested_project_roots=False, managed_root=None,
     legacy_command_folders=(".claude/commands", ".wave/commands"),
     precedence=WAVE.precedence,
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
     command_timeout_seconds=30.0,
+    name_source="name", name_must_match_folder=True, substitutes_arguments=False,
+    runs_injections=False, injections_permission_checked=False, invocation_fields=frozenset(),
+    manual_only_switch="none", listing_budget_chars=None,
+)
+
+#: what the runtimes below share: no `${…}` variables, no permission settings of their own, no
+#: legacy command files (each profile changes the rest)
+_PLAIN = replace(
+    AGENTSKILLS, kind="runtime", scans_roots=True, legacy_command_folders=(),
+    arguments_appended_after="", invocation_fields=frozenset(), listing_budget_chars=None,
+)
+
+CODEX = replace(
+    _PLAIN, name="codex", runtime="Codex", reader_name="Codex", catalog_column="codex",
+    skills_roots=(".agents/skills", ".codex/skills"), personal_roots=(".agents/skills", ".codex/skills"),
+    min_scan_depth=0, max_scan_depth=6,
+    project_roots_rule="`.agents/skills` in every folder from the project root (the first ancestor "
+                       "with a project marker, `.git` by default) down to the working folder, "
+                       "and `.codex/skills`; personal `~/.agents/skills`, `$CODEX_HOME/skills`, "
+                       "admin `/etc/codex/skills`",
+    precedence="both skills of one name load (Repo, then User, System, Admin); a plain `$name` "
+               "then selects neither",
+    collision="both", settings_folder=".codex",
+    name_source="name-or-folder", name_must_match_folder=False, command_sigil="$",
+    injects_frontmatter=True, arguments_delivery="the prompt as typed (nothing is substituted)",
+    manual_only_switch="`policy: allow_implicit_invocation: false` in `agents/openai.yaml`",
+    listing_budget_chars=8000, other_fields="ignored (only `name`, `description` and "
+                                            "`metadata.short-description` are read)",
+)
+
+COPILOT = replace(
+    _PLAIN, name="copilot", runtime="Copilot", reader_name="VS Code", catalog_column="copilot",
+    skills_roots=(".claude/skills", ".agents/skills", ".github/skills"),
+    personal_roots=(".copilot/skills", ".agents/skills", ".claude/skills"),
+    project_roots_rule="`.github/skills`, `.agents/skills`, `.claude/skills` of the workspace "
+                       "folder, and `chat.agentSkillsLocations`",
+    precedence="workspace > personal, `.github/skills` > `.agents/skills` > `.claude/skills`; "
+               "the first skill of a name wins and later ones are skipped",
+    settings_folder=".github", yaml_loader="error-collecting", name_source="name",
+    name_must_match_folder=True, over_limit="truncate",
+    arguments_delivery="the prompt as typed (nothing is substituted)",
+    invocation_fields=frozenset({"disable-model-invocation", "user-invocable", "user-invokable"}),
+    other_fields="a warning in the editor (`Attribute '<key>' is not supported in skill files`); "
+                 "ignored when loading",
+)
+
+CURSOR = replace(
+    _PLAIN, name="cursor", runtime="Cursor", reader_name="Cursor", catalog_column="cursor",
+    evidence="docs",
+    skills_roots=(".codex/skills", ".claude/skills", ".cursor/skills"),
+    project_roots_rule="`.cursor/skills`, `.claude/skills` and `.codex/skills` of the project",
+    precedence="not documented", settings_folder=".cursor", name_source="name",
+    name_must_match_folder=False, arguments_delivery="not documented",
+    invocation_fields=frozenset({"disable-model-invocation"}),
+    other_fields="not documented",
+)
+
+OPENCODE = replace(
+    _PLAIN, name="opencode", runtime="OpenCode", reader_name="OpenCode", catalog_column="opencode",
+    skills_roots=(".claude/skills", ".agents/skills", ".opencode/skill", ".opencode/skills"),
+    personal_roots=(".config/opencode/skills", ".config/opencode/skill", ".agents/skills",
+                    ".claude/skills"),
+    root_order=("project:.opencode/skills", "project:.opencode/skill",
+                "personal:.config/opencode/skills", "personal:.config/opencode/skill",
+                "project:.agents/skills", "project:.claude/skills",
+                "personal:.agents/skills", "personal:.claude/skills"),
+    min_scan_depth=0, max_scan_depth=None,
+    project_roots_rule="`.claude/skills` and `.agents/skills` of every folder from the working "
+                       "folder up to the worktree, then `.opencode/{skill,skills}`",
+    precedence="the last skill loaded wins: personal `~/.claude`, `~/.agents`, then the project's "
+               "`.claude`, `.agents` (walking up), then the config folders (`.opencode`, "
+               "`~/.config/opencode`)",
+    settings_folder=".opencode", yaml_loader="colon-retry", tolerates_bom=True,
+    name_source="name", name_limit=None, description_limit=None, over_limit="none",
+    argument_base=1, arguments_appended_after="\n\n", splices_arguments_into_commands=True,
+    arguments_delivery="appended after a blank line", substitutes_arguments=True,
+    runs_injections=True, injections_permission_checked=False, injection_needs_lookbehind=False,
+    manual_only_switch="a `deny` rule in `permission.skill` (which hides the skill)",
+)
+
+GEMINI_CLI = replace(
+    _PLAIN, name="gemini-cli", runtime="Gemini CLI", reader_name="Gemini CLI",
+    catalog_column="gemini-cli",
+    skills_roots=(".gemini/skills", ".agents/skills"), min_scan_depth=0, max_scan_depth=1,
+    project_roots_rule="`.agents/skills` and `.gemini/skills` of the workspace (trusted folders "
+                       "only); personal `~/.agents/skills`, `~/.gemini/skills`",
+    precedence="workspace > personal > extensions > built-in, and `.agents/skills` > "
+               "`.gemini/skills` within each; the later tier replaces the earlier one with a "
+               "conflict warning",
+    settings_folder=".gemini", yaml_loader="line-fallback", name_source="name",
+    name_limit=None, description_limit=None, over_limit="none",
+    name_replaced_chars=':\\/<>*?"|',
+    arguments_delivery="a separate follow-up prompt (nothing is substituted)",
+    manual_only_switch="none (only `skills.disabled`, which removes the skill)",
+    other_fields="ignored (only `name` and `description` are read)",
 )
 
 PORTABLE = RuntimeProfile(
@@ -173,15 +381,22 @@ PORTABLE = RuntimeProfile(
     variables=CLAUDE_SHARED_VARIABLES, plugin_user_config=False, arguments_file_variable=None,
     argument_base=1, argument_words="quoted", keeps_missing_indexed_argument=False,
     arguments_appended_after=" ", splices_arguments_into_commands=False, trims_body=True,
-    skills_roots=ALL_SKILLS_ROOTS, keys_skills_by_folder=False, nested_project_roots=False,
+    skills_roots=WAVE_SKILLS_ROOTS, keys_skills_by_folder=False, nested_project_roots=False,
     scans_roots=True, managed_root=None,
     legacy_command_folders=(".claude/commands", ".wave/commands"), precedence=WAVE.precedence,
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
     command_timeout_seconds=30.0,
+    name_source="name", name_must_match_folder=True,
+    members=(WAVE, CLAUDE_CODE, AGENTSKILLS, CODEX, COPILOT, CURSOR, OPENCODE, GEMINI_CLI),
 )
 
 #: every built-in profile by target name, in catalog column order
-PROFILES = MappingProxyType({p.name: p for p in (WAVE, CLAUDE_CODE, AGENTSKILLS, PORTABLE)})
+PROFILES = MappingProxyType({p.name: p for p in (WAVE, CLAUDE_CODE, AGENTSKILLS, PORTABLE, CODEX,
+                                                 COPILOT, CURSOR, OPENCODE, GEMINI_CLI)})
+ALL_SKILLS_ROOTS = tuple(dict.fromkeys(root for p in PROFILES.values() for root in p.skills_roots))
+#: every personal skills root (under the home directory) any runtime scans
+ALL_PERSONAL_ROOTS = tuple(dict.fromkeys(root for p in PROFILES.values()
+                                         for root in p.personal_skills_roots()))
 TARGETS: tuple[str, ...] = tuple(PROFILES)
 DEFAULT_PROFILE = WAVE
 

@@ -1,7 +1,8 @@
 """Where a SKILL.md lives: its skill folder, project root, skills root, scope and plugin.
 
 Implements docs/design/product.md *Discovery* and *Contract details*: the project root of
-`<root>/.{wave,claude,agents}/skills/<dir>/SKILL.md` is `<root>`, else the nearest ancestor holding
+`<root>/.{wave,claude,agents}/skills/<dir>/SKILL.md` (or any other runtime's project root,
+docs/design/runtime-facts.md §9.1) is `<root>`, else the nearest ancestor holding
 `.git`; a directory holding `.wave-plugin/plugin.json` or `.claude-plugin/plugin.json` is a plugin
 root whose skills live in `<plugin root>/skills/<dir>/`. SK002 needs to know whether a file lies in a
 skills root of the target and at which depth.
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.runtime.profiles import ALL_PERSONAL_ROOTS, ALL_SKILLS_ROOTS, RuntimeProfile
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 
 SKILL_FILE = "SKILL.md"
@@ -88,11 +89,14 @@ def _skills_root_of(path: Path, plugin: Plugin | None,
     parts = path.parts
     for depth in range(len(parts) - 1):
         size = len(parts) - 1 - depth  # the ancestor at `depth` is parts[:size]
-        if size >= 3 and parts[size - 1] == "skills" and \
-                parts[size - 2] in (".wave", ".claude", ".agents"):
+        if size >= 3 and parts[size - 1] in _ROOT_LAST and \
+                f"{parts[size - 2]}/{parts[size - 1]}" in _TWO_PART_ROOTS:
             ancestor, base = path.parents[depth], path.parents[depth + 2]
             scope = "personal" if base == home else "project"
             return ancestor, depth, scope, (None if scope == "personal" else base)
+        if size >= 4 and parts[size - 1] in _ROOT_LAST and path.parents[depth + 3] == home and \
+                "/".join(parts[size - 3:size]) in _THREE_PART_ROOTS:
+            return path.parents[depth], depth, "personal", None
     declared = _declared_root(path.parent, plugin)
     if declared is not None:
         return declared, 1, "plugin", None
@@ -101,6 +105,13 @@ def _skills_root_of(path: Path, plugin: Plugin | None,
             if ancestor == plugin.root / "skills":
                 return ancestor, depth, "plugin", None
     return None, None, "workspace", None
+
+
+#: the skills roots of every runtime, by their number of parts (`.claude/skills`,
+#: `.config/opencode/skills`), and the last part of each
+_TWO_PART_ROOTS = frozenset(r for r in (*ALL_SKILLS_ROOTS, *ALL_PERSONAL_ROOTS) if r.count("/") == 1)
+_THREE_PART_ROOTS = frozenset(r for r in ALL_PERSONAL_ROOTS if r.count("/") == 2)
+_ROOT_LAST = frozenset(r.rsplit("/", 1)[-1] for r in (*ALL_SKILLS_ROOTS, *ALL_PERSONAL_ROOTS))
 
 
 def _declared_root(skill_dir: Path, plugin: Plugin | None) -> Path | None:
@@ -299,4 +310,6 @@ def in_target_skills_root(location: SkillLocation, profile: RuntimeProfile) -> b
         return False
     if location.scope == "plugin":
         return profile.scans_roots
-    return profile.scans_root(f"{root.parent.name}/{root.name}")
+    three = f"{root.parent.parent.name}/{root.parent.name}/{root.name}"
+    relative = three if three in _THREE_PART_ROOTS else f"{root.parent.name}/{root.name}"
+    return profile.scans_root(relative, personal=location.scope == "personal")

@@ -8,8 +8,13 @@ docs/design/runtime-facts.md §3.4 and §4.2).
 - `claude-code`: managed (`/etc/claude-code/.claude/skills`) > personal `~/.claude/skills` > project
   `.claude/skills` of the directory and each parent up to the git root (deeper first); skills are
   keyed by folder name, which is the command name. A skill beats a legacy `.claude/commands/<name>.md`.
-- A skill is an immediate sub-directory of a root (or a symlink to one) holding `SKILL.md`. Every
-  directory is loaded once, by `realpath`, at its first (highest-precedence) place.
+- The other runtimes (docs/design/runtime-facts.md §9): each profile's project and personal roots
+  (`RuntimeProfile.root_order` where they interleave, as OpenCode's do), and its scan depth
+  (`RuntimeProfile.finds_at_depth`: Gemini CLI also reads `<root>/SKILL.md`, Codex and OpenCode
+  look deeper).
+- A skill is a sub-directory of a root (or a symlink to one) holding `SKILL.md`, at a depth the
+  profile scans (one level for most). Every directory is loaded once, by `realpath`, at its first
+  (highest-precedence) place.
 - Plugin skills (`<plugin root>/skills/<dir>/SKILL.md`, found under the project) are namespaced
   `plugin:skill` and never collide with the others.
 """
@@ -50,6 +55,10 @@ class Root:
     group: str = ""
     #: for a skill folder a plugin manifest lists by itself: the one entry of `path` it loads
     only: str | None = None
+    #: the depths below the root at which the profile finds a SKILL.md (`<root>/<dir>` is 1;
+    #: None: any depth, as deep as `DEEPEST_SCAN`)
+    min_depth: int = 1
+    max_depth: int | None = 1
 
 
 @dataclass(slots=True)
@@ -103,12 +112,17 @@ def roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
     precedence first."""
     if profile.nested_project_roots:
         return _nested_roots(profile, project, home, personal)
-    folders = list(reversed(profile.skills_roots))
+    order = profile.root_order or (
+        *(f"project:{folder}" for folder in reversed(profile.skills_roots)),
+        *(f"personal:{folder}" for folder in reversed(profile.personal_skills_roots())))
     found: list[Root] = []
-    if project is not None:
-        found += [Root(project / folder, "project", f"project `{folder}`") for folder in folders]
-    if personal and home is not None:
-        found += [Root(home / folder, "personal", f"personal `~/{folder}`") for folder in folders]
+    for entry in order:
+        scope, _, folder = entry.partition(":")
+        depths = {"min_depth": profile.min_scan_depth, "max_depth": profile.max_scan_depth}
+        if scope == "project" and project is not None:
+            found.append(Root(project / folder, "project", f"project `{folder}`", **depths))
+        elif scope == "personal" and personal and home is not None:
+            found.append(Root(home / folder, "personal", f"personal `~/{folder}`", **depths))
     return found
 
 
@@ -171,8 +185,50 @@ def list_roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
 
 def root_entries(root: Root) -> list[tuple[Path, str, os.stat_result]]:
     """The skill entries of one root (only the one it is restricted to, if any)."""
+    if (root.min_depth, root.max_depth) != (1, 1):
+        return list(_deep_entries(root))
     return [entry for entry in _skill_entries(root.path)
             if root.only is None or entry[0].parent.name == root.only]
+
+
+#: how deep a profile that scans "any depth" is followed (a guard against link loops)
+DEEPEST_SCAN = 8
+_SKIPPED_FOLDERS = frozenset({"node_modules", ".git", ".hg", ".svn"})
+
+
+def _deep_entries(root: Root) -> Iterator[tuple[Path, str, os.stat_result]]:
+    """The skill entries of a root its profile scans at other depths than one (Gemini CLI also
+    reads `<root>/SKILL.md`; Codex follows folders six deep, OpenCode any depth), breadth first,
+    skipping folders whose name starts with a dot and `node_modules`."""
+    deepest = DEEPEST_SCAN if root.max_depth is None else min(root.max_depth, DEEPEST_SCAN)
+    level = [root.path]
+    for depth in range(deepest + 1):
+        deeper: list[Path] = []
+        for folder in level:
+            if depth >= root.min_depth:
+                try:
+                    info = os.stat(folder / SKILL_FILE)
+                    if stat.S_ISREG(info.st_mode):
+                        yield folder / SKILL_FILE, os.path.realpath(folder), info
+                except OSError:
+                    pass
+            if depth == deepest:
+                continue
+            try:
+                children = sorted(os.scandir(folder), key=lambda entry: entry.name)
+            except OSError:
+                continue
+            deeper += [Path(child.path) for child in children
+                       if not child.name.startswith(".") and child.name not in _SKIPPED_FOLDERS
+                       and _is_folder(child)]
+        level = deeper
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _plugin_roots(project: Path) -> list[Root]:
