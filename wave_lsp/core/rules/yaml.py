@@ -1,4 +1,10 @@
-"""docs/design/rules.md *YAML*: SK020-SK028."""
+"""docs/design/rules.md *YAML*: SK020-SK028.
+
+A parse error is reported at the level of what the target's loader does with it: Claude Code's
+quoting retry, Gemini CLI's line parser and OpenCode's colon retry load some such files
+(`wave_lsp.core.runtime.loaders`, docs/design/runtime-facts.md §9.6), and then the finding says what
+loads instead of being an error.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode, yaml11_type, yaml12_type
 from wave_lsp.core.rules.helpers import capped, double_quoted, shown, value_region
 from wave_lsp.core.rules.registry import check
+from wave_lsp.core.runtime.loaders import rescue
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
 
 _CONSEQUENCE = {
@@ -28,8 +35,21 @@ def _consequence(ctx: CheckContext) -> str:
     """What the target does with a frontmatter it cannot parse."""
     profile = ctx.profile
     generic = (f"{profile.runtime} loads the skill with empty metadata" if profile.lenient_frontmatter
+               else f"{profile.reader_name} marks the error and keeps only the fields its parser "
+                    "recovers" if profile.yaml_loader == "error-collecting"
                else f"{profile.runtime} cannot load this skill")
     return _CONSEQUENCE.get(profile, generic)
+
+
+def _rescued(ctx: CheckContext, failed: bool = False) -> tuple[str, Severity | None] | None:
+    """What the target's own loader does instead (docs/design/runtime-facts.md §9.6): the
+    clause for the message and the level (None: the catalog's, the skill is dropped)."""
+    saved = rescue(ctx.profile, ctx.document, failed)
+    if saved is None:
+        return None
+    if not saved.loads:
+        return saved.how, None
+    return saved.how, Severity.WARNING if saved.degraded else Severity.INFORMATION
 
 
 _PROBLEM_CODES = {"colon": "SK021", "alias": "SK023", "tab": "SK026"}
@@ -55,8 +75,11 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
         consequence = (f"{ctx.profile.runtime}'s quoting retry quotes the value and loads it as "
                        "text; strict parsers (skills-ref, Wave) reject the file")
         level = Severity.INFORMATION
-    elif yaml.recovered:
+    elif yaml.recovered and ctx.profile.yaml_loader == "strict":
         rescued = " (only Claude Code's quoting retry would load it)"
+    own = _rescued(ctx)
+    if own is not None:
+        consequence, level = own
     if code == "SK021":
         value = _line_value(ctx, problem.span.start)
         yield ctx.finding(
@@ -114,6 +137,12 @@ def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
         CLAUDE_CODE: "Claude Code under Node throws and drops all metadata (Bun keeps the last)",
         AGENTSKILLS: "skills-ref rejects the file",
     }.get(ctx.profile, "YAML forbids it and loaders disagree on which value wins")
+    own = _rescued(ctx) if yaml.problem is None else None
+    level = None
+    if own is not None:
+        consequence, level = own
+        if level is not None:  # Gemini CLI's line parser keeps the last value, others the first
+            consequence, level = f"{consequence}, with the last value", Severity.WARNING
     for first, later in capped(yaml.duplicates, _LIMIT):
         fixes = []
         removal = _entry_lines(ctx, later)
@@ -123,7 +152,8 @@ def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding(
             "SK022", later.span,
             f"`{later.text}` appears twice in this mapping: {consequence}. Keep one of them.",
-            related=[Related(f"first `{first.text}`", span=first.span)], fixes=fixes)
+            related=[Related(f"first `{first.text}`", span=first.span)], fixes=fixes,
+            level=level)
 
 
 def _entry_lines(ctx: CheckContext, key: YamlNode) -> Span | None:
@@ -156,11 +186,13 @@ def yaml_alias(ctx: CheckContext) -> Iterator[Finding]:
             source = ctx.text[node.span.start : node.span.end]
             if re.search(r"[^\w-]", (node.anchor or "")):
                 fixes = _quote_value_fix(ctx, _line_value(ctx, node.span.start))
+                own = _rescued(ctx, failed=True)
+                what, level = ("most parsers fail", None) if own is None else own
                 yield ctx.finding(
                     "SK023", node.span,
                     f"`{shown(source)}` starts with `*`, so YAML reads it as an alias to an "
-                    "anchor that does not exist; most parsers fail. Quote it "
-                    f"(`\"{shown(source)}\"`).", fixes=fixes)
+                    f"anchor that does not exist; {what}. Quote it "
+                    f"(`\"{shown(source)}\"`).", fixes=fixes, level=level)
             else:
                 yield ctx.finding("SK023", node.span,
                                   f"Alias `{source}`: {consequence}. Write the value out.")
