@@ -1,6 +1,6 @@
 """Every implemented rule: one triggering and one non-triggering example, under every target.
 
-A triggering case marks the expected range with «…» and is checked under all four targets: where
+A triggering case marks the expected range with «…» and is checked under every target: where
 the catalog reports the rule, the finding must be there with exactly that range and the catalog's
 severity (or the instance level the case names); where the catalog says `–`, it must be absent.
 """
@@ -22,6 +22,13 @@ GOOD = "---\nname: my-skill\ndescription: Extracts text. Use when the user asks 
 def fm(*lines: str, body: str = "# Body\n") -> str:
     return "---\n" + "".join(line + "\n" for line in lines) + "---\n" + body
 
+
+#: the targets of the first catalog columns, and the runtimes added with issue 28
+FIRST = ("wave", "claude-code", "agentskills", "portable")
+#: the runtimes that substitute no arguments and no `${…}` (docs/design/runtime-facts.md §9.7)
+LITERAL = ("codex", "copilot", "cursor", "gemini-cli")
+#: the runtimes that never scan `.claude/skills`
+NO_CLAUDE_ROOT = ("codex", "gemini-cli")
 
 NAME = "name: my-skill"
 DESC = "description: Extracts text. Use when the user asks for it."
@@ -46,7 +53,16 @@ TRIGGERS: list[Case] = [
          relpath="proj/.wave/skills/SKILL.md", only=("wave", "portable", "agentskills")),
     Case("SK002", "«---»\nname: b\ndescription: Deep. Use when asked.\n---\n",
          relpath="proj/.claude/skills/a/b/SKILL.md",  # nested: usually on purpose
-         level={t: Severity.INFORMATION for t in ("wave", "claude-code", "portable")}),
+         level={t: Severity.INFORMATION for t in ("wave", "claude-code", "portable", "copilot",
+                                                  "cursor")},
+         only=tuple(t for t in TARGETS if t not in (*NO_CLAUDE_ROOT, "opencode"))),
+    # Codex follows folders six deep, Gemini CLI one (and the root itself)
+    Case("SK002", "«---»\nname: g\ndescription: Deep. Use when asked.\n---\n",
+         relpath="proj/.agents/skills/a/b/c/d/e/f/g/SKILL.md", level={"codex": Severity.INFORMATION},
+         only=("codex",)),
+    Case("SK002", "«---»\nname: b\ndescription: Deep. Use when asked.\n---\n",
+         relpath="proj/.agents/skills/a/b/SKILL.md", level={"gemini-cli": Severity.INFORMATION},
+         only=("gemini-cli",)),
     Case("SK004", "\ufeff«---»\nname: my-skill\ndescription: X. Use when asked.\n---\n"),
     Case("SK005", "«# Title»\nNo frontmatter here.\n"),
     Case("SK005", "«\n---»\nname: my-skill\ndescription: X. Use when asked.\n---\n"),
@@ -57,13 +73,19 @@ TRIGGERS: list[Case] = [
     Case("SK009", "---\n«- name: my-skill»\n---\n"),
     Case("SK009", "«---»\n---\n"),
     Case("SK010", "«---»\r\nname: my-skill\r\ndescription: X. Use when asked.\r\n---\r\n"),
-    Case("SK020", fm(NAME, 'description: «"»unterminated')),
+    Case("SK020", fm(NAME, 'description: «"»unterminated'),  # Gemini CLI keeps the quote
+         level={"gemini-cli": Severity.WARNING}),
     # Claude Code's quoting retry loads it: information there (docs/design/rules.md *YAML*)
-    Case("SK020", fm(NAME, DESC, "x: [1, 2«}»"), level={"claude-code": Severity.INFORMATION}),
+    Case("SK020", fm(NAME, DESC, "x: [1, 2«}»"), level={"claude-code": Severity.INFORMATION,
+                                                         "gemini-cli": Severity.INFORMATION}),
     Case("SK021", fm(NAME, "description: «Use when: the user asks»"),
-         level={"claude-code": Severity.INFORMATION}),
-    Case("SK022", fm(NAME, DESC, "«name»: other")),
-    Case("SK023", fm(NAME, DESC, "paths: «**/*.ts»")),
+         level={"claude-code": Severity.INFORMATION, "opencode": Severity.INFORMATION,
+                "gemini-cli": Severity.INFORMATION}),
+    # OpenCode's colon retry skips hyphenated keys: the skill disappears
+    Case("SK021", fm(NAME, DESC, "argument-hint: «file: optional»"),
+         level={"claude-code": Severity.INFORMATION, "gemini-cli": Severity.INFORMATION}),
+    Case("SK022", fm(NAME, DESC, "«name»: other"), level={"gemini-cli": Severity.WARNING}),
+    Case("SK023", fm(NAME, DESC, "paths: «**/*.ts»"), level={"gemini-cli": Severity.INFORMATION}),
     Case("SK023", fm(NAME, DESC, "metadata:\n  a: «&x» one\n  b: *x")),
     Case("SK024", fm(NAME, DESC, "license: «!!str» MIT")),
     Case("SK025", fm(NAME, DESC, "allowed-tools: «[Read, Grep]»")),
@@ -100,6 +122,7 @@ TRIGGERS: list[Case] = [
          level={t: Severity.HINT for t in TARGETS}),
     Case("SK062", fm(NAME, DESC, "metadata:\n  version: «1.0»")),
     Case("SK070", fm(NAME, DESC, "«author»: Jane")),
+    Case("SK070", fm(NAME, DESC, "«license»: MIT"), only=("codex", "gemini-cli")),
     Case("SK071", fm(NAME, DESC, "«allowed_tools»: Read")),
     Case("SK080", fm(NAME, DESC, "allowed-tools:\n  «Bash: true»")),
     Case("SK081", fm(NAME, DESC, "allowed-tools: «Read Grep»"), only=("wave", "portable")),
@@ -136,7 +159,7 @@ TRIGGERS: list[Case] = [
     # the file exists beside the folder: it works here, not where the folder is installed alone
     Case("SK113", fm(NAME, DESC, body="See [shared](«../common/rules.md»).\n"),
          files={"common/rules.md": "# Rules\n"},
-         level={"wave": Severity.INFORMATION, "claude-code": Severity.INFORMATION}),
+         level={t: Severity.INFORMATION for t in TARGETS if t not in ("agentskills", "portable")}),
     Case("SK113", fm(NAME, DESC, body="Read «/etc/hosts» first? No: [hosts](«/etc/hosts»).\n")
          .replace("«/etc/hosts» first", "/etc/hosts first", 1).replace("»).", ").", 0)),
     Case("SK114", fm(NAME, DESC, body="Start with [a](«references/a.md»).\n"),
@@ -149,11 +172,18 @@ TRIGGERS: list[Case] = [
     Case("SK114", fm(NAME, DESC, body="Start with [a](«references/A.MD»).\n"),
          files={"my-skill/references/A.MD": "See [b](B.%4D%44).\n",
                 "my-skill/references/B.MD": "Back to [a](A.MD).\n"}),
-    Case("SK115", fm(NAME, DESC, body="Fix issue «$1» now.\n")),
-    Case("SK115", fm(NAME, DESC, body="Use «$0».\n"), level={"wave": Severity.WARNING}),
+    Case("SK115", fm(NAME, DESC, body="Fix issue «$1» now.\n"), only=(*FIRST, "opencode")),
+    Case("SK115", fm(NAME, DESC, body="Use «$0».\n"),
+         level={"wave": Severity.WARNING, "opencode": Severity.WARNING}, only=(*FIRST, "opencode")),
+    # a runtime that substitutes nothing: the placeholders reach the model as written
+    Case("SK115", fm(NAME, DESC, 'argument-hint: "[issue]"', body="Fix issue «$1» now.\n"),
+         only=LITERAL),
+    Case("SK115", fm(NAME, DESC, body="Fix «$ARGUMENTS» now.\n"), only=LITERAL),
     Case("SK116", fm(NAME, DESC, 'argument-hint: "[file]"',
                      body="```\nawk '{print «$1»}' $ARGUMENTS\n```\n")),
     Case("SK117", fm(NAME, DESC, body="Run «${SKILL_DIR}»/x.\n")),
+    Case("SK117", fm(NAME, DESC, body="Run «${CLAUDE_SKILL_DIR}»/x.\n"),
+         only=(*LITERAL, "opencode")),
     Case("SK117", fm(NAME, DESC, body="Run «${CLAUDE_PLUGIN_ROOT}»/x.\n"),
          level={"wave": Severity.WARNING, "claude-code": Severity.WARNING}),
     Case("SK118", fm(NAME, DESC, "arguments: [issue]", body="Deploy «$env» for $issue.\n")),
@@ -174,7 +204,12 @@ TRIGGERS: list[Case] = [
          files={"home/.claude/skills/my-skill/SKILL.md": GOOD}, only=("wave", "claude-code", "portable")),
     Case("SK131", fm(NAME, "description: «" + "Very long words " * 40 + "Use when asked.»"),
          relpath=".claude/skills/my-skill/SKILL.md",
-         files={f".claude/skills/s{i:02d}/SKILL.md": fm(f"name: s{i:02d}", LONG) for i in range(40)}),
+         files={f".claude/skills/s{i:02d}/SKILL.md": fm(f"name: s{i:02d}", LONG) for i in range(40)},
+         only=tuple(t for t in TARGETS if t not in NO_CLAUDE_ROOT)),
+    Case("SK131", fm(NAME, "description: «" + "Very long words " * 40 + "Use when asked.»"),
+         relpath=".agents/skills/my-skill/SKILL.md",
+         files={f".agents/skills/s{i:02d}/SKILL.md": fm(f"name: s{i:02d}", LONG) for i in range(40)},
+         only=("codex",)),
     Case("SK132", fm("name: «my-skill»", DESC), relpath=".claude/skills/my-skill/SKILL.md",
          files={".claude/commands/my-skill.md": "Old command.\n"}),
     Case("SK133", "«---»\n" + NAME + "\n" + DESC + "\n---\n", relpath="node_modules/my-skill/SKILL.md"),
@@ -271,9 +306,19 @@ def test_rule_triggers(case: Case, target: str, tmp_path) -> None:
     assert matching[0].message
 
 
+#: non-triggering texts that do trigger under some targets, each covered by a triggering case
+NON_TRIGGER_ONLY = {
+    "SK070": tuple(t for t in TARGETS if t not in ("codex", "gemini-cli")),  # they ignore `license`
+    "SK115": (*FIRST, "opencode"),  # `$ARGUMENTS` reaches the others' models as written
+    "SK117": FIRST,  # `${CLAUDE_SKILL_DIR}` stays literal everywhere else
+}
+
+
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("code", sorted(NON_TRIGGERS))
 def test_rule_does_not_trigger(code: str, target: str, tmp_path) -> None:
+    if target not in NON_TRIGGER_ONLY.get(code, TARGETS):
+        pytest.skip("this text triggers the rule under this target (see TRIGGERS)")
     report = run(tmp_path, NON_TRIGGERS[code], target=target)
     assert [f.message for f in report.findings if f.code == code] == []
 

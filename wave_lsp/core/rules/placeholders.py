@@ -89,7 +89,12 @@ def _argument_matches(text: str, start: int) -> tuple[re.Match[str], ...]:
 def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
     injections = _spans_outside(ctx)
     structure = parse_body(ctx.text, ctx.document.body_offset)
-    wave = ctx.profile.argument_base == 1  # Wave's convention; Claude Code's counts from 0
+    profile = ctx.profile
+    if not profile.substitutes_arguments:
+        yield from _literal_arguments(ctx, structure, injections)
+        return
+    wave = profile.argument_base == 1  # Wave's convention; Claude Code's counts from 0
+    runtime = profile.runtime
     declares = ctx.document.has("arguments") or ctx.document.has("argument-hint")
     found = (m for m in _arguments(ctx) if m.group(4) is not None
              and not _inside(m.start(), injections) and not structure.in_code(m.start()))
@@ -98,11 +103,11 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
         span = Span(match.start(), match.end())
         amount = "" if declares else f" If you meant the amount `${n}`, write `\\${n}`."
         if wave and n == 0:
-            yield ctx.finding("SK115", span, "`$0` is always empty in Wave: arguments count from 1 "
-                                             "(`$1` is the first). Claude Code reads `$0` as the "
-                                             "first argument.", level=Severity.WARNING)
+            yield ctx.finding("SK115", span, f"`$0` is always empty in {runtime}: arguments count "
+                                             "from 1 (`$1` is the first). Claude Code reads `$0` "
+                                             "as the first argument.", level=Severity.WARNING)
         elif wave:
-            yield ctx.finding("SK115", span, f"`${n}` is argument {n} here (Wave counts from 1); "
+            yield ctx.finding("SK115", span, f"`${n}` is argument {n} here ({runtime} counts from 1); "
                                              f"Claude Code would put argument {n + 1} here. Use "
                                              "named `arguments` to be explicit." + amount)
         else:
@@ -111,6 +116,25 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
                                              "`arguments` to be explicit." + amount)
     if ctx.profile.argument_base == 0:
         yield from _first_is_one(ctx, structure, injections)
+
+
+def _literal_arguments(ctx: CheckContext, structure: MarkdownBody,
+                       injections: _Injections) -> Iterator[Finding]:
+    """`$N` and `$ARGUMENTS` under a runtime that substitutes no arguments (Codex, VS Code,
+    Gemini CLI): the model reads them as written (docs/design/runtime-facts.md §9.7)."""
+    profile = ctx.profile
+    candidates = [m for m in _arguments(ctx) if (m.group(4) is not None or m.group(5) is None)
+                  and not _inside(m.start(), injections) and not structure.in_code(m.start())]
+    # a `$5` is an amount unless the skill evidently takes arguments
+    takes = ctx.document.has("arguments") or ctx.document.has("argument-hint") or any(
+        m.group(4) is None for m in candidates)
+    found = (m for m in candidates if takes or m.group(4) is None)
+    for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
+        yield ctx.finding("SK115", Span(match.start(), match.end()),
+                          f"`{match.group(0)}` reaches the model as written: {profile.runtime} "
+                          f"substitutes no arguments: they arrive as "
+                          f"{profile.arguments_delivery or 'part of the prompt'}. Say in words what the "
+                          "skill expects, e.g. \"the file the user names\".")
 
 
 def _first_is_one(ctx: CheckContext, structure: MarkdownBody,

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
-from wave_lsp.core.parsing.injections import find_injections
+from wave_lsp.core.parsing.injections import Injection, find_injections
 from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import capped, shown
@@ -40,8 +40,14 @@ MAX_INJECTION_FINDINGS = 100
 
 @check("SK120", "SK123", "SK124", "SK125")
 def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
-    if not any(not item.empty for item in find_injections(ctx.text, ctx.document.body_offset).items):
+    items = find_injections(ctx.text, ctx.document.body_offset).items
+    if not any(not item.empty for item in items):
         return  # nothing to decide: the permission engine (and its shell parser) is not loaded
+    profile = ctx.profile
+    if not profile.runs_injections or not profile.injections_permission_checked:
+        for item in capped((i for i in items if not i.empty), MAX_INJECTION_FINDINGS):
+            yield _unchecked(ctx, item)
+        return
     from wave_lsp.core.runtime.permissions import split_command
     from wave_lsp.core.runtime.preview import permission_message
 
@@ -70,6 +76,24 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
                               "match an allow rule on its own, and prefix or wildcard rules never "
                               "allow `$(…)`, backticks or `$VAR`. Split it into separate "
                               "injections or move the logic into a script.")
+
+
+def _unchecked(ctx: CheckContext, injection: Injection) -> Finding:
+    """SK120 under a runtime that does not run injections, or runs them unchecked
+    (docs/design/runtime-facts.md §9.7): what the model gets instead."""
+    profile = ctx.profile
+    command = shown(injection.command)
+    if not profile.runs_injections or (injection.kind == "block"
+                                       and not profile.runs_injection_blocks):
+        what = "this block" if injection.kind == "block" else "this pattern"
+        return ctx.finding("SK120", injection.span,
+                           f"{profile.runtime} does not run `{command}`: the model reads "
+                           f"{what} as written, so a skill that relies on its output gets none. "
+                           "Ask the model to run the command instead.")
+    return ctx.finding("SK120", injection.span,
+                       f"Runs `{command}` in a shell {profile.injections_run_when}, with no "
+                       f"permission check in {profile.runtime}; its output replaces the pattern "
+                       "and a failure does not stop the invocation.")
 
 
 def _optional(fix: Fix | None) -> list[Fix]:
@@ -161,11 +185,13 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
             fence.content.start <= injection.span.start)
         code = structure.code_at(injection.span.start)
         if in_fence or (code is not None and injection.kind == "inline"):
+            checked = ("(and is permission-checked) on every invocation"
+                       if ctx.profile.injections_permission_checked
+                       else f"{ctx.profile.injections_run_when}, with no permission check")
             yield ctx.finding("SK121", injection.span,
                               f"`{shown(injection.pattern)}` looks like an example, but the "
-                              "runtime matches injections in code too: it runs (and is "
-                              "permission-checked) on every invocation. Break the pattern, e.g. "
-                              "`! `cmd`` with a space.")
+                              f"runtime matches injections in code too: it runs {checked}. "
+                              "Break the pattern, e.g. `! `cmd`` with a space.")
         if injection.empty:
             yield ctx.finding("SK126", injection.span,
                               "This injection has no command: the runtime skips it, and the "
@@ -176,7 +202,16 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
                           "recognised as a command (or swallows what follows once a fence "
                           "appears). Close the fence.")
     for span in capped(found.after_word, MAX_INJECTION_FINDINGS):
-        yield ctx.finding("SK122", span,
-                          f"`{shown(document.text[span.start:span.end])}` follows a word "
-                          "character, so current runtimes do not run it; loaders without the "
-                          "line-start rule would.")
+        pattern = shown(document.text[span.start:span.end])
+        profile = ctx.profile
+        if profile.runs_injections and not profile.injection_needs_lookbehind:
+            yield ctx.finding("SK122", span,
+                              f"`{pattern}` follows a word character, but {profile.runtime} has "
+                              f"no white-space rule before `!`: it runs this as a command "
+                              f"{profile.injections_run_when}, with no permission check. Break "
+                              "the pattern (`! `x`` with a space) or move it into a code block "
+                              "with another fence.")
+        else:
+            yield ctx.finding("SK122", span,
+                              f"`{pattern}` follows a word character, so current runtimes do not "
+                              "run it; loaders without the line-start rule would.")

@@ -22,6 +22,8 @@ from wave_lsp.core.runtime.profiles import PROFILES
 #: well-known confusions that edit distance does not catch
 KNOWN_CONFUSIONS = {"args": "arguments", "tools": "allowed-tools", "content": "context",
                     "allowedtools": "allowed-tools", "whentouse": "when_to_use"}
+#: the keys that keep a skill away from the model (docs/design/runtime-facts.md §9.8)
+_MANUAL_ONLY = frozenset({"disable-model-invocation", "user-invocable"})
 #: informational keys authors commonly put at the top level (the spec wants them in `metadata`)
 INFORMATIONAL = {"version", "author", "authors", "tags", "homepage", "repository", "category",
                  "keywords", "source", "origin", "created", "updated", "maintainer", "emoji"}
@@ -52,6 +54,8 @@ def _readers(field_name: str) -> str:
     spec = schema.field_spec(field_name)
     readers = [p.reader_name for p in PROFILES.values()
                if p.kind != "aggregate" and spec is not None and spec.read_by(p)]
+    if len(readers) > 2:
+        return f"{', '.join(readers[:-1])} and {readers[-1]}"
     return " and ".join(readers) or "no runtime"
 
 
@@ -84,6 +88,10 @@ def _unknown_message(ctx: CheckContext, name: str) -> str:
         tail = f"{ctx.profile.runtime} rejects the skill (only {allowed} are allowed)"
     elif ctx.profile.kind == "aggregate":
         tail = "skills-ref and the claude.ai upload reject the skill"
+    elif name in _MANUAL_ONLY and name not in ctx.profile.invocation_fields:
+        switch = ctx.profile.manual_only_switch
+        tail = (f"{ctx.profile.runtime} ignores it, so its model may still pick this skill by "
+                f"itself; {ctx.profile.runtime}'s own switch: {switch}")
     else:
         tail = f"{ctx.profile.runtime} ignores it"
     advice = (" Move it under `metadata`." if name in INFORMATIONAL or not known

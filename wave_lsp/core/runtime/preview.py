@@ -206,7 +206,8 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     profile = settings.profile
     values = VariableValues.for_location(location, profile, session_id, arguments_file)
     injections = [i for i in find_injections(document.text, document.body_offset).items
-                  if not i.empty]
+                  if not i.empty and profile.runs_injections
+                  and (i.kind == "inline" or profile.runs_injection_blocks)]
     if not injections:  # nothing to decide: the settings files need not be read
         return Plan(values, resolve_allowed_tools(document, values), RuleSet(), [])
     rules, allowed = permission_rules(document, location, settings, values)
@@ -230,6 +231,9 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
         command = substitute(command, values, in_shell=True).text
         pattern = substitute(pattern, values, in_shell=True).text
         decision = _fail_closed(rules) or _unsafe_values(injection.command, values, tool)
+        if not profile.injections_permission_checked:  # OpenCode runs every one
+            decision = Decision("allow", f"{profile.runtime} runs injected commands without a "
+                                         "permission check")
         if decision is None:  # the same command is decided once (a long skill repeats some)
             decision = decided.get(command)
         if decision is None:
@@ -391,17 +395,26 @@ def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
     placeholder |= args_module.has_placeholder(gap, names)
     pieces.append(_substituted(gap, raw_arguments, words, names, plan.values))
     text = "".join(pieces)
+    if profile.injects_frontmatter:  # Codex gives the model the whole file as it is
+        text = document.text[: document.body_offset] + text
     file_variable = profile.arguments_file_variable
     uses_file = file_variable is not None and "${" + file_variable + "}" in document.text[start:end]
-    if raw_arguments and not placeholder and not uses_file:
+    if raw_arguments and not placeholder and not uses_file and profile.substitutes_arguments:
         text += profile.arguments_appended_after + raw_arguments
     skill_dir = result.location.skill_dir
-    header = f"Base directory for this skill: {skill_dir.as_posix()}\n\n" if skill_dir else ""
-    return header + text
+    if skill_dir is None or profile.base_directory_line == "none":
+        return text
+    if profile.base_directory_line == "after":  # OpenCode's command template
+        return (f"{text}\n\nBase directory for this skill: {skill_dir.as_posix()}\nRelative "
+                "paths in this skill (e.g., scripts/, references/) are relative to this base "
+                "directory.")
+    return f"Base directory for this skill: {skill_dir.as_posix()}\n\n" + text
 
 
 def _substituted(text: str, raw: str, words: list[str], names: list[str],
                  values: VariableValues) -> str:
+    if not values.profile.substitutes_arguments:  # the placeholders reach the model as written
+        return substitute(text, values).text
     with_arguments = args_module.substitute_arguments(text, raw, words, names, values.profile)
     return substitute(with_arguments, values).text
 

@@ -156,6 +156,9 @@ class RuntimeProfile:
     command_sigil: str = "/"
     #: the whole file, frontmatter included, is given to the model on invocation (Codex)
     injects_frontmatter: bool = False
+    #: where the rendered prompt names the skill's folder: "before" the body (`Base directory
+    #: for this skill: …`, Wave and Claude Code), "after" it (OpenCode), or "none"
+    base_directory_line: Literal["before", "after", "none"] = "before"
     #: `$ARGUMENTS` and `$N` in the body are substituted (else they reach the model literally)
     substitutes_arguments: bool = True
     #: where arguments go when the body has none of its placeholders, in words
@@ -166,6 +169,10 @@ class RuntimeProfile:
     injections_permission_checked: bool = True
     #: an inline injection needs white space (or the line start) before `!` (OpenCode: no)
     injection_needs_lookbehind: bool = True
+    #: ```` ```! ```` blocks run too (OpenCode runs only inline `` !`cmd` ``)
+    runs_injection_blocks: bool = True
+    #: when injections run, in words ("each time the skill is invoked")
+    injections_run_when: str = "each time the skill is invoked"
     #: `disable-model-invocation` / `user-invocable` are honoured (else the model may run a
     #: "manual only" skill), and the runtime's own switch in words
     invocation_fields: frozenset[str] = frozenset({"disable-model-invocation", "user-invocable"})
@@ -289,8 +296,10 @@ _PLAIN = replace(
 )
 
 CODEX = replace(
-    _PLAIN, name="codex", runtime="Codex", reader_name="Codex", catalog_column="codex",
-    skills_roots=(".agents/skills", ".codex/skills"), personal_roots=(".agents/skills", ".codex/skills"),
+    _PLAIN, base_directory_line="none",
+    name="codex", runtime="Codex", reader_name="Codex", catalog_column="codex",
+    skills_roots=(".agents/skills", ".codex/skills"),
+    personal_roots=(".agents/skills", ".codex/skills"),
     min_scan_depth=0, max_scan_depth=6,
     project_roots_rule="`.agents/skills` in every folder from the project root (the first ancestor "
                        "with a project marker, `.git` by default) down to the working folder, "
@@ -300,14 +309,15 @@ CODEX = replace(
                "then selects neither",
     collision="both", settings_folder=".codex",
     name_source="name-or-folder", name_must_match_folder=False, command_sigil="$",
-    injects_frontmatter=True, arguments_delivery="the prompt as typed (nothing is substituted)",
+    injects_frontmatter=True, arguments_delivery="part of the prompt, as typed",
     manual_only_switch="`policy: allow_implicit_invocation: false` in `agents/openai.yaml`",
     listing_budget_chars=8000, other_fields="ignored (only `name`, `description` and "
                                             "`metadata.short-description` are read)",
 )
 
 COPILOT = replace(
-    _PLAIN, name="copilot", runtime="Copilot", reader_name="VS Code", catalog_column="copilot",
+    _PLAIN, base_directory_line="none",
+    name="copilot", runtime="Copilot", reader_name="VS Code", catalog_column="copilot",
     skills_roots=(".claude/skills", ".agents/skills", ".github/skills"),
     personal_roots=(".copilot/skills", ".agents/skills", ".claude/skills"),
     project_roots_rule="`.github/skills`, `.agents/skills`, `.claude/skills` of the workspace "
@@ -316,25 +326,27 @@ COPILOT = replace(
                "the first skill of a name wins and later ones are skipped",
     settings_folder=".github", yaml_loader="error-collecting", name_source="name",
     name_must_match_folder=True, over_limit="truncate",
-    arguments_delivery="the prompt as typed (nothing is substituted)",
+    arguments_delivery="part of the prompt, as typed",
     invocation_fields=frozenset({"disable-model-invocation", "user-invocable", "user-invokable"}),
     other_fields="a warning in the editor (`Attribute '<key>' is not supported in skill files`); "
                  "ignored when loading",
 )
 
 CURSOR = replace(
-    _PLAIN, name="cursor", runtime="Cursor", reader_name="Cursor", catalog_column="cursor",
+    _PLAIN, base_directory_line="none",
+    name="cursor", runtime="Cursor", reader_name="Cursor", catalog_column="cursor",
     evidence="docs",
     skills_roots=(".codex/skills", ".claude/skills", ".cursor/skills"),
     project_roots_rule="`.cursor/skills`, `.claude/skills` and `.codex/skills` of the project",
     precedence="not documented", settings_folder=".cursor", name_source="name",
-    name_must_match_folder=False, arguments_delivery="not documented",
+    name_must_match_folder=False, arguments_delivery="part of the prompt (not documented further)",
     invocation_fields=frozenset({"disable-model-invocation"}),
     other_fields="not documented",
 )
 
 OPENCODE = replace(
-    _PLAIN, name="opencode", runtime="OpenCode", reader_name="OpenCode", catalog_column="opencode",
+    _PLAIN, base_directory_line="after",
+    name="opencode", runtime="OpenCode", reader_name="OpenCode", catalog_column="opencode",
     skills_roots=(".claude/skills", ".agents/skills", ".opencode/skill", ".opencode/skills"),
     personal_roots=(".config/opencode/skills", ".config/opencode/skill", ".agents/skills",
                     ".claude/skills"),
@@ -353,11 +365,14 @@ OPENCODE = replace(
     argument_base=1, arguments_appended_after="\n\n", splices_arguments_into_commands=True,
     arguments_delivery="appended after a blank line", substitutes_arguments=True,
     runs_injections=True, injections_permission_checked=False, injection_needs_lookbehind=False,
+    runs_injection_blocks=False,
+    injections_run_when="when the user types `/<name>` (not when the model loads the skill)",
     manual_only_switch="a `deny` rule in `permission.skill` (which hides the skill)",
 )
 
 GEMINI_CLI = replace(
-    _PLAIN, name="gemini-cli", runtime="Gemini CLI", reader_name="Gemini CLI",
+    _PLAIN, base_directory_line="none",
+    name="gemini-cli", runtime="Gemini CLI", reader_name="Gemini CLI",
     catalog_column="gemini-cli",
     skills_roots=(".gemini/skills", ".agents/skills"), min_scan_depth=0, max_scan_depth=1,
     project_roots_rule="`.agents/skills` and `.gemini/skills` of the workspace (trusted folders "
@@ -368,7 +383,7 @@ GEMINI_CLI = replace(
     settings_folder=".gemini", yaml_loader="line-fallback", name_source="name",
     name_limit=None, description_limit=None, over_limit="none",
     name_replaced_chars=':\\/<>*?"|',
-    arguments_delivery="a separate follow-up prompt (nothing is substituted)",
+    arguments_delivery="a separate follow-up prompt",
     manual_only_switch="none (only `skills.disabled`, which removes the skill)",
     other_fields="ignored (only `name` and `description` are read)",
 )
