@@ -11,8 +11,8 @@ import pytest
 
 from wave_lsp import docs
 from wave_lsp.core.checking import catalog, schema
-from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, rules
-from wave_lsp.core.runtime.profiles import AGENTSKILLS
+from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, Severity, rules
+from wave_lsp.core.runtime.profiles import AGENTSKILLS, PROFILES, TARGETS
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_MD = ROOT.parent / "shared" / "spec" / "RULES.md"
@@ -54,7 +54,8 @@ def test_catalog_matches_rules_md() -> None:
                    for column, letter in enumerate(letters)]
         item = rules()[code]
         assert item.name == name, code
-        got = [int(item.severities[t]) if item.severities[t] else None for t in CATALOG_COLUMNS]
+        got = [int(item.severities[t]) if item.severities[t] else None
+               for t in CATALOG_COLUMNS[:len(letters)]]  # RULES.md has the first four columns
         assert got == [LETTER[letter] for letter in letters], code
 
 
@@ -153,3 +154,21 @@ def test_parse_catalog_rejects_what_tomllib_rejects(text: str) -> None:
     assert catalog._parse_simple_toml(text) is None
     with pytest.raises(tomllib.TOMLDecodeError):
         catalog.parse_catalog(text)
+
+
+LEVEL_ORDER = {None: 0, Severity.HINT: 1, Severity.INFORMATION: 2, Severity.WARNING: 3,
+               Severity.ERROR: 4}
+
+
+def test_portable_is_the_strictest_reading_of_every_target() -> None:
+    """docs/design/rules.md *Targets*: `portable` reports each rule at least as severely as any
+    of the eight runtimes it stands for, and a rule that stops one of them from loading a skill
+    stops `portable` too."""
+    portable = PROFILES["portable"]
+    assert {p.name for p in portable.members} == set(TARGETS) - {"portable"}
+    for code, item in rules().items():
+        strictest = max((item.severity(member) for member in portable.members),
+                        key=LEVEL_ORDER.__getitem__)
+        assert LEVEL_ORDER[item.severity(portable)] >= LEVEL_ORDER[strictest], code
+        if item.stops_loading - {"portable"}:
+            assert "portable" in item.stops_loading, code
