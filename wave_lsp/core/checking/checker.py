@@ -7,14 +7,22 @@ UTF-8 is decoded with replacement characters and reported as SK003 at the first 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.engine import Reported, Steps, finalize, reported, run_rules_steps, run_to_end
 from wave_lsp.core.checking.findings import Finding
-from wave_lsp.core.checking.loading import LoadVerdict, stopping_codes, verdict_from
+from wave_lsp.core.checking.loading import (
+    LoadVerdict,
+    member_drops,
+    runtime_names,
+    stopping_codes,
+    verdict_from,
+)
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
@@ -90,7 +98,55 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
                                      strict=strict)
     verdict = verdict_from(raw, document, settings.profile)
     findings = finalize([f for f in raw if is_reported[f.code]], document, settings)
+    if settings.profile.members:
+        findings, verdict = _name_members(document, location, settings, session, strict,
+                                          findings, verdict)
     return findings, verdict
+
+
+def _name_members(document: SkillDocument, location: SkillLocation, settings: Settings,
+                  session: WorkspaceSession, strict: bool, findings: list[Finding],
+                  verdict: LoadVerdict) -> tuple[list[Finding], LoadVerdict]:
+    """An aggregate target (`portable`): each finding that stops one of its runtimes from loading
+    the skill says which ones ("Dropped by Copilot and Gemini CLI: …"); a drop the aggregate's own
+    findings do not show is added as the member reports it; and the skill does not load when one
+    of the runtimes drops it (docs/design/rules.md *Targets*)."""
+    drops = member_drops(document, location, settings, session, strict)
+    if not drops:
+        return findings, verdict
+    who: dict[tuple[str, int], list[str]] = {}
+    for member, stopping in drops:
+        for finding in stopping:
+            names = who.setdefault((finding.code, finding.span.start), [])
+            if member.runtime not in names:
+                names.append(member.runtime)
+    shown = {(f.code, f.span.start) for f in findings}
+    for _member, stopping in drops:
+        first = min(stopping, key=lambda f: (f.span.start, f.code))
+        key = (first.code, first.span.start)
+        if key not in shown and reported(first.code, settings):
+            extra = copy.copy(first)
+            extra.level = Severity.ERROR
+            findings += finalize([extra], document, settings)
+            shown.add(key)
+    for finding in findings:
+        names = who.get((finding.code, finding.span.start))
+        if names:
+            finding.message = f"Dropped by {runtime_names(names)}: {finding.message}"
+    findings.sort(key=lambda f: (f.span.start, f.span.end, f.code))
+    dropped_by = tuple(member.runtime for member, _ in drops)
+    stopped = verdict.stopped_by
+    if stopped is None:
+        member, stopping = drops[0]
+        stopped = copy.copy(min(stopping, key=lambda f: (f.span.start, f.code)))
+        stopped.severity = Severity.ERROR
+        stopped.resolve(document.lines)
+    else:
+        stopped = copy.copy(stopped)
+    names = who.get((stopped.code, stopped.span.start))
+    if names and not stopped.message.startswith("Dropped by "):
+        stopped.message = f"Dropped by {runtime_names(names)}: {stopped.message}"
+    return findings, LoadVerdict(False, stopped, dropped_by)
 
 
 def _known(session: WorkspaceSession, path: Path, decoded: DecodeResult) -> SkillDocument | None:

@@ -38,6 +38,8 @@ class LoadVerdict:
 
     loads: bool
     stopped_by: Finding | None = None
+    #: for an aggregate target (`portable`): the runtimes of its members that drop the skill
+    dropped_by: tuple[str, ...] = ()
 
     def reason(self, profile: RuntimeProfile) -> str | None:
         """One sentence for users: why the runtime does not load the skill (None when it does)."""
@@ -45,13 +47,46 @@ class LoadVerdict:
         if finding is None:
             return None
         line = f", line {finding.range.start.line + 1}" if finding.range is not None else ""
-        return (f"{profile.runtime} does not load this skill ({finding.code}{line}): "
-                f"{finding.message}")
+        who = (f"{runtime_names(self.dropped_by)} {'does' if len(self.dropped_by) == 1 else 'do'}"
+               if self.dropped_by else f"{profile.runtime} does")
+        return f"{who} not load this skill ({finding.code}{line}): {finding.message}"
 
     def to_json(self) -> dict[str, object]:
         finding = self.stopped_by
-        return {"loads": self.loads,
-                "stoppedBy": None if finding is None else finding.code}
+        shown: dict[str, object] = {"loads": self.loads,
+                                    "stoppedBy": None if finding is None else finding.code}
+        if self.dropped_by:
+            shown["droppedBy"] = list(self.dropped_by)
+        return shown
+
+
+def runtime_names(names: Iterable[str]) -> str:
+    """`Copilot`, `Copilot and Gemini CLI`, `Codex, Copilot and Gemini CLI`."""
+    items = list(names)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def member_drops(document: SkillDocument, location: SkillLocation, settings: Settings,
+                 session: WorkspaceSession, strict: bool = False
+                 ) -> list[tuple[RuntimeProfile, list[Finding]]]:
+    """For an aggregate target (`portable`, docs/design/rules.md *Targets*): each member runtime
+    that does not load the skill, with the findings that stop it (errors, at the member's
+    levels, of the rules that stop the member from loading), in the members' order."""
+    dropped: list[tuple[RuntimeProfile, list[Finding]]] = []
+    for member in settings.profile.members:
+        codes = stopping_codes(member)
+        if not codes:
+            continue
+        context = CheckContext(document=document, location=location,
+                               settings=Settings(profile=member, home=settings.home,
+                                                 personal=settings.personal,
+                                                 settings_files=settings.settings_files),
+                               session=session)
+        raw = run_rules(context, codes.__contains__, strict=strict)
+        stopping = [f for f in raw if f.code in codes and _level(f, member) == Severity.ERROR]
+        if stopping:
+            dropped.append((member, stopping))
+    return dropped
 
 
 @cache

@@ -27,7 +27,7 @@ _CONSEQUENCE = {
     CLAUDE_CODE: "Claude Code loads the skill with empty metadata, so the model has no "
                    "description to match",
     AGENTSKILLS: "skills-ref rejects the skill",
-    PORTABLE: "most runtimes drop the skill",
+    PORTABLE: "a strict loader drops the skill",
 }
 
 
@@ -75,7 +75,7 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
         consequence = (f"{ctx.profile.runtime}'s quoting retry quotes the value and loads it as "
                        "text; strict parsers (skills-ref, Wave) reject the file")
         level = Severity.INFORMATION
-    elif yaml.recovered and ctx.profile.yaml_loader == "strict":
+    elif yaml.recovered and ctx.profile.yaml_loader == "strict" and not ctx.profile.members:
         rescued = " (only Claude Code's quoting retry would load it)"
     own = _rescued(ctx)
     if own is not None:
