@@ -148,6 +148,9 @@ def _add_list(commands: Subcommands) -> None:
                     "which skill shadows it.")
     listing.add_argument("directory", nargs="?", type=Path, default=Path("."), metavar="DIR")
     listing.add_argument("--format", choices=("table", "json"), default="table")
+    listing.add_argument("--targets", metavar="LIST", default=None,
+                         help="`all` or comma-separated targets: per skill, which of these "
+                              "runtimes discover it, load it, and under which command")
     _add_common(listing)
 
 
@@ -462,6 +465,8 @@ def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.exit(EXIT_USAGE, f"wave-lsp: not a directory: {args.directory}\n")
     settings = _settings(args, parser, args.directory)
     project = args.directory.resolve()
+    if args.targets is not None:
+        return _list_targets(args, parser, settings, project)
     rows = skill_rows(settings.profile, project, settings.home or Path.home(), settings.personal,
                       Path.cwd())
     if args.format == "json":
@@ -471,6 +476,50 @@ def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     _print_table(rows, settings.target)
     return EXIT_OK
 
+
+
+def _list_targets(args: argparse.Namespace, parser: argparse.ArgumentParser,
+                  settings: Settings, project: Path) -> int:
+    """`list --targets`: per skill, where it loads (`wave_lsp.core.workspace.where`)."""
+    import json
+    from pathlib import Path
+
+    from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
+    from wave_lsp.core.workspace.where import RUNTIMES, where_rows
+
+    if args.targets.strip() == "all":
+        chosen = RUNTIMES
+    else:
+        names = [name.strip() for name in args.targets.split(",") if name.strip()]
+        unknown = [name for name in names if name not in PROFILES]
+        if unknown or not names:
+            parser.exit(EXIT_USAGE, f"wave-lsp: unknown target {unknown[0] if unknown else ''!r}; "
+                                    f"choose `all` or from {', '.join(TARGETS)}\n")
+        chosen = tuple(m for name in names for m in (PROFILES[name].members or (PROFILES[name],)))
+        chosen = tuple(dict.fromkeys(chosen))
+    rows = where_rows(chosen, project, settings.home or Path.home(), settings.personal, Path.cwd())
+    if args.format == "json":
+        print(json.dumps({"version": 1, "targets": [p.name for p in chosen], "skills": rows},
+                         indent=2, ensure_ascii=False))
+        return EXIT_OK
+    headers = ("NAME", "PATH", *(p.name.upper() for p in chosen))
+    table = [(str(row["name"]), str(row["path"]),
+              *(_where_cell(answer) for answer in row["runtimes"]))  # type: ignore[attr-defined]
+             for row in rows]
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *table, strict=False)]
+    for line in [headers, *table]:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
+    print(f"{len(rows)} skills; per runtime: the command it loads under, `–` not discovered, "
+          "`no (SKnnn)` discovered but dropped")
+    return EXIT_OK
+
+
+def _where_cell(answer: dict[str, object]) -> str:
+    if not answer["discovers"]:
+        return "–"
+    if not answer["loads"]:
+        return f"no ({answer['stoppedBy'] or 'unreadable'})"
+    return str(answer["command"] or "loads (no command)")
 
 
 def _print_table(rows: list[dict[str, object]], target: str) -> None:

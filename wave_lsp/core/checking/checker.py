@@ -130,9 +130,9 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
             findings += finalize([extra], document, settings)
             shown.add(key)
     for finding in findings:
-        names = who.get((finding.code, finding.span.start))
-        if names:
-            finding.message = f"Dropped by {runtime_names(names)}: {finding.message}"
+        runtimes = who.get((finding.code, finding.span.start))
+        if runtimes:
+            finding.message = f"Dropped by {runtime_names(runtimes)}: {finding.message}"
     findings.sort(key=lambda f: (f.span.start, f.span.end, f.code))
     dropped_by = tuple(member.runtime for member, _ in drops)
     stopped = verdict.stopped_by
@@ -143,9 +143,9 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
         stopped.resolve(document.lines)
     else:
         stopped = copy.copy(stopped)
-    names = who.get((stopped.code, stopped.span.start))
-    if names and not stopped.message.startswith("Dropped by "):
-        stopped.message = f"Dropped by {runtime_names(names)}: {stopped.message}"
+    runtimes = who.get((stopped.code, stopped.span.start))
+    if runtimes and not stopped.message.startswith("Dropped by "):
+        stopped.message = f"Dropped by {runtime_names(runtimes)}: {stopped.message}"
     return findings, LoadVerdict(False, stopped, dropped_by)
 
 

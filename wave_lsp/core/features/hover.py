@@ -1,7 +1,8 @@
 """Hover text at an offset (docs/design/product.md *Language server*, hover).
 
 On a frontmatter key: the field's documentation and allowed values (from the schema). On a block or
-quoted multi-line scalar: the text the runtime actually gets. On an `allowed-tools` entry: the rule
+quoted multi-line scalar: the text the runtime actually gets. On `name`: where the skill loads, one
+line per runtime (`wave_lsp.core.workspace.where`). On an `allowed-tools` entry: the rule
 as it is registered after placeholder substitution (or why it is dropped). On `${…}`: what it
 resolves to here. On `$N` / `$ARGUMENTS`: what it binds to in the target. On `/skill-name`: that
 skill's description. Injections add their permission decision (see `wave_lsp.core.runtime.preview`).
@@ -58,6 +59,12 @@ def _field(ctx: FeatureContext, offset: int) -> HoverText | None:
     if entry is None:
         return None
     spec = schema.field_spec(entry.name)
+    if entry.name == "name" and ctx.location.path is not None and (
+            _within(entry.key.span, offset) or _within(entry.node.span, offset)):
+        docs = (f"**name** ({' | '.join(spec.types)})\n\n{field_documentation(spec, ctx.profile)}"
+                if spec is not None and _within(entry.key.span, offset) else "**name**")
+        span = entry.key.span if _within(entry.key.span, offset) else entry.node.span
+        return HoverText(f"{docs}\n\n{where_markdown(ctx)}", span)
     if _within(entry.key.span, offset):
         if spec is None:
             return HoverText(f"**{entry.name}** — not a field any target reads.", entry.key.span)
@@ -72,6 +79,14 @@ def _field(ctx: FeatureContext, offset: int) -> HoverText | None:
             node.content_span.start : node.content_span.end]):
         return HoverText(_resolved_scalar(node), node.content_span)
     return None
+
+
+def where_markdown(ctx: FeatureContext) -> str:
+    """Where this skill loads, one line per runtime (`wave_lsp.core.workspace.where`)."""
+    from wave_lsp.core.workspace.where import where_it_loads
+
+    lines = [f"- {answer.line()}" for answer in where_it_loads(ctx.document, ctx.location)]
+    return "Where it loads:\n\n" + "\n".join(lines)
 
 
 def _scalar_at(node: YamlNode, offset: int) -> YamlNode | None:

@@ -179,6 +179,8 @@ class RuntimeProfile:
     manual_only_switch: str = "`disable-model-invocation: true`"
     #: characters of the model-visible listing (None: no budget found)
     listing_budget_chars: int | None = 8000
+    #: skills of Claude Code plugins (`.claude-plugin/plugin.json`, `<plugin>/skills/`) load
+    loads_claude_plugins: bool = True
     #: for an aggregate (`portable`): the profiles whose strictest reading it is
     members: tuple[RuntimeProfile, ...] = ()
 
@@ -293,6 +295,7 @@ AGENTSKILLS = RuntimeProfile(
 _PLAIN = replace(
     AGENTSKILLS, kind="runtime", scans_roots=True, legacy_command_folders=(),
     arguments_appended_after="", invocation_fields=frozenset(), listing_budget_chars=None,
+    loads_claude_plugins=False,
 )
 
 CODEX = replace(

@@ -309,7 +309,7 @@ def in_target_skills_root(location: SkillLocation, profile: RuntimeProfile) -> b
     if root is None:
         return False
     if location.scope == "plugin":
-        return profile.scans_roots
+        return profile.scans_roots and profile.loads_claude_plugins
     three = f"{root.parent.parent.name}/{root.parent.name}/{root.name}"
     relative = three if three in _THREE_PART_ROOTS else f"{root.parent.name}/{root.name}"
     return profile.scans_root(relative, personal=location.scope == "personal")

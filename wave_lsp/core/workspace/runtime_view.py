@@ -118,11 +118,13 @@ def roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
     found: list[Root] = []
     for entry in order:
         scope, _, folder = entry.partition(":")
-        depths = {"min_depth": profile.min_scan_depth, "max_depth": profile.max_scan_depth}
+        low, high = profile.min_scan_depth, profile.max_scan_depth
         if scope == "project" and project is not None:
-            found.append(Root(project / folder, "project", f"project `{folder}`", **depths))
+            found.append(Root(project / folder, "project", f"project `{folder}`",
+                              min_depth=low, max_depth=high))
         elif scope == "personal" and personal and home is not None:
-            found.append(Root(home / folder, "personal", f"personal `~/{folder}`", **depths))
+            found.append(Root(home / folder, "personal", f"personal `~/{folder}`",
+                              min_depth=low, max_depth=high))
     return found
 
 
@@ -179,8 +181,8 @@ Listed = list[tuple[Root, list[tuple[Path, str, os.stat_result]]]]
 def list_roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
                 personal: bool) -> Listed:
     """Every root in precedence order with its skill entries."""
-    return [(root, root_entries(root))
-            for root in roots(profile, project, home, personal) + _plugins(project)]
+    plugins = _plugins(project) if profile.loads_claude_plugins else []
+    return [(root, root_entries(root)) for root in roots(profile, project, home, personal) + plugins]
 
 
 def root_entries(root: Root) -> list[tuple[Path, str, os.stat_result]]:
