@@ -128,10 +128,13 @@ def finalize(raw: list[Finding], document: SkillDocument, settings: Settings) ->
     """Apply severities and suppressions, resolve ranges, sort."""
     suppressions = collect(document)
     findings: list[Finding] = []
+    note = settings.profile.evidence_note  # a runtime known from its documentation only
     for finding in raw:
         default = rule(finding.code).severity(settings.profile)
         if default is None:
             continue
+        if note and not finding.message.endswith(f"({note}.)"):
+            finding.message = f"{finding.message} ({note}.)"
         finding.severity = settings.severity_of(finding.code, finding.level or default)
         finding.resolve(document.lines)
         assert finding.range is not None

@@ -312,7 +312,7 @@ CODEX = replace(
                "then selects neither",
     collision="both", settings_folder=".codex",
     name_source="name-or-folder", name_must_match_folder=False, command_sigil="$",
-    injects_frontmatter=True, arguments_delivery="part of the prompt, as typed",
+    injects_frontmatter=True, trims_body=False, arguments_delivery="part of the prompt, as typed",
     manual_only_switch="`policy: allow_implicit_invocation: false` in `agents/openai.yaml`",
     listing_budget_chars=8000, other_fields="ignored (only `name`, `description` and "
                                             "`metadata.short-description` are read)",

@@ -1,0 +1,424 @@
+"""The five targets of issue 28 (`codex`, `copilot`, `cursor`, `opencode`, `gemini-cli`): one fixture
+per fact of docs/design/runtime-facts.md §9 that changes a finding, the parser probe's inputs as
+golden cases for the two loaders it measured (§9.6), `portable` naming the runtimes that drop a
+skill, and the CLI, language-server settings and MCP server accepting every target.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run
+from wave_lsp.cli import main
+from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.config import Settings, settings_from_mapping
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.runtime.preview import invoke
+from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
+from wave_lsp.core.workspace.location import locate
+from wave_lsp.core.workspace.where import command_of, discovers, where_it_loads
+
+NEW = ("codex", "copilot", "cursor", "opencode", "gemini-cli")
+GOOD = "---\nname: my-skill\ndescription: Does X. Use when Y.\n---\nBody\n"
+
+
+def skill(name: str = "my-skill", description: str = "Does X. Use when Y.", *extra: str,
+          body: str = "Body\n") -> str:
+    lines = [f"name: {name}"] if name else []
+    lines += [f"description: {description}"] if description else []
+    return "---\n" + "".join(line + "\n" for line in [*lines, *extra]) + "---\n" + body
+
+
+# -- the parser probe (runtime-facts.md §9.6): inputs verbatim, verdicts as measured ---------------
+PROBE = {
+    "plain": "---\nname: my-skill\ndescription: Does X. Use when Y.\n---\nBody\n",
+    "unquoted colon-space": "---\nname: my-skill\ndescription: Use when: the user asks about "
+                            "PDFs\n---\nBody\n",
+    "folded block scalar": "---\nname: my-skill\ndescription: >-\n  Does X.\n  Use when Y.\n---\n"
+                           "Body\n",
+    "duplicate key": "---\nname: my-skill\ndescription: first\ndescription: second\n---\nBody\n",
+    "name is a number": "---\nname: 123\ndescription: d\n---\nBody\n",
+    "UTF-8 BOM": "\ufeff---\nname: my-skill\ndescription: d\n---\nBody\n",
+    "CRLF": "---\r\nname: my-skill\r\ndescription: d\r\n---\r\nBody\r\n",
+    "name != folder": "---\nname: other-name\ndescription: d\n---\nBody\n",
+    "Claude-style glob (alias)": "---\nname: my-skill\ndescription: d\npaths: **/*.ts\n---\nBody\n",
+    "block scalar + another bad line": "---\nname: my-skill\ndescription: >-\n  Does X.\n  Use "
+                                       "when Y.\nargument-hint: [file]: optional\n---\nBody\n",
+    "quoted description + bad line": "---\nname: my-skill\ndescription: \"Does X\"\nwhen: a: b\n"
+                                     "---\nBody\n",
+    "hyphenated key with colon": "---\nname: my-skill\ndescription: d\nargument-hint: file: "
+                                 "optional\n---\nBody\n",
+    "description missing": "---\nname: my-skill\n---\nBody\n",
+}
+#: parser_probe.out.txt: True = "loaded", False = "SKIPPED"
+PROBE_LOADS = {
+    "gemini-cli": {"plain": True, "unquoted colon-space": True, "folded block scalar": True,
+                   "duplicate key": True, "name is a number": True, "UTF-8 BOM": False,
+                   "CRLF": True, "name != folder": True, "Claude-style glob (alias)": True,
+                   "block scalar + another bad line": True,
+                   "quoted description + bad line": True, "hyphenated key with colon": True,
+                   "description missing": False},
+    "opencode": {"plain": True, "unquoted colon-space": True, "folded block scalar": True,
+                 "duplicate key": False, "name is a number": False, "UTF-8 BOM": True,
+                 "CRLF": True, "name != folder": True, "Claude-style glob (alias)": False,
+                 "block scalar + another bad line": False,
+                 "quoted description + bad line": True, "hyphenated key with colon": False,
+                 "description missing": False},
+}
+#: cases where the probe shows Gemini CLI's line parser keeping the value as written
+PROBE_KEPT_AS_WRITTEN = {"block scalar + another bad line", "quoted description + bad line"}
+
+
+def _probe_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "proj" / ".agents" / "skills" / "my-skill" / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8"))
+    (tmp_path / "proj" / ".git").mkdir(exist_ok=True)
+    return path
+
+
+@pytest.mark.parametrize("target", sorted(PROBE_LOADS))
+@pytest.mark.parametrize("case", sorted(PROBE))
+def test_probe_verdicts(case: str, target: str, tmp_path: Path) -> None:
+    from wave_lsp.core.checking.checker import check_file
+
+    path = _probe_file(tmp_path, PROBE[case])
+    report = check_file(path, Settings.for_target(target, home=tmp_path / "home"), strict=True)
+    assert report.verdict is not None
+    assert report.verdict.loads is PROBE_LOADS[target][case], (case, report.verdict.stopped_by)
+    errors = [f for f in report.findings if f.severity == Severity.ERROR]
+    assert bool(errors) is not PROBE_LOADS[target][case], [f.message for f in errors]
+
+
+@pytest.mark.parametrize("case", sorted(PROBE_KEPT_AS_WRITTEN))
+def test_probe_values_kept_as_written_are_warnings(case: str, tmp_path: Path) -> None:
+    from wave_lsp.core.checking.checker import check_file
+
+    path = _probe_file(tmp_path, PROBE[case])
+    report = check_file(path, Settings.for_target("gemini-cli", home=tmp_path / "home"),
+                        strict=True)
+    warned = [f for f in report.findings if f.code == "SK021"]
+    assert [f.severity for f in warned] == [Severity.WARNING]
+    assert "keeps the value as written" in warned[0].message
+
+
+# -- one fixture per fact that changes a finding (runtime-facts.md §9) -----------------------------
+@dataclass
+class Fact:
+    target: str
+    fact: str  #: the fact, with its section
+    text: str
+    relpath: str = ".agents/skills/my-skill/SKILL.md"
+    code: str | None = None  #: the rule the fact makes report (None: `absent`)
+    severity: Severity | None = None
+    absent: tuple[str, ...] = ()  #: codes the fact keeps from being reported
+    loads: bool | None = None  #: the load verdict the fact implies
+    says: str = ""  #: a phrase of the message
+    files: dict[str, str] = field(default_factory=dict)
+
+
+FACTS = [
+    # §9.3 frontmatter split and BOM
+    Fact("codex", "§9.3 a BOM fails the trimmed `---` test", "\ufeff" + GOOD, code="SK004",
+         severity=Severity.ERROR, loads=False),
+    Fact("gemini-cli", "§9.3 a BOM: the regex does not match, dropped", "\ufeff" + GOOD,
+         code="SK004", severity=Severity.ERROR, loads=False),
+    Fact("opencode", "§9.3 gray-matter tolerates a BOM", "\ufeff" + GOOD, absent=("SK004",),
+         loads=True),
+    # §9.5 name and description
+    Fact("codex", "§9.5 `name` is optional: the folder", skill(""), code="SK030",
+         severity=Severity.INFORMATION, loads=True),
+    Fact("copilot", "§9.5 no `name`: skipped (missing-name)", skill(""), code="SK030",
+         severity=Severity.ERROR, loads=False),
+    Fact("gemini-cli", "§9.5 `name` is required", skill(""), code="SK030",
+         severity=Severity.ERROR, loads=False),
+    Fact("opencode", "§9.5 `name` must be a string", skill(""), code="SK030",
+         severity=Severity.ERROR, loads=False),
+    Fact("copilot", "§9.5 name ≠ folder: skipped (name-mismatch)", skill("other-name"),
+         code="SK039", severity=Severity.ERROR, loads=False),
+    Fact("codex", "§9.5 no folder check", skill("other-name"), code="SK039",
+         severity=Severity.INFORMATION, loads=True),
+    Fact("gemini-cli", "§9.5 no folder check", skill("other-name"), code="SK039",
+         severity=Severity.INFORMATION, loads=True),
+    Fact("opencode", "§9.5 the folder rule is documented, not enforced", skill("other-name"),
+         code="SK039", severity=Severity.WARNING, loads=True),
+    Fact("codex", "§9.5 description over 1,024: invalid description", skill(
+        "my-skill", "Use when asked. " + "x" * 1030), code="SK053", severity=Severity.ERROR,
+        loads=False),
+    Fact("copilot", "§9.5 description over 1,024: truncated, not rejected", skill(
+        "my-skill", "Use when asked. " + "x" * 1030), code="SK053", severity=Severity.WARNING,
+        loads=True),
+    Fact("gemini-cli", "§9.5 no description limit", skill("my-skill", "Use when asked. "
+                                                               + "x" * 1030),
+         absent=("SK053",), loads=True),
+    Fact("codex", "§9.5 name over 64: invalid name", skill("a" * 65),
+         relpath=f".agents/skills/{'a' * 65}/SKILL.md", code="SK033", severity=Severity.ERROR,
+         loads=False),
+    Fact("gemini-cli", "§9.5 no name length limit", skill("a" * 65),
+         relpath=f".agents/skills/{'a' * 65}/SKILL.md", absent=("SK033",), loads=True),
+    Fact("codex", "§9.5 description is required", skill("my-skill", ""), code="SK050",
+         severity=Severity.ERROR, loads=False),
+    # §9.6 YAML loaders
+    Fact("copilot", "§9.6 VS Code keeps the attributes its parser recovers",
+         skill("my-skill", "Use when: asked"), code="SK021", severity=Severity.WARNING,
+         loads=True, says="keeps only the fields its parser recovers"),
+    Fact("codex", "§9.6 serde_yaml has no retry", skill("my-skill", "Use when: asked"),
+         code="SK021", severity=Severity.ERROR, loads=False),
+    Fact("opencode", "§9.6 the colon retry rewrites non-hyphenated keys",
+         skill("my-skill", "Use when: asked"), code="SK021", severity=Severity.INFORMATION,
+         loads=True, says="colon retry"),
+    Fact("opencode", "§9.6 the colon retry skips hyphenated keys: vanishes silently",
+         skill("my-skill", "Use when asked.", "argument-hint: file: optional"), code="SK021",
+         severity=Severity.ERROR, loads=False, says="without a message"),
+    Fact("gemini-cli", "§9.6 the line parser reads name and description",
+         skill("my-skill", "Use when asked.", "paths: **/*.ts"), code="SK023",
+         severity=Severity.INFORMATION, loads=True, says="line parser"),
+    # §9.4 fields read
+    Fact("gemini-cli", "§9.4 Gemini CLI reads only name and description",
+         skill("my-skill", "Use when asked.", "license: MIT"), code="SK070",
+         severity=Severity.INFORMATION, says="Gemini CLI ignores it"),
+    Fact("copilot", "§9.4 VS Code reads `license`", skill("my-skill", "Use when asked.",
+                                                          "license: MIT"), absent=("SK070",)),
+    # §9.7 body
+    Fact("codex", "§9.7 `$ARGUMENTS` reaches the model literally",
+         skill(body="Fix $ARGUMENTS.\n"), code="SK115", severity=Severity.WARNING,
+         says="reaches the model as written"),
+    Fact("opencode", "§9.7 `$1` is the first argument", skill(body="Fix $1.\n"), code="SK115",
+         severity=Severity.INFORMATION, says="OpenCode counts from 1"),
+    Fact("codex", "§9.7 `${CLAUDE_SKILL_DIR}` stays literal",
+         skill(body="Run ${CLAUDE_SKILL_DIR}/x.sh.\n"), code="SK117", severity=Severity.WARNING),
+    Fact("gemini-cli", "§9.7 no `!` commands: the model reads the pattern",
+         skill(body="Branch: !`git branch`\n"), code="SK120", severity=Severity.WARNING,
+         absent=("SK123",), says="does not run"),
+    Fact("opencode", "§9.7 injections run with no permission check",
+         skill(body="Fetch: !`git fetch`\n"), code="SK120", severity=Severity.WARNING,
+         absent=("SK123",), says="no permission check"),
+    Fact("opencode", "§9.7 no look-behind: `format!`x`` runs", skill(body="Use format!`x`.\n"),
+         code="SK122", severity=Severity.ERROR, says="no white-space rule"),
+    Fact("codex", "§9.7 `format!`x`` is not an injection anywhere else",
+         skill(body="Use format!`x`.\n"), absent=("SK122",)),
+    # §9.8 invocation controls
+    Fact("codex", "§9.8 `disable-model-invocation` is ignored; Codex's switch is openai.yaml",
+         skill("my-skill", "Use when asked.", "disable-model-invocation: true"), code="SK070",
+         severity=Severity.INFORMATION, says="allow_implicit_invocation"),
+    Fact("copilot", "§9.8 VS Code honours `disable-model-invocation`",
+         skill("my-skill", "Use when asked.", "disable-model-invocation: true"),
+         absent=("SK070",)),
+    Fact("copilot", "§9.8 both switches: neither invocation",
+         skill("my-skill", "Use when asked.", "disable-model-invocation: true",
+               "user-invocable: false"), code="SK091", severity=Severity.ERROR),
+    # §9.1 discovery depth
+    Fact("gemini-cli", "§9.1 `<root>/SKILL.md` is found", skill("skills"),
+         relpath=".agents/skills/SKILL.md", absent=("SK002",)),
+    Fact("copilot", "§9.1 one level only", skill("skills"), relpath=".agents/skills/SKILL.md",
+         code="SK002", severity=Severity.WARNING),
+    Fact("codex", "§9.1 six levels deep is found", skill("f"),
+         relpath=".agents/skills/a/b/c/d/e/f/SKILL.md", absent=("SK002",)),
+    # §0 evidence: Cursor is known from its documentation only
+    Fact("cursor", "§9 Cursor's findings say they rest on its documentation",
+         skill("my-skill", "Use when asked.", "colour: blue"), code="SK070",
+         severity=Severity.INFORMATION, says="documentation only"),
+]
+
+
+@pytest.mark.parametrize("fact", FACTS, ids=lambda f: f"{f.target}:{f.fact}")
+def test_fact(fact: Fact, tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, fact.text, target=fact.target, relpath=fact.relpath, files=fact.files)
+    codes = {f.code: f for f in report.findings}
+    if fact.code is not None:
+        assert fact.code in codes, [(f.code, f.message) for f in report.findings]
+        assert codes[fact.code].severity == fact.severity, codes[fact.code].message
+        assert fact.says in codes[fact.code].message
+    for code in fact.absent:
+        assert code not in codes, codes[code].message
+    if fact.loads is not None:
+        assert report.verdict is not None
+        assert report.verdict.loads is fact.loads, report.verdict.stopped_by
+
+
+# -- discovery and command names (§9.1, §9.5, §9.8) -----------------------------------------------
+@pytest.mark.parametrize(("relpath", "found"), [
+    (".claude/skills/s/SKILL.md", {"wave", "claude-code", "copilot", "cursor", "opencode"}),
+    (".agents/skills/s/SKILL.md", {"wave", "codex", "copilot", "opencode", "gemini-cli"}),
+    (".github/skills/s/SKILL.md", {"copilot"}),
+    (".codex/skills/s/SKILL.md", {"codex", "cursor"}),
+    (".gemini/skills/s/SKILL.md", {"gemini-cli"}),
+    (".opencode/skill/s/SKILL.md", {"opencode"}),
+    (".agents/skills/a/s/SKILL.md", {"codex", "opencode"}),
+    (".agents/skills/SKILL.md", {"codex", "opencode", "gemini-cli"}),
+])
+def test_which_runtimes_discover_a_path(relpath: str, found: set[str], tmp_path: Path) -> None:
+    location = locate(tmp_path / relpath, home=tmp_path / "home")
+    runtimes = {p.name for p in PROFILES.values() if p.kind == "runtime"}
+    assert {name for name in runtimes if discovers(PROFILES[name], location)} == found
+
+
+def test_personal_roots_are_the_profiles(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    copilot = locate(home / ".copilot/skills/s/SKILL.md", home=home)
+    opencode = locate(home / ".config/opencode/skills/s/SKILL.md", home=home)
+    assert copilot.scope == opencode.scope == "personal"
+    assert discovers(PROFILES["copilot"], copilot) and not discovers(PROFILES["codex"], copilot)
+    assert discovers(PROFILES["opencode"], opencode)
+    assert not discovers(PROFILES["opencode"], copilot)
+
+
+@pytest.mark.parametrize(("target", "text", "command"), [
+    ("claude-code", skill("label"), "/my-skill"),  # the folder is the command
+    ("codex", skill(""), "$my-skill"),  # the folder when `name` is missing, `$` mentions
+    ("codex", skill("other"), "$other"),
+    ("gemini-cli", skill("a:b c"), "/a-b-c"),  # `[:\\/<>*?"|]` and white space become `-`
+    ("copilot", skill("my-skill", "d", "user-invocable: false"), None),
+    ("opencode", skill("my-skill", "d", "user-invocable: false"), "/my-skill"),  # not read
+])
+def test_command_names(target: str, text: str, command: str | None, tmp_path: Path) -> None:
+    location = locate(tmp_path / ".agents/skills/my-skill/SKILL.md", home=tmp_path / "home")
+    assert command_of(PROFILES[target], SkillDocument.from_text(text), location) == command
+
+
+def test_where_it_loads_one_line_per_runtime(tmp_path: Path) -> None:
+    path = tmp_path / ".agents/skills/my-skill/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(skill("other-name"), "utf-8")
+    answers = {a.profile.name: a for a in where_it_loads(
+        SkillDocument.from_text(skill("other-name")), locate(path, home=tmp_path / "home"))}
+    assert answers["codex"].line() == "Codex: loads as `$other-name`"
+    assert answers["copilot"].line() == "Copilot: discovered, not loaded (SK039)"
+    assert answers["claude-code"].line() == "Claude Code: not discovered here"
+    assert "portable" not in answers
+
+
+# -- the preview follows the profile (§9.7) ------------------------------------------------------
+def _preview(tmp_path: Path, target: str, text: str, arguments: str) -> str:
+    path = tmp_path / ".agents/skills/my-skill/SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+    home = tmp_path / "home"
+    result = invoke(SkillDocument.from_text(text), locate(path, home=home),
+                    Settings.for_target(target, home=home), arguments)
+    assert result.ok, result.error
+    assert result.text is not None
+    return result.text
+
+
+def test_codex_injects_the_whole_file_and_substitutes_nothing(tmp_path: Path) -> None:
+    text = skill(body="Fix $1 with !`git status`.\n")
+    shown = _preview(tmp_path, "codex", text, "bug")
+    assert shown == text  # frontmatter included, `$1` and the pattern as written
+
+
+def test_opencode_counts_from_one_and_appends_the_base_directory(tmp_path: Path) -> None:
+    shown = _preview(tmp_path, "opencode", skill(body="Fix $1 then $2.\n"), "bug fast")
+    assert shown.startswith("Fix bug then fast.")
+    assert "\n\nBase directory for this skill: " in shown
+
+
+def test_opencode_decides_no_permission(tmp_path: Path) -> None:
+    path = tmp_path / ".agents/skills/my-skill/SKILL.md"
+    path.parent.mkdir(parents=True)
+    text = skill(body="Fetch: !`git fetch`\n")
+    home = tmp_path / "home"
+    result = invoke(SkillDocument.from_text(text), locate(path, home=home),
+                    Settings.for_target("opencode", home=home), "")
+    assert result.ok and [p.decision.allowed for p in result.injections] == [True]
+
+
+# -- portable: the strictest reading over the nine, naming who drops the skill ----------------------
+def test_portable_names_the_runtimes_that_drop_the_skill(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, skill("other-name"), target="portable",
+                 relpath=".agents/skills/my-skill/SKILL.md")
+    finding = next(f for f in report.findings if f.code == "SK039")
+    assert finding.message.startswith("Dropped by skills-ref and Copilot: ")
+    assert report.verdict is not None and not report.verdict.loads
+    assert report.verdict.dropped_by == ("skills-ref", "Copilot")
+
+
+def test_portable_reports_a_drop_of_one_runtime_only(tmp_path: Path) -> None:
+    """A BOM loads in OpenCode but Gemini CLI and Codex drop the skill."""
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, "\ufeff" + GOOD, target="portable",
+                 relpath=".agents/skills/my-skill/SKILL.md")
+    finding = next(f for f in report.findings if f.code == "SK004")
+    assert "Codex" in finding.message and "Gemini CLI" in finding.message
+    assert "OpenCode" not in finding.message.split(":", 1)[0]
+
+
+def test_portable_is_clean_for_a_skill_every_runtime_loads(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, GOOD, target="portable", relpath=".agents/skills/my-skill/SKILL.md")
+    assert report.verdict is not None and report.verdict.loads
+    assert not [f for f in report.findings if f.message.startswith("Dropped by")]
+
+
+# -- every surface accepts every target ------------------------------------------------------------
+@pytest.mark.parametrize("target", NEW)
+def test_cli_checks_under_each_new_target(target: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / ".agents/skills/my-skill/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(skill("other-name"), "utf-8")
+    code = main(["check", str(path), "--target", target, "--no-personal", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code in (0, 1)
+    assert report["target"] == target
+    loads = report["files"][0]["loads"]
+    assert loads is (target != "copilot")  # only Copilot drops a name that is not the folder's
+
+
+def test_unknown_target_exits_2_with_the_valid_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", ".", "--target", "nope"])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert all(name in error for name in TARGETS)
+
+
+def test_unknown_target_in_pyproject_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.wave-lsp]\ntarget = "nope"\n', "utf-8")
+    (tmp_path / "SKILL.md").write_text(GOOD, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", "SKILL.md"])
+    assert exit_info.value.code == 2
+    assert "gemini-cli" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("target", NEW)
+def test_language_server_setting_selects_the_profile(target: str) -> None:
+    assert settings_from_mapping({"target": target}).profile is PROFILES[target]
+
+
+@pytest.mark.parametrize("target", NEW)
+def test_mcp_check_under_each_new_target(target: str, tmp_path: Path) -> None:
+    from wave_lsp.mcp.handlers import ProjectTools
+
+    path = tmp_path / ".agents/skills/my-skill/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(GOOD, "utf-8")
+    result = ProjectTools(tmp_path).check([".agents"], target=target, personal=False)
+    assert result["target"] == target
+    assert [f["path"] for f in result["files"]] == [".agents/skills/my-skill/SKILL.md"]
+
+
+def test_list_targets_all_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    for folder, text in ((".claude/skills/review", skill("review")),
+                         (".agents/skills/deploy", skill("deploy"))):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "SKILL.md").write_text(text, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["list", ".", "--targets", "all", "--no-personal", "--format", "json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    rows = {row["name"]: {r["target"]: r for r in row["runtimes"]} for row in listing["skills"]}
+    assert rows["review"]["codex"]["discovers"] is False  # Codex never scans .claude/skills
+    assert rows["review"]["claude-code"]["command"] == "/review"
+    assert rows["deploy"]["codex"]["command"] == "$deploy"
+    assert rows["deploy"]["gemini-cli"]["loads"] is True
+    assert "portable" not in rows["deploy"]
