@@ -334,9 +334,19 @@ def test_portable_names_the_runtimes_that_drop_the_skill(tmp_path: Path) -> None
     report = run(tmp_path, skill("other-name"), target="portable",
                  relpath=".agents/skills/my-skill/SKILL.md")
     finding = next(f for f in report.findings if f.code == "SK039")
-    assert finding.message.startswith("Dropped by skills-ref and Copilot: ")
+    assert finding.message.startswith("Dropped by Copilot; rejected by skills-ref: ")
     assert report.verdict is not None and not report.verdict.loads
-    assert report.verdict.dropped_by == ("skills-ref", "Copilot")
+    assert report.verdict.dropped_by == ("Copilot",)
+
+
+def test_portable_counts_a_validator_rejection_but_the_skill_loads(tmp_path: Path) -> None:
+    """skills-ref rejects an unknown key; every runtime ignores it and loads the skill."""
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, skill("my-skill", "Use when asked.", "colour: blue"),
+                 target="portable", relpath=".agents/skills/my-skill/SKILL.md")
+    finding = next(f for f in report.findings if f.code == "SK070")
+    assert finding.message.startswith("Rejected by skills-ref: ")
+    assert report.verdict is not None and report.verdict.loads
 
 
 def test_portable_reports_a_drop_of_one_runtime_only(tmp_path: Path) -> None:

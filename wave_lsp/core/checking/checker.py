@@ -27,6 +27,7 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
 from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
 
@@ -114,12 +115,12 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
     drops = member_drops(document, location, settings, session, strict)
     if not drops:
         return findings, verdict
-    who: dict[tuple[str, int], list[str]] = {}
+    who: dict[tuple[str, int], list[RuntimeProfile]] = {}
     for member, stopping in drops:
         for finding in stopping:
             names = who.setdefault((finding.code, finding.span.start), [])
-            if member.runtime not in names:
-                names.append(member.runtime)
+            if member not in names:
+                names.append(member)
     shown = {(f.code, f.span.start) for f in findings}
     for _member, stopping in drops:
         first = min(stopping, key=lambda f: (f.span.start, f.code))
@@ -130,23 +131,37 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
             findings += finalize([extra], document, settings)
             shown.add(key)
     for finding in findings:
-        runtimes = who.get((finding.code, finding.span.start))
-        if runtimes:
-            finding.message = f"Dropped by {runtime_names(runtimes)}: {finding.message}"
+        members = who.get((finding.code, finding.span.start))
+        if members:
+            finding.message = f"{_who_drops(members)}: {finding.message}"
     findings.sort(key=lambda f: (f.span.start, f.span.end, f.code))
-    dropped_by = tuple(member.runtime for member, _ in drops)
+    # a validator (skills-ref) rejects; the skill does not load when a runtime drops it
+    runtime_drops = [(member, stopping) for member, stopping in drops
+                     if member.kind != "validator"]
+    if not runtime_drops:
+        return findings, verdict
+    dropped_by = tuple(member.runtime for member, _ in runtime_drops)
     stopped = verdict.stopped_by
     if stopped is None:
-        member, stopping = drops[0]
-        stopped = copy.copy(min(stopping, key=lambda f: (f.span.start, f.code)))
+        stopped = copy.copy(min(runtime_drops[0][1], key=lambda f: (f.span.start, f.code)))
         stopped.severity = Severity.ERROR
         stopped.resolve(document.lines)
     else:
         stopped = copy.copy(stopped)
-    runtimes = who.get((stopped.code, stopped.span.start))
-    if runtimes and not stopped.message.startswith("Dropped by "):
-        stopped.message = f"Dropped by {runtime_names(runtimes)}: {stopped.message}"
+    members = who.get((stopped.code, stopped.span.start))
+    if members and not stopped.message.startswith(_who_drops(members)):
+        stopped.message = f"{_who_drops(members)}: {stopped.message}"
     return findings, LoadVerdict(False, stopped, dropped_by)
+
+
+def _who_drops(members: list[RuntimeProfile]) -> str:
+    """`Dropped by Copilot and Gemini CLI`, `Rejected by skills-ref`, or both."""
+    runtimes = [m.runtime for m in members if m.kind != "validator"]
+    validators = [m.runtime for m in members if m.kind == "validator"]
+    parts = ([f"dropped by {runtime_names(runtimes)}"] if runtimes else []) + (
+        [f"rejected by {runtime_names(validators)}"] if validators else [])
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:]
 
 
 def _known(session: WorkspaceSession, path: Path, decoded: DecodeResult) -> SkillDocument | None:
