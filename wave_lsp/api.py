@@ -24,10 +24,12 @@ def load_settings(start: Path, *, target: str | None = None,
                   personal: bool | None = None) -> Settings:
     """`[tool.wave-lsp]` of the nearest pyproject.toml at or above `start`, then `target` and
     `personal` (None keeps what the file says). Raises `SettingsError`."""
-    from wave_lsp.core.checking.config import load_pyproject, settings_from_mapping
+    from wave_lsp.core.checking.config import Settings, load_pyproject, settings_from_mapping
 
     section, _ = load_pyproject(start)
-    return settings_from_mapping(section).merged(target=target, personal=personal)
+    # with no target in the file nor in the call, each file gets its own (`Settings.for_file`)
+    return settings_from_mapping(section, Settings(auto_target=True)).merged(
+        target=target, personal=personal)
 
 
 def with_codes(settings: Settings, *, select: Iterable[str] = (), ignore: Iterable[str] = (),
@@ -164,5 +166,6 @@ def render_invocation(path: Path, raw_arguments: str, settings: Settings, *,
     if data is None:
         return f"{path}: {problem}"
     document = SkillDocument.from_decoded(decode(data))
-    return invoke_loaded(document, locate(path, home=settings.home), settings, raw_arguments,
+    location = locate(path, home=settings.home)
+    return invoke_loaded(document, location, settings.for_file(location), raw_arguments,
                   "execute" if execute else "dry-run", session_id)

@@ -289,7 +289,7 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
         if changed:  # report what remains, as the files now are
             reports = check_files(files, settings, args.jobs)
     reports = split_by_file(reports)
-    write(reports, args.format, settings.target)
+    write(reports, args.format, settings.target, per_file=settings.auto_target)
     has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
     return EXIT_FINDINGS if has_errors else EXIT_OK
 
@@ -399,6 +399,7 @@ def _jobs(text: str) -> int:
 def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: Path) -> Settings:
     """`[tool.wave-lsp]` of the nearest pyproject.toml, then `--target` and `--no-personal`."""
     from wave_lsp.core.checking.config import (
+        Settings,
         SettingsError,
         load_pyproject,
         settings_from_mapping,
@@ -407,7 +408,8 @@ def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: 
 
     try:
         section, where = load_pyproject(start)
-        settings = settings_from_mapping(section)
+        # with no target in the file or on the command line, each file gets its own
+        settings = settings_from_mapping(section, Settings(auto_target=True))
     except SettingsError as error:
         parser.exit(EXIT_USAGE, f"wave-lsp: {error}\n")
     for problem in unknown_keys(section):

@@ -56,8 +56,29 @@ def _not_loaded_line(reports: list[FileReport], runtime: str) -> str | None:
     return f"{len(skipped)} {what} not loaded by {runtime}: {', '.join(shown)}{more}."
 
 
+def chosen_targets(reports: list[FileReport]) -> dict[str, list[FileReport]]:
+    """The reports by the target each file was checked for, in the order first seen (one key when
+    a target was configured)."""
+    groups: dict[str, list[FileReport]] = {}
+    for report in reports:
+        profile = report.profile
+        label = "" if profile is None else (
+            profile.name if not profile.members or profile.catalog_column
+            else f"{profile.name} ({profile.runtime})")
+        groups.setdefault(label, []).append(report)
+    return groups
+
+
+def _targets_line(groups: dict[str, list[FileReport]]) -> str:
+    parts = [f"{label} for {len(items)} file{'s' if len(items) != 1 else ''}"
+             for label, items in groups.items() if label]
+    return ("No target configured, so each file was checked for the runtime that reads it "
+            f"where it lives: {'; '.join(parts)}. `--target` (or `[tool.wave-lsp] target`) "
+            "chooses one.")
+
+
 def write_text(reports: list[FileReport], out: TextIO, colour: bool,
-               runtime: str = "the target") -> None:
+               runtime: str = "the target", per_file: bool = False) -> None:
     def paint(text: str, code: str) -> str:
         return f"{code}{text}{_RESET}" if colour else text
 
@@ -76,20 +97,37 @@ def write_text(reports: list[FileReport], out: TextIO, colour: bool,
     line = (f"Checked {totals['files']} file{'s' if totals['files'] != 1 else ''}: "
             + ", ".join(parts) + ".")
     out.write((paint(line, _BOLD) if colour else line) + "\n")
-    skipped = _not_loaded_line(reports, runtime)
-    if skipped is not None:
-        out.write(skipped + "\n")
+    if not per_file:
+        skipped = _not_loaded_line(reports, runtime)
+        if skipped is not None:
+            out.write(skipped + "\n")
+        return
+    groups = chosen_targets(reports)
+    out.write(_targets_line(groups) + "\n")
+    for items in groups.values():
+        profile = items[0].profile
+        skipped = _not_loaded_line(items, profile.runtime if profile is not None else runtime)
+        if skipped is not None:
+            out.write(skipped + "\n")
 
 
-def to_json(reports: list[FileReport], target: str, cwd: Path | None = None) -> dict[str, Any]:
+def to_json(reports: list[FileReport], target: str, cwd: Path | None = None,
+            per_file: bool = False) -> dict[str, Any]:
     """The `check --format json` document; paths shown relative to `cwd` (default: the current
-    directory) when below it."""
+    directory) when below it. `per_file`: no target was configured, so each file says the one it
+    was checked for (`"target"` of the file; the document's is the one they share, or
+    `"per-file"`)."""
+    if per_file:
+        names = {r.profile.name for r in reports if r.profile is not None}
+        target = names.pop() if len(names) == 1 else "per-file"
     return {
         "version": JSON_VERSION,
         "tool": {"name": "wave-lsp", "version": __version__},
         "target": target,
         "files": [
             {"path": display_path(r.path, cwd), "skill": r.skill,
+             **({"target": r.profile.name, "checkedFor": r.profile.runtime}
+                if per_file and r.profile is not None else {}),
              **(r.verdict.to_json() if r.verdict is not None else {}),
              "findings": [f.to_json() for f in r.findings]}
             for r in reports
@@ -171,10 +209,12 @@ def write_github(reports: list[FileReport], out: TextIO) -> None:
               f"{totals['warning']} warnings\n")
 
 
-def write(reports: list[FileReport], fmt: str, target: str, out: TextIO | None = None) -> None:
+def write(reports: list[FileReport], fmt: str, target: str, out: TextIO | None = None,
+          per_file: bool = False) -> None:
+    """`per_file`: no target was configured; each file was checked for its own."""
     out = out or sys.stdout
     if fmt == "json":
-        json.dump(to_json(reports, target), out, indent=2, ensure_ascii=False)
+        json.dump(to_json(reports, target, per_file=per_file), out, indent=2, ensure_ascii=False)
         out.write("\n")
     elif fmt == "sarif":
         json.dump(to_sarif(reports, target), out, indent=2, ensure_ascii=False)
@@ -183,5 +223,5 @@ def write(reports: list[FileReport], fmt: str, target: str, out: TextIO | None =
         write_github(reports, out)
     else:
         colour = out.isatty() and not os.environ.get("NO_COLOR")
-        write_text(reports, out, colour, parse_target(target).runtime)
+        write_text(reports, out, colour, parse_target(target).runtime, per_file)
 

@@ -183,7 +183,7 @@ TRIGGERS: list[Case] = [
                      body="```\nawk '{print «$1»}' $ARGUMENTS\n```\n")),
     Case("SK117", fm(NAME, DESC, body="Run «${SKILL_DIR}»/x.\n")),
     Case("SK117", fm(NAME, DESC, body="Run «${CLAUDE_SKILL_DIR}»/x.\n"),
-         only=(*LITERAL, "opencode")),
+         only=(*LITERAL, "opencode", "portable")),
     Case("SK117", fm(NAME, DESC, body="Run «${CLAUDE_PLUGIN_ROOT}»/x.\n"),
          level={"wave": Severity.WARNING, "claude-code": Severity.WARNING}),
     Case("SK118", fm(NAME, DESC, "arguments: [issue]", body="Deploy «$env» for $issue.\n")),
@@ -310,7 +310,7 @@ def test_rule_triggers(case: Case, target: str, tmp_path) -> None:
 NON_TRIGGER_ONLY = {
     "SK070": tuple(t for t in TARGETS if t not in ("codex", "gemini-cli")),  # they ignore `license`
     "SK115": (*FIRST, "opencode"),  # `$ARGUMENTS` reaches the others' models as written
-    "SK117": FIRST,  # `${CLAUDE_SKILL_DIR}` stays literal everywhere else
+    "SK117": ("wave", "claude-code", "agentskills"),  # `${CLAUDE_SKILL_DIR}` stays literal elsewhere
 }
 
 

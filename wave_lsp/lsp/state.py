@@ -179,13 +179,21 @@ class ServerState:
         self.disk.invalidate()
 
     def settings_for(self, path: Path | None) -> Settings:
-        base = Settings(home=self.home)
+        """The settings of one file: `[tool.wave-lsp]`, then the editor's `wave` section; with no
+        target in either, the target chosen from where the file lives (docs/design/rules.md
+        *The default target*)."""
+        base = Settings(home=self.home, auto_target=True)
         if path is not None:
             section, problem = self._settings_of(path.parent)
             if problem:
                 log.warning("ignoring [tool.wave-lsp]: %s", problem)
             base = settings_from_mapping(section, base)
-        return settings_from_mapping(self.client.raw, base)
+        settings = settings_from_mapping(self.client.raw, base)
+        if path is not None and settings.auto_target:
+            from wave_lsp.core.workspace.location import locate
+
+            return settings.for_file(locate(path, home=self.home))
+        return settings
 
     def _settings_of(self, directory: Path) -> tuple[dict[str, Any], str | None]:
         # one lookup and the value kept locally: the worker thread of the unopened-file findings

@@ -88,7 +88,7 @@ class ProjectTools:
                  if self.contains(path) and (path.suffix.lower() == ".md" or path.is_dir())]
         # in this process (jobs=1): forking a server that runs an event loop is not safe
         reports = split_by_file(check_files(files, settings, jobs=1))
-        return to_json(reports, settings.target, cwd=self.root)
+        return to_json(reports, settings.target, cwd=self.root, per_file=settings.auto_target)
 
     def preview(self, path: str, arguments: str = "", target: str | None = None,
                 session_id: str | None = None, personal: bool | None = None) -> dict[str, Any]:

@@ -68,7 +68,13 @@ class Rule:
     stops_loading: frozenset[str] = frozenset()
 
     def severity(self, profile: RuntimeProfile) -> Severity | None:
-        """The default severity under `profile`, or None when that target does not report it."""
+        """The default severity under `profile`, or None when that target does not report it. An
+        aggregate with no column of its own (the runtimes that scan `.agents/skills`) reads the
+        strictest of its members' columns."""
+        if not profile.catalog_column and profile.members:
+            levels = [level for member in profile.members
+                      if (level := self.severities.get(member.catalog_column)) is not None]
+            return min(levels) if levels else None
         return self.severities.get(profile.catalog_column)
 
     @property

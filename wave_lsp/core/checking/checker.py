@@ -11,7 +11,7 @@ import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.engine import Reported, Steps, finalize, reported, run_rules_steps, run_to_end
@@ -43,6 +43,8 @@ class FileReport:
     location: SkillLocation | None = None
     #: whether the target loads the skill (None for a report about another file of a skill)
     verdict: LoadVerdict | None = None
+    #: the target the file was checked for (with no target configured, chosen per file)
+    profile: RuntimeProfile | None = None
 
 
 def check_file(path: Path, settings: Settings | None = None, *, text: str | None = None,
@@ -63,7 +65,8 @@ def check_file_steps(path: Path, settings: Settings | None = None, *, text: str 
     settings = settings or Settings()
     session = session or WorkspaceSession()
     location = locate(path, home=settings.home, facts=session.pass_facts)
-    report = FileReport(path=path, location=location)
+    settings = settings.for_file(location)
+    report = FileReport(path=path, location=location, profile=settings.profile)
     if text is None:
         data, problem = read_skill_file(path)
         if data is None:
@@ -112,6 +115,7 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
     the skill says which ones ("Dropped by Copilot and Gemini CLI: …"); a drop the aggregate's own
     findings do not show is added as the member reports it; and the skill does not load when one
     of the runtimes drops it (docs/design/rules.md *Targets*)."""
+    _name_strictest(findings, settings.profile)
     drops = member_drops(document, location, settings, session, strict)
     if not drops:
         return findings, verdict
@@ -154,6 +158,20 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
     return findings, LoadVerdict(False, stopped, dropped_by)
 
 
+def _name_strictest(findings: list[Finding], profile: RuntimeProfile) -> None:
+    """An aggregate reports each rule at its members' strictest level: say whose it is, when not
+    all members share it ("(An error under OpenCode.)")."""
+    for finding in findings:
+        item = rule(finding.code)
+        level = item.severity(profile)
+        whose = [m.runtime for m in profile.members if item.severity(m) == level]
+        if level is None or not whose or len(whose) == len(profile.members) \
+                or finding.severity != level:
+            continue
+        article = "An" if level.label[0] in "aeiou" else "A"
+        finding.message += f" ({article} {level.label} under {runtime_names(whose)}.)"
+
+
 def _who_drops(members: list[RuntimeProfile]) -> str:
     """`Dropped by Copilot and Gemini CLI`, `Rejected by skills-ref`, or both."""
     runtimes = [m.runtime for m in members if m.kind != "validator"]
@@ -190,7 +208,8 @@ def split_by_file(reports: list[FileReport]) -> list[FileReport]:
             if finding.path is None:
                 own.append(finding)
                 continue
-            other = others.setdefault(finding.path, FileReport(Path(finding.path), skill=report.skill))
+            other = others.setdefault(finding.path, FileReport(Path(finding.path), skill=report.skill,
+                                                               profile=report.profile))
             other.findings.append(finding)
         report.findings = own
         result.append(report)

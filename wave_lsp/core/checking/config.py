@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wave_lsp.core.checking.catalog import Severity, rules
 from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE, PROFILES, TARGETS, RuntimeProfile
+
+if TYPE_CHECKING:
+    from wave_lsp.core.workspace.location import SkillLocation
 
 OFF = "off"
 
@@ -37,6 +40,10 @@ class Settings:
     home: Path | None = None
     #: more settings files whose `permissions` the permission engine reads (`wave.settingsFiles`)
     settings_files: tuple[str, ...] = ()
+    #: no target was configured (no `--target`, `wave.target` or `[tool.wave-lsp] target`): each
+    #: file is checked for the target chosen from where it lives (`for_file`); the front ends set
+    #: it, the core's default is the explicit `wave`
+    auto_target: bool = False
 
     @classmethod
     def for_target(cls, target: str, **values: Any) -> Settings:
@@ -58,11 +65,22 @@ class Settings:
         override = self.severity.get(code)
         return override if isinstance(override, Severity) else default
 
+    def for_file(self, location: SkillLocation) -> Settings:
+        """The settings one file is checked with: these, or with `auto_target` the target chosen
+        from where the file lives (docs/design/rules.md *The default target*)."""
+        if not self.auto_target:
+            return self
+        from wave_lsp.core.workspace.default_target import target_for
+
+        return replace(self, profile=target_for(location), auto_target=False)
+
     def merged(self, **changes: Any) -> Settings:
-        """A copy with the given values (None keeps the current one); `target=` names a profile."""
+        """A copy with the given values (None keeps the current one); `target=` names a profile
+        (and ends `auto_target`)."""
         target = changes.pop("target", None)
         if target is not None:
             changes["profile"] = target if isinstance(target, RuntimeProfile) else parse_target(target)
+            changes["auto_target"] = False
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 

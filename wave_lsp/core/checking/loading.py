@@ -96,6 +96,8 @@ def stopping_codes(profile: RuntimeProfile) -> frozenset[str]:
     if profile.kind == "validator":
         return frozenset(code for code, entry in rules().items()
                          if entry.severity(profile) is not None)
+    if not profile.catalog_column and profile.members:
+        return frozenset().union(*(stopping_codes(member) for member in profile.members))
     return frozenset(code for code, entry in rules().items()
                      if profile.catalog_column in entry.stops_loading)
 

@@ -42,6 +42,8 @@ class FieldSpec:
     case_insensitive: bool = False
 
     def read_by(self, profile: RuntimeProfile) -> bool:
+        if not profile.catalog_column and profile.members:  # read by every runtime it stands for
+            return all(member.catalog_column in self.targets for member in profile.members)
         return profile.catalog_column in self.targets
 
     @property

@@ -86,8 +86,15 @@ def _unknown_message(ctx: CheckContext, name: str) -> str:
     if ctx.profile.kind == "validator":
         allowed = ", ".join(sorted(s.name for s in schema.fields_for(ctx.profile)))
         tail = f"{ctx.profile.runtime} rejects the skill (only {allowed} are allowed)"
-    elif ctx.profile.kind == "aggregate":
+    elif ctx.profile.kind == "aggregate" and ctx.profile.catalog_column:
         tail = "skills-ref and the claude.ai upload reject the skill"
+    elif ctx.profile.kind == "aggregate":
+        spec = schema.field_spec(name)
+        ignoring = [m.runtime for m in ctx.profile.members
+                    if spec is None or not spec.read_by(m)]
+        shown = (" and ".join(ignoring) if len(ignoring) < 3
+                 else f"{', '.join(ignoring[:-1])} and {ignoring[-1]}")
+        tail = f"{shown} ignore it"
     elif name in _MANUAL_ONLY and name not in ctx.profile.invocation_fields:
         switch = ctx.profile.manual_only_switch
         tail = (f"{ctx.profile.runtime} ignores it, so its model may still pick this skill by "

@@ -17,6 +17,7 @@ attributes for a runtime they do not know.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
@@ -181,6 +182,10 @@ class RuntimeProfile:
     listing_budget_chars: int | None = 8000
     #: skills of Claude Code plugins (`.claude-plugin/plugin.json`, `<plugin>/skills/`) load
     loads_claude_plugins: bool = True
+    #: the skills roots named after this runtime (`.claude/skills`, `~/.copilot/skills`): with no
+    #: target configured, a skill there is checked for this target (docs/design/rules.md
+    #: *The default target*)
+    own_roots: tuple[str, ...] = ()
     #: for an aggregate (`portable`): the profiles whose strictest reading it is
     members: tuple[RuntimeProfile, ...] = ()
 
@@ -248,7 +253,7 @@ WAVE = RuntimeProfile(
                "within each",
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
     command_timeout_seconds=30.0,
-    evidence="spec", description_limit=None,
+    evidence="spec", description_limit=None, own_roots=(".wave/skills",),
 )
 
 CLAUDE_CODE = RuntimeProfile(
@@ -268,7 +273,7 @@ CLAUDE_CODE = RuntimeProfile(
     command_timeout_seconds=120.0,  # the Bash tool's 2 minutes (§3.7)
     auto_allows_read_only=True,
     yaml_loader="quoting-retry", name_source="folder", name_limit=None, description_limit=None,
-    over_limit="none",
+    over_limit="none", own_roots=(".claude/skills",),
 )
 
 AGENTSKILLS = RuntimeProfile(
@@ -310,7 +315,7 @@ CODEX = replace(
                        "admin `/etc/codex/skills`",
     precedence="both skills of one name load (Repo, then User, System, Admin); a plain `$name` "
                "then selects neither",
-    collision="both", settings_folder=".codex",
+    collision="both", settings_folder=".codex", own_roots=(".codex/skills",),
     name_source="name-or-folder", name_must_match_folder=False, command_sigil="$",
     injects_frontmatter=True, trims_body=False, arguments_delivery="part of the prompt, as typed",
     manual_only_switch="`policy: allow_implicit_invocation: false` in `agents/openai.yaml`",
@@ -327,7 +332,8 @@ COPILOT = replace(
                        "folder, and `chat.agentSkillsLocations`",
     precedence="workspace > personal, `.github/skills` > `.agents/skills` > `.claude/skills`; "
                "the first skill of a name wins and later ones are skipped",
-    settings_folder=".github", yaml_loader="error-collecting", name_source="name",
+    settings_folder=".github", own_roots=(".github/skills", ".copilot/skills"),
+    yaml_loader="error-collecting", name_source="name",
     name_must_match_folder=True, over_limit="truncate",
     arguments_delivery="part of the prompt, as typed",
     invocation_fields=frozenset({"disable-model-invocation", "user-invocable", "user-invokable"}),
@@ -341,7 +347,8 @@ CURSOR = replace(
     evidence="docs",
     skills_roots=(".codex/skills", ".claude/skills", ".cursor/skills"),
     project_roots_rule="`.cursor/skills`, `.claude/skills` and `.codex/skills` of the project",
-    precedence="not documented", settings_folder=".cursor", name_source="name",
+    precedence="not documented", settings_folder=".cursor", own_roots=(".cursor/skills",),
+    name_source="name",
     name_must_match_folder=False, arguments_delivery="part of the prompt (not documented further)",
     invocation_fields=frozenset({"disable-model-invocation"}),
     other_fields="not documented",
@@ -364,6 +371,8 @@ OPENCODE = replace(
                "`.claude`, `.agents` (walking up), then the config folders (`.opencode`, "
                "`~/.config/opencode`)",
     settings_folder=".opencode", yaml_loader="colon-retry", tolerates_bom=True,
+    own_roots=(".opencode/skills", ".opencode/skill", ".config/opencode/skills",
+               ".config/opencode/skill"),
     name_source="name", name_limit=None, description_limit=None, over_limit="none",
     argument_base=1, arguments_appended_after="\n\n", splices_arguments_into_commands=True,
     arguments_delivery="appended after a blank line", substitutes_arguments=True,
@@ -383,7 +392,8 @@ GEMINI_CLI = replace(
     precedence="workspace > personal > extensions > built-in, and `.agents/skills` > "
                "`.gemini/skills` within each; the later tier replaces the earlier one with a "
                "conflict warning",
-    settings_folder=".gemini", yaml_loader="line-fallback", name_source="name",
+    settings_folder=".gemini", own_roots=(".gemini/skills",), yaml_loader="line-fallback",
+    name_source="name",
     name_limit=None, description_limit=None, over_limit="none",
     name_replaced_chars=':\\/<>*?"|',
     arguments_delivery="a separate follow-up prompt",
@@ -396,7 +406,9 @@ PORTABLE = RuntimeProfile(
     catalog_column="portable",
     lenient_frontmatter=False, allowed_tools_separators=", \t", needs_comma_separated_tools=True,
     needs_spec_tools_string=False, drops_unresolved_tool_rules=False,
-    variables=CLAUDE_SHARED_VARIABLES, plugin_user_config=False, arguments_file_variable=None,
+    # the variables every member substitutes: none (Codex, VS Code, OpenCode and Gemini CLI leave
+    # `${CLAUDE_SKILL_DIR}` literal, runtime-facts.md §9.7)
+    variables=frozenset(), plugin_user_config=False, arguments_file_variable=None,
     argument_base=1, argument_words="quoted", keeps_missing_indexed_argument=False,
     arguments_appended_after=" ", splices_arguments_into_commands=False, trims_body=True,
     skills_roots=WAVE_SKILLS_ROOTS, keys_skills_by_folder=False, nested_project_roots=False,
@@ -421,3 +433,15 @@ DEFAULT_PROFILE = WAVE
 
 def profile_named(name: str) -> RuntimeProfile | None:
     return PROFILES.get(name)
+
+
+@cache
+def shared_root_profile(relative_root: str, personal: bool = False) -> RuntimeProfile:
+    """For a skills root no runtime owns (`.agents/skills`): the strictest reading across the
+    runtimes that scan it, as an aggregate whose severities are its members' strictest (it has no
+    catalog column of its own)."""
+    members = tuple(p for p in PROFILES.values()
+                    if p.kind == "runtime" and p.scans_root(relative_root, personal))
+    label = f"every runtime that scans `{relative_root}`"
+    return replace(PORTABLE, runtime=label, reader_name=label, catalog_column="",
+                   members=members, skills_roots=(relative_root,), personal_roots=(relative_root,))

@@ -310,6 +310,14 @@ def in_target_skills_root(location: SkillLocation, profile: RuntimeProfile) -> b
         return False
     if location.scope == "plugin":
         return profile.scans_roots and profile.loads_claude_plugins
+    return profile.scans_root(root_name(location), personal=location.scope == "personal")
+
+
+def root_name(location: SkillLocation) -> str:
+    """The skills root of the file as a runtime names it (`.claude/skills`,
+    `.config/opencode/skills`); "" outside every root."""
+    root = location.skills_root
+    if root is None:
+        return ""
     three = f"{root.parent.parent.name}/{root.parent.name}/{root.name}"
-    relative = three if three in _THREE_PART_ROOTS else f"{root.parent.name}/{root.name}"
-    return profile.scans_root(relative, personal=location.scope == "personal")
+    return three if three in _THREE_PART_ROOTS else f"{root.parent.name}/{root.name}"
