@@ -14,6 +14,7 @@ from wave_lsp import __version__
 from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.checker import FileReport
 from wave_lsp.core.checking.config import parse_target
+from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE
 
 JSON_VERSION = 1
 _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m",
@@ -103,7 +104,8 @@ def write_text(reports: list[FileReport], out: TextIO, colour: bool,
             out.write(skipped + "\n")
         return
     groups = chosen_targets(reports)
-    out.write(_targets_line(groups) + "\n")
+    if set(groups) - {"", DEFAULT_PROFILE.name}:  # all `wave` (no skills root): as ever
+        out.write(_targets_line(groups) + "\n")
     for items in groups.values():
         profile = items[0].profile
         skipped = _not_loaded_line(items, profile.runtime if profile is not None else runtime)

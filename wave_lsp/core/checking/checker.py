@@ -115,9 +115,9 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
     the skill says which ones ("Dropped by Copilot and Gemini CLI: …"); a drop the aggregate's own
     findings do not show is added as the member reports it; and the skill does not load when one
     of the runtimes drops it (docs/design/rules.md *Targets*)."""
-    _name_strictest(findings, settings.profile)
     drops = member_drops(document, location, settings, session, strict)
     if not drops:
+        _name_strictest(findings, settings.profile)
         return findings, verdict
     who: dict[tuple[str, int], list[RuntimeProfile]] = {}
     for member, stopping in drops:
@@ -139,6 +139,7 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
         if members:
             finding.message = f"{_who_drops(members)}: {finding.message}"
     findings.sort(key=lambda f: (f.span.start, f.span.end, f.code))
+    _name_strictest([f for f in findings if (f.code, f.span.start) not in who], settings.profile)
     # a validator (skills-ref) rejects; the skill does not load when a runtime drops it
     runtime_drops = [(member, stopping) for member, stopping in drops
                      if member.kind != "validator"]
