@@ -37,7 +37,8 @@ def opened(tmp_path: Path) -> tuple[ServerState, dict[str, Path]]:
              "plugged": _write(tmp_path / "plugins/tool/skills/plugged/SKILL.md",
                                _skill("plugged"))}
     state = ServerState()
-    state.client.raw = {"personalSkills": False}
+    # the load groups of the `wave` target (with no target, the plugin's skill is Claude Code's)
+    state.client.raw = {"personalSkills": False, "target": "wave"}
     state.index.rebuild([tmp_path], state.settings_for(tmp_path / "SKILL.md"))
     for name in ("alpha", "beta", "plugged"):
         path = files[name]

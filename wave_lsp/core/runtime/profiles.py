@@ -290,9 +290,7 @@ AGENTSKILLS = RuntimeProfile(
     precedence=WAVE.precedence,
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
     command_timeout_seconds=30.0,
-    name_source="name", name_must_match_folder=True, substitutes_arguments=False,
-    runs_injections=False, injections_permission_checked=False, invocation_fields=frozenset(),
-    manual_only_switch="none", listing_budget_chars=None,
+    name_source="name", name_must_match_folder=True,
 )
 
 #: what the runtimes below share: no `${…}` variables, no permission settings of their own, no
@@ -300,7 +298,8 @@ AGENTSKILLS = RuntimeProfile(
 _PLAIN = replace(
     AGENTSKILLS, kind="runtime", scans_roots=True, legacy_command_folders=(),
     arguments_appended_after="", invocation_fields=frozenset(), listing_budget_chars=None,
-    loads_claude_plugins=False,
+    loads_claude_plugins=False, substitutes_arguments=False, runs_injections=False,
+    injections_permission_checked=False, manual_only_switch="none",
 )
 
 CODEX = replace(
