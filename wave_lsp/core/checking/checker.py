@@ -126,7 +126,9 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
             if member not in names:
                 names.append(member)
     shown = {(f.code, f.span.start) for f in findings}
-    for _member, stopping in drops:
+    for member, stopping in drops:
+        if member.kind == "validator":  # its rejections are named, not added (`x-targets`)
+            continue
         first = min(stopping, key=lambda f: (f.span.start, f.code))
         key = (first.code, first.span.start)
         if key not in shown and reported(first.code, settings):
