@@ -10,6 +10,9 @@ from pathlib import Path
 
 from tests.security.cases import Attack
 
+#: the text of the secret planted beside every attack's project
+SECRET = "TOP-SECRET-7c1e"
+
 FOLDERS = {"wave": ".wave", "claude-code": ".claude"}
 
 
@@ -42,6 +45,14 @@ def build(root: Path, attack: Attack, home: Path | None = None) -> Path:
         planted.parent.mkdir(parents=True, exist_ok=True)
         planted.write_text(text, "utf-8")
         planted.chmod(0o755)
+    for relative, target in attack.links.items():
+        link = project / relative
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(target)
+    for relative in attack.fifos:
+        os.mkfifo(project / relative)
+    # a secret beside the project: no command the engine allows may read it
+    (root / "SECRET").write_text(SECRET + "\n", "utf-8")
     if any("git" in attack.body for _ in [0]) and shutil.which("git"):
         subprocess.run(["git", "init", "-q", str(project)], check=False,
                        env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1"})
