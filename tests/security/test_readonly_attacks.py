@@ -20,7 +20,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from tests.lsp.conftest import start
 from tests.lsp.helpers import make_client, open_document
 from tests.security.cases import Attack, inline
-from tests.security.harness import SECRET, build, canaries
+from tests.security.harness import SECRET, build, canaries, stand_ins
 from tests.security.readonly_cases import READ_ONLY_ATTACKS
 from wave_lsp.cli import main
 
@@ -35,6 +35,7 @@ def test_every_class_of_the_issue_has_attacks() -> None:
 
 def _preview(path: Path, tmp_path: Path, monkeypatch, capsys) -> tuple[int, dict]:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PATH", stand_ins(tmp_path / "project" / "stand-ins"))
     monkeypatch.chdir(tmp_path)
     code = main(["preview", str(path), "--execute", "--format", "json", "--target",
                  "claude-code"])
@@ -71,7 +72,8 @@ HOME = ROOT / "home"
 WORKSPACE = ROOT / "ws"
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "wave_lsp", "serve", "--stdio"],
                             client_factory=make_client,
-                            server_env={**os.environ, "HOME": str(HOME)})
+                            server_env={**os.environ, "HOME": str(HOME),
+                                        "PATH": stand_ins(ROOT / "stand-ins")})
 
 
 @pytest_lsp.fixture(scope="module", config=SERVER)
