@@ -935,6 +935,40 @@ def _code_option(words: tuple[Word, ...]) -> str | None:
     return None
 
 
+def _stays_inside(part: Part, rule: PermissionRule) -> bool:
+    """A prefix or wildcard rule allows only paths it can see: no argument may step out with a
+    `..` segment (`Bash(cat ${CLAUDE_SKILL_DIR}/*)` does not allow `…/skill/../../secret`), and
+    an argument under a folder the rule names must still be under it once every symbolic link is
+    followed."""
+    folders = _rule_folders(rule.content or "")
+    for word in part.words[1:]:
+        value = word.value if word.value is not None else word.written
+        for path in {value, value.split("=", 1)[-1]}:
+            if ".." in path.split("/"):
+                return False
+            for folder in folders:
+                if path.startswith(folder.rstrip("/") + "/") and not _under(path, folder):
+                    return False
+    return True
+
+
+@lru_cache(maxsize=512)
+def _rule_folders(content: str) -> tuple[str, ...]:
+    """The absolute folders a rule's text names before its first wildcard."""
+    stars = _unescaped_stars(content)
+    literal = content[:stars[0]] if stars else content.removesuffix(":*")
+    folders = []
+    for token in literal.split():
+        if token.startswith("/"):
+            folders.append(token if token.endswith("/") else os.path.dirname(token) or "/")
+    return tuple(folders)
+
+
+def _under(path: str, folder: str) -> bool:
+    real, base = os.path.realpath(path), os.path.realpath(folder)
+    return real == base or real.startswith(base.rstrip("/") + "/")
+
+
 def _is_input(redirect: Any) -> bool:
     """An input redirection: `< file`, `<> file`, `<& n`, a here-document or a here-string."""
     if redirect.type in ("heredoc_redirect", "herestring_redirect"):
@@ -1380,7 +1414,7 @@ class PermissionEngine:
             if rule.kind == "exact":
                 if rule.matches(text) or rule.matches(safe):
                     return rule
-            elif part.expansion is None and rule.matches(safe):
+            elif part.expansion is None and rule.matches(safe) and _stays_inside(part, rule):
                 return rule
         return None
 
