@@ -1,4 +1,5 @@
-"""Read-only shell commands a runtime runs without any permission rule, by allow-list.
+"""Read-only shell commands a runtime runs without any permission rule, by allow-list
+(docs/design/product.md *Permission engine*, docs/security.md *The read-only auto-allow*).
 
 Claude Code classifies some Bash commands as read-only and allows them in every permission mode
 without a rule (docs/design/runtime-facts.md §3.8 "read-only auto-allow"; docs/security.md
