@@ -32,6 +32,14 @@ CASES = [
     # no frontmatter: no fields, and the body's first line as the description
     ("# My title\nText.\n", "SK005", Severity.WARNING,
      ["lists it with the body's first line as its description (`My title`)"]),
+    # `name` differs from the folder: a label, and `/name` works too; an invalid one is not shown
+    ("---\nname: other-name\ndescription: D. Use when asked.\n---\n", "SK039",
+     Severity.INFORMATION, ["lists it as `- my-skill (other-name): …` and accepts `/other-name`"]),
+    ("---\nname: Other Name\ndescription: D. Use when asked.\n---\n", "SK039",
+     Severity.INFORMATION, ["does not show this `name` at all"]),
+    # an injection in a code span is text to Claude Code 2.1.332
+    ("---\nname: my-skill\ndescription: D. Use when asked.\n---\nSee `run !`date` now`.\n",
+     "SK121", Severity.WARNING, ["inside a code span", "does not run it"]),
     # nothing rescues an unterminated quote: empty metadata, described by the body
     ('---\nname: my-skill\ndescription: "open\n---\nFirst line\n', "SK020", Severity.ERROR,
      ["empty metadata", "(`First line`)"]),
