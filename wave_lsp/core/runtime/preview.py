@@ -1,5 +1,6 @@
 """The invocation preview: what the model receives and which commands would run
-(docs/design/product.md *Preview*, steps 1–5; docs/design/runtime-facts.md §8.2, §8.6 and §8.7 for
+(docs/design/product.md *Preview*, steps 1–5; docs/design/runtime-facts.md §3.6 and §3.7 for
+Claude Code, §8.2, §8.6 and §8.7 for
 Wave).
 
 1. `Base directory for this skill: <dir>`, a blank line, the body.
