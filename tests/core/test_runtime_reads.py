@@ -113,3 +113,27 @@ def test_listing_line(text: str, claude: str, wave: str) -> None:
     entry = runtime_listing_entry(document, LOCATION, CLAUDE_CODE)
     assert entry.text == claude and entry.chars == len(claude)
     assert runtime_listing_entry(document, LOCATION, WAVE).text == wave
+
+
+def test_list_rows_and_rendered_listing_give_the_runtime_lines(tmp_path: Path) -> None:
+    """`list --format json` (`skill_rows`) and the editor's rendered listing (`runtime_listing`)
+    give each skill's line as Claude Code writes it, and measure that line."""
+    from wave_lsp.core.checking.loading import runtime_listing, skill_rows
+    from wave_lsp.core.runtime.listing import render_listing
+
+    project, home = tmp_path / "project", tmp_path / "home"
+    (project / ".git").mkdir(parents=True)
+    skills = {"labelled": "---\nname: other-name\ndescription: Labelled.\n---\n",
+              "bare": "---\nname: Not Valid!\n---\n\n# Bare title\n",
+              "hidden": "---\ndescription: h\ndisable-model-invocation: true\n---\n"}
+    for folder, text in skills.items():
+        path = project / ".claude/skills" / folder / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(text, "utf-8")
+    rows = {row["name"]: row for row in skill_rows(CLAUDE_CODE, project, home, False, project)}
+    expected = {"labelled": "- labelled (other-name): Labelled.", "bare": "- bare: Bare title",
+                "hidden": None}
+    assert {name: row["listingLine"] for name, row in rows.items()} == expected
+    assert rows["bare"]["listingChars"] == len("- bare: Bare title")
+    listing = render_listing(runtime_listing(CLAUDE_CODE, project, home, False))
+    assert sorted(listing.text.split("\n")) == sorted(line for line in expected.values() if line)

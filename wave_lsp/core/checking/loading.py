@@ -24,7 +24,7 @@ from wave_lsp.core.checking.engine import run_rules
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
-from wave_lsp.core.runtime.listing import runtime_listing_entry
+from wave_lsp.core.runtime.listing import ListingEntry, runtime_listing_entry
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
@@ -132,6 +132,22 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
                    listingChars=entry.chars, listingLine=entry.text or None)
         rows.append({**row, **load_verdict(document, location, profile, session).to_json()})
     return rows
+
+
+def runtime_listing(profile: RuntimeProfile, project: Path | None, home: Path,
+                    personal: bool) -> list[ListingEntry]:
+    """The entries of the model's listing, each exactly as `profile`'s runtime writes its line
+    (`runtime_listing_entry`), for the skills that win their name, highest precedence first."""
+    from wave_lsp.core.workspace.runtime_view import runtime_skills
+
+    entries = []
+    for skill in runtime_skills(profile, project, home, personal):
+        if skill.shadowed_by is not None:
+            continue
+        document = load_document(skill.path)
+        entries.append(skill.listing if document is None else runtime_listing_entry(
+            document, locate(skill.path, home=home), profile))
+    return entries
 
 
 def invoke_loaded(document: SkillDocument, location: SkillLocation, settings: Settings,
