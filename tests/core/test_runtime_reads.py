@@ -137,3 +137,15 @@ def test_list_rows_and_rendered_listing_give_the_runtime_lines(tmp_path: Path) -
     assert rows["bare"]["listingChars"] == len("- bare: Bare title")
     listing = render_listing(runtime_listing(CLAUDE_CODE, project, home, False))
     assert sorted(listing.text.split("\n")) == sorted(line for line in expected.values() if line)
+
+
+def test_fact_versions_name_profile_fields() -> None:
+    """Each dated fact is a field of the profile, and dated with a version number."""
+    import dataclasses
+    import re
+
+    fields = {item.name for item in dataclasses.fields(CLAUDE_CODE)}
+    assert CLAUDE_CODE.fact_versions
+    for name, version in CLAUDE_CODE.fact_versions.items():
+        assert name in fields, name
+        assert re.fullmatch(r"\d+\.\d+\.\d+", version), (name, version)
