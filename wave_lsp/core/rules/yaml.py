@@ -59,8 +59,8 @@ _READING_WORDS = {
 }
 _READING_NAMES = {BUN: "Claude Code's YAML parser (Bun)", QUOTE_RETRY: "Claude Code's quoting retry",
                   TAB_RETRY: "Claude Code's tab retry"}
-_STRICT = ("strict parsers (skills-ref, Wave, and `claude plugin validate`, which reports "
-           "\"empty metadata\") reject the file")
+_STRICT = ("strict parsers reject the file (skills-ref, Wave, and `claude plugin validate`, "
+           "which is stricter than the runtime)")
 
 
 def loaded_by(ctx: CheckContext) -> str | None:
