@@ -62,10 +62,9 @@ def chosen_targets(reports: list[FileReport]) -> dict[str, list[FileReport]]:
     a target was configured)."""
     groups: dict[str, list[FileReport]] = {}
     for report in reports:
-        profile = report.profile
-        label = "" if profile is None else (
-            profile.name if not profile.members or profile.catalog_column
-            else f"{profile.name} ({profile.runtime})")
+        target = report.target or ""
+        label = target if target not in ("portable", "") or report.checked_for == "every runtime" \
+            else f"{target} ({report.checked_for})"
         groups.setdefault(label, []).append(report)
     return groups
 
@@ -107,8 +106,7 @@ def write_text(reports: list[FileReport], out: TextIO, colour: bool,
     if set(groups) - {"", DEFAULT_PROFILE.name}:  # all `wave` (no skills root): as ever
         out.write(_targets_line(groups) + "\n")
     for items in groups.values():
-        profile = items[0].profile
-        skipped = _not_loaded_line(items, profile.runtime if profile is not None else runtime)
+        skipped = _not_loaded_line(items, items[0].checked_for or runtime)
         if skipped is not None:
             out.write(skipped + "\n")
 
@@ -120,7 +118,7 @@ def to_json(reports: list[FileReport], target: str, cwd: Path | None = None,
     was checked for (`"target"` of the file; the document's is the one they share, or
     `"per-file"`)."""
     if per_file:
-        names = {r.profile.name for r in reports if r.profile is not None}
+        names = {r.target for r in reports if r.target is not None}
         target = names.pop() if len(names) == 1 else "per-file"
     return {
         "version": JSON_VERSION,
@@ -128,8 +126,8 @@ def to_json(reports: list[FileReport], target: str, cwd: Path | None = None,
         "target": target,
         "files": [
             {"path": display_path(r.path, cwd), "skill": r.skill,
-             **({"target": r.profile.name, "checkedFor": r.profile.runtime}
-                if per_file and r.profile is not None else {}),
+             **({"target": r.target, "checkedFor": r.checked_for}
+                if per_file and r.target is not None else {}),
              **(r.verdict.to_json() if r.verdict is not None else {}),
              "findings": [f.to_json() for f in r.findings]}
             for r in reports

@@ -43,8 +43,10 @@ class FileReport:
     location: SkillLocation | None = None
     #: whether the target loads the skill (None for a report about another file of a skill)
     verdict: LoadVerdict | None = None
-    #: the target the file was checked for (with no target configured, chosen per file)
-    profile: RuntimeProfile | None = None
+    #: the target the file was checked for (with no target configured, chosen per file), and the
+    #: runtime or runtimes it stands for (names only: a report crosses to worker processes)
+    target: str | None = None
+    checked_for: str | None = None
 
 
 def check_file(path: Path, settings: Settings | None = None, *, text: str | None = None,
@@ -66,7 +68,8 @@ def check_file_steps(path: Path, settings: Settings | None = None, *, text: str 
     session = session or WorkspaceSession()
     location = locate(path, home=settings.home, facts=session.pass_facts)
     settings = settings.for_file(location)
-    report = FileReport(path=path, location=location, profile=settings.profile)
+    report = FileReport(path=path, location=location, target=settings.profile.name,
+                        checked_for=settings.profile.runtime)
     if text is None:
         data, problem = read_skill_file(path)
         if data is None:
@@ -212,7 +215,8 @@ def split_by_file(reports: list[FileReport]) -> list[FileReport]:
                 own.append(finding)
                 continue
             other = others.setdefault(finding.path, FileReport(Path(finding.path), skill=report.skill,
-                                                               profile=report.profile))
+                                                               target=report.target,
+                                                               checked_for=report.checked_for))
             other.findings.append(finding)
         report.findings = own
         result.append(report)
