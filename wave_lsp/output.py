@@ -14,7 +14,7 @@ from wave_lsp import __version__
 from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.checker import FileReport
 from wave_lsp.core.checking.config import parse_target
-from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE
+from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE, PROFILES
 
 JSON_VERSION = 1
 _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m",
@@ -63,7 +63,9 @@ def chosen_targets(reports: list[FileReport]) -> dict[str, list[FileReport]]:
     groups: dict[str, list[FileReport]] = {}
     for report in reports:
         target = report.target or ""
-        label = target if target not in ("portable", "") or report.checked_for == "every runtime" \
+        known = PROFILES.get(target)
+        # a target that stands for other runtimes than its name says (`.agents/skills`) says which
+        label = target if known is None or known.runtime == report.checked_for \
             else f"{target} ({report.checked_for})"
         groups.setdefault(label, []).append(report)
     return groups

@@ -432,3 +432,79 @@ def test_list_targets_all_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert rows["deploy"]["codex"]["command"] == "$deploy"
     assert rows["deploy"]["gemini-cli"]["loads"] is True
     assert "portable" not in rows["deploy"]
+
+
+# -- the default target (rules.md *The default target*) -------------------------------------------
+@pytest.mark.parametrize(("relpath", "target", "members"), [
+    (".wave/skills/s/SKILL.md", "wave", ()),
+    (".claude/skills/s/SKILL.md", "claude-code", ()),
+    (".github/skills/s/SKILL.md", "copilot", ()),
+    (".codex/skills/s/SKILL.md", "codex", ()),
+    (".gemini/skills/s/SKILL.md", "gemini-cli", ()),
+    (".opencode/skills/s/SKILL.md", "opencode", ()),
+    (".agents/skills/s/SKILL.md", "portable", ("wave", "codex", "copilot", "opencode", "gemini-cli")),
+    ("skills/s/SKILL.md", "wave", ()),  # a repository that distributes skills
+    ("plugin/skills/s/SKILL.md", "claude-code", ()),  # a Claude Code plugin
+])
+def test_the_target_fits_where_the_file_lives(relpath: str, target: str, members: tuple[str, ...],
+                                              tmp_path: Path) -> None:
+    from wave_lsp.core.workspace.default_target import target_for
+
+    manifest = tmp_path / "plugin/.claude-plugin/plugin.json"
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text('{"name": "plugin"}', "utf-8")
+    chosen = target_for(locate(tmp_path / relpath, home=tmp_path / "home"))
+    assert chosen.name == target
+    assert tuple(m.name for m in chosen.members) == members
+
+
+def test_the_agents_root_reads_the_strictest_of_its_runtimes(tmp_path: Path) -> None:
+    from wave_lsp.core.checking.catalog import rule
+    from wave_lsp.core.runtime.profiles import shared_root_profile
+
+    agents = shared_root_profile(".agents/skills")
+    assert rule("SK039").severity(agents) == Severity.ERROR  # Copilot drops it
+    assert rule("SK070").severity(agents) == Severity.INFORMATION  # nobody rejects unknown keys
+    assert rule("SK141").severity(agents) is None  # a Wisp limit: `portable` reports it, they don't
+    assert rule("SK141").severity(PROFILES["portable"]) == Severity.WARNING
+
+
+def _check_json(tmp_path: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> dict:
+    for folder in (".claude/skills/review", ".agents/skills/deploy"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+        (tmp_path / folder / "SKILL.md").write_text(skill(folder.rsplit("/", 1)[1]), "utf-8")
+    main(["check", ".", "--no-personal", "--format", "json", *flags])
+    return json.loads(capsys.readouterr().out)
+
+
+def test_check_without_target_says_which_target_each_file_had(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    report = _check_json(tmp_path, capsys)
+    assert report["target"] == "per-file"
+    targets = {f["path"]: (f["target"], f["checkedFor"]) for f in report["files"]}
+    assert targets[".claude/skills/review/SKILL.md"] == ("claude-code", "Claude Code")
+    assert targets[".agents/skills/deploy/SKILL.md"] == (
+        "portable", "every runtime that scans `.agents/skills`")
+
+
+def test_an_explicit_target_always_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    report = _check_json(tmp_path, capsys, "--target", "wave")
+    assert report["target"] == "wave"
+    assert all("target" not in f for f in report["files"])
+    (tmp_path / "pyproject.toml").write_text('[tool.wave-lsp]\ntarget = "codex"\n', "utf-8")
+    assert _check_json(tmp_path, capsys)["target"] == "codex"
+
+
+def test_the_language_server_chooses_per_file_unless_configured(tmp_path: Path) -> None:
+    from wave_lsp.lsp.state import ServerState
+
+    state = ServerState()
+    state.home = tmp_path / "home"
+    path = tmp_path / ".claude/skills/review/SKILL.md"
+    assert state.settings_for(path).profile is PROFILES["claude-code"]
+    state.client.raw = {"target": "gemini-cli"}
+    assert state.settings_for(path).profile is PROFILES["gemini-cli"]
