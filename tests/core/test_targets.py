@@ -508,3 +508,15 @@ def test_the_language_server_chooses_per_file_unless_configured(tmp_path: Path) 
     assert state.settings_for(path).profile is PROFILES["claude-code"]
     state.client.raw = {"target": "gemini-cli"}
     assert state.settings_for(path).profile is PROFILES["gemini-cli"]
+
+
+@pytest.mark.parametrize(("target", "says"), [
+    ("codex", "Codex loads them all, and a plain `$my-skill` selects none of them"),  # §9.2
+    ("copilot", "wins"),  # the first one of a name wins
+])
+def test_name_collisions_per_runtime(target: str, says: str, tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, GOOD, target=target, relpath=".agents/skills/my-skill/SKILL.md",
+                 files={".agents/skills/other/SKILL.md": GOOD})
+    found = [f for f in report.findings if f.code == "SK130"]
+    assert found and says in found[0].message

@@ -6,7 +6,9 @@ from the document's project, `wave_lsp.core.workspace.session`), with the docume
 standing in for its file on disk.
 
 Decisions: SK130 is reported on the skill that loses (the winner is named, with the reason and a
-related location); a skill outside every skills root is not loaded by any runtime and gets no SK130.
+related location); under a runtime that keeps both (`profile.collision == "both"`, Codex,
+docs/design/runtime-facts.md §9.2) on every skill of the name, saying that a plain mention selects
+none; a skill outside every skills root is not loaded by any runtime and gets no SK130.
 SK131 uses Claude Code's budget (8,000 characters) for every target that lists skills, and is
 reported on the skills whose descriptions are cut. Both look only at skills that load together
 (`RuntimeSkill.lists_beside`): a plugin whose source lies in the project is not installed by being
@@ -52,6 +54,17 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
         listing_entry(ctx.document, ctx.location).name
     rivals = [s for s in project.by_name.get(name, ()) if s is not me and s.group == me.group]
     if not rivals:
+        return
+    profile = ctx.profile
+    if profile.collision == "both":  # Codex: both load, a plain mention selects neither
+        others = ", ".join(f"`{s.path}`" for s in rivals)
+        yield ctx.finding("SK130", _name_span(ctx),
+                          f"{len(rivals)} other skill{'s are' if len(rivals) > 1 else ' is'} also "
+                          f"named `{name}` ({others}): {profile.runtime} loads them all, and a "
+                          f"plain `{profile.command_sigil}{name}` selects none of them (only a "
+                          "linked mention with the path does). Rename one of them.",
+                          related=[Related(f"the other `{name}`", path=str(s.path))
+                                   for s in rivals])
         return
     ahead = [s for s in rivals if s.rank < me.rank or (s.rank == me.rank and s.path < me.path)]
     if ahead:

@@ -112,7 +112,9 @@ def where_rows(profiles: tuple[RuntimeProfile, ...], project: Path | None, home:
         for skill in runtime_skills(profile, project, home, personal):
             key = os.path.realpath(skill.path)
             paths.setdefault(key, skill.path)
-            shadowed[profile.name, key] = skill.shadowed_by is not None
+            # a runtime that keeps both skills of a name (Codex) loads the "shadowed" one too
+            shadowed[profile.name, key] = (skill.shadowed_by is not None
+                                           and profile.collision != "both")
     rows: list[dict[str, object]] = []
     for key, path in sorted(paths.items(), key=lambda item: str(item[1])):
         document = load_document(path)
