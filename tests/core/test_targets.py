@@ -520,3 +520,15 @@ def test_name_collisions_per_runtime(target: str, says: str, tmp_path: Path) -> 
                  files={".agents/skills/other/SKILL.md": GOOD})
     found = [f for f in report.findings if f.code == "SK130"]
     assert found and says in found[0].message
+
+
+def test_mcp_lists_where_each_skill_loads(tmp_path: Path) -> None:
+    from wave_lsp.mcp.handlers import ProjectTools
+
+    path = tmp_path / ".claude/skills/review/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(skill("review"), "utf-8")
+    listing = ProjectTools(tmp_path).list_skills(".", personal=False, every_runtime=True)
+    runtimes = {r["target"]: r for r in listing["skills"][0]["runtimes"]}
+    assert runtimes["claude-code"]["command"] == "/review"
+    assert runtimes["gemini-cli"]["discovers"] is False

@@ -118,15 +118,22 @@ class ProjectTools:
         return payload
 
     def list_skills(self, directory: str = ".", target: str | None = None,
-                    personal: bool | None = None) -> dict[str, Any]:
+                    personal: bool | None = None, every_runtime: bool = False) -> dict[str, Any]:
         """Every skill the runtime loads seen from `directory`, highest precedence first, as
-        `list --format json` prints it from the root."""
+        `list --format json` prints it from the root; `every_runtime`: where each skill loads,
+        as `list --targets all --format json` prints it."""
         from wave_lsp.core.checking.loading import skill_rows
 
         folder = self.inside(directory, "directory")
         if not folder.is_dir():
             raise RequestError(f"directory {directory!r} is not a directory")
         settings = self.settings(folder, target, personal)
+        if every_runtime:
+            from wave_lsp.core.workspace.where import RUNTIMES, where_rows
+
+            return {"version": 1, "targets": [p.name for p in RUNTIMES],
+                    "skills": where_rows(RUNTIMES, folder, settings.home or Path.home(),
+                                         settings.personal, self.root)}
         return {"version": 1, "target": settings.target,
                 "skills": skill_rows(settings.profile, folder, settings.home or Path.home(),
                                      settings.personal, self.root)}

@@ -52,7 +52,9 @@ def create_server(root: Path) -> "MCPServer":
     target_names: Any = Literal[TARGETS]  # the profiles' names: a new profile is offered as is
     Target = Annotated[
         target_names | None,
-        Field(description="the runtime to model; default: `[tool.wave-lsp] target`, else wave")]
+        Field(description="the runtime to model; default: `[tool.wave-lsp] target`, else the "
+                          "runtime that reads each file where it lives (`.claude/skills`: "
+                          "claude-code, `.agents/skills`: portable across its runtimes)")]
     Personal = Annotated[
         bool, Field(description="consult the personal roots and settings (~/.wave, ~/.claude, "
                                 "~/.agents), as the runtime does; false checks the project alone")]
@@ -110,12 +112,16 @@ def create_server(root: Path) -> "MCPServer":
             description="the folder the runtime starts in, relative to the project root")] = ".",
         target: Target = None,
         personal: Personal = True,
+        every_runtime: Annotated[bool, Field(
+            description="instead: per skill, which of the runtimes discover it, load it and "
+                        "under which command (`list --targets all`)")] = False,
     ) -> dict[str, Any]:
         """List the skills the runtime loads from the project (and the personal roots), highest
         precedence first: name, scope, path, whether the model and the user can invoke it, its
-        size in the model's skill listing, and `shadowedBy` when another skill wins the name."""
+        size in the model's skill listing, and `shadowedBy` when another skill wins the name.
+        With `every_runtime`: where each skill loads, one entry per runtime."""
         try:
-            return tools.list_skills(directory, target, personal_flag(personal))
+            return tools.list_skills(directory, target, personal_flag(personal), every_runtime)
         except RequestError as error:
             raise fail(error) from error
 
