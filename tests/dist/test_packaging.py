@@ -65,7 +65,8 @@ def test_the_wheel_works_in_a_fresh_environment(artefacts: Path, tmp_path: Path)
                             timeout=120, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 1, result.stderr
     assert "SK021" in result.stdout
-    assert result.stdout.rstrip().splitlines()[-1].startswith("Checked 5 files:")
+    # the summary, then the line of the skills Wave does not load
+    assert result.stdout.rstrip().splitlines()[-2].startswith("Checked 5 files:")
 
 
 def _action_steps(inputs: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
@@ -125,7 +126,9 @@ def test_the_pre_commit_hook_runs_from_the_repository(tmp_path: Path) -> None:
     """`pre-commit try-repo` builds the hook's environment from this repository, as a user's
     `.pre-commit-config.yaml` that points at it would."""
     project = tmp_path / "project"
-    skill = project / ".claude" / "skills" / "notes" / "SKILL.md"
+    # in a Wave root: with no target configured the file is checked for Wave, where SK021 is an
+    # error (under `.claude/skills` it would be Claude Code's, whose quoting retry loads it)
+    skill = project / ".wave" / "skills" / "notes" / "SKILL.md"
     skill.parent.mkdir(parents=True)
     skill.write_text("---\nname: notes\ndescription: Drafts notes. Use when: asked\n---\n", "utf-8")
     environment = {"HOME": str(tmp_path), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",

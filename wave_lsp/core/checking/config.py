@@ -161,7 +161,7 @@ def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None)
     """Settings from `[tool.wave-lsp]` or the LSP `wave` section (unknown keys are ignored)."""
     settings = base or Settings()
     changes: dict[str, Any] = {}
-    if "target" in data:
+    if data.get("target") not in (None, ""):  # empty: the target that fits each file
         changes["target"] = parse_target(str(data["target"]))
     if "select" in data:
         changes["select"] = parse_codes(_as_list(data["select"]), "select")
