@@ -532,3 +532,23 @@ def test_mcp_lists_where_each_skill_loads(tmp_path: Path) -> None:
     runtimes = {r["target"]: r for r in listing["skills"][0]["runtimes"]}
     assert runtimes["claude-code"]["command"] == "/review"
     assert runtimes["gemini-cli"]["discovers"] is False
+
+
+@pytest.mark.parametrize(("relpath", "missing"), [
+    (".claude/skills/my-skill/SKILL.md", "Not discovered by Codex and Gemini CLI: "),  # §9.1
+    (".github/skills/my-skill/SKILL.md", "Not discovered by Wave, Claude Code, Codex, Cursor, "
+                                         "OpenCode and Gemini CLI: "),
+    (".agents/skills/my-skill/SKILL.md", None),  # the shared root: all but Claude Code and Cursor
+])
+def test_portable_says_which_runtimes_never_find_the_file(relpath: str, missing: str | None,
+                                                          tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, GOOD, target="portable", relpath=relpath)
+    found = [f.message for f in report.findings if f.code == "SK002"]
+    if missing is None:
+        assert [m for m in found if m.startswith("Not discovered")] == [
+            "Not discovered by Claude Code and Cursor: they do not look for it in `.agents/skills`. "
+            "No skills root is read by every runtime; Claude Code and Cursor need a copy (or a "
+            "link) in a root of their own."]
+    else:
+        assert any(m.startswith(missing) for m in found), found

@@ -118,6 +118,7 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
     the skill says which ones ("Dropped by Copilot and Gemini CLI: …"); a drop the aggregate's own
     findings do not show is added as the member reports it; and the skill does not load when one
     of the runtimes drops it (docs/design/rules.md *Targets*)."""
+    findings += _not_discovered(document, location, settings)
     drops = member_drops(document, location, settings, session, strict)
     if not drops:
         _name_strictest(findings, settings.profile)
@@ -164,6 +165,33 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
     return findings, LoadVerdict(False, stopped, dropped_by)
 
 
+def _not_discovered(document: SkillDocument, location: SkillLocation,
+                    settings: Settings) -> list[Finding]:
+    """SK002 under an aggregate: the skill lies in a skills root that some of its runtimes never
+    scan (`.claude/skills` for Codex and Gemini CLI), so there it is not found at all
+    (docs/design/product.md *Where a skill loads*)."""
+    from wave_lsp.core.workspace.location import root_name
+    from wave_lsp.core.workspace.where import discovers
+
+    if location.skills_root is None or location.scope == "plugin" or \
+            not reported("SK002", settings):
+        return []
+    runtimes = [m for m in settings.profile.members if m.kind == "runtime"]
+    missing = [m.runtime for m in runtimes if not discovers(m, location)]
+    if not missing:
+        return []
+    shared = [m.runtime for m in runtimes if m.scans_root(".agents/skills")]
+    root = root_name(location)
+    advice = (f"`.agents/skills/<name>/SKILL.md` is read by {runtime_names(shared)} alike"
+              if root != ".agents/skills" else
+              f"no skills root is read by every runtime; {runtime_names(missing)} need a copy "
+              "(or a link) in a root of their own")
+    finding = Finding(code="SK002", span=document.opener_span,
+                      message=f"Not discovered by {runtime_names(missing)}: they do not look for "
+                              f"it in `{root}`. {advice[:1].upper()}{advice[1:]}.")
+    return finalize([finding], document, settings)
+
+
 def _name_strictest(findings: list[Finding], profile: RuntimeProfile) -> None:
     """An aggregate reports each rule at its members' strictest level: say whose it is, when not
     all members share it ("(An error under OpenCode.)")."""
@@ -171,7 +199,8 @@ def _name_strictest(findings: list[Finding], profile: RuntimeProfile) -> None:
         item = rule(finding.code)
         level = item.severity(profile)
         whose = [m.runtime for m in profile.members if item.severity(m) == level]
-        if level is None or not whose or len(whose) == len(profile.members) \
+        runtimes = [m.runtime for m in profile.members if m.kind == "runtime"]
+        if level is None or not whose or set(runtimes) <= set(whose) \
                 or finding.severity != level:
             continue
         article = "An" if level.label[0] in "aeiou" else "A"
