@@ -999,8 +999,10 @@ GIT_VALUE_OPTIONS = frozenset({"-C", "--git-dir", "--work-tree", "--namespace", 
 EXPANDS = "an expansion, assignment or wrapper"
 #: where a read-only command's output may go (`-` is a file of that name to bash)
 READ_ONLY_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
-#: white space bash keeps inside a word but tree-sitter-bash splits on
-CONTROL_SPACE = re.compile(r"[\v\f\r]")
+#: text whose words tree-sitter-bash reads differently from bash (it drops an escaped blank and a
+#: quoted piece of blanks, and splits on \v, \f and \r, which bash keeps inside a word)
+MISREAD_TEXT = re.compile(r"[\v\f\r]|\\\s")
+BLANK_QUOTES = re.compile(r"(['\"])[ \t]*\1")
 #: quoted text the engine cannot read back exactly as bash does
 QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 
@@ -1009,7 +1011,7 @@ def _misread(written: str) -> bool:
     """Word shapes where tree-sitter-bash's words differ from bash's (found by comparing both on
     generated words): an escaped blank, a quoted piece of blanks only, an unquoted `}` or `]`
     (other than git's `@{…}`)."""
-    if re.search(r"\\\s", written) or re.search(r"(['\"])[ \t]*\1", written):
+    if MISREAD_TEXT.search(written) or BLANK_QUOTES.search(written):
         return True
     unquoted = re.sub(r"@\{[^{}]*\}", "", QUOTED.sub("", written))
     return "}" in unquoted or "]" in unquoted
@@ -1417,8 +1419,8 @@ class PermissionEngine:
         if any(word.value is None for word in part.words):
             return "a word the shell still expands"
         unsure = next((word.written for word in part.words if _misread(word.written)), None)
-        if unsure is not None or CONTROL_SPACE.search(part.text):
-            return (f"`{unsure or part.text}` is a word the parser may split or join differently "
+        if unsure is not None or MISREAD_TEXT.search(part.text):
+            return (f"`{unsure or part.text}` has words the parser may split or join differently "
                     "from bash")
         program = _basename(part.program) or ""
         for word in part.words[1:]:
