@@ -18,6 +18,9 @@ every TP label and every line of `_results/claude-code-missed.tsv`; one is *foun
 of any code sits on its line (±1) at error or warning level (and, in a second column, at any
 severity).
 
+`--clones DIR` is the README's other fair run: each labelled file checked in a full clone of its
+repository at the corpus commit (`clones.py` makes them), the whole clone being the project.
+
 The labels were made on an earlier version; a rule may be changed because of the mechanism a label
 shows, never to match one instance (the README). `run.py` scores the first corpus the same way.
 """
@@ -119,6 +122,40 @@ def collect(target: str = "claude-code") -> list[Found]:
     return found
 
 
+def collect_clones(clones: Path, target: str = "claude-code") -> list[Found]:
+    """Every finding on the labelled files, each checked in a full clone of its repository at the
+    corpus commit (`clones/<owner>__<repo>/`, made by `clones.py`), paths mapped back to the corpus
+    layout. The whole clone is the project (its plugins, its other skills and files); only the
+    labelled files are checked, as the README asks."""
+    from wave_lsp.api import check_files
+    from wave_lsp.core.checking.checker import split_by_file
+    from wave_lsp.core.checking.config import Settings
+
+    with open(CORPUS / "SOURCES.tsv", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    by_path = {}
+    for row in rows:
+        where = clones / row["repo"].replace("/", "__") / row["path_in_repo"]
+        if where.exists():
+            by_path[str(where)] = row["corpus_path"]
+    found: list[Found] = []
+    with tempfile.TemporaryDirectory(prefix="wave-labelled-") as temporary:
+        settings = Settings.for_target(target, home=Path(temporary), personal=False)
+        reports = split_by_file(check_files([Path(p) for p in by_path], settings))
+    for report in reports:
+        relative = by_path.get(str(report.path))
+        if relative is None:
+            continue
+        for finding in report.findings:
+            if finding.path:
+                continue  # about another file of the skill: not a labelled line
+            line = finding.range.start.line + 1 if finding.range else 1
+            column = finding.range.start.character + 1 if finding.range else 1
+            found.append(Found(finding.code, relative, line, column,
+                               finding.severity.name.lower(), finding.message))
+    return found
+
+
 def read_labels() -> list[Label]:
     labels: list[Label] = []
     for name in VERDICTS:
@@ -209,13 +246,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, help="write every finding (all severities) as TSV")
     parser.add_argument("--unlabelled", action="store_true",
                         help="list the errors and warnings without a label")
+    parser.add_argument("--clones", type=Path, metavar="DIR",
+                        help="check the labelled files in full clones under DIR (clones.py)")
     parser.add_argument("--lost", action="store_true",
                         help="list the true problems not reported as error or warning")
     args = parser.parse_args(argv)
     if not CORPUS.exists():
         print(f"no corpus at {CORPUS}", file=sys.stderr)
         return 2
-    found = collect()
+    found = collect_clones(args.clones) if args.clones else collect()
     labels = read_labels()
     matched = match(found, labels)
     if args.dump:
@@ -226,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
                 verdict = matched[item].verdict if item in matched else ""
                 writer.writerow([item.code, item.severity, item.path, item.line, item.column,
                                  verdict, item.message.replace("\n", " ")])
-    print("## labelled-2, claude-code (stored copy)\n")
+    print(f"## labelled-2, claude-code ({'full clones' if args.clones else 'stored copy'})\n")
     print("\n".join(table(found, matched)))
     total, strong, weak, lost = recall(found, labels, read_missed())
     print(f"\nrecall of the true problems the labels know ({total}): "

@@ -129,7 +129,9 @@ TRIGGERS: list[Case] = [
          level={t: Severity.INFORMATION for t in TARGETS}),
     Case("SK111", fm(NAME, DESC, body="x" * 70_000).replace("---", "«---»", 1)),
     Case("SK112", fm(NAME, DESC, body="See [the list](«references/checklist.md»).\n")),
-    Case("SK112", fm(NAME, DESC, body="Run `python «scripts/extract.py»`.\n")),
+    # a bare path-like word is heuristic (issue 27): at most information under every target
+    Case("SK112", fm(NAME, DESC, body="Run `python «scripts/extract.py»`.\n"),
+         level={t: Severity.INFORMATION for t in TARGETS}),
     Case("SK112", fm(NAME, DESC, body="Run `node «${WAVE_SKILL_DIR}/scripts/x.mjs»`.\n")
          .replace("«${WAVE_SKILL_DIR}/", "${WAVE_SKILL_DIR}/«")),
     Case("SK113", fm(NAME, DESC, body="See [shared](«../common/rules.md»).\n")),

@@ -86,6 +86,12 @@ SHELL_FENCES = {"", "bash", "sh", "shell", "zsh", "console", "terminal", "text",
 #: a character after a path that makes it a pattern (`scripts/*.py`, `scripts/{name}.sh`)
 _PATTERN_NEXT = "*{<[$%"
 _SCHEME = _LazyPattern(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+#: a link target that is a template: a `{placeholder}` or brace alternatives (`x.{sh,ps1}`), or
+#: an angle-bracket placeholder left inside (`<path>`, `%s`)
+_PLACEHOLDER_TARGET = re.compile(r"\{[^{}/]*\}|<[^<>]*>|%s")
+#: link targets that are the word for a link, not a file (`[text](link)`, `[x](url)`)
+_PLACEHOLDER_WORDS = frozenset({"link", "url", "uri", "href", "path", "file", "target", "todo",
+                                "tbd", "placeholder", "xxx", "...", "…"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +142,8 @@ def _find_references(text: str, start: int, own_name: str = "",
             _add_link(found, target, target_start)
     for placeholder_start, match in _skill_dir_paths(text, start):
         path = match.group(2).rstrip(".:")
+        if text[match.end(2):match.end(2) + 1] == "{":
+            continue  # `${CLAUDE_SKILL_DIR}/scripts/run.{sh,ps1}`: alternatives, not one file
         if path:
             span = Span(match.start(2), match.start(2) + len(path))
             if _template_or_foreign(text, span.end, None) or _written_to(text, placeholder_start,
@@ -421,6 +429,8 @@ def _add_link(found: dict[Span, Reference], raw: str, offset: int) -> None:
     path = re.split(r"[#?]", raw, maxsplit=1)[0]
     if not path or (_SCHEME.match(path) and not re.match(r"^[A-Za-z]:[\\/]", path)):
         return
+    if _PLACEHOLDER_TARGET.search(path) or path.lower() in _PLACEHOLDER_WORDS:
+        return  # `[Source]({url1})`, `[file.ext:line](link)`, `run.{sh,ps1}`: a template, no file
     span = Span(offset, offset + len(path))
     found[span] = Reference(unquote(path), span, "link")
 

@@ -1,10 +1,21 @@
 """docs/design/rules.md *Body*: file references — SK112 broken-reference, SK113 reference-escapes.
 
 Decisions: a reference is checked only when the skill has a folder on disk (an unsaved document has
-none). Paths are resolved against every base the runtime or the model uses (issue 16): the skill
-folder first, then each folder above it up to the plugin root or, outside a plugin, the project
-root (skills write `scripts/x.sh` meaning the plugin's or the project's script, and the model runs
-commands in the working directory). A path is broken (SK112) only when no base holds it.
+none). Paths are resolved against every base the runtime or the model uses (issues 16 and 27): the
+skill folder first, then each folder above it up to the outermost of its plugin root, its project
+root and its repository (the folder holding `.git`) — skills write `scripts/x.sh` meaning the
+plugin's or the project's script, and the model runs commands in the working directory — and then
+any folder of that project where the written path exists as a tail (`scripts/mcp/x.py` run from
+`opc/`). A path is broken (SK112) only when nothing matches: a path that a rename left stale
+exists nowhere and stays a finding. The message names the root the search stopped at.
+
+How sure (docs/design/rules.md *Severity policy*): a link target or a path under
+`${CLAUDE_SKILL_DIR}` that resolves nowhere is *likely* (the rule's confidence); a bare path-like
+word in prose or code is *heuristic* (at most information): the text may mean a file the skill
+creates, one of the user's project, or an example. A link that is no file is not a reference at all
+(`file_references`): a docs-site route or a slash command (`/en/skills`, `/uipath:x`: an absolute
+target without a file extension that does not exist), a placeholder (`(link)`, `{url1}`), a brace
+alternative (`x.{sh,ps1}`).
 
 A reference that leaves the folder is SK113 only (not also SK112). It is not reported when the
 file exists inside the plugin (installed together with the skill) or the project the skill belongs
@@ -22,7 +33,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.catalog import Confidence, Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
@@ -41,14 +52,17 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
         return
     files: list[str] | None = None
     context = _context_root(ctx)
-    bases = _bases(skill_dir, context)
+    outer = _outer_root(ctx, skill_dir, context)
+    bases = _bases(skill_dir, outer)
     disk = ctx.disk
     #: target as written -> why it leaves the folder (None: it stays) and whether a base holds it
     known: dict[str, tuple[str | None, bool]] = {}
     for reference in capped(find_references(ctx.document), MAX_REFERENCE_FINDINGS):
         if reference.target not in known:
             reason = escapes(reference, skill_dir, disk.is_link)
-            held = reason is None and any(disk.exists(reference.resolved(base)) for base in bases)
+            held = reason is None and (
+                any(disk.exists(reference.resolved(base)) for base in bases)
+                or (outer is not None and _tail_exists(disk, outer, reference)))
             known[reference.target] = (reason, held)
         reason, held = known[reference.target]
         if reason is not None:
@@ -60,7 +74,7 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
             continue
         if files is None:
             files = skill_files(skill_dir)
-        yield _broken(ctx, reference, files, len(bases) > 1)
+        yield _broken(ctx, reference, files, _stopped_at(ctx, outer))
 
 
 def _context_root(ctx: CheckContext) -> Path | None:
@@ -69,6 +83,55 @@ def _context_root(ctx: CheckContext) -> Path | None:
     if location.plugin is not None:
         return location.plugin.root
     return location.project_root
+
+
+def _outer_root(ctx: CheckContext, skill_dir: Path, context: Path | None) -> Path | None:
+    """The outermost folder the skill belongs to: its repository (`.git`), project or plugin root,
+    whichever holds the others; None for a folder that belongs to none."""
+    from wave_lsp.core.workspace.location import find_git_root
+
+    candidates = [root for root in (context, ctx.location.project_root, find_git_root(skill_dir))
+                  if root is not None and (root == skill_dir or root in skill_dir.parents)]
+    return min(candidates, key=lambda root: len(root.parts), default=None)
+
+
+def _stopped_at(ctx: CheckContext, outer: Path | None) -> str:
+    """Where the search ended, in words: the root that `outer` is."""
+    if outer is None:
+        return "the skill folder"
+    plugin = ctx.location.plugin
+    if plugin is not None and plugin.root == outer:
+        return "the skill folder, the folders above it up to the plugin root, or any folder below it"
+    return ("the skill folder, the folders above it up to the project root, or any folder of the "
+            "project")
+
+
+#: folders never searched for a path's tail (what no skill means by a relative path)
+_NOT_SEARCHED = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
+MAX_SEARCHED_FOLDERS = 5000
+
+
+def _tail_exists(disk: DiskView, root: Path, reference: Reference) -> bool:
+    """Whether some folder below `root` holds the written path (`scripts/mcp/x.py` under `opc/`):
+    its first part is looked up in every folder of the project (breadth first, at most
+    `MAX_SEARCHED_FOLDERS` folders, from the disk view's listings)."""
+    if reference.absolute:
+        return False
+    parts = [part for part in PurePosixPath(reference.target).parts if part not in ("", ".")]
+    if not parts or ".." in parts:
+        return False
+    first = parts[0]
+    pending = [str(root)]
+    seen = 0
+    while pending and seen < MAX_SEARCHED_FOLDERS:
+        folder = pending.pop(0)
+        seen += 1
+        entries = disk.entries(folder)
+        if first in entries and disk.exists(os.path.join(folder, *parts)):
+            return True
+        pending.extend(os.path.join(folder, name) for name, kind in sorted(entries.items())
+                       if kind == "dir" and name not in _NOT_SEARCHED)
+    return False
 
 
 def _bases(skill_dir: Path, context: Path | None) -> list[str]:
@@ -89,30 +152,55 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
         target = Path(os.path.normpath(context / reference.target.lstrip("/")))
     lexical = not reason.startswith("is a symbolic link")
     exists = lexical and ctx.disk.exists(target)
+    if _route_or_command(reference) and not exists and not ctx.disk.exists(reference.target):
+        return None  # `(/en/skills)`, `(/uipath:uipath-solution)`: a page or a command, no file
     if exists and context is not None and (target == context or context in target.parents):
         return None  # installed together with the skill (plugin) or part of its project
     message = (f"`{shown(reference.target)}` {reason}: a skill is installed as its folder, so the "
                "file will not be there on other machines.")
     if exists and ctx.profile.kind == "runtime" and not reference.absolute:
-        return ctx.finding("SK113", reference.span,
-                           f"`{shown(reference.target)}` {reason}: it exists here, but not where "
-                           "the folder is installed on its own.", level=Severity.INFORMATION)
-    return ctx.finding("SK113", reference.span, message)
+        return _less_sure(ctx.finding(
+            "SK113", reference.span, f"`{shown(reference.target)}` {reason}: it exists here, but "
+            "not where the folder is installed on its own.", level=Severity.INFORMATION),
+            reference)
+    return _less_sure(ctx.finding("SK113", reference.span, message), reference)
+
+
+def _route_or_command(reference: Reference) -> bool:
+    """A link to a docs-site route or a slash command: an absolute target (one `/`, not `//`)
+    whose last part has no file extension."""
+    target = reference.target
+    return (reference.kind == "link" and target.startswith("/") and not target.startswith("//")
+            and "." not in target.rstrip("/").rsplit("/", 1)[-1])
+
+
+def _less_sure(finding: Finding, reference: Reference) -> Finding:
+    """A bare path-like word is a guess that the text means a file: heuristic."""
+    if reference.kind == "bare":
+        finding.confidence = Confidence.HEURISTIC
+    return finding
 
 
 def _broken(ctx: CheckContext, reference: Reference, files: list[str],
-            above: bool = False) -> Finding:
+            where: str = "the skill folder") -> Finding:
     written = reference.target.removeprefix("./")
     suggestion = closest(written, files) or _same_file_name(written, files)
-    where = ("the skill folder or any folder above it up to the plugin or project root"
-             if above else "the skill folder")
     message = f"`{shown(reference.target)}` does not exist in {where}."
+    if reference.kind == "link" and _HOST.match(reference.target):
+        message += (f" It looks like a web address without a scheme: write "
+                    f"`https://{shown(reference.target)}`.")
     fixes = []
     if suggestion is not None:
         prefix = "./" if reference.target.startswith("./") else ""
         message += f" Did you mean `{suggestion}`?"
         fixes.append(ctx.replace_fix(f"Change to `{suggestion}`", reference.span, prefix + suggestion))
-    return ctx.finding("SK112", reference.span, message, fixes=fixes, target=reference.target)
+    return _less_sure(ctx.finding("SK112", reference.span, message, fixes=fixes,
+                                  target=reference.target), reference)
+
+
+#: a link target that starts with a host name (`docs.claude.com/en/…`): a URL without its scheme
+_HOST = re.compile(r"^(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|app|"
+                   r"co|edu|gov)(?:/|$)", re.I)
 
 
 def _same_file_name(written: str, files: list[str]) -> str | None:

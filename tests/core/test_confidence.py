@@ -1,0 +1,195 @@
+"""Issue 27 (precision on repositories never seen): confidence as part of every finding, and the
+mechanisms behind false reference findings on `labelled-2`, each with a skill written the way the
+corpus's skills are written (docs/design/rules.md *Severity policy*)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run
+from wave_lsp.core.checking.catalog import Confidence, Severity, parse_catalog, rules
+from wave_lsp.core.runtime.profiles import CLAUDE_CODE
+from wave_lsp.docs import describe_rule, rule_json
+
+HEAD = "---\nname: my-skill\ndescription: Reviews papers. Use when asked to review.\n---\n"
+
+
+def codes(report, code: str) -> list:
+    return [f for f in report.findings if f.code == code]
+
+
+# -- the cap -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("confidence", "given", "reported"), [
+    (Confidence.CERTAIN, Severity.ERROR, Severity.ERROR),
+    (Confidence.CERTAIN, Severity.HINT, Severity.HINT),
+    (Confidence.LIKELY, Severity.ERROR, Severity.WARNING),
+    (Confidence.LIKELY, Severity.WARNING, Severity.WARNING),
+    (Confidence.LIKELY, Severity.INFORMATION, Severity.INFORMATION),
+    (Confidence.HEURISTIC, Severity.ERROR, Severity.INFORMATION),
+    (Confidence.HEURISTIC, Severity.WARNING, Severity.INFORMATION),
+    (Confidence.HEURISTIC, Severity.HINT, Severity.HINT),
+])
+def test_the_confidence_caps_the_severity(confidence: Confidence, given: Severity,
+                                          reported: Severity) -> None:
+    assert confidence.cap(given) == reported
+
+
+def test_every_rule_declares_how_it_knows() -> None:
+    text = Path(__file__).parents[2].joinpath("wave_lsp", "data", "rules.toml").read_text("utf-8")
+    tables = parse_catalog(text)
+    assert all(entry.get("confidence") in ("certain", "likely", "heuristic")
+               for entry in tables.values())
+    assert {item.code for item in rules().values()
+            if item.confidence is Confidence.HEURISTIC} >= {"SK131"}
+
+
+def test_a_rule_without_confidence_is_refused(tmp_path: Path, monkeypatch) -> None:
+    from wave_lsp.core.checking import catalog
+
+    with pytest.raises(ValueError, match="confidence"):
+        catalog._confidence("SK999", None)
+    with pytest.raises(ValueError, match="confidence"):
+        catalog._confidence("SK999", "sure")
+
+
+def test_no_heuristic_rule_is_reported_above_information() -> None:
+    for item in rules().values():
+        level = item.severity(CLAUDE_CODE)
+        if item.confidence is Confidence.HEURISTIC and level is not None:
+            assert level >= Severity.INFORMATION, item.code
+        if item.confidence is Confidence.LIKELY and level is not None:
+            assert level >= Severity.WARNING, item.code
+
+
+def test_the_listing_budget_is_information(tmp_path: Path) -> None:
+    assert rules()["SK131"].severity(CLAUDE_CODE) == Severity.INFORMATION
+    assert rules()["SK131"].severities["claude-code"] == Severity.WARNING  # the column stays
+
+
+# -- where the confidence is shown ---------------------------------------------------------------
+
+def test_a_bare_path_is_heuristic_and_a_link_likely(tmp_path: Path) -> None:
+    body = "Run `python scripts/missing.py`.\n\nSee [the guide](references/missing.md).\n"
+    report = run(tmp_path, HEAD + body, target="claude-code")
+    by_target = {f.data.get("target"): f for f in codes(report, "SK112")}
+    bare, link = by_target["scripts/missing.py"], by_target["references/missing.md"]
+    assert (bare.severity, bare.certainty) == (Severity.INFORMATION, Confidence.HEURISTIC)
+    assert (link.severity, link.certainty) == (Severity.WARNING, Confidence.LIKELY)
+    assert bare.to_json()["confidence"] == "heuristic"
+    assert link.to_json()["confidence"] == "likely"
+
+
+def test_json_and_sarif_carry_the_confidence(tmp_path: Path) -> None:
+    skill = tmp_path / "my-skill" / "SKILL.md"
+    skill.parent.mkdir()
+    skill.write_text(HEAD + "See [the guide](references/missing.md).\n", "utf-8")
+    command = [sys.executable, "-m", "wave_lsp", "check", str(skill), "--target", "claude-code",
+               "--no-personal"]
+    output = json.loads(subprocess.run([*command, "--format", "json"], capture_output=True,
+                                       text=True, cwd=tmp_path).stdout)
+    finding = next(f for f in output["files"][0]["findings"] if f["code"] == "SK112")
+    assert finding["confidence"] == "likely"
+    sarif = json.loads(subprocess.run([*command, "--format", "sarif"], capture_output=True,
+                                      text=True, cwd=tmp_path).stdout)
+    result = next(r for r in sarif["runs"][0]["results"] if r["ruleId"] == "SK112")
+    assert result["properties"]["confidence"] == "likely"
+    driver = {r["id"]: r for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert driver["SK112"]["properties"]["confidence"] == "likely"
+
+
+def test_the_rule_command_says_how_the_rule_knows() -> None:
+    text = describe_rule(rules()["SK131"])
+    assert "Confidence: **heuristic**" in text and "at most as information" in text
+    payload = rule_json(rules()["SK131"])
+    assert payload["confidence"] == "heuristic"
+    assert payload["severity"]["claude-code"] == "information"
+
+
+def test_an_explicit_override_wins_over_the_cap(tmp_path: Path) -> None:
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+
+    path = tmp_path / "my-skill" / "SKILL.md"
+    path.parent.mkdir()
+    path.write_text(HEAD + "Run `python scripts/missing.py`.\n", "utf-8")
+    settings = Settings.for_target("claude-code", home=tmp_path / "home",
+                                   severity={"SK112": Severity.WARNING})
+    report = check_file(path, settings, strict=True)
+    assert [f.severity for f in codes(report, "SK112")] == [Severity.WARNING]
+
+
+# -- SK112: where a path is looked for -----------------------------------------------------------
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, content in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(content, "utf-8")
+
+
+def test_a_path_that_exists_in_another_folder_of_the_project_resolves(tmp_path: Path) -> None:
+    """`uv run python scripts/mcp/x.py`, run from `opc/`: the tail exists in the project."""
+    write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", "opc/scripts/mcp/nia_docs.py": "",
+                     ".claude/skills/research/x.md": ""})
+    body = "Run [the script](scripts/mcp/nia_docs.py) from `opc/`.\n"
+    report = run(tmp_path, HEAD + body, target="claude-code",
+                 relpath=".claude/skills/research/SKILL.md")
+    assert codes(report, "SK112") == []
+
+
+def test_a_path_left_stale_by_a_rename_is_still_reported(tmp_path: Path) -> None:
+    write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", "opc/scripts/mcp/nia_search.py": ""})
+    body = "Run [the script](scripts/mcp/nia_docs.py) from `opc/`.\n"
+    report = run(tmp_path, HEAD + body, target="claude-code",
+                 relpath=".claude/skills/research/SKILL.md")
+    (finding,) = codes(report, "SK112")
+    assert finding.severity == Severity.WARNING
+    assert "up to the project root, or any folder of the project" in finding.message
+
+
+def test_the_message_names_the_plugin_root_where_the_search_stopped(tmp_path: Path) -> None:
+    write(tmp_path, {"plug/.claude-plugin/plugin.json": '{"name": "plug"}'})
+    report = run(tmp_path, HEAD + "See [x](references/gone.md).\n", target="claude-code",
+                 relpath="plug/skills/my-skill/SKILL.md")
+    (finding,) = codes(report, "SK112")
+    assert "up to the plugin root" in finding.message
+    assert "project root" not in finding.message
+
+
+@pytest.mark.parametrize("body", [
+    "- Description of what exists ([file.ext:line](link))\n",
+    "- [{Source 1}]({url1})\n",
+    "Run `${CLAUDE_SKILL_DIR}/scripts/setup.{sh,ps1}`.\n",
+    "Open [the template](<path>).\n",
+])
+def test_templates_are_not_references(tmp_path: Path, body: str) -> None:
+    report = run(tmp_path, HEAD + body, target="claude-code")
+    assert codes(report, "SK112") == [] and codes(report, "SK113") == []
+
+
+@pytest.mark.parametrize("body", [
+    "See [the skills docs](/en/skills).\n",
+    "Then run [the solution skill](/uipath:uipath-solution).\n",
+    "See [usage](#usage).\n",
+])
+def test_links_that_are_no_files_are_not_references(tmp_path: Path, body: str) -> None:
+    report = run(tmp_path, HEAD + body, target="claude-code")
+    assert codes(report, "SK112") == [] and codes(report, "SK113") == []
+
+
+def test_an_absolute_file_path_is_still_an_escape(tmp_path: Path) -> None:
+    report = run(tmp_path, HEAD + "See [the notes](/home/me/notes.md).\n", target="claude-code")
+    assert len(codes(report, "SK113")) == 1
+
+
+def test_a_link_without_its_scheme_says_so(tmp_path: Path) -> None:
+    body = "See [the overview](docs.claude.com/en/docs/agents-and-tools/agent-skills/overview).\n"
+    report = run(tmp_path, HEAD + body, target="claude-code")
+    (finding,) = codes(report, "SK112")
+    assert "https://docs.claude.com/" in finding.message
+    assert finding.severity == Severity.WARNING
