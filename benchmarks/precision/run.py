@@ -136,6 +136,7 @@ def collect(targets: list[str], trees: Path | None = None) -> list[Reported]:
     from wave_lsp.core.checking.config import Settings
 
     found: list[Reported] = []
+    quiet: list[Reported] = []  # information and hints: only for recall at any severity
     with tempfile.TemporaryDirectory(prefix="wave-precision-") as temporary:
         root = Path(temporary) / "corpus"
         skills = mirror_upstream(root, trees) if trees else mirror(root)
@@ -148,21 +149,27 @@ def collect(targets: list[str], trees: Path | None = None) -> list[Reported]:
                 skill = by_path[report.path]
                 text = report.path.read_text("utf-8", errors="replace").lstrip("\ufeff")
                 seen: Counter[tuple[str, str, int]] = Counter()
+                seen_quiet: Counter[tuple[str, str, int]] = Counter()
                 for finding in report.findings:
-                    if finding.severity not in (Severity.ERROR, Severity.WARNING):
-                        continue
+                    loud = finding.severity in (Severity.ERROR, Severity.WARNING)
+                    counter = seen if loud else seen_quiet
                     if finding.path:
                         flagged = "@" + Path(finding.path).relative_to(folders[skill]).as_posix()
                         line = 0
                     else:
                         flagged = text[finding.span.start:finding.span.end][:200]
                         line = finding.range.start.line + 1 if finding.range else 0
-                    seen[finding.code, flagged, line] += 1
-                    digest = key(finding.code, flagged, seen[finding.code, flagged, line])
-                    found.append(Reported(target, skill, finding.code, line, digest,
+                    counter[finding.code, flagged, line] += 1
+                    digest = key(finding.code, flagged, counter[finding.code, flagged, line])
+                    (found if loud else quiet).append(Reported(target, skill, finding.code, line, digest,
                                           finding.severity.name.lower(), finding.message,
                                           flagged))
+    QUIET[:] = quiet
     return found
+
+
+#: the information and hint findings of the last `collect` (recall at any severity)
+QUIET: list[Reported] = []
 
 
 def key(code: str, flagged: str, occurrence: int) -> str:
@@ -237,9 +244,14 @@ def main(argv: list[str] | None = None) -> int:
         kept = sum(1 for item in found if item.target == target
                    and labels.get(item.ident, {}).get("label") == "true")
         missing = sum(1 for row in lost if row["target"] == target)
+        quiet = {item.ident[:4] for item in QUIET if item.target == target}
+        below = sum(1 for row in lost if row["target"] == target
+                    and tuple(row[c] for c in LABEL_COLUMNS[:4]) in quiet)
         if kept + missing:
             print(f"recall of labelled true findings, {target}: "
-                  f"{100 * kept / (kept + missing):.0f} % ({kept} of {kept + missing})")
+                  f"{100 * kept / (kept + missing):.0f} % as error or warning ({kept} of "
+                  f"{kept + missing}), {100 * (kept + below) / (kept + missing):.0f} % at any "
+                  f"severity ({kept + below})")
     for row in lost:
         print("  LOST TRUE", *(row[c] for c in LABEL_COLUMNS))
     unlabelled = [item for item in found if item.ident not in labels]

@@ -193,3 +193,51 @@ def test_a_link_without_its_scheme_says_so(tmp_path: Path) -> None:
     (finding,) = codes(report, "SK112")
     assert "https://docs.claude.com/" in finding.message
     assert finding.severity == Severity.WARNING
+
+
+# -- SK116: what the skill's own words say a placeholder is ----------------------------------------
+
+HINTED = ("---\nname: adjust-playbook\ndescription: Changes a playbook. Use when asked to.\n"
+          "argument-hint: \"[playbook-name] [change]\"\n---\n")
+PLAIN = "---\nname: tool\ndescription: Runs the tool. Use when asked.\n---\nGiven $ARGUMENTS:\n"
+GUIDE = ("---\nname: create-slash-commands\ndescription: Expert guidance for creating Claude Code "
+         "slash commands. Use when writing commands.\n---\n")
+
+
+@pytest.mark.parametrize(("head", "body", "reported", "confidence"), [
+    # its input: declared by argument-hint, named in prose, labelled in a template
+    (HINTED, "If `$0` (playbook name) is given:\n```bash\nls .claude/skills/$0/SKILL.md\n```\n",
+     None, None),
+    (PLAIN, "- `$0` — path to the referee report\n\n```bash\ncat $0\n```\n", None, None),
+    (PLAIN, "```text\nAgent Name: $1\n```\n", None, None),
+    # literal text: a script's positional, awk, an amount, a markup block, a guide's example
+    (HINTED, "```bash\nsha256() { printf '%s' \"$1\" | shasum; }\n```\n", "positional",
+     Confidence.LIKELY),
+    (HINTED, "Count with `awk '{print $2}' file`.\n", "positional", Confidence.LIKELY),
+    (HINTED, "```\nPrice: $0.01 per call\n```\n", "amount", Confidence.LIKELY),
+    (HINTED, "```html\n<div class=\"kpi\">$0</div>\n```\n", "html", Confidence.LIKELY),
+    (GUIDE, "```markdown\nFix issue #$1 with priority $2\n```\n", "guide", Confidence.LIKELY),
+    # nothing decides: heuristic, information
+    (PLAIN, "```\nrun $1\n```\n", "inside code", Confidence.HEURISTIC),
+])
+def test_placeholder_intent_comes_from_the_skills_own_words(
+        tmp_path: Path, head: str, body: str, reported: str | None,
+        confidence: Confidence | None) -> None:
+    findings = codes(run(tmp_path, head + body, target="claude-code"), "SK116")
+    if reported is None:
+        assert findings == []
+        return
+    assert findings and all(reported in f.message for f in findings)
+    assert {f.certainty for f in findings} == {confidence}
+    expected = Severity.INFORMATION if confidence is Confidence.HEURISTIC else Severity.WARNING
+    assert {f.severity for f in findings} == {expected}
+
+
+def test_a_guides_arguments_example_is_reported(tmp_path: Path) -> None:
+    """A guide's `$ARGUMENTS` example is replaced by the user's words when the guide is invoked
+    (the true findings issue 27 restores)."""
+    body = "```markdown\n---\ndescription: Fix an issue\n---\nFix issue $ARGUMENTS now.\n```\n"
+    (finding,) = codes(run(tmp_path, GUIDE + body, target="claude-code"), "SK116")
+    assert finding.severity == Severity.WARNING and "guide" in finding.message
+    assert codes(run(tmp_path, PLAIN + "```\nls $ARGUMENTS\n```\n", target="claude-code"),
+                 "SK116") == []
