@@ -241,3 +241,40 @@ def test_a_guides_arguments_example_is_reported(tmp_path: Path) -> None:
     assert finding.severity == Severity.WARNING and "guide" in finding.message
     assert codes(run(tmp_path, PLAIN + "```\nls $ARGUMENTS\n```\n", target="claude-code"),
                  "SK116") == []
+
+
+# -- SK150: `@` references ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("files", "relpath", "body", "expected"), [
+    # an absolute `@/x` resolves from the file system root: missing wherever the skill runs
+    ({}, ".claude/skills/my-skill/SKILL.md",
+     "Follow @/plugins/sdd/agents/tech-writer.md.\n", [("/plugins", Confidence.LIKELY)]),
+    # a project skill runs in its project: a relative path that exists there is fine...
+    ({"docs/style.md": "# Style\n"}, ".claude/skills/my-skill/SKILL.md",
+     "Use the style in @docs/style.md.\n", []),
+    # ...and one that does not is likely wrong
+    ({}, ".claude/skills/my-skill/SKILL.md", "Use the style in @docs/style.md.\n",
+     [("working directory", Confidence.LIKELY)]),
+    # a distributed skill runs in the user's project: unknown, heuristic
+    ({}, "skills/my-skill/SKILL.md", "Fill in @.github/pull_request_template.md.\n",
+     [("working directory", Confidence.HEURISTIC)]),
+    # not files: mentions, packages, domains, templates, code blocks
+    ({}, ".claude/skills/my-skill/SKILL.md",
+     "Ask @maintainers, install `@acme/tools`, mail @posit.co, see @/docs/{name}.\n"
+     "```bash\nnpm i @acme/release-tools.js\n```\n", []),
+])
+def test_at_references_resolve_against_the_working_directory(
+        tmp_path: Path, files: dict[str, str], relpath: str, body: str,
+        expected: list[tuple[str, Confidence]]) -> None:
+    write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", **files})
+    findings = codes(run(tmp_path, HEAD + body, target="claude-code", relpath=relpath), "SK150")
+    assert [(f.certainty) for f in findings] == [confidence for _, confidence in expected]
+    for finding, (words, _) in zip(findings, expected, strict=True):
+        assert words in finding.message
+
+
+def test_at_references_are_a_claude_code_rule(tmp_path: Path) -> None:
+    write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n"})
+    report = run(tmp_path, HEAD + "Follow @/nowhere/guide.md.\n", target="wave",
+                 relpath=".claude/skills/my-skill/SKILL.md")
+    assert codes(report, "SK150") == []

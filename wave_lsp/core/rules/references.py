@@ -1,4 +1,5 @@
-"""docs/design/rules.md *Body*: file references — SK112 broken-reference, SK113 reference-escapes.
+"""docs/design/rules.md *Body*: file references — SK112 broken-reference, SK113 reference-escapes,
+SK114 reference-cycle, SK150 at-reference.
 
 Decisions: a reference is checked only when the skill has a folder on disk (an unsaved document has
 none). Paths are resolved against every base the runtime or the model uses (issues 16 and 27): the
@@ -38,6 +39,8 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import Reference, escapes, find_references, skill_files
+from wave_lsp.core.parsing.markdown import parse_body
+from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import capped, closest, shown
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.workspace.disk_view import DiskView
@@ -306,3 +309,69 @@ def _cycle_from(start: Path, graph: dict[Path, list[Path]]) -> list[Path] | None
         return None
 
     return visit(start)
+
+
+#: `@path` as Claude Code finds it in a local skill's text when the skill is invoked: after the
+#: start of a line or white space; the path up to white space (a trailing sentence mark is not part
+#: of it). docs/design/rules.md *Body*.
+_AT_REFERENCE = re.compile(r"(?:^|(?<=\s))@(\"[^\"\n]+\"|[^\s`'\"()<>\[\]{},;|]+)", re.M)
+#: what an `@` word must look like to be meant as a file: a path with a slash and a file name with
+#: an extension, or a leading `/`, `./`, `../`, `~/` (`@claude`, `@agent-x`, `@types/node` are not)
+_AT_FILE = re.compile(r"^(?:[/~.]|.*\.[A-Za-z0-9]{1,8}$)")
+
+
+@check("SK150")
+def at_references(ctx: CheckContext) -> Iterator[Finding]:
+    """`@path` in prose or inline code that resolves nowhere against the runtime's base, the
+    working directory (the project the skill is used in): Claude Code attaches the file when the
+    skill is invoked and drops a missing one silently. Code blocks are skipped (`npm i @scope/x`,
+    a decorator, a mention in an example), and so is a template (`@/docs/{name}`). An absolute
+    `@/x` or `@~/x` is likely wrong wherever the skill runs; a relative one is checked against the
+    project, which is the working directory only for a project's own skill (scope "project"): a
+    plugin's, a personal or a distributed skill runs in the user's project, so there it is
+    heuristic."""
+    skill_dir = ctx.location.skill_dir
+    if skill_dir is None or not skill_dir.is_dir():
+        return
+    structure = parse_body(ctx.text, ctx.document.body_offset)
+    outer = _outer_root(ctx, skill_dir, _context_root(ctx))
+    #: where the user may run the runtime: the project root, or (no root known) any folder above
+    bases = [str(outer)] if outer is not None else [str(p) for p in skill_dir.parents][:MAX_UP]
+    disk = ctx.disk
+    found = 0
+    for match in _AT_REFERENCE.finditer(ctx.text, ctx.document.body_offset):
+        if found >= MAX_REFERENCE_FINDINGS:
+            return
+        raw = match.group(1).strip('"').rstrip(".:!?")
+        if ctx.text[match.end():match.end() + 1] == "{":
+            continue  # `@/docs/command-resources/{relevant-templates}`: a template
+        if structure.fence_at(match.start()) is not None or not raw or "@" in raw \
+                or not _AT_FILE.match(raw) or _SCHEME_LIKE.match(raw) or _HOST.match(raw):
+            continue  # `@claude`, `@types/node`, `@posit.co`: a mention, a package, a domain
+        if raw.startswith(("~", "/")):
+            targets = [os.path.expanduser(raw)]
+        else:
+            targets = [os.path.normpath(os.path.join(base, raw)) for base in bases]
+        if any(disk.exists(target) for target in targets):
+            continue
+        found += 1
+        where = ("the file system root (an `@/` path is absolute)" if raw.startswith("/")
+                 else "your home folder" if raw.startswith("~")
+                 else "the working directory (the project the skill is used in)")
+        span = Span(match.start(1), match.start(1) + len(match.group(1).rstrip(".:!?")))
+        finding = ctx.finding("SK150", span,
+                              f"`@{shown(raw)}` names a file that does not exist: "
+                              f"{ctx.profile.runtime} attaches `@` files when the skill is "
+                              f"invoked, resolved against {where}, and drops a missing one "
+                              "silently, so the model never sees it.")
+        if not raw.startswith(("~", "/")) and ctx.location.scope != "project":
+            # only a project's own skill (`.claude/skills/`) runs with this project as its
+            # working directory; a plugin's or a distributed skill runs in the user's project,
+            # and whether that has the file is unknown here
+            finding.confidence = Confidence.HEURISTIC
+        yield finding
+
+
+_SCHEME_LIKE = re.compile(r"^[A-Za-z][\w+.-]*:")
+#: how many folders above a skill that belongs to no project may be the working directory
+MAX_UP = 6
