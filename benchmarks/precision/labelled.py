@@ -13,8 +13,9 @@ Each error and warning is matched to a label of `_results/claude-code-verdicts*.
 path, 1-based start line), allowing a shift of one line that is the same for every finding of one
 (code, path), the message deciding between labels of one line; a finding without such a label
 that sits on a line of `_results/claude-code-missed.tsv` (±1; one finding per line) is that true
-problem, now reported (TP). The labels are TP / FP / ADVICE / COND; precision is TP / (every error and warning), so a finding without a label counts as false
-until it is labelled by the README's criterion. Recall is over the true problems the labels know:
+problem, now reported (TP). The labels are TP / FP / ADVICE / COND; precision is TP / (every error
+and warning), so a finding without a label counts as false until it is labelled by the README's
+criterion. Recall is over the true problems the labels know:
 every TP label and every line of `_results/claude-code-missed.tsv`; one is *found* when a finding
 of any code sits on its line (±1) at error or warning level (and, in a second column, at any
 severity).
