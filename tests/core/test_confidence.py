@@ -278,3 +278,51 @@ def test_at_references_are_a_claude_code_rule(tmp_path: Path) -> None:
     report = run(tmp_path, HEAD + "Follow @/nowhere/guide.md.\n", target="wave",
                  relpath=".claude/skills/my-skill/SKILL.md")
     assert codes(report, "SK150") == []
+
+
+# -- discovery: index files, tracked files under an ignored path ----------------------------------
+
+def test_index_files_beside_the_skill_folders_are_not_skills(tmp_path: Path) -> None:
+    from wave_lsp.core.workspace.discovery import find_skill_files, is_skill_file
+
+    write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n",
+                     ".claude/skills/README.md": "# Skills\n", ".claude/skills/AGENTS.md": "x\n",
+                     ".claude/skills/notes.md": "a stray skill\n",
+                     ".claude/skills/a/SKILL.md": HEAD})
+    found = sorted(p.relative_to(tmp_path).as_posix() for p in find_skill_files([tmp_path]))
+    assert found == [".claude/skills/a/SKILL.md", ".claude/skills/notes.md"]
+    assert not is_skill_file(tmp_path / ".claude/skills/README.md")
+    assert is_skill_file(tmp_path / ".claude/skills/notes.md")
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), "-c", "user.email=t@t", "-c", "user.name=t", *args],
+                   check=True, capture_output=True)
+
+
+@pytest.mark.parametrize("version", ["2", "3", "4"])
+def test_a_skill_git_tracks_under_an_ignored_path_is_checked(tmp_path: Path, version: str) -> None:
+    from wave_lsp.core.workspace.discovery import find_skill_files, read_git_index
+
+    write(tmp_path, {".gitignore": "vendor/\n", "vendor/skills/kept/SKILL.md": HEAD,
+                     "vendor/skills/loose/SKILL.md": HEAD, "skills/a/SKILL.md": HEAD})
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", ".gitignore", "skills")
+    _git(tmp_path, "add", "-f", "vendor/skills/kept/SKILL.md")
+    _git(tmp_path, "update-index", "--index-version", version)
+    listed = subprocess.run(["git", "-C", str(tmp_path), "ls-files"], capture_output=True,
+                            text=True, check=True).stdout.split()
+    assert read_git_index(tmp_path) == listed
+    found = sorted(p.relative_to(tmp_path).as_posix() for p in find_skill_files([tmp_path]))
+    assert found == ["skills/a/SKILL.md", "vendor/skills/kept/SKILL.md"]
+
+
+def test_the_index_reader_reads_this_repository_as_git_does() -> None:
+    from wave_lsp.core.workspace.discovery import read_git_index
+
+    root = Path(__file__).resolve().parents[2]
+    listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True,
+                            check=False)
+    if listed.returncode != 0 or not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    assert read_git_index(root) == [n.decode() for n in listed.stdout.split(b"\0") if n]
