@@ -326,3 +326,56 @@ def test_the_index_reader_reads_this_repository_as_git_does() -> None:
     if listed.returncode != 0 or not (root / ".git").exists():
         pytest.skip("not a git checkout")
     assert read_git_index(root) == [n.decode() for n in listed.stdout.split(b"\0") if n]
+
+
+# -- wording that says what the runtime does ---------------------------------------------------
+
+@pytest.mark.parametrize(("body", "warned"), [
+    ("The first argument (`$1`) is the environment.\n", True),
+    ("`$1` is the first argument.\n", True),
+    # "first" elsewhere on the line says nothing about `$1`
+    ("First, read the notes; then pass `$1` on to the script named by the user.\n", False),
+])
+def test_first_argument_is_keyed_on_what_the_line_calls_the_placeholder(
+        tmp_path: Path, body: str, warned: bool) -> None:
+    findings = codes(run(tmp_path, HINTED + "Use `$0`.\n" + body, target="claude-code"), "SK115")
+    assert any("second argument" in f.message for f in findings) == warned
+
+
+@pytest.mark.parametrize(("body", "warned"), [
+    ("```bash\nFOCUS=$1\n```\n", True),  # never `$0`: `$1` is meant as the first
+    ("```bash\nNAME=$0\nFOCUS=$1\n```\n", False),  # counts from 0 already
+])
+def test_a_skill_counting_from_one_in_code(tmp_path: Path, body: str, warned: bool) -> None:
+    findings = codes(run(tmp_path, HINTED + body, target="claude-code"), "SK115")
+    hits = [f for f in findings if "never uses `$0`" in f.message]
+    assert bool(hits) == warned
+    assert all(f.severity == Severity.WARNING for f in hits)
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ("## Examples\n\n```markdown\nStatus: !`git status`\n```\n",
+     "inside a code block under the heading \u201cExamples\u201d"),
+    ("## Context\n\nRun `` !`git status` `` first.\n", "inside inline code,"),
+])
+def test_injection_in_code_says_where_it_is(tmp_path: Path, body: str, words: str) -> None:
+    (finding,) = codes(run(tmp_path, HEAD + body, target="claude-code"), "SK121")
+    assert words in finding.message and "looks like an example" not in finding.message
+
+
+def test_skill_md_in_a_plugins_commands_folder(tmp_path: Path) -> None:
+    write(tmp_path, {"plug/.claude-plugin/plugin.json": '{"name": "plug"}',
+                     "plug/commands/other.md": "Do the other thing.\n"})
+    report = run(tmp_path, HEAD, target="claude-code", relpath="plug/commands/skill.md")
+    (finding,) = codes(report, "SK001")
+    assert "drops every other command" in finding.message
+    assert "Rename it to `SKILL.md`" not in finding.message
+    elsewhere = run(tmp_path, HEAD, target="claude-code", relpath="my-skill/skill.md")
+    assert "Rename it to `SKILL.md`" in codes(elsewhere, "SK001")[0].message
+
+
+def test_a_plugin_skill_name_with_a_space_is_a_warning(tmp_path: Path) -> None:
+    write(tmp_path, {"plug/.claude-plugin/plugin.json": '{"name": "plug"}'})
+    text = "---\nname: plugin auditor\ndescription: Audits plugins. Use when asked.\n---\nBody.\n"
+    report = run(tmp_path, text, target="claude-code", relpath="plug/skills/plugin-auditor/SKILL.md")
+    assert [f.severity for f in codes(report, "SK037")] == [Severity.WARNING]

@@ -51,8 +51,11 @@ MAX_PLACEHOLDER_FINDINGS = 50
 #: a `$N` with N this large is an amount (`$243`), not an argument, where a missing argument keeps
 #: the placeholder as written (Claude Code): no user passes that many
 IMPLAUSIBLE_INDEX = 10
-#: prose that says a placeholder is the first argument (`$1` is the first argument)
-_FIRST = re.compile(r"\bfirst\b|\b1st\b", re.I)
+#: prose that calls a placeholder the first argument (`$1` is the first argument, the first word)
+_FIRST = re.compile(r"\b(?:first|1st)\s+(?:[\w-]+\s+)?(?:argument|arg|parameter|param|"
+                    r"positional|input|word|value)s?\b", re.I)
+#: how far (characters) the words calling `$1` the first may be from it
+FIRST_DISTANCE = 40
 
 
 class _Injections:
@@ -119,6 +122,27 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
                                              "`arguments` to be explicit." + amount)
     if ctx.profile.argument_base == 0:
         yield from _first_is_one(ctx, structure, injections)
+        yield from _counted_from_one(ctx, structure, injections)
+
+
+def _counted_from_one(ctx: CheckContext, structure: MarkdownBody,
+                      injections: _Injections) -> Iterator[Finding]:
+    """A skill that takes arguments and uses `$1` in code but never `$0` counts from 1 (`FOCUS=$1`
+    meant as the first word): under a runtime that counts from 0, `$1` is the second. Reported
+    once, on the first such `$1` in code (prose is `positional_semantics`' business)."""
+    matches = [m for m in _arguments(ctx) if m.group(4) is not None
+               and not _inside(m.start(), injections)]
+    if any(m.group(4) == "0" for m in matches) or not (
+            ctx.document.has("arguments") or ctx.document.has("argument-hint")):
+        return
+    first = next((m for m in matches if m.group(4) == "1" and structure.in_code(m.start())
+                  and _literal_text(ctx.text, m, structure, _writing_guide(ctx)) is None), None)
+    if first is not None:
+        yield ctx.finding("SK115", Span(first.start(), first.end()),
+                          f"`$1` is the second argument in {ctx.profile.runtime}, which counts from "
+                          "0, and this skill never uses `$0`: if `$1` is meant as the first "
+                          "argument, write `$0` (or name the arguments in `arguments`).",
+                          level=Severity.WARNING)
 
 
 def _first_is_one(ctx: CheckContext, structure: MarkdownBody,
@@ -130,8 +154,11 @@ def _first_is_one(ctx: CheckContext, structure: MarkdownBody,
             continue
         if structure.fence_at(match.start()) is not None:
             continue
-        line = lines.line_text(lines.line_of(match.start()))
-        if _FIRST.search(line):
+        line_number = lines.line_of(match.start())
+        line = lines.line_text(line_number)
+        column = match.start() - lines.line_start(line_number)
+        if any(abs(found.start() - column) <= FIRST_DISTANCE
+               or abs(found.end() - column) <= FIRST_DISTANCE for found in _FIRST.finditer(line)):
             yield ctx.finding("SK115", Span(match.start(), match.end()),
                               f"`$1` is the second argument in {ctx.profile.runtime}, which counts "
                               "from 0, but this line calls it the first: write `$0` (or name the "
