@@ -39,7 +39,7 @@ def file_name(ctx: CheckContext) -> Iterator[Finding]:
     }
     path = ctx.location.path
     commands = _COMMANDS_FOLDER.get(ctx.profile)
-    if commands is not None and ctx.location.plugin is not None \
+    if commands is not None and path is not None and ctx.location.plugin is not None \
             and path.parent.name == "commands" and path.parent.parent == ctx.location.plugin.root:
         yield ctx.finding("SK001", first_line_span(ctx), commands.format(name=name))
         return
