@@ -136,15 +136,25 @@ def test_a_path_that_exists_in_another_folder_of_the_project_resolves(tmp_path: 
     """`uv run python scripts/mcp/x.py`, run from `opc/`: the tail exists in the project."""
     write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", "opc/scripts/mcp/nia_docs.py": "",
                      ".claude/skills/research/x.md": ""})
-    body = "Run [the script](scripts/mcp/nia_docs.py) from `opc/`.\n"
+    body = "Run `uv run python scripts/mcp/nia_docs.py` from `opc/`.\n"
     report = run(tmp_path, HEAD + body, target="claude-code",
                  relpath=".claude/skills/research/SKILL.md")
     assert codes(report, "SK112") == []
 
 
+def test_another_skills_file_of_that_name_does_not_resolve_a_reference(tmp_path: Path) -> None:
+    """`references/linear_integration.md` in a sibling skill is that skill's: a link (opened from
+    the skill folder) and a bare path of this skill that name it are still missing here."""
+    write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n",
+                     "skills/other/SKILL.md": HEAD, "skills/other/references/linear.md": ""})
+    body = "See [the guide](references/linear.md) and `references/linear.md`.\n"
+    report = run(tmp_path, HEAD + body, target="claude-code", relpath="skills/mine/SKILL.md")
+    assert len(codes(report, "SK112")) == 2
+
+
 def test_a_path_left_stale_by_a_rename_is_still_reported(tmp_path: Path) -> None:
     write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", "opc/scripts/mcp/nia_search.py": ""})
-    body = "Run [the script](scripts/mcp/nia_docs.py) from `opc/`.\n"
+    body = "Run [the script](scripts/mcp/nia_docs.py) from `opc/`.\n"  # renamed: stale
     report = run(tmp_path, HEAD + body, target="claude-code",
                  relpath=".claude/skills/research/SKILL.md")
     (finding,) = codes(report, "SK112")
@@ -379,3 +389,67 @@ def test_a_plugin_skill_name_with_a_space_is_a_warning(tmp_path: Path) -> None:
     text = "---\nname: plugin auditor\ndescription: Audits plugins. Use when asked.\n---\nBody.\n"
     report = run(tmp_path, text, target="claude-code", relpath="plug/skills/plugin-auditor/SKILL.md")
     assert [f.severity for f in codes(report, "SK037")] == [Severity.WARNING]
+
+
+GUIDE_SKILLS = ("---\nname: skill-builder\ndescription: Guides writing new skills. Use when creating "
+                "a skill.\n---\n")
+
+
+def test_a_guides_quoted_link_is_text_to_write(tmp_path: Path) -> None:
+    body = '- Link to references: "For API details, see [reference.md](references/api-guide.md)"\n'
+    assert codes(run(tmp_path, GUIDE_SKILLS + body, target="claude-code"), "SK112") == []
+    # the same link outside quotes, or outside a guide, is a reference
+    assert len(codes(run(tmp_path, GUIDE_SKILLS + body.replace('"', ""),
+                         target="claude-code"), "SK112")) == 1
+    assert len(codes(run(tmp_path, HEAD + body, target="claude-code"), "SK112")) == 1
+
+
+def test_a_file_the_skill_removes_is_not_a_reference(tmp_path: Path) -> None:
+    body = "```bash\nrm -f ${CLAUDE_SKILL_DIR}/tmp/prompt.txt\n```\n"
+    assert codes(run(tmp_path, HEAD + body, target="claude-code"), "SK112") == []
+    read = "```bash\ncat ${CLAUDE_SKILL_DIR}/tmp/prompt.txt\n```\n"
+    assert len(codes(run(tmp_path, HEAD + read, target="claude-code"), "SK112")) == 1
+
+
+@pytest.mark.parametrize(("relpath", "confidence"), [
+    ("skills/create-pr/SKILL.md", Confidence.HEURISTIC),  # distributed: the user's project's file
+    (".claude/skills/create-pr/SKILL.md", Confidence.LIKELY),  # this project's own skill
+])
+def test_a_link_into_a_projects_config_folder(tmp_path: Path, relpath: str,
+                                              confidence: Confidence) -> None:
+    write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n"})
+    body = "Use the [PR Template](.github/pull_request_template.md).\n"
+    (finding,) = codes(run(tmp_path, HEAD + body, target="claude-code", relpath=relpath), "SK112")
+    assert finding.certainty is confidence
+
+
+@pytest.mark.parametrize("body", ["Count with `awk '{print $2}' file`.\n",
+                                  "```\nCost: $0.0075 per request\n```\n",
+                                  "```bash\nDIR=\"$(dirname \"$0\")\"\n```\n"])
+def test_literal_text_in_a_skill_without_arguments_is_information(tmp_path: Path,
+                                                                   body: str) -> None:
+    """Any skill can be invoked with arguments (`/name text`, the Skill tool's `args`): literal
+    text that substitution would corrupt is reported there too, as information."""
+    text = "---\nname: tool\ndescription: Runs the tool. Use when asked.\n---\n" + body
+    (finding,) = codes(run(tmp_path, text, target="claude-code"), "SK116")
+    assert finding.severity == Severity.INFORMATION and "invoked with arguments" in finding.message
+
+
+def test_a_twin_skill_folder_holds_the_built_skills_files(tmp_path: Path) -> None:
+    """`skill-flavors/x/SKILL.md` is composed into `skills/x/` at build time: its links resolve
+    there."""
+    write(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", "skills/flow/SKILL.md": HEAD,
+                     "skills/flow/assets/templates/call.json": "{}"})
+    body = "Use [the template](assets/templates/call.json).\n"
+    report = run(tmp_path, HEAD + body, target="claude-code",
+                 relpath="skill-flavors/web/flow/SKILL.md")
+    assert codes(report, "SK112") == []
+    other = run(tmp_path, HEAD + body, target="claude-code", relpath="skill-flavors/web/x/SKILL.md")
+    assert len(codes(other, "SK112")) == 1
+
+
+def test_a_guides_own_input_block_is_its_input(tmp_path: Path) -> None:
+    own = "## User Input\n\n```text\nWorkflow Name: $1\n```\n"
+    example = "## Example\n\n```text\n- TARGET: $1\n```\n"
+    assert codes(run(tmp_path, GUIDE + own, target="claude-code"), "SK116") == []
+    assert len(codes(run(tmp_path, GUIDE + example, target="claude-code"), "SK116")) == 1

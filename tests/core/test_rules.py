@@ -234,7 +234,9 @@ NON_TRIGGERS: dict[str, str] = {
     "SK113": fm(NAME, DESC, body="See [the web](https://example.com/../x) and [a](#b).\n"),
     "SK114": fm(NAME, DESC, body="See [a](references/a.md).\n"),
     "SK115": fm(NAME, DESC, body="Use $ARGUMENTS and `awk '{print $1}'`.\n"),
-    "SK116": fm(NAME, DESC, body="```\nawk '{print $1}'\n```\n"),
+    # a skill that takes no arguments: a `$1` nothing marks as literal text is not reported (an
+    # awk field there is, as information: issue 27, labelled-2's missed problems)
+    "SK116": fm(NAME, DESC, body="```\nrun $1\n```\n"),
     "SK117": fm(NAME, DESC, body="Run ${CLAUDE_SKILL_DIR}/y.\n\n```bash\n"
                                  "echo ${HOME}\n```\n"),
     "SK118": fm(NAME, DESC, "arguments: [issue]", body="Fix $issue; see $HOME and $PATH.\n"),

@@ -177,8 +177,9 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
     names = declared_names(ctx.value("arguments"))
     structure = parse_body(ctx.text, ctx.document.body_offset)
     guide = _writing_guide(ctx)
-    if not guide and not _takes_arguments(ctx, names, structure):
-        return
+    #: a skill that does not say it takes arguments may still get some (`/name text`, the Skill
+    #: tool's `args`): there only literal text is reported, and as heuristic
+    takes = guide or _takes_arguments(ctx, names, structure)
     injections = _spans_outside(ctx)
     profile = ctx.profile
     declared = ctx.document.has("arguments") or ctx.document.has("argument-hint")
@@ -192,7 +193,11 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
     for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
         text = match.group(0)
         why = _literal_text(ctx.text, match, structure, guide)
-        if why is None and (declared or text in in_prose or _input_template(ctx.text, match)):
+        if guide and why is not None and why.startswith("an example") \
+                and _input_template(ctx.text, match) and _under_input_heading(structure, match):
+            continue  # the guide's own `## User Input` block (`Workflow Name: $1`): its input
+        if why is None and (not takes or declared or text in in_prose
+                            or _input_template(ctx.text, match)):
             continue  # the skill's own words make it its input: substitution is what it means
         span = Span(match.start(), match.end())
         fixes = [ctx.replace_fix(f"Escape as `\\{text}`", Span(match.start(), match.start()),
@@ -208,11 +213,14 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
         position = index + 1 - profile.argument_base
         otherwise = ("stays as written when there are fewer"
                      if profile.keeps_missing_indexed_argument else "becomes empty when there is none")
+        when = "" if takes else (" when the skill is invoked with arguments (`/name text`, or "
+                                 "the Skill tool's `args`)")
         finding = ctx.finding("SK116", span,
                               f"`{text}` is {why or 'inside code'}, but {profile.runtime} "
-                              f"substitutes code too: it becomes the user's argument {position} "
-                              f"(and {otherwise}). Write `\\{text}` to keep it.", fixes=fixes)
-        if why is None:  # nothing says whether the author means it as input or as text
+                              f"substitutes code too: it becomes the user's argument {position}"
+                              f"{when} (and {otherwise}). Write `\\{text}` to keep it.",
+                              fixes=fixes)
+        if why is None or not takes:  # nothing says whether it is input, or whether args come
             finding.confidence = Confidence.HEURISTIC
         yield finding
 
@@ -271,6 +279,15 @@ def _literal_text(text: str, match: re.Match[str], structure: MarkdownBody,
 def _named_as_input(text: str, match: re.Match[str]) -> bool:
     """Prose that says what the placeholder holds: "`$0` (playbook name)", "`$1` — output path"."""
     return bool(_NAMED.match(text[match.end():match.end() + 40]))
+
+
+#: a heading over the skill's own input (`## User Input`, `## Arguments`)
+_INPUT_HEADING = re.compile(r"\b(?:input|inputs|arguments?|parameters)\b", re.I)
+
+
+def _under_input_heading(structure: MarkdownBody, match: re.Match[str]) -> bool:
+    before = [h for h in structure.headings if h.span.start < match.start()]
+    return bool(before) and bool(_INPUT_HEADING.search(before[-1].text))
 
 
 def _input_template(text: str, match: re.Match[str]) -> bool:

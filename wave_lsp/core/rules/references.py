@@ -3,12 +3,14 @@ SK114 reference-cycle, SK150 at-reference.
 
 Decisions: a reference is checked only when the skill has a folder on disk (an unsaved document has
 none). Paths are resolved against every base the runtime or the model uses (issues 16 and 27): the
-skill folder first, then each folder above it up to the outermost of its plugin root, its project
-root and its repository (the folder holding `.git`) — skills write `scripts/x.sh` meaning the
-plugin's or the project's script, and the model runs commands in the working directory — and then
-any folder of that project where the written path exists as a tail (`scripts/mcp/x.py` run from
-`opc/`). A path is broken (SK112) only when nothing matches: a path that a rename left stale
-exists nowhere and stays a finding. The message names the root the search stopped at.
+skill folder first, then each folder above it up to the outermost of its plugin root, its
+project root and its repository (the folder holding `.git`) — skills write `scripts/x.sh` meaning
+the plugin's or the project's script, and the model runs commands in the working directory — then
+a twin skill folder of the same name (its built copy), and, for a bare path (a command may run
+from any folder), any folder of the project outside other skills' folders where the written path
+exists as a tail (`scripts/mcp/x.py` run from `opc/`). A path is broken (SK112) only when nothing
+matches: a path that a rename left stale exists nowhere and stays a finding. The message names
+the root the search stopped at.
 
 How sure (docs/design/rules.md *Severity policy*): a link target or a path under
 `${CLAUDE_SKILL_DIR}` that resolves nowhere is *likely* (the rule's confidence); a bare path-like
@@ -65,7 +67,8 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
             reason = escapes(reference, skill_dir, disk.is_link)
             held = reason is None and (
                 any(disk.exists(reference.resolved(base)) for base in bases)
-                or (outer is not None and _tail_exists(disk, outer, reference)))
+                or (outer is not None and _tail_exists(disk, outer, reference, skill_dir.name,
+                                                       bare=reference.kind == "bare")))
             known[reference.target] = (reason, held)
         reason, held = known[reference.target]
         if reason is not None:
@@ -114,10 +117,16 @@ _NOT_SEARCHED = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__
 MAX_SEARCHED_FOLDERS = 5000
 
 
-def _tail_exists(disk: DiskView, root: Path, reference: Reference) -> bool:
+def _tail_exists(disk: DiskView, root: Path, reference: Reference, twin: str,
+                 bare: bool) -> bool:
     """Whether some folder below `root` holds the written path (`scripts/mcp/x.py` under `opc/`):
     its first part is looked up in every folder of the project (breadth first, at most
-    `MAX_SEARCHED_FOLDERS` folders, from the disk view's listings)."""
+    `MAX_SEARCHED_FOLDERS` folders, from the disk view's listings) except inside another skill's
+    folder (one holding a SKILL.md): `references/x.md` there is that skill's file, not this one's.
+    Only bare paths are searched so: a command may run from any folder of the project, but a
+    link or a `${CLAUDE_SKILL_DIR}` path is opened from the skill folder. Any reference resolves in
+    a *twin*: another skill folder of this one's name (`skill-flavors/x/` composed into
+    `skills/x/` at build time), which holds the skill as it is installed."""
     if reference.absolute:
         return False
     parts = [part for part in PurePosixPath(reference.target).parts if part not in ("", ".")]
@@ -130,7 +139,11 @@ def _tail_exists(disk: DiskView, root: Path, reference: Reference) -> bool:
         folder = pending.pop(0)
         seen += 1
         entries = disk.entries(folder)
-        if first in entries and disk.exists(os.path.join(folder, *parts)):
+        if "SKILL.md" in entries and folder != str(root):
+            if os.path.basename(folder) == twin and disk.exists(os.path.join(folder, *parts)):
+                return True  # this skill's twin (its built or installed copy) has it
+            continue  # another skill's folder
+        if bare and first in entries and disk.exists(os.path.join(folder, *parts)):
             return True
         pending.extend(os.path.join(folder, name) for name, kind in sorted(entries.items())
                        if kind == "dir" and name not in _NOT_SEARCHED)
@@ -197,8 +210,17 @@ def _broken(ctx: CheckContext, reference: Reference, files: list[str],
         prefix = "./" if reference.target.startswith("./") else ""
         message += f" Did you mean `{suggestion}`?"
         fixes.append(ctx.replace_fix(f"Change to `{suggestion}`", reference.span, prefix + suggestion))
-    return _less_sure(ctx.finding("SK112", reference.span, message, fixes=fixes,
-                                  target=reference.target), reference)
+    finding = _less_sure(ctx.finding("SK112", reference.span, message, fixes=fixes,
+                                     target=reference.target), reference)
+    if _PROJECT_FOLDER.match(reference.target) and ctx.location.scope != "project":
+        # `.github/pull_request_template.md` in a distributed skill: a file of the project the
+        # skill is used in, which may well have it
+        finding.confidence = Confidence.HEURISTIC
+    return finding
+
+
+#: a path into a project's own configuration folders (`.github/`, `.claude/`, `.vscode/`)
+_PROJECT_FOLDER = re.compile(r"^\.(?!\.?/)[\w-]+/")
 
 
 #: a link target that starts with a host name (`docs.claude.com/en/…`): a URL without its scheme
