@@ -453,3 +453,12 @@ def test_a_guides_own_input_block_is_its_input(tmp_path: Path) -> None:
     example = "## Example\n\n```text\n- TARGET: $1\n```\n"
     assert codes(run(tmp_path, GUIDE + own, target="claude-code"), "SK116") == []
     assert len(codes(run(tmp_path, GUIDE + example, target="claude-code"), "SK116")) == 1
+
+
+def test_no_confidence_cap_changes_a_loading_verdict() -> None:
+    """A rule whose error stops loading under some target, or that is an error there, is certain:
+    a cap would change what *Does it load?* says (an error under `agentskills` is a rejection)."""
+    for item in rules().values():
+        errors = [c for c, level in item.severities.items() if level == Severity.ERROR]
+        if item.stops_loading or errors:
+            assert item.confidence is Confidence.CERTAIN, item.code
