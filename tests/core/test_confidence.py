@@ -366,7 +366,6 @@ def test_a_skill_counting_from_one_in_code(tmp_path: Path, body: str, warned: bo
 @pytest.mark.parametrize(("body", "words"), [
     ("## Examples\n\n```markdown\nStatus: !`git status`\n```\n",
      "inside a code block under the heading \u201cExamples\u201d"),
-    ("## Context\n\nRun `` !`git status` `` first.\n", "inside inline code,"),
 ])
 def test_injection_in_code_says_where_it_is(tmp_path: Path, body: str, words: str) -> None:
     (finding,) = codes(run(tmp_path, HEAD + body, target="claude-code"), "SK121")
