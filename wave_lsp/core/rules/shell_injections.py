@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.injections import Injection, find_injections
-from wave_lsp.core.parsing.markdown import parse_body
+from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import capped, shown
 from wave_lsp.core.rules.registry import check
@@ -174,6 +174,16 @@ def _yaml_item(rule: str) -> str:
     return rule
 
 
+#: a heading that presents what follows as examples
+_EXAMPLES = re.compile(r"\bexamples?\b|\bsample", re.I)
+
+
+def _heading_before(structure: MarkdownBody, offset: int) -> str | None:
+    """The text of the last heading before `offset`, if any."""
+    before = [h for h in structure.headings if h.span.start < offset]
+    return before[-1].text if before else None
+
+
 @check("SK121", "SK122", "SK126")
 def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
     document = ctx.document
@@ -195,13 +205,19 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
                               "(since 2.1.332), but other runtimes, Wave among them, run it on "
                               "every invocation. Break the pattern, e.g. `! `cmd`` with a space.")
         elif in_fence or (code is not None and injection.kind == "inline"):
+            where = "inside a code block" if in_fence else "inside inline code"
+            heading = _heading_before(structure, injection.span.start)
+            if heading is not None and _EXAMPLES.search(heading):
+                where += f" under the heading \u201c{shown(heading)}\u201d"
             checked = ("(and is permission-checked) on every invocation"
                        if ctx.profile.injections_permission_checked
                        else f"{ctx.profile.injections_run_when}, with no permission check")
             yield ctx.finding("SK121", injection.span,
-                              f"`{shown(injection.pattern)}` looks like an example, but the "
-                              f"runtime matches injections in code too: it runs {checked}. "
-                              "Break the pattern, e.g. `! `cmd`` with a space.")
+                              f"`{shown(injection.pattern)}` is {where}, but "
+                              f"{ctx.profile.runtime} matches injections in code too: it runs "
+                              f"{checked}, and its output replaces the text. Break the "
+                              "pattern, e.g. `! `cmd`` with a space, if it is meant as an "
+                              "example.")
         if injection.empty:
             yield ctx.finding("SK126", injection.span,
                               "This injection has no command: the runtime skips it, and the "
