@@ -29,7 +29,10 @@ def found(report, code: str) -> list:
 
 @pytest.mark.parametrize("command", ["git status", "git diff HEAD", "git log --oneline -5", "ls",
                                      "pwd", "wc -l README.md", "git branch --show-current",
-                                     "git rev-parse --show-toplevel", "ls -d drivers/*/"])
+                                     "git rev-parse --show-toplevel", "ls -d drivers/",
+                                     "git log --oneline -10", "git tag --sort=-version:refname",
+                                     "head -60 meson_options.txt", "date +%Y-%m-%d",
+                                     "git diff --stat HEAD~3..HEAD", "cat package.json"])
 def test_read_only_commands_under_claude_code(command: str) -> None:
     assert is_read_only(command.split(), CLAUDE_CODE)
     assert not is_read_only(command.split(), WAVE)  # Wave's permission manager has no such class
@@ -69,9 +72,17 @@ def test_reading_outside_the_project_still_needs_a_rule(tmp_path: Path) -> None:
 
 
 def test_compound_read_only_command_is_not_reported(tmp_path: Path) -> None:
-    body = "Boards: !`ls platform/*/cross.ini 2>/dev/null; ls scripts/ 2>/dev/null`\n"
+    body = "Boards: !`ls platform/ 2>/dev/null; ls scripts/ 2>/dev/null`\n"
     report = run(tmp_path, head() + body, target="claude-code")
     assert found(report, "SK123") == [] and found(report, "SK125") == []
+
+
+def test_an_unquoted_glob_is_not_read_only(tmp_path: Path) -> None:
+    # Claude Code 2.1.88 (readOnlyValidation.ts, containsUnquotedExpansion): a glob may expand
+    # to an option (a file named `--output=x`), so the command is not read-only; quoted, it is
+    body = "Boards: !`ls platform/*/cross.ini 2>/dev/null`\nDocs: !`find docs -name '*.md'`\n"
+    report = run(tmp_path, head() + body, target="claude-code")
+    assert [f.range.start.line for f in found(report, "SK123")] == [4]
 
 
 def test_no_compound_warning_when_bash_is_granted(tmp_path: Path) -> None:

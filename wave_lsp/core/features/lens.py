@@ -11,7 +11,7 @@ from typing import Any
 
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.runtime.listing import listing_entry
+from wave_lsp.core.runtime.listing import runtime_listing_entry
 
 PREVIEW_COMMAND = "wave.previewInvocation"
 
@@ -25,7 +25,7 @@ class Lens:
 
 
 def listing_cost(ctx: FeatureContext) -> Lens:
-    entry = listing_entry(ctx.document, ctx.location)
+    entry = runtime_listing_entry(ctx.document, ctx.location, ctx.profile)
     first_line = ctx.document.lines.span_of_line(0)
     if not entry.model_invocable:
         return Lens(first_line, "Not in the model's skill listing (disable-model-invocation): "
