@@ -48,9 +48,12 @@ class Outcome:
 
     kind: str
     text: str
+    #: False where wave-lsp gives the decision but not the text (a rendering it will not
+    #: execute, a Skill-tool invocation it has no preview of): only the kind is compared
+    exact: bool = True
 
     def describe(self) -> str:
-        return f"{self.kind}: {self.text!r}"
+        return f"{self.kind}: {self.text!r}" + ("" if self.exact else " (decision only)")
 
 
 @dataclass

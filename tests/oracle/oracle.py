@@ -181,7 +181,8 @@ class Oracle:
                                                     Outcome("missing", "no tool result"))
             else:
                 continue
-            outcomes[aspect] = Outcome(found.kind, _homeless(found.text, observed.home))
+            outcomes[aspect] = Outcome(found.kind, _homeless(found.text, observed.home),
+                                       found.exact)
         return ClaudeSide(entries, outcomes, notes)
 
 
@@ -192,7 +193,8 @@ def predict(built: Built) -> WaveSide:
     for number, invoke in enumerate(built.probe.invocations):
         for mode in invoke.modes:
             found = wave_outcome(rows, invoke.skill, invoke.args, mode, built.project, built.home)
-            outcomes[f"{mode}#{number}"] = Outcome(found.kind, _homeless(found.text, built.home))
+            outcomes[f"{mode}#{number}"] = Outcome(found.kind, _homeless(found.text, built.home),
+                                                   found.exact)
     for row in rows:
         if isinstance(row.get("listingLine"), str):
             row["listingLine"] = _homeless(row["listingLine"], built.home)
@@ -225,10 +227,8 @@ def disagreement(probe: Probe, aspect: str, claude: ClaudeSide, wave: WaveSide) 
     if theirs_outcome.kind != ours_outcome.kind:
         return (f"{prefix}: Claude Code {theirs_outcome.describe()}, "
                 f"wave-lsp {ours_outcome.describe()}")
-    if theirs_outcome.kind == "unknown":
-        return None
-    if theirs_outcome.kind == "refused" and not ours_outcome.text:
-        return None  # wave-lsp words no Skill-tool refusal; the decision agrees
+    if theirs_outcome.kind == "unknown" or not ours_outcome.exact:
+        return None  # the decision agrees, and wave-lsp gives no text to compare
     if theirs_outcome.text != ours_outcome.text:
         return (f"{prefix}: Claude Code {theirs_outcome.describe()}, "
                 f"wave-lsp {ours_outcome.describe()}")

@@ -79,14 +79,36 @@ def wave_outcome(rows: list[dict[str, Any]], command: str, args: str | None, mod
     if row is None:
         return Outcome("unknown", command)
     if mode == "tool" and not row["modelInvocable"]:
-        return Outcome("refused", "")  # wave-lsp words no Skill-tool refusal: the kind is compared
+        # wave-lsp words no Skill-tool refusal: the decision is compared
+        return Outcome("refused", "", exact=False)
     path = Path(row["path"])
     if not path.is_absolute():
         path = project / path
-    argv = ["preview", "--target", "claude-code", "--format", "json", "--execute", str(path)]
-    if args:
-        argv += ["--", args]
-    result = wave_json(argv, project, home)
+    result = _preview(path, args, project, home, execute=True)
+    if not result.get("ok") and STRICTER in (result.get("error") or ""):
+        # wave-lsp will not execute it, deliberately; its prediction is the dry run's decision
+        result = _preview(path, args, project, home, execute=False)
+        if result.get("ok"):
+            return Outcome("rendered", result.get("text") or "", exact=False)
     if result.get("ok"):
         return Outcome("rendered", result.get("text") or "")
+    if mode == "tool" and not row["userInvocable"] and row["modelInvocable"]:
+        # `preview` renders `/name`, which such a skill refuses; the model may invoke it
+        return Outcome("rendered", "", exact=False)
     return Outcome("refused", result.get("error") or "")
+
+
+#: how `preview --execute` says it is deliberately stricter than Claude Code (it will not run an
+#: injected command with the user's arguments spliced in; docs/security.md)
+STRICTER = "wave-lsp is stricter and does not execute it"
+
+
+def _preview(path: Path, args: str | None, project: Path, home: Path, *,
+             execute: bool) -> dict[str, Any]:
+    argv = ["preview", "--target", "claude-code", "--format", "json", str(path)]
+    if execute:
+        argv.insert(1, "--execute")
+    if args:
+        argv += ["--", args]
+    result: dict[str, Any] = wave_json(argv, project, home)
+    return result
