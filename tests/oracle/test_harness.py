@@ -7,6 +7,7 @@ import dataclasses
 import json
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,14 +17,14 @@ from tests.oracle.oracle import Oracle, disagreement, predict
 from tests.oracle.probes import BOTH_MODES, PROBES, load_probe
 
 
-def _wrong_profile(monkeypatch: pytest.MonkeyPatch, **changes: object) -> None:
+def _wrong_profile(monkeypatch: pytest.MonkeyPatch, **changes: Any) -> None:
     """The `claude-code` target with `changes`, for every settings object made from now on."""
     from wave_lsp.core.checking import config
-    from wave_lsp.core.runtime.profiles import CLAUDE_CODE
+    from wave_lsp.core.runtime.profiles import CLAUDE_CODE, PROFILES
 
+    # `config.parse_target` looks the target up in its own reference to the table
     monkeypatch.setattr(config, "PROFILES",
-                        {**config.PROFILES,
-                         "claude-code": dataclasses.replace(CLAUDE_CODE, **changes)})
+                        {**PROFILES, "claude-code": dataclasses.replace(CLAUDE_CODE, **changes)})
 
 
 def test_a_wrong_prediction_is_reported(oracle: Oracle,
@@ -55,12 +56,12 @@ def test_a_wrong_listing_is_reported(oracle: Oracle, monkeypatch: pytest.MonkeyP
 def test_mock_streams_and_records() -> None:
     """The mock answers streaming and plain requests, records each body under its run, and
     answers the first request offering the Skill tool with a `tool_use` of it."""
-    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}],
+    body: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": "hi"}],
             "tools": [{"name": "Skill", "input_schema": {"properties": {"skill": {}}}}]}
     with MockApi() as api:
         run_id, run = api.new_run([("demo", "a b")])
 
-        def post(payload: dict[str, object]) -> bytes:
+        def post(payload: dict[str, Any]) -> bytes:
             request = urllib.request.Request(api.base_url(run_id) + "/v1/messages",
                                              data=json.dumps(payload).encode(), method="POST",
                                              headers={"Content-Type": "application/json"})
