@@ -77,12 +77,21 @@ def test_compound_read_only_command_is_not_reported(tmp_path: Path) -> None:
     assert found(report, "SK123") == [] and found(report, "SK125") == []
 
 
-def test_an_unquoted_glob_is_not_read_only(tmp_path: Path) -> None:
-    # Claude Code 2.1.88 (readOnlyValidation.ts, containsUnquotedExpansion): a glob may expand
-    # to an option (a file named `--output=x`), so the command is not read-only; quoted, it is
-    body = "Boards: !`ls platform/*/cross.ini 2>/dev/null`\nDocs: !`find docs -name '*.md'`\n"
+def test_an_unquoted_glob_is_read_only_only_where_its_files_are(tmp_path: Path) -> None:
+    # Claude Code 2.1.332 checks the unquoted globs of path-reading commands (`ls`, `cat`,
+    # `grep`, …) instead of refusing them as 2.1.88 did; wave-lsp expands the glob where the
+    # command runs and refuses a match that leads out of the project or is named like an option
+    body = ("Boards: !`ls platform/*/cross.ini 2>/dev/null`\nDocs: !`find docs -name '*.md'`\n"
+            "Sorted: !`sort platform/*.txt`\nAll: !`grep -r x *`\nOps: !`cat ops/*`\n")
+    folder = tmp_path / "my-skill"  # no project root: commands run in the skill's folder
+    (folder / "ops").mkdir(parents=True)
+    (folder / "ops" / "-R").write_text("", "utf-8")  # `ops/-R` is a file name, not an option
+    (folder / "-R").write_text("", "utf-8")
     report = run(tmp_path, head() + body, target="claude-code")
-    assert [f.range.start.line for f in found(report, "SK123")] == [4]
+    lines = sorted(f.range.start.line for f in found(report, "SK123"))
+    assert lines == [6, 7], [f.message for f in found(report, "SK123")]
+    messages = " ".join(f.message for f in found(report, "SK123"))
+    assert "is a glob the shell expands" in messages and "read as an option" in messages
 
 
 def test_no_compound_warning_when_bash_is_granted(tmp_path: Path) -> None:

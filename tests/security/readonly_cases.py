@@ -50,7 +50,8 @@ READS = [
     ("diff-no-index", "git diff --no-index ../SECRET f.txt", {}),
     ("grep-file", "grep -f ../SECRET f.txt", {}),
     ("date-reference", "date -r ../SECRET", {}),
-    ("glob", "cat ../SEC*", {}),
+    ("glob", "cat ../SEC*", {}), ("glob-link", "cat dat*/SECRET", {"data": ".."}),
+    ("glob-option", "grep TOP *", {}),
 ]
 #: paths that leave the folder an allow rule names, through `..` or a link
 TRAVERSALS = [
@@ -105,7 +106,8 @@ def _cases() -> list[Attack]:
         cases.append(Attack(f"c8-{index}", 8, inline(command), files=PROGRAM, **claude))
     for name, command, links in READS:
         cases.append(Attack(f"c9-{name}", 9, inline(command), links=links,
-                            files={**PROGRAM, "list": "../SECRET\0"}, **claude))
+                            files={**PROGRAM, "list": "../SECRET\0",
+                                   "-R": ""}, **claude))
     for name, command, rule, links in TRAVERSALS:
         cases.append(Attack(f"c9-{name}", 9, inline(command), (rule,), links=links, **claude))
     for index, command in enumerate(ARITHMETIC):

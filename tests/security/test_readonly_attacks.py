@@ -119,3 +119,26 @@ async def test_lsp_still_runs_a_read_only_command(client: LanguageClient) -> Non
     result = await _execute(client, path)
     assert result["ok"] is True, result
     assert result["injections"][0]["executed"], result
+
+
+def test_a_read_only_command_is_decided_again_right_before_it_runs(tmp_path: Path, monkeypatch,
+                                                                  capsys) -> None:
+    """The first command (allowed by a rule) turns `data` into a link out of the project; the
+    second was read-only when the plan was made, and is not run once it is not."""
+    body = inline("./mklink.sh") + inline("cat data")
+    attack = Attack("toctou", 9, body, ("Bash(./mklink.sh)",), target="claude-code",
+                    files={"mklink.sh": "#!/bin/sh\nln -s ../SECRET data\n"})
+    path = build(tmp_path, attack)
+    code, result = _preview(path, tmp_path, monkeypatch, capsys)
+    assert SECRET not in json.dumps(result), result
+    assert code == 1 and "no longer read-only" in result["error"], result
+    assert [item["executed"] for item in result["injections"]] == [True, False]
+
+
+def test_a_command_that_never_stops_writing_is_stopped_by_its_file_size_limit(
+        tmp_path: Path) -> None:
+    from wave_lsp.core.runtime.execution import MAX_CAPTURE, run_command
+
+    outcome = run_command("cat /dev/zero", tmp_path, timeout=20)
+    assert not outcome.timed_out and outcome.exit_code != 0
+    assert len(outcome.stdout) <= MAX_CAPTURE

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.readonly import read_only_problem
+from wave_lsp.core.runtime.readonly import glob_problem, read_only_problem
 from wave_lsp.core.runtime.toolrules import parse_rule, unescaped_positions
 
 BEHAVIORS = ("deny", "ask", "allow")
@@ -935,6 +935,22 @@ def _code_option(words: tuple[Word, ...]) -> str | None:
     return None
 
 
+#: why a part with an expansion, assignment or wrapper is not read-only (the decision's own
+#: text already says what it contains)
+EXPANDS = "an expansion, assignment or wrapper"
+#: what makes an unquoted word expand: a glob character, a leading tilde, a brace list
+LIVE_EXPANSION = re.compile(r"[*?\[]|^~|\{[^}]*(,|\.\.)")
+
+
+def _expands(word: Word) -> bool:
+    """The shell still expands `word` (`pattern` also marks a `~` or `{` that bash leaves alone,
+    as in `HEAD~3` or `stash@{0}`); a quoted or escaped pattern word counts as expanding."""
+    if not word.pattern:
+        return False
+    written = word.written
+    return bool(QUOTES_AND_ESCAPES.search(written) or LIVE_EXPANSION.search(written))
+
+
 def _stays_inside(part: Part, rule: PermissionRule) -> bool:
     """A prefix or wildcard rule allows only paths it can see: no argument may step out with a
     `..` segment (`Bash(cat ${CLAUDE_SKILL_DIR}/*)` does not allow `…/skill/../../secret`), and
@@ -1266,9 +1282,10 @@ class PermissionEngine:
             return Decision("allow", f"allowed without a rule: {self._runtime()} runs read-only "
                                      "commands as they are", None, decision.compound,
                             read_only=True)
-        if self._offers_read_only() and "stricter" in problem:
-            return Decision(decision.behavior, f"{decision.reason} ({problem})", None,
-                            decision.compound, decision.unmatched)
+        if self._offers_read_only() and decision.behavior == "ask" and problem != EXPANDS:
+            return Decision("ask", f"{decision.reason} (not read-only for {self._runtime()}: "
+                                   f"{problem})", None, decision.compound,
+                            decision.unmatched)
         return decision
 
     def _offers_read_only(self) -> bool:
@@ -1301,13 +1318,19 @@ class PermissionEngine:
 
     def _part_problem(self, part: Part, profile: RuntimeProfile) -> str | None:
         if part.expansion or part.assignments or part.wrapped:
-            return "an expansion, assignment or wrapper"
+            return EXPANDS
         if part.inputs:
             return f"the input redirection `{part.inputs[0]}`"
         if any(word.value not in SAFE_DEVICES for word in part.writes):
             return "an output redirection"
-        if any(word.pattern or word.value is None for word in part.words):
-            return "a word the shell still expands (a glob, brace or tilde)"
+        if any(word.value is None for word in part.words):
+            return "a word the shell still expands"
+        program = _basename(part.program) or ""
+        for word in part.words[1:]:
+            if _expands(word):
+                problem = glob_problem(program, word.written, self.project)
+                if problem:
+                    return problem
         words = [word.value for word in part.words if word.value is not None]
         return read_only_problem(words, profile, self.project)
 

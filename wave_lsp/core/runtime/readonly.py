@@ -1,4 +1,5 @@
-"""Read-only shell commands a runtime runs without any permission rule, by allow-list.
+"""Read-only shell commands a runtime runs without any permission rule, by allow-list
+(docs/design/product.md *Permission engine*, docs/security.md *The read-only auto-allow*).
 
 Claude Code classifies some Bash commands as read-only and allows them in every permission mode
 without a rule (docs/design/runtime-facts.md §3.8 "read-only auto-allow"; docs/security.md
@@ -594,6 +595,35 @@ def path_problem(value: str, cwd: Path | None) -> str | None:
     return None
 
 
+#: commands whose unquoted glob operands Claude Code 2.1.332 checks instead of refusing (read from
+#: its bundle, a set of path-reading commands beside the `argvUnquotedGlob` test; 2.1.88 refused
+#: every unquoted glob)
+GLOB_COMMANDS = frozenset({"ls", "cat", "head", "tail", "wc", "stat", "grep", "diff", "du", "df",
+                           "strings", "hexdump", "od", "nl", "cut", "column", "tac", "rev",
+                           "cmp", "realpath", "readlink", "sha256sum", "sha1sum", "md5sum"})
+_PLAIN_GLOB = re.compile(r"[^'\"\\{}~$`]*[*?\[][^'\"\\{}~$`]*")
+
+
+def glob_problem(program: str, pattern: str, cwd: Path | None) -> str | None:
+    """Why the unquoted glob `pattern` (as written) makes `program` not read-only: the program
+    is not one whose globs are checked, the pattern is more than a plain glob, or one of the
+    files it matches now (in `cwd`, as bash would expand it) is outside the working directory,
+    not a regular file, or named like an option (`-R`)."""
+    if program not in GLOB_COMMANDS or not _PLAIN_GLOB.fullmatch(pattern):
+        return f"`{pattern}` is a glob the shell expands"
+    if cwd is None:
+        return f"`{pattern}` is a glob, and there is no working directory to expand it in"
+    import glob as globbing
+
+    for match in globbing.glob(pattern, root_dir=cwd):
+        if match.startswith("-"):
+            return f"`{pattern}` matches `{match}`, which the program would read as an option"
+        problem = path_problem(match, cwd)
+        if problem:
+            return problem
+    return None
+
+
 def _revision_problem(value: str) -> str | None:
     """git operands are revisions or paths inside the repository; git refuses paths outside it,
     except written as absolute paths or `..`, which are judged as paths."""
@@ -682,7 +712,7 @@ def read_only_problem(words: Sequence[str], profile: RuntimeProfile,
     name, spec, width = _program(words)
     if spec is None:
         reason = STRICTER.get(name)
-        return (f"`{name}` is not one of the read-only commands"
+        return (f"`{name}` is not on its list of read-only commands"
                 + (f" (wave-lsp is stricter than Claude Code here: {reason})" if reason else ""))
     if name.startswith("git ") and _bare_repository(cwd):
         return "the working directory looks like a bare git repository"
