@@ -33,20 +33,20 @@ def run_version(version: str, probes: list[Probe]) -> Oracle:
     return oracle
 
 
-def changes(probe: Probe, old: ClaudeSide, new: ClaudeSide) -> list[str]:
+def _seen(side: ClaudeSide, scratch: Path) -> dict[str, str]:
+    """A probe's listing lines and outcomes, with the run's scratch folder written `<scratch>`
+    (each release runs in its own)."""
+    seen = {f"listing {name}": entry.line for name, entry in side.entries.items()}
+    seen.update({aspect: outcome.describe() for aspect, outcome in side.outcomes.items()})
+    return {key: value.replace(str(scratch), "<scratch>") for key, value in seen.items()}
+
+
+def changes(old: Oracle, new: Oracle, probe: Probe) -> list[str]:
     """What Claude Code does differently with `probe` in the new release."""
-    found = []
-    for name in sorted(set(old.entries) | set(new.entries)):
-        before = old.entries[name].line if name in old.entries else None
-        after = new.entries[name].line if name in new.entries else None
-        if before != after:
-            found.append(f"listing {name}: {before!r} -> {after!r}")
-    for aspect in sorted(set(old.outcomes) | set(new.outcomes)):
-        before_outcome, after_outcome = old.outcomes.get(aspect), new.outcomes.get(aspect)
-        if before_outcome != after_outcome:
-            found.append(f"{aspect}: {before_outcome.describe() if before_outcome else None} -> "
-                         f"{after_outcome.describe() if after_outcome else None}")
-    return found
+    before = _seen(old.claude[probe.name], old.folder)
+    after = _seen(new.claude[probe.name], new.folder)
+    return [f"{key}: {before.get(key)} -> {after.get(key)}"
+            for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
 
 
 def main() -> int:
@@ -58,13 +58,14 @@ def main() -> int:
     probes = [p for p in every if p.name in args.probes] if args.probes else every
     newest = args.version or latest_version()
     started = time.monotonic()
-    print(f"pinned {CLAUDE_CODE_VERSION}, newest {newest}; {len(probes)} probes")
+    print(f"pinned {CLAUDE_CODE_VERSION}, {'compared with' if args.version else 'newest'} "
+          f"{newest}; {len(probes)} probes")
     new = run_version(newest, probes)
     if newest != CLAUDE_CODE_VERSION:
         old = run_version(CLAUDE_CODE_VERSION, probes)
         changed = 0
         for probe in probes:
-            found = changes(probe, old.claude[probe.name], new.claude[probe.name])
+            found = changes(old, new, probe)
             changed += bool(found)
             for line in found:
                 print(f"CHANGED {probe.name} {line}")
