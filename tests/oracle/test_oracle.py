@@ -149,3 +149,20 @@ def test_real_sample() -> None:
     sample = real_probes()
     assert len(sample) == 30
     assert len({probe.name for probe in sample}) == 30
+
+
+@pytest.mark.timeout(3600)
+def test_the_runs_saw_the_skills(oracle: Oracle, request: pytest.FixtureRequest) -> None:
+    """The comparisons compare something: Claude Code listed the skills of most probes, and
+    rendered most invocations with their base-directory line (a broken mock or a changed request
+    shape would otherwise make both sides agree on nothing)."""
+    probes = _selected(request) or list(PROBES)
+    oracle.run(probes)
+    listed = [probe for probe in probes if oracle.claude[probe.name].entries]
+    outcomes = [outcome for probe in probes
+                for outcome in oracle.claude[probe.name].outcomes.values()]
+    rendered = [o for o in outcomes if o.kind == "rendered"]
+    assert len(listed) >= len(probes) * 3 // 4
+    assert len(rendered) >= len(outcomes) // 2
+    assert all(o.text.startswith(("Base directory for this skill: ", "Legacy"))
+               for o in rendered), [o.text[:80] for o in rendered]
