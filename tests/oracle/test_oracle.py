@@ -58,9 +58,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
     ("`${CLAUDE_EFFORT}`: Claude Code substitutes the session's effort ('medium', the default "
      "here); wave-lsp leaves `${CLAUDE_EFFORT}` as written",
      [("arg-effort", "slash#0")]),
-    ("arguments `a | b`: Claude Code's words stop at the shell operator ($0 is 'a', $1 stays "
-     "'$1'); wave-lsp drops only the operator ($1 is 'b')",
-     [("arg-operators", "slash#0")]),
     ("a legacy `.claude/commands/legacy.md`: Claude Code lists it ('- legacy: A legacy command') "
      "and `/legacy x` renders 'Legacy x' (no base-directory line); `wave-lsp list` has no row "
      "for it",
