@@ -76,12 +76,10 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
     ("`description: *w` (an alias of `when_to_use: &w reuse me`): Claude Code lists "
      "'reuse me - reuse me'; wave-lsp's listingLine falls back to the body ('Body. - reuse me')",
      [("fm-anchor-alias", "listing-text")]),
-    ("a literal block description ('Line one\nline two'): Claude Code's listing line has a "
-     "space where the newline was; wave-lsp's listingLine keeps the newline",
-     [("fm-block-literal", "listing-text")]),
-    ("U+0080 in the description: Claude Code's listing line has a space in its place; "
-     "wave-lsp's listingLine keeps the character",
-     [("fm-u0080", "listing-text")]),
+    ("U+009F (APC) in a description ('a\\u009fb'): Claude Code's listing line keeps only "
+     "the text before it ('- c-c1: a'); wave-lsp shows it as a space ('- c-c1: a b'), as it "
+     "does every other control character",
+     [("fm-c1-apc", "listing-text")]),
     ("`paths: **/*.ts` (no file touched): Claude Code neither lists the skill nor knows "
      "`/fm-glob-paths` (the prompt goes to the model as text); wave-lsp lists and renders it",
      [("fm-glob-paths", "listed"), ("fm-glob-paths", "slash#0")]),
