@@ -116,6 +116,7 @@ def to_sarif(reports: list[FileReport], target: str) -> dict[str, Any]:
                 "ruleIndex": rule_index[finding.code],
                 "level": _SARIF_LEVEL[finding.severity],
                 "message": {"text": finding.message},
+                "properties": {"confidence": finding.certainty.label},
                 "locations": [{"physicalLocation": {
                     "artifactLocation": {"uri": uri},
                     "region": {"startLine": start.line + 1, "startColumn": start.character + 1,
@@ -128,6 +129,7 @@ def to_sarif(reports: list[FileReport], target: str) -> dict[str, Any]:
         "fullDescription": {"text": rule(code).why},
         "helpUri": rule(code).url,
         "help": {"text": f"{rule(code).why} Fix: {rule(code).fix}"},
+        "properties": {"confidence": rule(code).confidence.label},
     } for code in used]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
