@@ -25,13 +25,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
       ("inj-expansion-allowed-tools", "tool#0"),
       ("real/Git-Fg__thecattoolkit/auditing-plugins", "tool#0"),
       ("real/terrylica__cc-skills/research", "tool#0")]),
-    ("Claude Code runs `printf …` (alone, and piped into `sort -r`) in an injection with no rule; "
-     "wave-lsp's read-only classification does not allow printf or sort and refuses: 'This Bash "
-     "command requires approval: no allow rule matches …'",
-     [("inj-printf-lines", "slash#0"), ("inj-printf-lines", "tool#0"),
-      ("inj-multiline-output", "slash#0"), ("inj-multiline-output", "tool#0"),
-      ("inj-empty-output", "slash#0"), ("inj-empty-output", "tool#0"),
-      ("inj-pipe", "slash#0"), ("inj-pipe", "tool#0")]),
     ("Claude Code runs `echo $HOME` (a parameter expansion) with no rule, with `Bash(echo *)` in "
      "the settings and with `Bash(echo:*)` in allowed-tools; wave-lsp refuses: 'This Bash command "
      "contains parameter expansion: prefix and wildcard rules never allow it'",
