@@ -101,7 +101,8 @@ def rule_json(item: Rule) -> dict[str, Any]:
             "summary": item.summary, "why": item.why, "example": item.example, "fix": item.fix,
             "fixApplicability": item.fix_applicability or None, "notes": item.notes or None,
             "stopsLoading": [c for c in CATALOG_COLUMNS if c in item.stops_loading],
-            "checks": checks, "url": item.url}
+            "checks": checks, **({"url": item.url} if item.url else {}),
+            "page": str(item.page) if item.page is not None else None}
 
 
 def describe_rule(item: Rule, *, brief: bool = False) -> str:

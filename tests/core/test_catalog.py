@@ -153,3 +153,19 @@ def test_parse_catalog_rejects_what_tomllib_rejects(text: str) -> None:
     assert catalog._parse_simple_toml(text) is None
     with pytest.raises(tomllib.TOMLDecodeError):
         catalog.parse_catalog(text)
+
+
+def test_rule_links_work_offline(monkeypatch) -> None:
+    """With no public address configured, no rule has a `url`; every rule links (editor
+    `codeDescription`) to its page on this machine, which is that rule's page; `rule --format json`
+    names the page and carries no `url`. With an address configured, the link is built from it."""
+    assert catalog.PUBLIC_DOCS_URL is None and catalog.PUBLIC_HOME_URL is None
+    for code, item in rules().items():
+        assert item.url is None
+        assert item.page is not None and item.page.read_text("utf-8").startswith(f"# {code} ")
+        assert item.link == item.page.as_uri()
+        described = docs.rule_json(item)
+        assert "url" not in described and described["page"] == str(item.page)
+    monkeypatch.setattr(catalog, "PUBLIC_DOCS_URL", "https://docs.example/rules/")
+    assert rules()["SK021"].link == rules()["SK021"].url == "https://docs.example/rules/SK021.md"
+    assert docs.rule_json(rules()["SK021"])["url"] == "https://docs.example/rules/SK021.md"

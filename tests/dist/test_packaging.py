@@ -17,6 +17,7 @@ import pytest
 from ruamel.yaml import YAML
 
 import wave_lsp
+from wave_lsp.core.checking.catalog import rules
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -37,6 +38,8 @@ def test_wheel_and_sdist_hold_the_data(artefacts: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "wave_lsp/_data/skill-frontmatter.schema.json" in names
     assert "wave_lsp/data/rules.toml" in names
+    # the rule pages the editor links to when no public address is configured
+    assert {f"wave_lsp/_data/rules/{code}.md" for code in rules()} <= set(names)
     assert not any(name.startswith(("tests/", "examples/")) for name in names)
     with tarfile.open(sdist) as archive:
         members = archive.getnames()
