@@ -134,6 +134,25 @@ def test_the_action_installs_and_annotates(tmp_path: Path) -> None:
     assert "title=SK071 " in result.stdout
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_scripts_release_builds_the_artefacts_with_checksums(tmp_path: Path) -> None:
+    """`scripts/release --no-vsix` (the .vsix needs Node; vscode-client/e2e builds and tests it):
+    the sdist and the wheel of this version, and SHA256SUMS that `sha256sum -c` accepts."""
+    out = tmp_path / "out"
+    result = subprocess.run([str(REPO / "scripts" / "release"), "--out", str(out), "--no-vsix"],
+                            capture_output=True, text=True, timeout=540,
+                            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
+                                 "PYTHON": sys.executable})
+    assert result.returncode == 0, result.stderr
+    version = wave_lsp.__version__
+    assert sorted(p.name for p in out.iterdir()) == [
+        "SHA256SUMS", f"wave_lsp-{version}-py3-none-any.whl", f"wave_lsp-{version}.tar.gz"]
+    check = subprocess.run(["sha256sum", "-c", "SHA256SUMS"], cwd=out, capture_output=True,
+                           text=True, timeout=60)
+    assert check.returncode == 0 and check.stdout.count(": OK") == 2, check.stdout
+
+
 def test_the_example_workflows_use_real_options() -> None:
     for workflow in sorted((REPO / "docs" / "ci").glob("*.yml")):
         document = YAML(typ="safe").load(workflow.read_text("utf-8"))
