@@ -60,6 +60,8 @@ class WaveLanguageServer(LanguageServer):
                          protocol_cls=WaveProtocol)
         self._state: ServerState | None = None
         self.pull_diagnostics = False
+        #: who the client says it is (`initialize`'s clientInfo), for the quirks capabilities hide
+        self.client_info: types.ClientInfo | None = None
         #: the client accepted our file watchers: changes on disk arrive as file events
         self.watching_files = False
         #: the `wave` part of `initializationOptions`; `workspace/configuration` answers override it
