@@ -7,6 +7,7 @@ severity (or the instance level the case names); where the catalog says `–`, i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import pytest
@@ -288,3 +289,17 @@ def test_good_skill_is_clean_under_every_target(tmp_path) -> None:
     for target in TARGETS:
         report = run(tmp_path, GOOD, target=target)
         assert [(f.code, f.message) for f in report.findings] == [], target
+
+
+@pytest.mark.parametrize(("target", "written", "suggested"), [
+    ("claude-code", "WAVE_SKILL_DIR", ["CLAUDE_SKILL_DIR"]),
+    ("wave", "NO_SUCH_DIR", ["WAVE_SKILL_DIR", "CLAUDE_SKILL_DIR"]),
+])
+def test_sk086_suggests_only_variables_the_target_substitutes(tmp_path, target, written,
+                                                              suggested) -> None:
+    """Under claude-code `${WAVE_SKILL_DIR}` is the unknown variable: the advice must not offer it
+    back; it offers the skill-folder variables the target substitutes in rules."""
+    text = fm(NAME, DESC, f"allowed-tools: Bash(${{{written}}}/run.sh)")
+    (finding,) = [f for f in run(tmp_path, text, target=target).findings if f.code == "SK086"]
+    offered = re.findall(r"`\$\{(\w+)\}`", finding.message.split("Use ", 1)[1])
+    assert offered == suggested, finding.message
