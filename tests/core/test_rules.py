@@ -303,3 +303,24 @@ def test_sk086_suggests_only_variables_the_target_substitutes(tmp_path, target, 
     (finding,) = [f for f in run(tmp_path, text, target=target).findings if f.code == "SK086"]
     offered = re.findall(r"`\$\{(\w+)\}`", finding.message.split("Use ", 1)[1])
     assert offered == suggested, finding.message
+
+
+@pytest.mark.parametrize(("text", "code", "opening"), [
+    (fm(NAME, "description: Use when: asked"), "SK021", "Quote this value or write it as a `>-` block:"),
+    (fm(NAME, 'description: "unterminated'), "SK020", "Fix the YAML syntax here:"),
+    (fm(NAME, "description: *nothing"), "SK023", "Write the value out instead of the alias"),
+    (fm(NAME, "description: *#x"), "SK023", "Quote this value (`\"*#x\"`):"),
+])
+def test_yaml_messages_lead_with_what_to_do(tmp_path, text, code, opening) -> None:
+    """The Problems panel cuts a long message off: its first clause says what to do, the parser's
+    words come last."""
+    (finding,) = [f for f in run(tmp_path, text).findings if f.code == code]
+    assert finding.message.startswith(opening), finding.message
+
+
+def test_messages_explain_wisp_where_they_name_it(tmp_path) -> None:
+    """A user does not know "the Wisp indexer": a message that names it says what it is."""
+    big = fm(NAME, DESC, body="x" * (70 * 1024))
+    (finding,) = [f for f in run(tmp_path, big).findings if f.code == "SK111"]
+    assert finding.message.startswith("Split this SKILL.md")
+    assert "skill indexers" in finding.message and "the Wisp indexer" not in finding.message
