@@ -114,3 +114,20 @@ def test_the_pre_commit_snippet_is_a_valid_pinned_config(tmp_path: Path) -> None
 def test_the_action_snippet_pins_this_versions_tag() -> None:
     snippet = blocks("yaml")["action"]
     assert re.search(r"uses: wave-lsp/wave-lsp@v" + re.escape(wave_lsp.__version__) + r"\n", snippet)
+
+
+def test_the_one_validator_setting_is_valid_and_the_extension_still_selects_the_files() -> None:
+    """The VS Code README's way to silence VS Code's own SKILL.md checks (associate the files with
+    Markdown) is valid JSON, covers both spellings, and cannot lose the extension its files: the
+    extension selects them by name pattern, not by language id."""
+    import json
+
+    text = (REPO / "vscode-client" / "README.md").read_text("utf-8")
+    match = re.search(r"<!-- vscode-settings: one-validator -->\n```json\n(.*?)^```$", text,
+                      re.MULTILINE | re.DOTALL)
+    assert match, "vscode-client/README.md has no one-validator snippet"
+    associations = json.loads(match[1])["files.associations"]
+    assert associations == {"**/SKILL.md": "markdown", "**/skill.md": "markdown"}
+    source = (REPO / "vscode-client" / "src" / "extension.ts").read_text("utf-8")
+    for pattern in associations:
+        assert f'{{ scheme: "file", pattern: "{pattern}" }}' in source, pattern
