@@ -192,3 +192,13 @@ def test_a_deeply_nested_settings_file_is_a_problem_not_a_crash(tmp_path: Path) 
     result = load_settings("project settings", path, False)
     assert result.rules == [] and len(result.problems) == 1
     assert "cannot be read as JSON" in result.problems[0]
+
+
+def test_the_project_root_is_a_folder_not_a_prefix_of_a_name(tmp_path) -> None:
+    from wave_lsp.mcp.handlers import ProjectTools
+
+    (tmp_path / "root").mkdir()
+    (tmp_path / "rootless").mkdir()
+    tools = ProjectTools(tmp_path / "root")
+    assert tools.contains(tmp_path / "root" / "x") and tools.contains(tmp_path / "root")
+    assert not tools.contains(tmp_path / "rootless" / "x")

@@ -29,7 +29,10 @@ def found(report, code: str) -> list:
 
 @pytest.mark.parametrize("command", ["git status", "git diff HEAD", "git log --oneline -5", "ls",
                                      "pwd", "wc -l README.md", "git branch --show-current",
-                                     "git rev-parse --show-toplevel", "ls -d drivers/*/"])
+                                     "git rev-parse --show-toplevel", "ls -d drivers/",
+                                     "git log --oneline -10", "git tag --sort=-version:refname",
+                                     "head -60 meson_options.txt", "date +%Y-%m-%d",
+                                     "git diff --stat HEAD~3..HEAD", "cat package.json"])
 def test_read_only_commands_under_claude_code(command: str) -> None:
     assert is_read_only(command.split(), CLAUDE_CODE)
     assert not is_read_only(command.split(), WAVE)  # Wave's permission manager has no such class
@@ -69,9 +72,26 @@ def test_reading_outside_the_project_still_needs_a_rule(tmp_path: Path) -> None:
 
 
 def test_compound_read_only_command_is_not_reported(tmp_path: Path) -> None:
-    body = "Boards: !`ls platform/*/cross.ini 2>/dev/null; ls scripts/ 2>/dev/null`\n"
+    body = "Boards: !`ls platform/ 2>/dev/null; ls scripts/ 2>/dev/null`\n"
     report = run(tmp_path, head() + body, target="claude-code")
     assert found(report, "SK123") == [] and found(report, "SK125") == []
+
+
+def test_an_unquoted_glob_is_read_only_only_where_its_files_are(tmp_path: Path) -> None:
+    # Claude Code 2.1.332 checks the unquoted globs of path-reading commands (`ls`, `cat`,
+    # `grep`, …) instead of refusing them as 2.1.88 did; wave-lsp expands the glob where the
+    # command runs and refuses a match that leads out of the project or is named like an option
+    body = ("Boards: !`ls platform/*/cross.ini 2>/dev/null`\nDocs: !`find docs -name '*.md'`\n"
+            "Sorted: !`sort platform/*.txt`\nAll: !`grep -r x *`\nOps: !`cat ops/*`\n")
+    folder = tmp_path / "my-skill"  # no project root: commands run in the skill's folder
+    (folder / "ops").mkdir(parents=True)
+    (folder / "ops" / "-R").write_text("", "utf-8")  # `ops/-R` is a file name, not an option
+    (folder / "-R").write_text("", "utf-8")
+    report = run(tmp_path, head() + body, target="claude-code")
+    lines = sorted(f.range.start.line for f in found(report, "SK123"))
+    assert lines == [6, 7], [f.message for f in found(report, "SK123")]
+    messages = " ".join(f.message for f in found(report, "SK123"))
+    assert "is a glob the shell expands" in messages and "read as an option" in messages
 
 
 def test_no_compound_warning_when_bash_is_granted(tmp_path: Path) -> None:

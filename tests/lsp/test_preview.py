@@ -79,6 +79,14 @@ async def test_bad_command_arguments_get_a_refusal(client: LanguageClient) -> No
     assert result["ok"] is False and "expected one object" in result["error"]
 
 
+async def test_an_over_long_uri_is_refused_before_any_path_is_looked_at(
+        client: LanguageClient) -> None:
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="wave.previewInvocation",
+        arguments=[{"uri": "file:///" + "a/" * 500_000 + "SKILL.md", "mode": "dry-run"}]))
+    assert result["ok"] is False and "limited to 12,288 characters" in result["error"]
+
+
 async def test_injection_hover_diagnostics_fix_and_lens(client: LanguageClient,
                                                         workspace: Path) -> None:
     text = SKILL.replace("previewed", "hovered")

@@ -189,6 +189,9 @@ async def test_paths_outside_the_root_are_refused(project: Path) -> None:
         assert "no such file or directory" in missing
         empty = await tool_error(session, "preview", {"path": ""})
         assert "non-empty path" in empty
+        # a path check costs at most a bounded look: a megabyte of path is refused by its length
+        long = await tool_error(session, "check", {"paths": ["a/" * 500_000]})
+        assert "limited to 4,096 characters" in long
     # --root names the project when the server starts elsewhere
     async with connect(project.parent, "--root", str(project)) as session:
         found = await call(session, "check", {"paths": [".claude/skills/good"],

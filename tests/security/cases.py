@@ -30,6 +30,10 @@ class Attack:
     name: str = "attack"  #: the skill folder name
     target: str = "wave"
     frontmatter: tuple[str, ...] = ()
+    #: symbolic links planted in the project: path -> target (relative to the project)
+    links: dict[str, str] = field(default_factory=dict)
+    #: FIFOs planted in the project
+    fifos: tuple[str, ...] = ()
 
 
 def inline(command: str) -> str:

@@ -8,7 +8,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tests.security.cases import Attack
+from tests.security.cases import EVIL, Attack
+
+#: the text of the secret planted beside every attack's project
+SECRET = "TOP-SECRET-7c1e"
 
 FOLDERS = {"wave": ".wave", "claude-code": ".claude"}
 
@@ -42,12 +45,37 @@ def build(root: Path, attack: Attack, home: Path | None = None) -> Path:
         planted.parent.mkdir(parents=True, exist_ok=True)
         planted.write_text(text, "utf-8")
         planted.chmod(0o755)
+    for relative, target in attack.links.items():
+        link = project / relative
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(target)
+    for relative in attack.fifos:
+        os.mkfifo(project / relative)
+    # a secret beside the project: no command the engine allows may read it
+    (root / "SECRET").write_text(SECRET + "\n", "utf-8")
     if any("git" in attack.body for _ in [0]) and shutil.which("git"):
         subprocess.run(["git", "init", "-q", str(project)], check=False,
                        env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1"})
     if attack.pyproject is not None:
         (project / "pyproject.toml").write_text(attack.pyproject, "utf-8")
     return path
+
+
+#: programs that change the machine when an attack gets through (the clock, the host name, a
+#: long wait): the attack tests put these stand-ins first on PATH, so that a regression leaves a
+#: canary instead
+STAND_INS = ("date", "hostname", "sleep")
+
+
+def stand_ins(folder: Path) -> str:
+    """A folder of stand-ins for `STAND_INS` (each creates the canary), and the PATH that puts
+    it first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in STAND_INS:
+        program = folder / name
+        program.write_text(EVIL, "utf-8")
+        program.chmod(0o755)
+    return f"{folder}{os.pathsep}{os.environ.get('PATH', '')}"
 
 
 def canaries(root: Path) -> list[Path]:

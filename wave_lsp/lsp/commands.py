@@ -89,12 +89,20 @@ def register(server: WaveLanguageServer) -> None:
                 "skills": len(ls.state.index.skills())}
 
 
+#: the longest URI a command accepts (a path of Linux's PATH_MAX, percent-encoded): longer ones are
+#: refused before any path is looked at, so no path check's cost grows with the input
+MAX_URI_CHARS = 3 * 4096
+
+
 def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Settings]:
     """The project a listing command is about: the folder of `uri`'s skill project, else the first
     workspace folder; and the settings that apply there."""
     from pygls.uris import to_fs_path
 
     uri = params.get("uri") if isinstance(params, Mapping) else None
+    if isinstance(uri, str) and len(uri) > MAX_URI_CHARS:
+        raise ValueError(f"`uri` is {len(uri):,} characters long; URIs are limited to "
+                         f"{MAX_URI_CHARS:,} characters")
     uri_path = to_fs_path(uri) if isinstance(uri, str) else None
     path = Path(uri_path) if uri_path else None
     if path is None:
@@ -178,6 +186,9 @@ def _preview_request(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
     if mode not in ("dry-run", "execute") or not isinstance(arguments, str) or (
             session is not None and not isinstance(session, str)):
         return refusal("`mode` must be dry-run or execute, `arguments` and `sessionId` strings")
+    if len(params["uri"]) > MAX_URI_CHARS:
+        return refusal(f"`uri` is {len(params['uri']):,} characters long; URIs are limited to "
+                       f"{MAX_URI_CHARS:,} characters")
     if mode == "execute" and not ls.state.client.allow_execution:
         return refusal("Execution is disabled: set `wave.preview.allowExecution` to true to run "
                        "allowed commands from the editor. Nothing was run.", mode=mode)

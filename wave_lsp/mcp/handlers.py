@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from wave_lsp.core.checking.config import Settings
 
 
+#: the longest path a tool accepts (Linux's PATH_MAX): longer ones are refused before any look
+MAX_PATH_CHARS = 4096
+
+
 class RequestError(ValueError):
     """A tool call the caller must correct: a bad path, target, code or setting."""
 
@@ -37,6 +41,9 @@ class ProjectTools:
             raise RequestError(f"{what} must be a non-empty path relative to the project root")
         if "\x00" in raw:
             raise RequestError(f"{what} contains a NUL character")
+        if len(raw) > MAX_PATH_CHARS:
+            raise RequestError(f"{what} is {len(raw):,} characters long; paths are limited to "
+                               f"{MAX_PATH_CHARS:,} characters")
         path = Path(raw).expanduser()
         path = path if path.is_absolute() else self.root / path
         if not self.contains(path):
@@ -48,8 +55,9 @@ class ProjectTools:
 
     def contains(self, path: Path) -> bool:
         """Whether `path`, with every symbolic link followed, lies in the root."""
-        real = Path(os.path.realpath(path))
-        return real == self.root or self.root in real.parents
+        real = os.path.realpath(path)
+        root = str(self.root)
+        return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
     # -- settings -------------------------------------------------------------------------------
     def settings(self, start: Path, target: str | None, personal: bool | None) -> Settings:

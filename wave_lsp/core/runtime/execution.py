@@ -3,7 +3,8 @@
 Only the preview's execute mode calls this, and only for commands the permission engine allowed.
 The command runs with `bash -c` (`sh -c` when bash is missing) in its own process group, stdin
 closed, cwd = the project root, and a 30 s timeout after which the whole group is killed. Output is
-collected in anonymous temporary files (bounded memory), at most `MAX_CAPTURE` bytes are read back.
+collected in anonymous temporary files (bounded memory), at most `MAX_CAPTURE` bytes are read back,
+and no file the command writes may grow past that size (RLIMIT_FSIZE).
 Long output is saved to a new private file (`O_EXCL`, mode 0600, never through a symlink) whose
 path the rendered text names; that file outlives the invocation.
 """
@@ -18,7 +19,15 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import IO
+
+try:  # imported here, not in the child: a forked child of a threaded server imports nothing
+    import resource as _resource
+
+    resource: ModuleType | None = _resource
+except ImportError:  # Windows
+    resource = None
 
 TIMEOUT_SECONDS = 30.0
 MAX_OUTPUT_CHARS = 30_000  #: Wave's SKILL_BASH_MAX_OUTPUT_CHARS
@@ -43,7 +52,8 @@ def shell() -> list[str]:
 def run_command(command: str, cwd: Path, timeout: float = TIMEOUT_SECONDS) -> Outcome:
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         process = subprocess.Popen([*shell(), command], cwd=cwd, stdin=subprocess.DEVNULL,
-                                   stdout=out, stderr=err, start_new_session=True)
+                                   stdout=out, stderr=err, start_new_session=True,
+                                   preexec_fn=_limit_file_size)
         timed_out = False
         try:
             process.wait(timeout=timeout)
@@ -53,6 +63,16 @@ def run_command(command: str, cwd: Path, timeout: float = TIMEOUT_SECONDS) -> Ou
         _kill_group(process)  # background children left behind are not ours to keep
         exit_code = TIMEOUT_EXIT_CODE if timed_out else process.returncode
         return Outcome(exit_code, _read(out), _read(err), timed_out)
+
+
+def _limit_file_size() -> None:
+    """In the child: no file it writes (its captured output included) grows past MAX_CAPTURE, so
+    a command that never stops writing (`cat /dev/zero`) is stopped by the kernel (SIGXFSZ)
+    instead of filling the disk until the timeout."""
+    if resource is None:  # not on Windows
+        return
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_CAPTURE, MAX_CAPTURE))
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:

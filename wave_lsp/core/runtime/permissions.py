@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.readonly import is_read_only
+from wave_lsp.core.runtime.readonly import glob_problem, read_only_problem
 from wave_lsp.core.runtime.toolrules import parse_rule, unescaped_positions
 
 BEHAVIORS = ("deny", "ask", "allow")
@@ -300,6 +300,25 @@ UNESCAPED_NEWLINE = re.compile(r"(?<!\\)\n")
 LEXICAL_SEPARATORS = re.compile(r"\$\(|[;&|()\n`{}<>]")
 QUOTES_AND_ESCAPES = re.compile(r"[\\'\"]")
 MAX_DEPTH = 4  #: nested `sh -c` / `eval` levels read before a command counts as unmodelled
+#: arithmetic the engine can model: numbers, names and operators (no subscripts, expansions,
+#: quotes or escapes)
+ARITHMETIC_TEXT = re.compile(r"[\sA-Za-z0-9_+\-*/%<>=!&|^~?:,()#]*")
+ARITHMETIC_NAME = re.compile(r"(?<![\w#])[A-Za-z_]\w*")
+VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: `[[ … ]]` operators that evaluate both sides as arithmetic
+ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+#: builtins that assign (or unset) the variables named by their operands -> their options that
+#: take a value (`read -a NAME`: the value of `-a` is itself a name, read as an operand)
+ASSIGNING_BUILTINS: dict[str, frozenset[str]] = {
+    "read": frozenset({"-d", "-i", "-n", "-N", "-p", "-t", "-u"}),
+    "mapfile": frozenset({"-d", "-n", "-O", "-s", "-u", "-C", "-c"}),
+    "readarray": frozenset({"-d", "-n", "-O", "-s", "-u", "-C", "-c"}),
+    "unset": frozenset(), "declare": frozenset(), "typeset": frozenset(), "local": frozenset(),
+    "export": frozenset(), "readonly": frozenset(),
+}
+#: files that are a process's input: shell code read from them is code read from input
+INPUT_FILES = re.compile(r"^(?:-|/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+|thread-self)/fd/\d+)$")
+ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +326,8 @@ class Word:
     written: str  #: as written
     value: str | None  #: what the shell makes of it, or None when computed at run time
     pattern: bool = False  #: the value may still be expanded (glob, brace, tilde)
+    #: the text with `$'…'` quoting decoded, for deny rules only (its value counts as computed)
+    decoded: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +342,8 @@ class Part:
     #: the command a wrapper runs (`timeout 5 CMD`, `xargs CMD`, `find -exec CMD ;`), a part of
     #: its own that must be allowed too
     wrapped: bool = False
+    #: input redirections (`< file`, here-documents, here-strings), as written
+    inputs: tuple[str, ...] = ()
 
     @property
     def program(self) -> str | None:
@@ -342,6 +365,8 @@ class Split:
     unmodelled: str | None = None
     #: targets of output redirections on compound statements (`{ …; } > f`, `a && b > f`)
     writes: tuple[Word, ...] = ()
+    #: input redirections on compound statements (`{ …; } < f`)
+    inputs: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -364,10 +389,11 @@ def split_command(command: str) -> Split:
         # bash joins lines ending in a backslash before it reads words; tree-sitter-bash reads
         # the backslash-newline as white space: both readings must pass
         walker.source(command.replace("\\\n", ""), 0)
+    walker.finish_arithmetic()
     own = [part for part in walker.parts if not part.wrapped]
     compound = walker.operators > 0 or len(own) > 1 or walker.problem is not None
     return Split(tuple(walker.parts), compound, walker.problem, walker.unmodelled,
-                 tuple(walker.writes))
+                 tuple(walker.writes), tuple(walker.inputs))
 
 
 class _Walker:
@@ -377,9 +403,123 @@ class _Walker:
         self.operators = 0
         self.problem: str | None = None
         self.unmodelled: str | None = None
+        self.inputs: list[str] = []  #: input redirections of compound statements
+        #: the line assigns a variable somewhere (an assignment, `declare`, `read`, `for`, …)
+        self.assigns = False
+        #: a name is evaluated as arithmetic somewhere (`let x`, `(( x ))`, `${a[i]}`)
+        self.arithmetic_names = False
 
     def cannot_model(self, why: str) -> None:
         self.unmodelled = self.unmodelled or why
+
+    # arithmetic ------------------------------------------------------------------------------
+    def arithmetic(self, expression: str) -> None:
+        """An expression bash evaluates as arithmetic (`let`, `(( ))`, `$(( ))`, `[[ -eq ]]`,
+        array subscripts, `declare -i` values). Array subscripts inside it are expanded when it
+        is evaluated, so text the parser saw only as a string can run commands (`let
+        'a[$(cmd)]'`): anything but numbers, names and operators cannot be modelled."""
+        if not ARITHMETIC_TEXT.fullmatch(expression):
+            self.cannot_model(f"evaluates `{_shortened(expression)}` as arithmetic, where array "
+                              "subscripts can run commands the engine cannot see")
+        elif ARITHMETIC_NAME.search(expression):
+            self.arithmetic_names = True
+
+    def assigned_name(self, target: str) -> None:
+        """A variable a builtin assigns (`read X`, `printf -v X`, `declare X=…`): a subscript in
+        it is evaluated as arithmetic."""
+        self.assigns = True
+        name = target.split("=", 1)[0]
+        if not VARIABLE_NAME.fullmatch(name):
+            self.cannot_model(f"assigns to `{_shortened(name)}`, whose subscript bash evaluates "
+                              "as arithmetic")
+
+    def finish_arithmetic(self) -> None:
+        if self.arithmetic_names and self.assigns:
+            self.cannot_model("evaluates a variable as arithmetic after assigning variables: "
+                              "its value can hide commands in array subscripts")
+
+    def structure_effects(self, node: Any, data: bytes) -> None:
+        """Arithmetic and assignments of a statement that is not a simple command."""
+        kind = node.type
+        children = node.children
+        if kind == "compound_statement" and children and children[0].type == "((":
+            self.arithmetic(_text(node, data).strip()[2:-2])
+        elif kind == "c_style_for_statement":
+            self.assigns = True
+            text = _text(node, data)
+            start, end = text.find("(("), text.find("))")
+            self.arithmetic(text[start + 2:end] if 0 <= start < end else text)
+        elif kind == "for_statement":
+            self.assigns = True
+        elif kind == "test_command":
+            for expression in _descendants(node, "binary_expression"):
+                operator = expression.child_by_field_name("operator")
+                if operator is not None and _text(operator, data) in ARITHMETIC_TESTS:
+                    for side in expression.named_children:
+                        if side.type != "test_operator":
+                            self.arithmetic(_text(side, data))
+        elif kind in ("variable_assignment", "variable_assignments"):
+            self.assigns = True
+            for assignment in [node, *_descendants(node, "variable_assignment")]:
+                name = assignment.child_by_field_name("name")
+                if name is not None and name.type == "subscript":
+                    self.arithmetic(_subscript_index(name, data))
+                value = assignment.child_by_field_name("value")
+                if value is not None and value.type == "array" and "[" in _text(value, data):
+                    self.cannot_model("assigns an array with subscripts, which bash evaluates "
+                                      "as arithmetic")
+        elif kind in ("declaration_command", "unset_command"):
+            self.declaration(node, data)
+
+    def declaration(self, node: Any, data: bytes) -> None:
+        """`declare`/`local`/`export`/`readonly`/`unset` NAME…: every name is assigned (or
+        removed) through arithmetic subscripts; with `-i` the values are arithmetic too."""
+        self.assigns = True
+        integer = False
+        for child in node.named_children:
+            text = _text(child, data)
+            if child.type == "word" and text.startswith(("-", "+")):
+                integer = integer or "i" in text
+            elif child.type == "variable_assignment":
+                name = child.child_by_field_name("name")
+                self.assigned_name(_text(name, data) if name is not None else text)
+                value = child.child_by_field_name("value")
+                if integer and value is not None:
+                    self.arithmetic(_text(value, data))
+            elif child.type in ("word", "variable_name"):
+                self.assigned_name(text)
+            else:
+                self.cannot_model(f"declares a variable whose name is computed (`{_shortened(text)}`)")
+
+    def builtin_effects(self, words: tuple[Word, ...]) -> None:
+        """Arithmetic and assignments of simple commands: `let`, `read`, `printf -v`, `getopts`,
+        `wait -p`, `mapfile`, …; `.`/`source` of the process's input."""
+        if not words:
+            return
+        program = _basename(words[0].value)
+        values = [w.value if w.value is not None else w.written for w in words[1:]]
+        if program == "let":
+            for value in values:
+                self.arithmetic(value)
+        elif program in (".", "source") and values and INPUT_FILES.match(values[0]):
+            self.cannot_model(f"runs `{program}` on code it reads from its input")
+        elif program in ("printf", "wait"):
+            option = "-v" if program == "printf" else "-p"
+            for index, value in enumerate(values[:-1]):
+                if value == option:
+                    self.assigned_name(values[index + 1])
+        elif program == "getopts" and len(values) >= 2:
+            self.assigned_name(values[1])
+        elif program in ASSIGNING_BUILTINS:
+            with_value = ASSIGNING_BUILTINS[program]
+            skip = False
+            for value in values:
+                if skip:
+                    skip = False
+                elif value in with_value:
+                    skip = True
+                elif not value.startswith(("-", "+")):
+                    self.assigned_name(value)
 
     def source(self, command: str, depth: int) -> None:
         if depth > MAX_DEPTH:
@@ -431,6 +571,8 @@ class _Walker:
                 self.statement(body, data, depth)
             for redirect in redirects:
                 self.expression(redirect, data, depth)
+                if _is_input(redirect):
+                    self.inputs.append(_text(redirect, data))
                 target = self.write_target(redirect, data, depth)
                 if target is not None:
                     self.writes.append(target)
@@ -443,6 +585,7 @@ class _Walker:
                     self.parts.append(Part(" ".join(w.written for w in words),
                                            " ".join(w.written for w in words), None, (), words))
             return
+        self.structure_effects(node, data)
         if kind == "function_definition":
             self.cannot_model("defines a function")
         elif kind in STRUCTURES:
@@ -467,10 +610,13 @@ class _Walker:
         written: list[str] = []
         expansion: str | None = None
         writes: list[Word] = []
+        inputs: list[str] = []
         for child in [*node.children, *outer_redirects]:
             kind = child.type
             if kind in REDIRECTS:
                 expansion = self.expression(child, data, depth) or expansion
+                if _is_input(child):
+                    inputs.append(_text(child, data))
                 target = self.write_target(child, data, depth)
                 if target is not None:
                     writes.append(target)
@@ -495,6 +641,7 @@ class _Walker:
                     expansion = expansion or _expansion_kind(value_node, data)
                 if name_node is None or name_node.type != "variable_name":
                     self.cannot_model("assigns to something other than a plain variable")
+                self.assigns = True
                 assignments.append((name, value))
                 written.append(_text(child, data))
                 continue
@@ -509,8 +656,9 @@ class _Walker:
             written.append(word.written)
         text = _text(whole, data).strip()
         part = Part(text, " ".join(written), expansion, tuple(assignments), tuple(words),
-                    tuple(writes))
+                    tuple(writes), inputs=tuple(inputs))
         self.parts.insert(index, part)
+        self.builtin_effects(part.words)
         if words:
             first = words[0]
             if first.value in RESERVED and first.written == first.value:
@@ -553,11 +701,12 @@ class _Walker:
             rest = words[start + 1:]
             if name in SHELLS:
                 mode, code = _shell_code(rest)
-                if mode == "input":
+                if mode == "input" or (mode == "script" and code is not None
+                                       and INPUT_FILES.match(code.value or "-")):
                     self.cannot_model(f"runs `{name}` on code it reads from its input")
                 elif mode == "dynamic" or (code is not None and code.value is None):
                     self.cannot_model(f"runs shell code computed at run time with `{name}`")
-                elif code is not None and code.value is not None:
+                elif mode == "code" and code is not None and code.value is not None:
                     self.source(code.value, depth + 1)
             elif name == "env" and any((w.value or "-S").startswith(("-S", "--split-string"))
                                        for w in rest):
@@ -608,7 +757,8 @@ class _Walker:
         value = self.value(node, data, depth)
         pattern = value is not None and node.type in ("word", "concatenation") and bool(
             GLOB_OR_BRACE.search(_unquoted_text(node, data)))
-        return Word(written, value, pattern)
+        decoded = _decoded(node, data) if value is None and "$'" in written else None
+        return Word(written, value, pattern, decoded)
 
     def value(self, node: Any, data: bytes, depth: int) -> str | None:
         kind = node.type
@@ -656,6 +806,9 @@ class _Walker:
             found = "arithmetic expansion"
             if _contains(node, "command_substitution"):
                 self.cannot_model("contains a command substitution inside arithmetic")
+            self.arithmetic(_text(node, data)[3:-2])
+        elif kind == "subscript":
+            self.arithmetic(_subscript_index(node, data))
         elif kind in ("ansi_c_string", "translated_string"):
             found = "quoted expansion"
         elif kind == "heredoc_redirect":
@@ -782,6 +935,130 @@ def _code_option(words: tuple[Word, ...]) -> str | None:
     return None
 
 
+#: why a part with an expansion, assignment or wrapper is not read-only (the decision's own
+#: text already says what it contains)
+EXPANDS = "an expansion, assignment or wrapper"
+#: what makes an unquoted word expand: a glob character, a leading tilde, a brace list
+LIVE_EXPANSION = re.compile(r"[*?\[]|^~|\{[^}]*(,|\.\.)")
+
+
+def _expands(word: Word) -> bool:
+    """The shell still expands `word` (`pattern` also marks a `~` or `{` that bash leaves alone,
+    as in `HEAD~3` or `stash@{0}`); a quoted or escaped pattern word counts as expanding."""
+    if not word.pattern:
+        return False
+    written = word.written
+    return bool(QUOTES_AND_ESCAPES.search(written) or LIVE_EXPANSION.search(written))
+
+
+def _stays_inside(part: Part, rule: PermissionRule) -> bool:
+    """A prefix or wildcard rule allows only paths it can see: no argument may step out with a
+    `..` segment (`Bash(cat ${CLAUDE_SKILL_DIR}/*)` does not allow `…/skill/../../secret`), and
+    an argument under a folder the rule names must still be under it once every symbolic link is
+    followed."""
+    folders = _rule_folders(rule.content or "")
+    for word in part.words[1:]:
+        value = word.value if word.value is not None else word.written
+        for path in {value, value.split("=", 1)[-1]}:
+            if ".." in path.split("/"):
+                return False
+            for folder in folders:
+                if path.startswith(folder.rstrip("/") + "/") and not _under(path, folder):
+                    return False
+    return True
+
+
+@lru_cache(maxsize=512)
+def _rule_folders(content: str) -> tuple[str, ...]:
+    """The absolute folders a rule's text names before its first wildcard."""
+    stars = _unescaped_stars(content)
+    literal = content[:stars[0]] if stars else content.removesuffix(":*")
+    folders = []
+    for token in literal.split():
+        if token.startswith("/"):
+            folders.append(token if token.endswith("/") else os.path.dirname(token) or "/")
+    return tuple(folders)
+
+
+def _under(path: str, folder: str) -> bool:
+    real, base = os.path.realpath(path), os.path.realpath(folder)
+    return real == base or real.startswith(base.rstrip("/") + "/")
+
+
+def _is_input(redirect: Any) -> bool:
+    """An input redirection: `< file`, `<> file`, `<& n`, a here-document or a here-string."""
+    if redirect.type in ("heredoc_redirect", "herestring_redirect"):
+        return True
+    operator = next((c.type for c in redirect.children if not c.is_named), "")
+    return "<" in operator
+
+
+def _descendants(node: Any, kind: str) -> list[Any]:
+    found = []
+    for child in node.named_children:
+        if child.type == kind:
+            found.append(child)
+        found.extend(_descendants(child, kind))
+    return found
+
+
+def _subscript_index(node: Any, data: bytes) -> str:
+    """The text between the brackets of `name[index]` (`@` and `*` are no arithmetic)."""
+    text = _text(node, data)
+    start, end = text.find("["), text.rfind("]")
+    index = text[start + 1:end] if 0 <= start < end else text
+    return "" if index in ("@", "*") else index
+
+
+def _shortened(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+#: bash's `$'…'` escapes (bash manual, QUOTING, ANSI-C Quoting)
+ANSI_C_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
+                  "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+ANSI_C_ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|"
+                           r"U([0-9A-Fa-f]{1,8})|c(.)|(.))", re.S)
+
+
+def decode_ansi_c(body: str) -> str:
+    """The text of a `$'…'` string (without `$'` and `'`), as bash decodes it."""
+    def one(match: re.Match[str]) -> str:
+        octal, hexa, short, long, control, other = match.groups()
+        try:
+            if octal or hexa:
+                return chr(int(octal, 8) if octal else int(hexa, 16))
+            if short or long:
+                return chr(int(short or long, 16))
+        except (ValueError, OverflowError):
+            return match.group(0)
+        if control is not None:
+            return chr(ord(control) & 0x1F)
+        return ANSI_C_ESCAPES.get(other, "\\" + other)
+    return ANSI_C_ESCAPE.sub(one, body)
+
+
+def decoded_command(command: str) -> str:
+    """`command` with every `$'…'` string replaced by the text bash decodes it to."""
+    return ANSI_C.sub(lambda match: decode_ansi_c(match.group(1)), command)
+
+
+def _decoded(node: Any, data: bytes) -> str:
+    """A word's text with quotes removed and `$'…'` decoded (other expansions as written)."""
+    kind = node.type
+    if kind == "ansi_c_string":
+        return decode_ansi_c(_text(node, data)[2:-1])
+    if kind in ("word", "number"):
+        return _unescape_word(_text(node, data))
+    if kind == "raw_string":
+        return _text(node, data)[1:-1]
+    if kind == "concatenation":
+        return "".join(_decoded(child, data) for child in node.children)
+    if kind == "string" and all(c.type == "string_content" for c in node.named_children):
+        return "".join(_unescape_double(_text(c, data)) for c in node.named_children)
+    return _text(node, data)
+
+
 def _redirect_arguments(node: Any) -> list[Any]:
     """The named children of a redirection after its destination (see `_Walker.command`)."""
     named = [c for c in node.named_children
@@ -858,7 +1135,7 @@ def _shell_code(rest: tuple[Word, ...]) -> tuple[str, Word | None]:
         return "input", None
     if rest[index].value is None:
         return "dynamic", rest[index]
-    return "script", None
+    return "script", rest[index]
 
 
 def _option_value(rest: tuple[Word, ...], names: tuple[str, ...]) -> Word | None:
@@ -933,13 +1210,15 @@ def deny_forms(part: Part) -> set[str]:
     forms.add(_strip(part.bare, ANY_ASSIGNMENT, unsafe=True))
     written = [w.written for w in part.words]
     resolved = [w.value if w.value is not None else w.written for w in part.words]
+    decoded = [w.value if w.value is not None else w.decoded if w.decoded is not None
+               else w.written for w in part.words]
     assigned_written = [f"{name}={value.written}" for name, value in part.assignments]
     assigned_resolved = [f"{name}={value.value if value.value is not None else value.written}"
                          for name, value in part.assignments]
     forms.add(_joined(assigned_written + written))
     forms.add(_joined(assigned_resolved + resolved))
     runner = bool(resolved) and (_basename(resolved[0]) in RUNNERS or resolved[0] in RESERVED)
-    for words in (written, resolved):
+    for words in (written, resolved, decoded):
         for start in range(len(words) if runner else min(1, len(words))):
             tail = words[start:]
             forms.add(_joined(tail))
@@ -996,36 +1275,64 @@ class PermissionEngine:
         matched runs anyway when every part is one of the runtime's built-in read-only commands
         (`wave_lsp.core.runtime.readonly`); a deny or ask rule always wins."""
         decision = self._decide(command)
-        if decision.allowed or decision.rule is not None or not self._read_only(decision, command):
+        if decision.allowed or decision.rule is not None:
             return decision
-        return Decision("allow", f"allowed without a rule: {self._runtime()} runs read-only "
-                                 "commands as they are", None, decision.compound, read_only=True)
+        problem = self._read_only_problem(decision, command)
+        if problem is None:
+            return Decision("allow", f"allowed without a rule: {self._runtime()} runs read-only "
+                                     "commands as they are", None, decision.compound,
+                            read_only=True)
+        if self._offers_read_only() and decision.behavior == "ask" and problem != EXPANDS:
+            return Decision("ask", f"{decision.reason} (not read-only for {self._runtime()}: "
+                                   f"{problem})", None, decision.compound,
+                            decision.unmatched)
+        return decision
+
+    def _offers_read_only(self) -> bool:
+        profile = self.profile
+        return profile is not None and profile.auto_allows_read_only and self.tool == "Bash"
 
     def _runtime(self) -> str:
         return self.profile.runtime if self.profile is not None else "the runtime"
 
-    def _read_only(self, decision: Decision, command: str) -> bool:
-        """Every part no rule allows is a plain read-only command: no expansion, assignment,
-        wrapper or write other than to a device."""
+    def _read_only_problem(self, decision: Decision, command: str) -> str | None:
+        """Why the parts no rule allows are not all plain read-only commands (None when they
+        are): no expansion, glob, assignment, wrapper, input redirection or write other than to
+        a device, and each on the runtime's allow-list (`readonly.read_only_problem`), with its
+        files resolved in the working directory."""
         profile = self.profile
-        if profile is None or not profile.auto_allows_read_only or self.tool != "Bash":
-            return False
+        if profile is None or not self._offers_read_only():
+            return "no read-only commands"
         texts = decision.unmatched if decision.compound and decision.unmatched else (command,)
         for text in texts:
             split = split_command(text)
             if split.problem or split.unmodelled or not split.parts:
-                return False
+                return split.problem or split.unmodelled or "no command"
+            if split.inputs or split.writes:
+                return "a redirection of a command group"
             for part in split.parts:
-                if part.expansion or part.assignments or part.wrapped:
-                    return False
-                if any(word.value not in SAFE_DEVICES for word in part.writes):
-                    return False
-                words = [word.value for word in part.words]
-                if any(word is None for word in words):
-                    return False
-                if not is_read_only([word for word in words if word is not None], profile):
-                    return False
-        return True
+                problem = self._part_problem(part, profile)
+                if problem is not None:
+                    return problem
+        return None
+
+    def _part_problem(self, part: Part, profile: RuntimeProfile) -> str | None:
+        if part.expansion or part.assignments or part.wrapped:
+            return EXPANDS
+        if part.inputs:
+            return f"the input redirection `{part.inputs[0]}`"
+        if any(word.value not in SAFE_DEVICES for word in part.writes):
+            return "an output redirection"
+        if any(word.value is None for word in part.words):
+            return "a word the shell still expands"
+        program = _basename(part.program) or ""
+        for word in part.words[1:]:
+            if _expands(word):
+                problem = glob_problem(program, word.written, self.project)
+                if problem:
+                    return problem
+        words = [word.value for word in part.words if word.value is not None]
+        return read_only_problem(words, profile, self.project)
 
     def _decide(self, command: str) -> Decision:
         """Deny, then ask, then allow (docs/design/runtime-facts.md §3.8), default-deny: deny and ask
@@ -1040,6 +1347,8 @@ class PermissionEngine:
         specific = {behavior: self._of(behavior, "specific") for behavior in BEHAVIORS}
         if specific["deny"] or specific["ask"]:
             candidates = {command, " ".join(command.split())} | lexical_forms(command)
+            if "$'" in command:  # `$'\x74ouch'` is `touch`: decoded before deny rules look
+                candidates |= lexical_forms(decoded_command(command))
             for part in split.parts:
                 candidates |= deny_forms(part)
             for behavior in ("deny", "ask"):
@@ -1128,7 +1437,7 @@ class PermissionEngine:
             if rule.kind == "exact":
                 if rule.matches(text) or rule.matches(safe):
                     return rule
-            elif part.expansion is None and rule.matches(safe):
+            elif part.expansion is None and rule.matches(safe) and _stays_inside(part, rule):
                 return rule
         return None
 

@@ -197,6 +197,8 @@ class Plan:
     allowed: list[AllowedTool]
     rules: RuleSet
     injections: list[PlannedInjection]
+    #: the engine that decided (None when there was nothing to decide)
+    engine: PermissionEngine | None = None
 
 
 def plan_injections(document: SkillDocument, location: SkillLocation, settings: Settings,
@@ -238,7 +240,7 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     if profile.splices_arguments_into_commands and raw_arguments:
         planned += _argument_injections(document, raw_arguments, words, names, values, engine,
                                         {p.shown_pattern for p in planned}, rules)
-    return Plan(values, allowed, rules, planned)
+    return Plan(values, allowed, rules, planned, engine)
 
 
 def _argument_injections(document: SkillDocument, raw: str, words: list[str], names: list[str],
@@ -344,6 +346,12 @@ def _execute(result: Invocation, plan: Plan) -> bool:
                             "argument text was spliced into it (Claude Code does this; wave-lsp "
                             "never runs user text in a shell, see SK119)")
             return False
+        changed = _changed_since_decided(planned, plan)
+        if changed is not None:
+            result.ok = False
+            result.error = (f'Shell command not run for pattern "{planned.injection.pattern}": '
+                            f"{changed}")
+            return False
         outcome = run_command(planned.shell_command, cwd, timeout)
         planned.executed, planned.exit_code = True, outcome.exit_code
         if outcome.exit_code == 0:
@@ -360,6 +368,18 @@ def _execute(result: Invocation, plan: Plan) -> bool:
                 f"<error>Command failed (exit code {outcome.exit_code}): {detail}</error>")
         planned.output_preview, planned.output_file = shown, saved
     return True
+
+
+def _changed_since_decided(planned: PlannedInjection, plan: Plan) -> str | None:
+    """A read-only command was allowed because of what its files were when it was decided; an
+    earlier command of the same invocation may have changed them (made a link out of the
+    project, a FIFO), so it is decided again, from the disk as it is now, right before it runs."""
+    if not planned.decision.read_only or plan.engine is None:
+        return None
+    again = plan.engine.check(planned.shell_command)
+    if again.allowed:
+        return None
+    return f"it is no longer read-only now that earlier commands have run: {again.reason}"
 
 
 def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:

@@ -1,123 +1,754 @@
-"""Read-only shell commands a runtime runs without any permission rule.
+"""Read-only shell commands a runtime runs without any permission rule, by allow-list
+(docs/design/product.md *Permission engine*, docs/security.md *The read-only auto-allow*).
 
 Claude Code classifies some Bash commands as read-only and allows them in every permission mode
-without a rule (docs/design/runtime-facts.md §3.8 "read-only auto-allow", §7 item 75). Wave's
-permission manager has no such class (§4.3): there a command without an allow rule is denied in a
-non-interactive load. Whether a runtime has the class is `RuntimeProfile.auto_allows_read_only`.
+without a rule (docs/design/runtime-facts.md §3.8 "read-only auto-allow"; docs/security.md
+*The read-only auto-allow*). Wave's permission manager has no such class (§4.3): there a command
+without an allow rule is denied in a non-interactive load. Whether a runtime has the class is
+`RuntimeProfile.auto_allows_read_only`.
 
-`is_read_only(words, profile)` answers for one simple command, given as its words after the shell
-has split it (a compound command is read-only when each of its parts is; the caller splits it, as
-`PermissionEngine` does for a command no rule matches). It is conservative: a command it does not
-know, a flag that can write or run something (`find -delete`, `sort -o`, `git diff --output`), a
-word the shell still expands (`$VAR`, `$(…)`, backticks), an output redirection or a path outside
-the working directory (absolute, `~`, `..`: Claude Code checks path constraints before the read-
-only auto-allow) makes the command not read-only.
+The classifier is an **allow-list**, as Claude Code's own is (`readOnlyValidation.ts`,
+`COMMAND_ALLOWLIST` with `safeFlags`): a command is read-only only when its program (and, for
+`git`, its subcommand) is in `COMMANDS` and every option it is given is on that command's list.
+Options are read as getopt reads them: a long option `--name[=value]` must be spelled out exactly
+(an abbreviation, which GNU tools accept, is refused: `--outp` may be `--output`); short options
+may be bundled (`-nr`) only when none of them takes a value, as Claude Code requires; a value is
+attached with `=` or is the next word. Operands that name files must stay inside the working
+directory after every symbolic link is followed, and must be regular files or folders (a FIFO or a
+device can block or never end). Anything the classifier cannot model exactly is not read-only.
 
-The table is data, with its source and date, so that it can be reviewed against the runtime.
+Where this list is narrower than Claude Code's (commands it leaves out, such as `sed`, `xargs`,
+`sleep` and `printf`; options such as `tail -f`, `grep -R`, `git diff --no-index`), wave-lsp
+predicts an approval prompt where Claude Code would run the command: it is never looser than the
+runtime, and `STRICTER` names each difference so that the decision text can say so.
+
+`read_only_problem(words, profile, cwd)` answers for one simple command, given as its words after
+the shell has split them (the caller splits compound commands, as `PermissionEngine` does): None
+when it is read-only, else why not.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from types import MappingProxyType
+import stat
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: where the table comes from, and when it was last compared with it
-SOURCE = ("Claude Code permissions documentation (code.claude.com/docs/en/permissions, read-only "
-          "commands) and its Bash tool's read-only validation (src/tools/BashTool/"
-          "readOnlyValidation.ts, v2.1.88); a conservative subset")
+SOURCE = ("Claude Code's Bash tool read-only validation (src/tools/BashTool/readOnlyValidation.ts "
+          "and src/utils/shell/readOnlyCommandValidation.ts, v2.1.88: COMMAND_ALLOWLIST, "
+          "GIT_READ_ONLY_COMMANDS, READONLY_COMMANDS) and the permissions documentation "
+          "(code.claude.com/docs/en/permissions, read-only commands); a stricter subset")
 CHECKED = "2026-12-01"
+
+#: what an option's value may be (Claude Code's FlagArgType, plus `path` and `optional`)
+NONE, NUMBER, STRING, PATH, CHAR, OPTIONAL = "none", "number", "string", "path", "char", "optional"
+KINDS = frozenset({NONE, NUMBER, STRING, PATH, CHAR, OPTIONAL})
+#: operands: files to check, plain words, git revisions or paths, or none at all
+PATHS, WORDS, REVISIONS, NO_OPERANDS = "paths", "words", "revisions", "none"
+
+#: where wave-lsp is deliberately stricter than Claude Code, and why (docs/security.md)
+STRICTER: Mapping[str, str] = {
+    "tail": "`-f`/`--follow` and `--retry` keep reading until the preview times out",
+    "grep": "`-R` follows symbolic links to files outside the project",
+    "rg": "`-L`/`--follow` follows symbolic links and `-z` runs decompression programs",
+    "diff": "`-r` follows symbolic links to files outside the project",
+    "git diff": "`--no-index` compares files outside the repository",
+    "git grep": "`--no-index` searches files outside the repository",
+    "file": "`-s` reads devices, `-L` and `-f` read files outside the project",
+    "du": "`-L` follows symbolic links",
+    "ls": "`-L` follows symbolic links",
+    "tree": "`-l` follows symbolic links and `--fromfile` reads names from a file",
+    "find": "`-L`/`-follow` follow symbolic links",
+    "sleep": "it only delays the preview",
+    "sed": "its scripts can write files (`w`) and run commands (`e`); not modelled",
+    "xargs": "it runs the command it is given",
+}
 
 
 @dataclass(frozen=True, slots=True)
-class ReadOnlyCommand:
-    """A program that is read-only unless one of `unsafe_flags` is given. With `subcommands`,
-    only those first arguments are read-only (`git status`, not `git push`)."""
+class CommandSpec:
+    """How one program (or `git` subcommand) is read-only: the options it may be given, with
+    the kind of value each takes, and what its operands are."""
 
-    unsafe_flags: frozenset[str] = frozenset()
-    subcommands: Mapping[str, frozenset[str]] | None = None
-
-
-def _plain(*unsafe: str) -> ReadOnlyCommand:
-    return ReadOnlyCommand(frozenset(unsafe))
-
-
-_GIT_WRITING = frozenset({"--output", "-o"})
-_GIT = ReadOnlyCommand(subcommands=MappingProxyType({
-    "status": frozenset(), "log": _GIT_WRITING, "diff": _GIT_WRITING, "show": _GIT_WRITING,
-    "blame": frozenset(), "ls-files": frozenset(), "ls-tree": frozenset(),
-    "rev-parse": frozenset(), "describe": frozenset(), "shortlog": frozenset(),
-    "cat-file": frozenset(), "grep": frozenset({"-O", "--open-files-in-pager"}),
-    "reflog": frozenset({"delete", "expire"}), "merge-base": frozenset(),
-    "branch": frozenset({"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy",
-                         "--set-upstream-to", "-u", "--unset-upstream", "--edit-description",
-                         "-f", "--force"}),
-    "tag": frozenset({"-d", "--delete", "-a", "-s", "-f", "-m", "-F", "-u"}),
-    "remote": frozenset({"add", "remove", "rm", "rename", "set-url", "set-head", "prune",
-                         "update"}),
-}))
-
-#: program -> how it is read-only (Claude Code)
-CLAUDE_CODE_READ_ONLY: Mapping[str, ReadOnlyCommand] = MappingProxyType({
-    "ls": _plain(), "pwd": _plain(), "cat": _plain(), "head": _plain(), "tail": _plain("-f", "-F"),
-    "wc": _plain(), "echo": _plain(), "printf": _plain("-v"), "true": _plain(), "false": _plain(),
-    "which": _plain(), "whoami": _plain(), "id": _plain(), "uname": _plain(), "hostname": _plain(),
-    "date": _plain("-s", "--set"), "stat": _plain(), "file": _plain(), "du": _plain(),
-    "df": _plain(), "tree": _plain("-o"), "basename": _plain(), "dirname": _plain(),
-    "realpath": _plain(), "readlink": _plain(), "diff": _plain(), "cmp": _plain(),
-    "comm": _plain(), "cut": _plain(), "tr": _plain(), "uniq": _plain(), "nl": _plain(),
-    "sort": _plain("-o", "--output"), "column": _plain(), "grep": _plain(), "egrep": _plain(),
-    "fgrep": _plain(), "rg": _plain("--pre"), "jq": _plain(), "seq": _plain(),
-    "find": _plain("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0",
-                   "-fprintf", "-fls"),
-    "git": _GIT,
-})
-
-#: git subcommands that only list when given no name (`git branch`, `git remote -v`)
-_LISTING_ONLY = frozenset({"branch", "tag", "remote"})
+    flags: Mapping[str, str]
+    operands: str = PATHS
+    #: `-5` as a count (`head -5`, `git log -10`)
+    numeric_shorthand: bool = False
+    #: `-A20`: a short option with its number attached (grep, rg)
+    attached_numbers: bool = False
+    #: a short option may have its value attached (`-n5`) or be bundled before it: getopt's full
+    #: rules, for commands Claude Code accepts with any arguments
+    attached_values: bool = False
+    #: `--` ends the options
+    double_dash: bool = True
+    #: option values that may start with `-` (`git tag --sort=-version:refname`)
+    dash_values: frozenset[str] = frozenset()
+    #: a further check on the arguments after the options are read: why not, or None
+    check: Callable[[Sequence[str], Sequence[str]], str | None] | None = None
 
 
-def _lists(subcommand: str, names: Sequence[str]) -> bool:
-    if subcommand == "remote":
-        return not names or names[0] in ("show", "get-url")
-    return not names
+def _flags(spec: str) -> dict[str, str]:
+    """`"-n=number --lines=number -q"` as a mapping: option -> kind (`none` when no `=`)."""
+    flags: dict[str, str] = {}
+    for item in spec.split():
+        name, _, kind = item.partition("=")
+        kind = kind or NONE
+        if kind not in KINDS:
+            raise ValueError(f"unknown option kind {kind!r} in {item!r}")
+        flags[name] = kind
+    return flags
 
 
-def _outside_working_directory(word: str) -> bool:
-    if word.startswith("-"):
-        word = word.split("=", 1)[1] if "=" in word else ""
-    return (word.startswith(("/", "~")) and word not in ("/dev/null",)) or ".." in word.split("/")
+def _spec(flags: str, **options: object) -> CommandSpec:
+    return CommandSpec(_flags(flags + " --help --version"), **options)  # type: ignore[arg-type]
 
 
-_EXPANSION = re.compile(r"\$|`")
-_REDIRECT_OK = re.compile(r"^\d?>&\d$|^\d?>/dev/null$|^&>/dev/null$")
+# -- checks on operands (Claude Code's additionalCommandIsDangerousCallback) ------------------------
+def _date_operands(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
+    bad = next((word for word in operands if not word.startswith("+")), None)
+    return None if bad is None else f"`date {bad}` sets the system clock"
 
 
-def is_read_only(words: Sequence[str], profile: RuntimeProfile) -> bool:
-    """True when `profile`'s runtime runs this simple command (its words, quotes removed, no
-    operators) without any permission rule as a read-only command."""
-    if not profile.auto_allows_read_only or not words:
+def _list_mode_only(_arguments: Sequence[str], operands: Sequence[str],
+                    *, what: str) -> str | None:
+    """`git branch NAME` / `git tag NAME` create one: a name is allowed only after `--list`."""
+    if not operands:
+        return None
+    listing = any(word in ("-l", "--list") or (re.fullmatch(r"-[a-zA-Z]*l[a-zA-Z]*", word))
+                  for word in _arguments)
+    return None if listing else f"`{operands[0]}` without `--list` creates a {what}"
+
+
+def _branch(arguments: Sequence[str], operands: Sequence[str]) -> str | None:
+    return _list_mode_only(arguments, operands, what="branch")
+
+
+def _tag(arguments: Sequence[str], operands: Sequence[str]) -> str | None:
+    return _list_mode_only(arguments, operands, what="tag")
+
+
+def _reflog(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
+    if operands and operands[0] in ("expire", "delete", "exists"):
+        return f"`git reflog {operands[0]}` changes the reflog"
+    return None
+
+
+def _remote_name(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
+    if len(operands) == 1 and re.fullmatch(r"[A-Za-z0-9_-]+", operands[0]):
+        return None
+    return "`git remote show` takes exactly one remote name"
+
+
+def _config_get(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
+    return None if 1 <= len(operands) <= 2 else "`git config --get` takes a key"
+
+
+_JQ_UNSAFE = re.compile(r"\benv\b|\$ENV\b|\$__loc__|\bimport\b|\binclude\b|\bmodulemeta\b"
+                        r"|\bget_search_list\b|\binput_filename\b")
+
+
+def _jq_filter(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
+    if operands and _JQ_UNSAFE.search(operands[0]):
+        return "the jq filter reads the environment or loads modules"
+    return None
+
+
+def _no_response_files(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
+    bad = next((word for word in operands if word.startswith("@")), None)
+    return None if bad is None else f"`{bad}` reads further options from a file"
+
+
+# -- the table --------------------------------------------------------------------------------------
+_GIT_REF_SELECTION = "--all --branches --tags --remotes"
+_GIT_DATES = "--since=string --after=string --until=string --before=string"
+_GIT_LOG_DISPLAY = "--oneline --graph --decorate --no-decorate --date=string --relative-date"
+_GIT_COUNT = "--max-count=number -n=number"
+_GIT_STAT = "--stat --numstat --shortstat --name-only --name-status"
+_GIT_COLOR = "--color --no-color"
+_GIT_PATCH = "--patch -p --no-patch --no-ext-diff -s"
+_GIT_AUTHOR = "--author=string --committer=string --grep=string"
+
+_GIT_SUBCOMMANDS = {
+    "diff": (f"{_GIT_STAT} {_GIT_COLOR} --dirstat --summary --patch-with-stat --word-diff "
+             "--word-diff-regex=string --color-words --no-renames --no-ext-diff --check "
+             "--ws-error-highlight=string --full-index --binary --abbrev=number "
+             "--break-rewrites --find-renames --find-copies --find-copies-harder "
+             "--irreversible-delete --diff-algorithm=string --histogram --patience --minimal "
+             "--ignore-space-at-eol --ignore-space-change --ignore-all-space "
+             "--ignore-blank-lines --inter-hunk-context=number --function-context --exit-code "
+             "--quiet --cached --staged --pickaxe-regex --pickaxe-all --relative=string "
+             "--diff-filter=string -p -u -s -M -C -B -D -l -S=string -G=string -O=path -R"),
+    "log": (f"{_GIT_LOG_DISPLAY} {_GIT_REF_SELECTION} {_GIT_DATES} {_GIT_COUNT} {_GIT_STAT} "
+            f"{_GIT_COLOR} {_GIT_PATCH} {_GIT_AUTHOR} --abbrev-commit --full-history --dense "
+            "--sparse --simplify-merges --ancestry-path --source --first-parent --merges "
+            "--no-merges --reverse --walk-reflogs --skip=number --max-age=number "
+            "--min-age=number --no-min-parents --no-max-parents --follow --no-walk --left-right "
+            "--cherry-mark --cherry-pick --boundary --topo-order --date-order "
+            "--author-date-order --pretty=string --format=string --diff-filter=string "
+            "-S=string -G=string --pickaxe-regex --pickaxe-all"),
+    "show": (f"{_GIT_LOG_DISPLAY} {_GIT_STAT} {_GIT_COLOR} {_GIT_PATCH} --abbrev-commit "
+             "--word-diff --word-diff-regex=string --color-words --pretty=string "
+             "--format=string --first-parent --raw --diff-filter=string -m --quiet"),
+    "shortlog": (f"{_GIT_REF_SELECTION} {_GIT_DATES} -s --summary -n --numbered -e --email -c "
+                 "--committer --group=string --format=string --no-merges --author=string"),
+    "reflog": f"{_GIT_LOG_DISPLAY} {_GIT_REF_SELECTION} {_GIT_DATES} {_GIT_COUNT} {_GIT_AUTHOR}",
+    "stash list": f"{_GIT_LOG_DISPLAY} {_GIT_REF_SELECTION} {_GIT_COUNT}",
+    "stash show": (f"{_GIT_STAT} {_GIT_COLOR} {_GIT_PATCH} --word-diff --word-diff-regex=string "
+                   "--diff-filter=string --abbrev=number"),
+    "status": ("--short -s --branch -b --porcelain --long --verbose -v --untracked-files=string "
+               "-u=string --ignored --ignore-submodules=string --column --no-column "
+               "--ahead-behind --no-ahead-behind --renames --no-renames --find-renames=string "
+               "-M=string"),
+    "blame": (f"{_GIT_COLOR} -L=string --porcelain -p --line-porcelain --incremental --root "
+              "--show-stats --show-name --show-number -n --show-email -e -f --date=string -w "
+              "--ignore-rev=string --ignore-revs-file=path -M -C --score-debug --abbrev=number "
+              "-s -l -t"),
+    "ls-files": ("--cached -c --deleted -d --modified -m --others -o --ignored -i --stage -s "
+                 "--killed -k --unmerged -u --directory --no-empty-directory --eol --full-name "
+                 "--abbrev=number --debug -z -t -v -f --exclude=string -x=string "
+                 "--exclude-from=path -X=path --exclude-per-directory=string --exclude-standard "
+                 "--error-unmatch --recurse-submodules"),
+    "config --get": ("--local --global --system --worktree --default=string --type=string "
+                     "--bool --int --bool-or-int --path --expiry-date -z --null --name-only "
+                     "--show-origin --show-scope"),
+    "remote": "-v --verbose",
+    "remote show": "-n",
+    "merge-base": "--is-ancestor --fork-point --octopus --independent --all",
+    "rev-parse": ("--verify --short=optional --abbrev-ref --symbolic --symbolic-full-name "
+                  "--show-toplevel --show-cdup --show-prefix --git-dir --git-common-dir "
+                  "--absolute-git-dir --show-superproject-working-tree --is-inside-work-tree "
+                  "--is-inside-git-dir --is-bare-repository --is-shallow-repository"),
+    "rev-list": (f"{_GIT_REF_SELECTION} {_GIT_DATES} {_GIT_COUNT} {_GIT_AUTHOR} --count "
+                 "--reverse --first-parent --ancestry-path --merges --no-merges "
+                 "--min-parents=number --max-parents=number --no-min-parents --no-max-parents "
+                 "--skip=number --max-age=number --min-age=number --walk-reflogs --oneline "
+                 "--abbrev-commit --pretty=string --format=string --abbrev=number "
+                 "--full-history --dense --sparse --source --graph"),
+    "describe": ("--tags --match=string --exclude=string --long --abbrev=number --always "
+                 "--contains --first-match --exact-match --candidates=number --dirty --broken"),
+    "cat-file": "-t -s -p -e --batch-check --allow-undetermined-type",
+    "for-each-ref": ("--format=string --sort=string --count=number --contains=string "
+                     "--no-contains=string --merged=string --no-merged=string "
+                     "--points-at=string"),
+    "grep": ("-e=string -E --extended-regexp -G --basic-regexp -F --fixed-strings -P "
+             "--perl-regexp -i --ignore-case -v --invert-match -w --word-regexp -n "
+             "--line-number -c --count -l --files-with-matches -L --files-without-match -h -H "
+             "--heading --break --full-name --color --no-color -o --only-matching "
+             "-A=number --after-context=number -B=number --before-context=number -C=number "
+             "--context=number --and --or --not --max-depth=number --untracked "
+             "--recurse-submodules --cached --threads=number -q --quiet"),
+    "worktree list": "--porcelain -v --verbose --expire=string",
+    "tag": ("-l --list -n=number --contains=string --no-contains=string --merged=string "
+            "--no-merged=string --sort=string --format=string --points-at=string --column "
+            "--no-column -i --ignore-case"),
+    "branch": ("-l --list -a --all -r --remotes -v -vv --verbose --color --no-color --column "
+               "--no-column --abbrev=optional --no-abbrev --contains=string --no-contains=string "
+               "--merged=optional --no-merged=optional --points-at=string --sort=string "
+               "--show-current -i --ignore-case"),
+}
+_GIT_OPERANDS: Mapping[str, str] = {"remote": NO_OPERANDS, "config --get": WORDS,
+                                    "remote show": WORDS, "worktree list": NO_OPERANDS,
+                                    "stash list": NO_OPERANDS}
+_GIT_CHECKS: Mapping[str, Callable[[Sequence[str], Sequence[str]], str | None]] = {
+    "branch": _branch, "tag": _tag, "reflog": _reflog, "remote show": _remote_name,
+    "config --get": _config_get}
+
+_GREP = ("-e=string --regexp=string -f=path --file=path -F --fixed-strings -G --basic-regexp -E "
+         "--extended-regexp -P --perl-regexp -i --ignore-case --no-ignore-case -v --invert-match "
+         "-w --word-regexp -x --line-regexp -c --count --color=optional --colour=optional -L "
+         "--files-without-match -l --files-with-matches -m=number --max-count=number -o "
+         "--only-matching -q --quiet --silent -s --no-messages -b --byte-offset -H "
+         "--with-filename -h --no-filename --label=string -n --line-number -T --initial-tab -u "
+         "--unix-byte-offsets -Z --null -z --null-data -A=number --after-context=number "
+         "-B=number --before-context=number -C=number --context=number "
+         "--group-separator=string --no-group-separator -a --text --binary-files=string "
+         "-d=string --directories=string --exclude=string --exclude-from=path "
+         "--exclude-dir=string --include=string -r --recursive --line-buffered -U --binary -V")
+_RG = ("-e=string --regexp=string -f=path -i --ignore-case -S --smart-case -F --fixed-strings -w "
+       "--word-regexp -v --invert-match -c --count -l --files-with-matches "
+       "--files-without-match -n --line-number -o --only-matching -A=number "
+       "--after-context=number -B=number --before-context=number -C=number --context=number "
+       "-H -h --heading --no-heading -q --quiet --column -g=string --glob=string -t=string "
+       "--type=string -T=string --type-not=string --type-list --hidden --no-ignore -u "
+       "-m=number --max-count=number -d=number --max-depth=number -a --text --color=string "
+       "--json --stats --files -N --no-line-number -x --line-regexp -0 --null --debug")
+_LS = ("-a -A -b -B -c -C -d -f -F -g -G -h -i -k -l -m -n -N -o -p -q -Q -r -R -s -S -t -u -U "
+       "-v -w=number -x -X -Z -1 -I=string -T=number --all --almost-all --author --escape "
+       "--block-size=string --ignore-backups --color=optional --directory --classify=optional "
+       "--file-type --format=string --full-time --group-directories-first --no-group "
+       "--human-readable --si --indicator-style=string --inode --ignore=string --kibibytes "
+       "--literal --numeric-uid-gid --hide=string --hide-control-chars --show-control-chars "
+       "--quote-name --quoting-style=string --reverse --recursive --size --sort=string "
+       "--time=string --time-style=string --tabsize=number --width=number --context --zero")
+_HEAD = ("-c=string --bytes=string -n=string --lines=string -q --quiet --silent -v --verbose -z "
+         "--zero-terminated")
+_SUMS = ("-b --binary -t --text -c --check --ignore-missing --quiet --status --strict -w --warn "
+         "--tag -z --zero")
+
+
+@lru_cache(maxsize=1)
+def _commands() -> Mapping[str, CommandSpec]:
+    """program (or `git SUBCOMMAND`) -> its spec, built on first use."""
+    any_args = {"attached_values": True}
+    table: dict[str, CommandSpec] = {
+        "cat": _spec("-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s "
+                     "--squeeze-blank -t -T --show-tabs -u -v --show-nonprinting", **any_args),
+        "head": _spec(_HEAD, numeric_shorthand=True, **any_args),
+        "tail": _spec(_HEAD, numeric_shorthand=True, **any_args),
+        "wc": _spec("-c --bytes -m --chars -l --lines -L --max-line-length -w --words "
+                    "--total=string", **any_args),
+        "stat": _spec("-f --file-system -c=string --format=string --printf=string -t --terse "
+                      "--cached=string", **any_args),
+        "nl": _spec("-b=string --body-numbering=string -d=string --section-delimiter=string "
+                    "-f=string --footer-numbering=string -h=string --header-numbering=string "
+                    "-i=number --line-increment=number -l=number --join-blank-lines=number "
+                    "-n=string --number-format=string -p --no-renumber -s=string "
+                    "--number-separator=string -v=number --starting-line-number=number "
+                    "-w=number --number-width=number", **any_args),
+        "strings": _spec("-a --all -d --data -n=number --bytes=number -t=string --radix=string "
+                         "-e=string --encoding=string -f --print-file-name -w "
+                         "--include-all-whitespace -s=string --output-separator=string",
+                         check=_no_response_files, **any_args),
+        "od": _spec("-A=string --address-radix=string -j=string --skip-bytes=string -N=string "
+                    "--read-bytes=string -t=string --format=string -v --output-duplicates "
+                    "-w=optional --width=optional -a -b -c -d -f -i -l -o -s -x "
+                    "--endian=string", **any_args),
+        "hexdump": _spec("-b -c -C -d -o -x -e=string -n=number -s=string -v --canonical",
+                         **any_args),
+        "id": _spec("-g --group -G --groups -n --name -r --real -u --user -z --zero",
+                    operands=WORDS, **any_args),
+        "uname": _spec("-a --all -s --kernel-name -n --nodename -r --kernel-release -v "
+                       "--kernel-version -m --machine -p --processor -i --hardware-platform -o "
+                       "--operating-system", operands=NO_OPERANDS, **any_args),
+        "free": _spec("-b --bytes -k --kibi -m --mebi -g --gibi --kilo --mega --giga -h "
+                      "--human -w --wide -t --total --si -l --lohi -v --committed",
+                      operands=NO_OPERANDS, **any_args),
+        "df": _spec("-a --all -h --human-readable -H --si -i --inodes -k -l --local -T "
+                    "--print-type -P --portability --total -t=string --type=string -x=string "
+                    "--exclude-type=string --output=optional -B=string --block-size=string",
+                    **any_args),
+        "du": _spec("-a --all -b --bytes -c --total -h --human-readable -k -m -s --summarize -x "
+                    "--one-file-system -d=number --max-depth=number --apparent-size --si "
+                    "--exclude=string -B=string --block-size=string --time --inodes",
+                    **any_args),
+        "locale": _spec("-a --all-locales -m --charmaps -c --category-name -k --keyword-name",
+                        operands=WORDS, **any_args),
+        "groups": _spec("", operands=WORDS, **any_args),
+        "nproc": _spec("--all --ignore=number", operands=NO_OPERANDS, **any_args),
+        "basename": _spec("-a --multiple -s=string --suffix=string -z --zero", operands=WORDS,
+                          **any_args),
+        "dirname": _spec("-z --zero", operands=WORDS, **any_args),
+        "realpath": _spec("-e --canonicalize-existing -m --canonicalize-missing -L --logical "
+                          "-P --physical -q --quiet -s --strip --no-symlinks -z --zero "
+                          "--relative-to=path --relative-base=path", **any_args),
+        "readlink": _spec("-f --canonicalize -e --canonicalize-existing -m "
+                          "--canonicalize-missing -n --no-newline -q --quiet -s --silent -v "
+                          "--verbose -z --zero", **any_args),
+        "cut": _spec("-b=string --bytes=string -c=string --characters=string -d=string "
+                     "--delimiter=string -f=string --fields=string -n --complement -s "
+                     "--only-delimited --output-delimiter=string -z --zero-terminated",
+                     **any_args),
+        "paste": _spec("-d=string --delimiters=string -s --serial -z --zero-terminated",
+                       **any_args),
+        "tr": _spec("-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1",
+                    operands=WORDS, **any_args),
+        "column": _spec("-t --table -s=string --separator=string -o=string "
+                        "--output-separator=string -c=number --output-width=number -x "
+                        "--fillrows -n -e -J --json -N=string --table-columns=string "
+                        "-R=string --table-right=string", **any_args),
+        "tac": _spec("-b --before -r --regex -s=string --separator=string", **any_args),
+        "rev": _spec("", **any_args),
+        "fold": _spec("-b --bytes -s --spaces -w=number --width=number", **any_args),
+        "expand": _spec("-i --initial -t=string --tabs=string", **any_args),
+        "unexpand": _spec("-a --all --first-only -t=string --tabs=string", **any_args),
+        "fmt": _spec("-c --crown-margin -p=string --prefix=string -s --split-only -t "
+                     "--tagged-paragraph -u --uniform-spacing -w=number --width=number "
+                     "-g=number --goal=number", **any_args),
+        "comm": _spec("-1 -2 -3 --check-order --nocheck-order --output-delimiter=string "
+                      "--total -z --zero-terminated", **any_args),
+        "cmp": _spec("-b --print-bytes -i=string --ignore-initial=string -l --verbose "
+                     "-n=string --bytes=string -s --quiet --silent", **any_args),
+        "numfmt": _spec("-d=string --delimiter=string --field=string --format=string "
+                        "--from=string --from-unit=string --grouping --header=optional "
+                        "--invalid=string --padding=number --round=string --suffix=string "
+                        "--to=string --to-unit=string -z --zero-terminated", operands=WORDS,
+                        **any_args),
+        "diff": _spec("-q --brief -s --report-identical-files -c -C=number --context=optional "
+                      "-u -U=number --unified=optional -e --ed -n --rcs -y --side-by-side "
+                      "-W=number --width=number --left-column --suppress-common-lines -p "
+                      "--show-c-function -F=string --show-function-line=string --label=string "
+                      "-t --expand-tabs -T --initial-tab --suppress-blank-empty -l --paginate "
+                      "-i --ignore-case -E --ignore-tab-expansion -Z --ignore-trailing-space "
+                      "-b --ignore-space-change -w --ignore-all-space -B --ignore-blank-lines "
+                      "-I=string --ignore-matching-lines=string -a --text --strip-trailing-cr "
+                      "-d --minimal --horizon-lines=number --speed-large-files --normal "
+                      "--color=optional", **any_args),
+        "true": _spec("", operands=WORDS),
+        "false": _spec("", operands=WORDS),
+        "which": _spec("-a -s", operands=WORDS),
+        "type": _spec("-a -f -p -P -t", operands=WORDS),
+        "expr": CommandSpec({}, operands=WORDS, double_dash=False),
+        "test": CommandSpec({}, operands=WORDS, double_dash=False),
+        "getconf": _spec("-a", operands=WORDS),
+        "seq": _spec("-f=string --format=string -s=string --separator=string -w --equal-width",
+                     operands=WORDS, numeric_shorthand=True),
+        "cal": _spec("-1 -3 -y -Y -j -s -m -M -w --one --three --year --twelve --julian "
+                     "--sunday --monday --week", operands=WORDS, **any_args),
+        "uptime": _spec("-p --pretty -s --since", operands=NO_OPERANDS),
+        "pwd": _spec("-L -P", operands=NO_OPERANDS),
+        "whoami": _spec("", operands=NO_OPERANDS),
+        "echo": CommandSpec({}, operands=WORDS, double_dash=False),
+        "ls": _spec(_LS, **any_args),
+        "tree": _spec("-a -d -f -x -L=number -P=string -I=string --gitignore --gitfile=path "
+                      "--ignore-case --matchdirs --metafirst --prune --info --infofile=path "
+                      "--noreport --charset=string --filelimit=number -q -N -Q -p -u -g -s -h "
+                      "--si --du -D --timefmt=string -F --inodes --device -v -t -c -U -r "
+                      "--dirsfirst --filesfirst --sort=string -i -A -S -n -C -X -J -H=string "
+                      "--nolinks --hintro=string --houtro=string -T=string --hyperlink "
+                      "--scheme=string --authority=string"),
+        "file": _spec("--brief -b --mime -i --mime-type --mime-encoding --apple "
+                      "--check-encoding -c --exclude=string --exclude-quiet=string --print0 "
+                      "-0 -F=string --separator=string -v --no-dereference -h "
+                      "--magic-file=path -m=path --keep-going -k --list -l --no-buffer -n "
+                      "--preserve-date -p --raw -r"),
+        "sort": _spec("--ignore-leading-blanks -b --dictionary-order -d --ignore-case -f "
+                      "--general-numeric-sort -g --human-numeric-sort -h --ignore-nonprinting "
+                      "-i --month-sort -M --numeric-sort -n --random-sort -R --reverse -r "
+                      "--sort=string --stable -s --unique -u --version-sort -V "
+                      "--zero-terminated -z --key=string -k=string --field-separator=string "
+                      "-t=string --check -c --check-char-order -C --merge -m "
+                      "--buffer-size=string -S=string --parallel=number --batch-size=number"),
+        "uniq": _spec("-c --count -d --repeated -D --all-repeated=optional -f=number "
+                      "--skip-fields=number -i --ignore-case -s=number --skip-chars=number -u "
+                      "--unique -w=number --check-chars=number -z --zero-terminated "
+                      "--group=optional", operands=NO_OPERANDS),
+        "grep": _spec(_GREP, attached_numbers=True),
+        "rg": _spec(_RG, attached_numbers=True),
+        "jq": _spec("-r --raw-output -j --join-output -a --ascii-output -c --compact-output "
+                    "-C --color-output -M --monochrome-output -S --sort-keys -e --exit-status "
+                    "-s --slurp -n --null-input -R --raw-input --tab --indent=number --seq "
+                    "--stream", check=_jq_filter),
+        "date": _spec("-d=string --date=string -r=path --reference=path -u --utc --universal "
+                      "-I=optional --iso-8601=optional -R --rfc-email --rfc-3339=string --debug",
+                      operands=WORDS, check=_date_operands),
+        "hostname": _spec("-f --fqdn --long -s --short -i --ip-address -I --all-ip-addresses -a "
+                          "--alias -d --domain -A --all-fqdns -v --verbose -h -V",
+                          operands=NO_OPERANDS),
+        "sha256sum": _spec(_SUMS), "sha1sum": _spec(_SUMS), "md5sum": _spec(_SUMS),
+    }
+    for name, flags in _GIT_SUBCOMMANDS.items():
+        table[f"git {name}"] = CommandSpec(
+            _flags(flags), operands=_GIT_OPERANDS.get(name, REVISIONS), numeric_shorthand=True,
+            dash_values=frozenset({"--sort"}), check=_GIT_CHECKS.get(name))
+    return table
+
+
+def commands() -> Mapping[str, CommandSpec]:
+    """The allow-list: program (or `git SUBCOMMAND`) -> its spec."""
+    return _commands()
+
+
+# -- reading the arguments --------------------------------------------------------------------------
+@dataclass(slots=True)
+class _Reading:
+    operands: list[str] = field(default_factory=list)
+    #: option values that name files
+    paths: list[str] = field(default_factory=list)
+
+
+def _value_problem(option: str, kind: str, value: str, spec: CommandSpec) -> str | None:
+    if kind == NUMBER and not value.isdigit():
+        return f"`{option}` takes a number, not `{value}`"
+    if kind == CHAR and len(value) != 1:
+        return f"`{option}` takes one character"
+    if value.startswith("-") and option not in spec.dash_values and kind != NUMBER:
+        return f"the value of `{option}` starts with `-`"
+    return None
+
+
+def _read_arguments(name: str, spec: CommandSpec, arguments: Sequence[str]
+                    ) -> tuple[_Reading, str | None]:
+    """The operands and file-naming values of `arguments`, read as getopt reads them, or why an
+    argument is not on `spec`'s list."""
+    reading = _Reading()
+    if spec.operands == WORDS and not spec.flags:
+        reading.operands.extend(arguments)  # echo, expr, test: every word is data
+        return reading, None
+    index = 0
+    while index < len(arguments):
+        word = arguments[index]
+        index += 1
+        if word == "--" and spec.double_dash:
+            reading.operands.extend(arguments[index:])
+            break
+        if not word.startswith("-") or word == "-":
+            reading.operands.append(word)
+            continue
+        if spec.numeric_shorthand and re.fullmatch(r"-\d+", word):
+            continue
+        if word.startswith("--"):
+            option, equals, value = word.partition("=")
+            kind = spec.flags.get(option)
+            if kind is None:
+                return reading, (f"`{option}` is not an option `{name}` is read-only with"
+                                 + (" (long options are matched as spelled out: an "
+                                    "abbreviation is refused)" if len(option) > 2 else ""))
+            if kind == NONE:
+                if equals:
+                    return reading, f"`{option}` takes no value"
+                continue
+            if kind == OPTIONAL:
+                continue  # only an attached `=value`, which is plain data
+            if not equals:
+                if index >= len(arguments):
+                    return reading, f"`{option}` needs a value"
+                value = arguments[index]
+                index += 1
+            problem = _value_problem(option, kind, value, spec)
+            if problem:
+                return reading, problem
+            if kind == PATH:
+                reading.paths.append(value)
+            continue
+        problem, consumed = _read_short(name, spec, word, arguments[index:], reading)
+        if problem:
+            return reading, problem
+        index += consumed
+    return reading, None
+
+
+def _read_short(name: str, spec: CommandSpec, word: str, rest: Sequence[str],
+                reading: _Reading) -> tuple[str | None, int]:
+    """One word of short options (`-n`, `-nr`, `-A20`, `-n5`): why not, and how many of the
+    following words it consumed as a value."""
+    letters = word[1:]
+    for position, letter in enumerate(letters):
+        option = "-" + letter
+        kind = spec.flags.get(option)
+        if kind is None:
+            return f"`{option}` is not an option `{name}` is read-only with", 0
+        if kind == NONE:
+            continue
+        attached = letters[position + 1:]
+        bundled = position > 0
+        if kind == OPTIONAL:
+            return None, 0  # an optional value is attached or absent
+        if attached:
+            numeric = spec.attached_numbers and attached.isdigit() and not bundled
+            if not (spec.attached_values or numeric):
+                return (f"`{word}` attaches a value to `{option}`, which Claude Code does not "
+                        "read as read-only"), 0
+            if attached.startswith("="):
+                return f"`{word}`: a short option's value does not start with `=`", 0
+            problem = _value_problem(option, kind, attached, spec)
+            if problem:
+                return problem, 0
+            if kind == PATH:
+                reading.paths.append(attached)
+            return None, 0
+        if bundled and not spec.attached_values:
+            return f"`{word}` bundles `{option}`, which takes a value", 0
+        if not rest:
+            return f"`{option}` needs a value", 0
+        problem = _value_problem(option, kind, rest[0], spec)
+        if problem:
+            return problem, 0
+        if kind == PATH:
+            reading.paths.append(rest[0])
+        return None, 1
+    return None, 0
+
+
+# -- paths ------------------------------------------------------------------------------------------
+_BRACE_LIST = re.compile(r"\{[^}]*(,|\.\.)")
+SAFE_READS = frozenset({"/dev/null", "-"})
+
+
+def path_problem(value: str, cwd: Path | None) -> str | None:
+    """Why reading `value` is not read-only in `cwd`: outside it after every symbolic link is
+    followed, in a home folder, or not a regular file or folder (a FIFO, a device, a socket, a
+    file under /proc). Without `cwd` (no disk to look at) only the text is judged."""
+    if value in SAFE_READS:
+        return None
+    if value.startswith("~"):
+        return f"`{value}` is in a home folder, outside the working directory"
+    if cwd is None:
+        if value.startswith("/") or ".." in value.split("/"):
+            return f"`{value}` is outside the working directory"
+        return None
+    root = os.path.realpath(cwd)
+    resolved = os.path.realpath(os.path.join(root, value))
+    if resolved != root and not resolved.startswith(root.rstrip(os.sep) + os.sep):
+        return f"`{value}` resolves outside the working directory"
+    try:
+        mode = os.stat(resolved).st_mode
+    except OSError:
+        return None  # nothing there: the command reports it and reads nothing
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        return f"`{value}` is not a regular file (a device or FIFO can block or never end)"
+    return None
+
+
+#: commands whose unquoted glob operands Claude Code 2.1.332 checks instead of refusing (read from
+#: its bundle, a set of path-reading commands beside the `argvUnquotedGlob` test; 2.1.88 refused
+#: every unquoted glob)
+GLOB_COMMANDS = frozenset({"ls", "cat", "head", "tail", "wc", "stat", "grep", "diff", "du", "df",
+                           "strings", "hexdump", "od", "nl", "cut", "column", "tac", "rev",
+                           "cmp", "realpath", "readlink", "sha256sum", "sha1sum", "md5sum"})
+_PLAIN_GLOB = re.compile(r"[^'\"\\{}~$`]*[*?\[][^'\"\\{}~$`]*")
+
+
+def glob_problem(program: str, pattern: str, cwd: Path | None) -> str | None:
+    """Why the unquoted glob `pattern` (as written) makes `program` not read-only: the program
+    is not one whose globs are checked, the pattern is more than a plain glob, or one of the
+    files it matches now (in `cwd`, as bash would expand it) is outside the working directory,
+    not a regular file, or named like an option (`-R`)."""
+    if program not in GLOB_COMMANDS or not _PLAIN_GLOB.fullmatch(pattern):
+        return f"`{pattern}` is a glob the shell expands"
+    if cwd is None:
+        return f"`{pattern}` is a glob, and there is no working directory to expand it in"
+    import glob as globbing
+
+    for match in globbing.glob(pattern, root_dir=cwd):
+        if match.startswith("-"):
+            return f"`{pattern}` matches `{match}`, which the program would read as an option"
+        problem = path_problem(match, cwd)
+        if problem:
+            return problem
+    return None
+
+
+def _revision_problem(value: str) -> str | None:
+    """git operands are revisions or paths inside the repository; git refuses paths outside it,
+    except written as absolute paths or `..`, which are judged as paths."""
+    if value.startswith(("/", "~")) or ".." in value.split("/"):
+        return f"`{value}` is outside the working directory"
+    return None
+
+
+def _bare_repository(cwd: Path | None) -> bool:
+    """The working directory looks like a bare git repository (HEAD, objects/, refs/): git
+    would read its configuration, and whatever it runs, from files a skill may have placed."""
+    if cwd is None:
         return False
-    table = CLAUDE_CODE_READ_ONLY
-    program, *arguments = words
-    spec = table.get(program)
-    if spec is None or any(_EXPANSION.search(word) for word in words):
-        return False
-    if any(word.startswith((">", "<")) or (word[:1].isdigit() and ">" in word[:3])
-           for word in arguments if not _REDIRECT_OK.match(word)):
-        return False
-    if any(_outside_working_directory(word) for word in arguments):
-        return False  # reading outside the working directories needs permission (path rules)
-    if spec.subcommands is not None:
-        positional = [word for word in arguments if not word.startswith("-")]
-        if not positional or positional[0] not in spec.subcommands:
-            return False
-        if positional[0] in _LISTING_ONLY and not _lists(positional[0], positional[1:]):
-            return False  # `git branch x` creates a branch, `git remote add` adds a remote
-        unsafe = spec.subcommands[positional[0]] | spec.unsafe_flags
-    else:
-        unsafe = spec.unsafe_flags
-    return not any(word.split("=", 1)[0] in unsafe for word in arguments)
+    return ((cwd / "HEAD").is_file() and (cwd / "objects").is_dir()
+            and (cwd / "refs").is_dir())
+
+
+# -- the answer -------------------------------------------------------------------------------------
+def _find(words: Sequence[str], cwd: Path | None) -> str | None:
+    """`find PATH… EXPRESSION`: paths first, then primaries from a list of tests and actions
+    that only print (no `-exec`, `-delete`, `-fprint`, `-L`)."""
+    tests_with_value = {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
+                        "-regex", "-iregex", "-type", "-xtype", "-size", "-mtime", "-mmin",
+                        "-atime", "-amin", "-ctime", "-cmin", "-newer", "-perm", "-user",
+                        "-group", "-uid", "-gid", "-links", "-inum", "-samefile",
+                        "-maxdepth", "-mindepth", "-printf", "-regextype", "-lname",
+                        "-ilname", "-used"}
+    plain = {"-print", "-print0", "-ls", "-prune", "-quit", "-empty", "-true", "-false",
+             "-readable", "-writable", "-executable", "-nouser", "-nogroup", "-depth", "-d",
+             "-mount", "-xdev", "-noleaf", "-not", "-a", "-and", "-o", "-or", "!", "(", ")",
+             ",", "-daystart", "-P", "-H", "-ignore_readdir_race", "-noignore_readdir_race"}
+    arguments = list(words[1:])
+    index = 0
+    while index < len(arguments) and not (arguments[index].startswith("-")
+                                          or arguments[index] in ("!", "(")):
+        problem = path_problem(arguments[index], cwd)
+        if problem:
+            return problem
+        index += 1
+    while index < len(arguments):
+        word = arguments[index]
+        if word in tests_with_value:
+            if index + 1 >= len(arguments):
+                return f"`{word}` needs a value"
+            if word in ("-newer", "-samefile"):
+                problem = path_problem(arguments[index + 1], cwd)
+                if problem:
+                    return problem
+            index += 2
+        elif word in plain:
+            index += 1
+        else:
+            return f"`{word}` is not a `find` primary that is read-only"
+    return None
+
+
+def _program(words: Sequence[str]) -> tuple[str, CommandSpec | None, int]:
+    """The allow-list entry for the command and how many words name it (`git config --get`)."""
+    table = commands()
+    if words[0] == "git":
+        for width in (3, 2):
+            name = " ".join(words[:width])
+            if len(words) >= width and name in table:
+                return name, table[name], width
+        return " ".join(words[:2]), None, 2
+    return words[0], table.get(words[0]), 1
+
+
+def read_only_problem(words: Sequence[str], profile: RuntimeProfile,
+                      cwd: Path | None = None) -> str | None:
+    """None when `profile`'s runtime runs this simple command (its words, quotes removed, no
+    operators) without any permission rule as a read-only command; else why not. `cwd` is the
+    working directory the command runs in (paths are resolved there, through links)."""
+    if not profile.auto_allows_read_only:
+        return f"{profile.runtime} has no read-only commands that run without a rule"
+    if not words:
+        return "there is no command"
+    bad = next((word for word in words if "$" in word or "`" in word), None)
+    if bad is not None:
+        return f"`{bad}` is still expanded by the shell"
+    bad = next((word for word in words if _BRACE_LIST.search(word)), None)
+    if bad is not None:
+        return f"`{bad}` is a brace expansion"
+    if words[0] == "find":
+        return _find(words, cwd)
+    name, spec, width = _program(words)
+    if spec is None:
+        reason = STRICTER.get(name)
+        return (f"`{name}` is not on its list of read-only commands"
+                + (f" (wave-lsp is stricter than Claude Code here: {reason})" if reason else ""))
+    if name.startswith("git ") and _bare_repository(cwd):
+        return "the working directory looks like a bare git repository"
+    reading, problem = _read_arguments(name, spec, words[width:])
+    if problem:
+        reason = STRICTER.get(name)
+        return problem + (f" (wave-lsp is stricter than Claude Code for `{name}`: {reason})"
+                          if reason and "not an option" in problem else "")
+    return _operands_problem(name, spec, words[width:], reading, cwd)
+
+
+def _operands_problem(name: str, spec: CommandSpec, arguments: Sequence[str],
+                      reading: _Reading, cwd: Path | None) -> str | None:
+    operands = reading.operands
+    if spec.operands == NO_OPERANDS and operands:
+        return f"`{name}` takes no operands here (`{operands[0]}`)"
+    if spec.check is not None:
+        problem = spec.check(arguments, operands)
+        if problem:
+            return problem
+    files = list(reading.paths)
+    if spec.operands == PATHS:
+        files += operands
+    for value in files:
+        problem = path_problem(value, cwd)
+        if problem:
+            return problem
+    if spec.operands == REVISIONS:
+        for value in operands:
+            problem = _revision_problem(value)
+            if problem:
+                return problem
+    return None
+
+
+def is_read_only(words: Sequence[str], profile: RuntimeProfile, cwd: Path | None = None) -> bool:
+    """True when `profile`'s runtime runs this simple command without any permission rule
+    (`read_only_problem` finds nothing)."""
+    return read_only_problem(words, profile, cwd) is None
