@@ -131,3 +131,12 @@ def test_the_one_validator_setting_is_valid_and_the_extension_still_selects_the_
     source = (REPO / "vscode-client" / "src" / "extension.ts").read_text("utf-8")
     for pattern in associations:
         assert f'{{ scheme: "file", pattern: "{pattern}" }}' in source, pattern
+
+
+def test_the_example_workflows_pin_this_versions_release() -> None:
+    annotations = (REPO / "docs" / "ci" / "annotations.yml").read_text("utf-8")
+    assert f"uses: wave-lsp/wave-lsp@v{wave_lsp.__version__}\n" in annotations
+    assert "setup-python" not in annotations  # the action sets up its own Python
+    scanning = (REPO / "docs" / "ci" / "code-scanning.yml").read_text("utf-8")
+    assert f"pip install wave-lsp=={wave_lsp.__version__}\n" in scanning
+    assert "not on the package index yet" in scanning
