@@ -16,6 +16,7 @@ from pathlib import Path
 
 from wave_lsp.core.parsing.injections import find_injections
 from wave_lsp.core.runtime.permissions import PermissionEngine, make_rule, split_command
+from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
 
 REPO = Path(__file__).resolve().parents[1]
 RULES = ([make_rule(r, "deny", "user settings") for r in ("Bash(rm -rf:*)", "Bash(curl*)",
@@ -52,11 +53,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared/corpus/real")
+    parser.add_argument("--target", default="wave", choices=sorted(TARGETS),
+                        help="the runtime profile: `claude-code` also runs the read-only "
+                             "classifier for every command no rule allows (in this folder)")
     args = parser.parse_args()
     found = commands(args.corpus) + commands(REPO / "examples")
-    engine = PermissionEngine(RULES)
+    engine = PermissionEngine(RULES, project=Path.cwd(), profile=PROFILES[args.target])
     engine.check("warm up")  # loads the grammar once
-    print(f"{len(found)} injected commands, {args.rounds} rounds; ms per command "
+    print(f"{len(found)} injected commands, target {args.target}, {args.rounds} rounds; ms per "
+          "command "
           "(CPU time; wall time in brackets); target <= 0.3 ms")
     for label, cold in (("cold (parse cache cleared every round)", True),
                         ("warm (parse cached, rules matched again)", False)):

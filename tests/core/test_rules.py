@@ -68,7 +68,9 @@ TRIGGERS: list[Case] = [
     Case("SK023", fm(NAME, DESC, "metadata:\n  a: «&x» one\n  b: *x")),
     Case("SK024", fm(NAME, DESC, "license: «!!str» MIT")),
     Case("SK025", fm(NAME, DESC, "allowed-tools: «[Read, Grep]»")),
-    Case("SK026", fm(NAME, DESC, "metadata:\n«\t»version: '1'")),
+    # Claude Code 2.1.332's retry re-indents the tab and loads the fields: a warning there
+    Case("SK026", fm(NAME, DESC, "metadata:\n«\t»version: '1'"),
+         level={"claude-code": Severity.WARNING}),
     Case("SK027", fm(NAME, DESC, "argument-hint: «[issue]»"), only=("wave", "claude-code"),
          level={"wave": Severity.INFORMATION, "claude-code": Severity.INFORMATION}),
     # only YAML 1.1 loaders (the claude.ai upload) read `yes` as a boolean: `portable` only

@@ -174,10 +174,12 @@ def test_list_command_json_contract(tree, capsys, monkeypatch) -> None:
     assert result["skills"] == [
         {"name": "deploy", "scope": "project", "path": ".wave/skills/deploy/SKILL.md",
          "modelInvocable": False, "userInvocable": True, "listingChars": 0, "shadowedBy": None,
-         "loads": True, "stoppedBy": None},
+         "listingLine": None, "loads": True, "stoppedBy": None},
         {"name": "deploy", "scope": "personal", "path": str(home / ".wave/skills/deploy/SKILL.md"),
          "modelInvocable": True, "userInvocable": True, "listingChars": 38,
-         "shadowedBy": ".wave/skills/deploy/SKILL.md", "loads": True, "stoppedBy": None},
+         "shadowedBy": ".wave/skills/deploy/SKILL.md",
+         "listingLine": "- deploy: Does deploy. Use when asked.", "loads": True,
+         "stoppedBy": None},
     ]
     assert main(["list"]) == 0
     assert "2 skills (wave); 0 in the model's listing" in capsys.readouterr().out

@@ -130,13 +130,12 @@ def _list_skills(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
 
 
 def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
+    from wave_lsp.core.checking.loading import runtime_listing
     from wave_lsp.core.runtime.listing import LISTING_HEADER, render_listing
-    from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     project, settings = _project(ls, params)
-    skills = runtime_skills(settings.profile, project, settings.home or Path.home(),
-                            settings.personal)
-    listing = render_listing([s.listing for s in skills if s.shadowed_by is None])
+    listing = render_listing(runtime_listing(settings.profile, project,
+                                             settings.home or Path.home(), settings.personal))
     return {"version": 1, "target": settings.target, "text": LISTING_HEADER + listing.text,
             "budget": listing.budget, "fullChars": listing.full_chars, "cut": listing.cut,
             "namesOnly": listing.names_only}

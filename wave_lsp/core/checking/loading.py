@@ -24,6 +24,7 @@ from wave_lsp.core.checking.engine import run_rules
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
+from wave_lsp.core.runtime.listing import ListingEntry, runtime_listing_entry
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
@@ -112,13 +113,41 @@ def skill_file_verdict(path: Path, profile: RuntimeProfile, home: Path | None,
 def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
                personal: bool, relative_to: Path | None) -> list[dict[str, object]]:
     """The rows of `list --format json` (also the editor's List Skills and the MCP tool): every
-    skill the target discovers from `project`, highest precedence first, with whether it loads."""
+    skill the target discovers from `project`, highest precedence first, with whether it loads
+    and its line in the model's listing exactly as the runtime writes it (`listingLine`, None
+    when the model does not see the skill; `listingChars` its length)."""
     from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     session = WorkspaceSession(freshness_seconds=None)  # one snapshot of the disk for all rows
-    return [{**skill.to_json(relative_to),
-             **skill_file_verdict(skill.path, profile, home, session).to_json()}
-            for skill in runtime_skills(profile, project, home, personal)]
+    rows = []
+    for skill in runtime_skills(profile, project, home, personal):
+        row = skill.to_json(relative_to)
+        document = load_document(skill.path)
+        if document is None:
+            rows.append({**row, "listingLine": None, **LoadVerdict(False).to_json()})
+            continue
+        location = locate(skill.path, home=home)
+        entry = runtime_listing_entry(document, location, profile)
+        row.update(modelInvocable=entry.model_invocable, userInvocable=entry.user_invocable,
+                   listingChars=entry.chars, listingLine=entry.text or None)
+        rows.append({**row, **load_verdict(document, location, profile, session).to_json()})
+    return rows
+
+
+def runtime_listing(profile: RuntimeProfile, project: Path | None, home: Path,
+                    personal: bool) -> list[ListingEntry]:
+    """The entries of the model's listing, each exactly as `profile`'s runtime writes its line
+    (`runtime_listing_entry`), for the skills that win their name, highest precedence first."""
+    from wave_lsp.core.workspace.runtime_view import runtime_skills
+
+    entries = []
+    for skill in runtime_skills(profile, project, home, personal):
+        if skill.shadowed_by is not None:
+            continue
+        document = load_document(skill.path)
+        entries.append(skill.listing if document is None else runtime_listing_entry(
+            document, locate(skill.path, home=home), profile))
+    return entries
 
 
 def invoke_loaded(document: SkillDocument, location: SkillLocation, settings: Settings,

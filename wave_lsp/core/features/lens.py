@@ -13,7 +13,7 @@ from typing import Any
 
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.runtime.listing import listing_entry
+from wave_lsp.core.runtime.listing import runtime_listing_entry
 
 PREVIEW_COMMAND = "wave.previewInvocation"
 
@@ -37,7 +37,7 @@ def listing_cost(ctx: FeatureContext) -> Lens:
         because = f": fix {stop.code}{where} to list it" if stop else ""
         return Lens(first_line, f"Not loaded by {ctx.profile.runtime}{because}; "
                                 "not in the model's skill listing, so no resident tokens")
-    entry = listing_entry(ctx.document, ctx.location)
+    entry = runtime_listing_entry(ctx.document, ctx.location, ctx.profile)
     if not entry.model_invocable:
         return Lens(first_line, "Not in the model's skill listing (disable-model-invocation): "
                                 "costs no resident tokens")

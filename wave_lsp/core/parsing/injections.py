@@ -55,20 +55,40 @@ class Injections:
     after_word: tuple[Span, ...]  #: `!`x`` glued to a word (not injections)
 
 
-def find_injections(text: str, start: int = 0) -> Injections:
-    """Injections of `text[start:]` (the body), in document order."""
-    return _find(text, start)
+def find_injections(text: str, start: int = 0, *, skip_code_spans: bool = False) -> Injections:
+    """Injections of `text[start:]` (the body), in document order. `skip_code_spans`: inline
+    injections are looked for in the text with its single-backtick code spans blanked
+    (`mask_code_spans`), as Claude Code 2.1.332 does; blocks are found either way."""
+    return _find(text, start, skip_code_spans)
+
+
+#: a single-backtick code span on one line (Claude Code's `` /`[^`\n]+`/g ``)
+CODE_SPAN = re.compile(r"`[^`\n]+`")
+
+
+def mask_code_spans(text: str) -> str:
+    """`text` with the inside of each code span replaced by spaces (same length), unless the span
+    follows `!` or a backtick (`` !`cmd` `` itself, a double-backtick span's inner half): what
+    Claude Code 2.1.332 scans for inline injections, so `` `see !`x` here` `` runs nothing."""
+    def blank(match: re.Match[str]) -> str:
+        before = text[match.start() - 1] if match.start() > 0 else ""
+        if before in ("!", "`"):
+            return match.group(0)
+        return "`" + " " * (len(match.group(0)) - 2) + "`"
+
+    return CODE_SPAN.sub(blank, text) if "`" in text else text
 
 
 @lru_cache(maxsize=64)
-def _find(text: str, start: int) -> Injections:
+def _find(text: str, start: int, skip_code_spans: bool = False) -> Injections:
     found: list[Injection] = []
     taken: list[Span] = []
     for match in BLOCK_PATTERN.finditer(text, start):
         found.append(_injection("block", match))
         taken.append(Span(match.start(), match.end()))
-    for match in _inline_matches(text, start, after_word=False):
-        found.append(_injection("inline", match))
+    scanned = mask_code_spans(text) if skip_code_spans and "!`" in text else text
+    for match in _inline_matches(scanned, start, after_word=False):
+        found.append(_injection("inline", _Original(match, text)))
     unclosed = tuple(Span(m.start(), m.end()) for m in BLOCK_OPENER.finditer(text, start)
                      if not any(s.start <= m.start() < s.end for s in taken))
     after_word = tuple(Span(m.start(), m.end())
@@ -94,7 +114,23 @@ def _inline_matches(text: str, start: int, *, after_word: bool) -> Iterator[re.M
             position = at + 1
 
 
-def _injection(kind: str, match: re.Match[str]) -> Injection:
+class _Original:
+    """A match in the masked text, read from the original one (the two have the same length)."""
+
+    def __init__(self, match: re.Match[str], text: str) -> None:
+        self._match, self._text = match, text
+
+    def start(self, group: int = 0) -> int:
+        return self._match.start(group)
+
+    def end(self, group: int = 0) -> int:
+        return self._match.end(group)
+
+    def group(self, group: int = 0) -> str:
+        return self._text[self._match.start(group) : self._match.end(group)]
+
+
+def _injection(kind: str, match: re.Match[str] | _Original) -> Injection:
     raw = match.group(1)
     leading = len(raw) - len(raw.lstrip())
     command = raw.strip()

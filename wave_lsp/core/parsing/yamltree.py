@@ -109,8 +109,12 @@ class YamlDocument:
 
     root: YamlNode | None = None
     problem: YamlProblem | None = None
-    #: the tree was rebuilt from Claude Code's quoting retry after `problem`
+    #: the tree was rebuilt after `problem` from a lenient reading (Bun's parser, Claude Code's
+    #: quoting retry), so that the other rules can still speak about the fields
     recovered: bool = False
+    #: the lenient readings (`READINGS`) under which the frontmatter parses after `problem`; a
+    #: runtime loads the fields when it uses one of them (`RuntimeProfile.frontmatter_readings`)
+    readings: frozenset[str] = frozenset()
     #: spans of every duplicated key: (first occurrence, later occurrence)
     duplicates: list[tuple[YamlNode, YamlNode]] = field(default_factory=list)
 
@@ -300,12 +304,7 @@ def parse_frontmatter(text: str, offset: int = 0) -> YamlDocument:
         return _build(parse_text, offset, _identity)
     except (MarkedYAMLError, ReaderError) as error:
         problem = _problem_from_error(error, parse_text, offset)
-    recovered = _recover(text, offset)
-    if recovered is not None:
-        recovered.problem = problem
-        recovered.recovered = True
-        return recovered
-    return YamlDocument(problem=problem)
+    return _recover(text, offset, problem)
 
 
 def _identity(index: int) -> int:
@@ -382,10 +381,25 @@ def _problem_from_error(error: Exception, text: str, offset: int) -> YamlProblem
     return YamlProblem("syntax", message, span)
 
 
-# Claude Code's quoting retry (docs/design/runtime-facts.md §3.1), reproduced exactly.
+# Lenient readings (docs/design/runtime-facts.md §3.1): how Claude Code still reads a frontmatter
+# that strict YAML rejects, reproduced exactly.
+#: Bun's YAML parser (Claude Code's native builds) accepts characters YAML 1.2 does not allow
+#: (U+0080, other C1 controls) and a plain value that starts with `,`
+BUN = "bun"
+#: the quoting retry: top-level `key: value` lines whose value holds a special character are
+#: quoted. Its line pattern ends in `$` without the multi-line flag, so a line that ends in CR
+#: (a CRLF file) never matches and is never rewritten
+QUOTE_RETRY = "quote-retry"
+#: the retry also turns each leading tab into two spaces (Claude Code 2.1.332; not in 2.1.88)
+TAB_RETRY = "tab-retry"
+READINGS = (BUN, QUOTE_RETRY, TAB_RETRY)
+
 #: compiled by `re` when first needed (a frontmatter that does not parse)
-_RETRY_LINE = r"^([a-zA-Z_-]+):\s+(.+)$"
+_RETRY_LINE = r"^([a-zA-Z_-]+):\s+(\S.*)$"
 _YAML_SPECIAL_CHARS = r"[{}[\]*&#!|>%@`]|: "
+_COMMA_START = r"^([a-zA-Z_-]+):[ \t]+(,.*)$"
+#: what YAML 1.2 allows in a stream besides tab, LF and CR (`c-printable`)
+_NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 @dataclass(slots=True)
@@ -399,44 +413,95 @@ class _Rewrite:
 
 
 def quote_problematic_values(text: str) -> tuple[str, list[_Rewrite]]:
-    """Quote top-level `key: value` lines whose value holds YAML special characters."""
+    """Quote top-level `key: value` lines whose value holds YAML special characters, as Claude
+    Code's retry does (so lines ending in CR stay as they are)."""
+    return _rewrite(text, (QUOTE_RETRY,))
+
+
+def _rewrite(text: str, readings: tuple[str, ...],
+             crlf_lines: bool = False) -> tuple[str, list[_Rewrite]]:
+    """`text` as the lenient `readings` see it. `crlf_lines`: also quote lines that end in CR
+    (no runtime does; the analysis tree does, to speak about the fields of a CRLF file)."""
     out: list[str] = []
     rewrites: list[_Rewrite] = []
     old_pos = new_pos = 0
     for raw_line in text.splitlines(keepends=True):
         content = raw_line.rstrip("\r\n")
         ending = raw_line[len(content) :]
-        match = re.match(_RETRY_LINE, content)
-        value = match.group(2) if match else ""
-        if (
-            match
-            and not (value.startswith('"') and value.endswith('"'))
-            and not (value.startswith("'") and value.endswith("'"))
-            and re.search(_YAML_SPECIAL_CHARS, value)
-        ):
-            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-            new_content = f'{match.group(1)}: "{escaped}"'
-            value_start = match.start(2)
-            rewrites.append(
-                _Rewrite(
-                    new_pos + value_start,
-                    new_pos + len(new_content),
-                    old_pos + value_start,
-                    old_pos + len(content),
-                )
-            )
-            out.append(new_content + ending)
-            new_pos += len(new_content) + len(ending)
+        cr_ended = ending.startswith("\r") and not crlf_lines
+        new_content: str | None = None
+        if TAB_RETRY in readings and content.startswith("\t"):
+            # a key at column 0 is all the quoting retry rewrites, so an indented line is only
+            # ever re-indented
+            tabs = len(content) - len(content.lstrip("\t"))
+            new_content = "  " * tabs + content[tabs:]
+            rewrites.append(_Rewrite(new_pos, new_pos + 2 * tabs, old_pos, old_pos + tabs))
         else:
-            out.append(raw_line)
-            new_pos += len(raw_line)
+            new_content, value_start = _rewrite_line(content, cr_ended, readings)
+            if new_content is not None:
+                rewrites.append(_Rewrite(new_pos + value_start, new_pos + len(new_content),
+                                         old_pos + value_start, old_pos + len(content)))
+        if new_content is None:
+            new_content = content
+        out.append(new_content + ending)
+        new_pos += len(new_content) + len(ending)
         old_pos += len(raw_line)
     return "".join(out), rewrites
 
 
-def _recover(text: str, offset: int) -> YamlDocument | None:
-    rewritten, rewrites = quote_problematic_values(text)
-    if not rewrites:
+def _rewrite_line(content: str, cr_ended: bool,
+                  readings: tuple[str, ...]) -> tuple[str | None, int]:
+    """The line as a reading rewrites it (None: unchanged), and where its value starts.
+    `cr_ended`: the line ends in CR, which the retry's `(\\S.*)$` (JavaScript's `.` stops at CR)
+    never matches."""
+    if BUN in readings:
+        match = re.match(_COMMA_START, content)
+        if match:
+            return _quoted(match), match.start(2)
+    if QUOTE_RETRY in readings and not cr_ended:
+        match = re.match(_RETRY_LINE, content)
+        value = match.group(2) if match else ""
+        if (match and not (value.startswith('"') and value.endswith('"'))
+                and not (value.startswith("'") and value.endswith("'"))
+                and re.search(_YAML_SPECIAL_CHARS, value)):
+            return _quoted(match), match.start(2)
+    return None, 0
+
+
+def _quoted(match: re.Match[str]) -> str:
+    escaped = match.group(2).replace("\\", "\\\\").replace('"', '\\"')
+    return f'{match.group(1)}: "{escaped}"'
+
+
+def _recover(text: str, offset: int, problem: YamlProblem) -> YamlDocument:
+    """After `problem`: which lenient readings parse the text, and the tree of the first one
+    that does (with spans in the original text); the problem alone when none does."""
+    found: YamlDocument | None = None
+    readings: set[str] = set()
+    attempts: list[tuple[tuple[str, ...], bool]] = [
+        ((BUN,), False), ((BUN, QUOTE_RETRY), False), ((BUN, QUOTE_RETRY, TAB_RETRY), False),
+        ((BUN, QUOTE_RETRY, TAB_RETRY), True)]
+    for used, crlf_lines in attempts:
+        built = _lenient_build(text, offset, used, crlf_lines)
+        if built is None:
+            continue
+        if not crlf_lines:
+            readings.add(used[-1])
+        if found is None:
+            found = built
+    if found is None:
+        return YamlDocument(problem=problem)
+    found.problem, found.recovered, found.readings = problem, True, frozenset(readings)
+    return found
+
+
+def _lenient_build(text: str, offset: int, readings: tuple[str, ...],
+                   crlf_lines: bool) -> YamlDocument | None:
+    placeholders: dict[str, str] = {}
+    if BUN in readings and _NOT_PRINTABLE.search(text):
+        text, placeholders = _placeholders(text)
+    rewritten, rewrites = _rewrite(text, readings, crlf_lines)
+    if not rewrites and not placeholders:
         return None
     new_starts = [r.new_start for r in rewrites]
 
@@ -451,9 +516,26 @@ def _recover(text: str, offset: int) -> YamlDocument | None:
         return index - rewrite.new_end + rewrite.old_end
 
     try:
-        return _build(rewritten, offset, to_old)
+        document = _build(_neutralise_inner_tabs(rewritten), offset, to_old)
     except (MarkedYAMLError, ReaderError):
         return None
+    if placeholders and document.root is not None:
+        for node in document.root.walk():
+            for stand_in, original in placeholders.items():
+                node.text = node.text.replace(stand_in, original)
+    return document
+
+
+def _placeholders(text: str) -> tuple[str, dict[str, str]]:
+    """`text` with each character YAML does not allow replaced by a private-use character that
+    the text does not hold (one per distinct character, same length), and the replacements."""
+    free = (chr(code) for code in range(0xE000, 0xF900) if chr(code) not in text)
+    chosen: dict[str, str] = {}
+    for character in sorted(set(_NOT_PRINTABLE.findall(text))):
+        chosen[character] = next(free)
+    for character, stand_in in chosen.items():
+        text = text.replace(character, stand_in)
+    return text, {stand_in: character for character, stand_in in chosen.items()}
 
 
 def _events(text: str, pure: bool) -> Iterator[events.Event]:

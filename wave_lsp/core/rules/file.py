@@ -15,8 +15,10 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.rules.helpers import shown
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, WAVE
+from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.workspace.location import SKILL_FILE, in_target_skills_root
 
 
@@ -96,6 +98,13 @@ def not_utf8(ctx: CheckContext) -> Iterator[Finding]:
 def bom(ctx: CheckContext) -> Iterator[Finding]:
     if not ctx.document.bom:
         return
+    if ctx.profile.strips_bom:
+        yield ctx.finding(
+            "SK004", first_line_span(ctx),
+            f"The file starts with a byte-order mark (U+FEFF): {ctx.profile.runtime} removes it "
+            "and reads the frontmatter, but skills-ref, Codex, Wave and Cline look for `---` at "
+            "offset 0 and find no frontmatter. Save the file as UTF-8 without BOM.")
+        return
     yield ctx.finding(
         "SK004", first_line_span(ctx),
         "The file starts with a byte-order mark (U+FEFF): runtimes look for `---` at offset 0 "
@@ -107,10 +116,10 @@ def bom(ctx: CheckContext) -> Iterator[Finding]:
 def no_frontmatter(ctx: CheckContext) -> Iterator[Finding]:
     source = ctx.document.source
     consequence = {
-        CLAUDE_CODE: "Claude Code loads the skill with empty metadata, so the model has no "
-                       "description to match",
         AGENTSKILLS: "skills-ref rejects it (`SKILL.md must start with YAML frontmatter (---)`)",
     }.get(ctx.profile, "the runtime finds no name and no description and does not load the skill")
+    if ctx.profile.lenient_frontmatter:
+        consequence = _without_frontmatter(ctx)
     if source.opener is None:
         yield ctx.finding("SK005", first_line_span(ctx),
                           f"The file does not start with a `---` frontmatter: {consequence}. "
@@ -128,6 +137,18 @@ def no_frontmatter(ctx: CheckContext) -> Iterator[Finding]:
     yield ctx.finding("SK005", Span(0, opener_text_start + 3),
                       f"The frontmatter must start at the very first character, but {what}: "
                       f"{consequence}.", fixes=[fix])
+
+
+def _without_frontmatter(ctx: CheckContext) -> str:
+    """What a lenient runtime does with a skill whose frontmatter it does not find."""
+    profile = ctx.profile
+    if profile.body_description_default is None:
+        return (f"{profile.runtime} loads the skill with empty metadata, so the model has no "
+                "description to match")
+    line = shown(read_as(ctx.document, profile).description or "", 80)
+    return (f"{profile.runtime} loads it with no fields (no name, no settings) and lists it with "
+            f"the body's first line as its description (`{line}`); Wave, skills-ref and Codex "
+            "reject it")
 
 
 @check("SK006")

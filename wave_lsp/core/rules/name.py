@@ -16,6 +16,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
 from wave_lsp.core.rules.registry import check
+from wave_lsp.core.runtime.listing import display_label
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
 
 RESERVED_WORDS = ("anthropic", "claude")
@@ -230,11 +231,18 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     name = nfkc(entry.value.strip())
     if name == nfkc(folder):
         return
+    if ctx.profile.labels_listing_with_name and ctx.location.scope != "plugin":
+        label = display_label(entry.value.strip(), folder)
+        shown_as = (f"lists it as `- {folder} ({label}): …` and accepts `/{label}` too"
+                    if label else "does not show this `name` at all (not a valid label)")
+        claude = f"Claude Code names the command `/{folder}` after the folder, {shown_as}"
+    else:
+        claude = (f"Claude Code names the command `/{folder}` after the folder and shows "
+                  "`name` only as a label")
     consequence = {
         WAVE: "Wave keys the skill by `name`, while the folder says otherwise; the spec "
                 "requires them to match",
-        CLAUDE_CODE: f"Claude Code names the command `/{folder}` after the folder and shows "
-                       "`name` only as a label",
+        CLAUDE_CODE: claude,
         AGENTSKILLS: f"skills-ref: Directory name '{folder}' must match skill name '{name}'",
         PORTABLE: "the spec, skills-ref and VS Code require the name to equal the folder",
     }.get(ctx.profile, f"{ctx.profile.runtime} requires the name to equal the folder `{folder}`")

@@ -155,12 +155,22 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
     document = ctx.document
     found = find_injections(document.text, document.body_offset)
     structure = parse_body(document.text, document.body_offset)
+    run = None
+    if ctx.profile.skips_injections_in_code_spans:
+        run = {item.span for item in find_injections(document.text, document.body_offset,
+                                                     skip_code_spans=True).items}
     for injection in capped(found.items, MAX_INJECTION_FINDINGS):
         fence = structure.fence_at(injection.span.start)
         in_fence = fence is not None and fence.span.start != injection.span.start and (
             fence.content.start <= injection.span.start)
         code = structure.code_at(injection.span.start)
-        if in_fence or (code is not None and injection.kind == "inline"):
+        if run is not None and injection.span not in run:
+            yield ctx.finding("SK121", injection.span,
+                              f"`{shown(injection.pattern)}` is inside a code span: "
+                              f"{ctx.profile.runtime} leaves it as text and does not run it "
+                              "(since 2.1.332), but other runtimes, Wave among them, run it on "
+                              "every invocation. Break the pattern, e.g. `! `cmd`` with a space.")
+        elif in_fence or (code is not None and injection.kind == "inline"):
             yield ctx.finding("SK121", injection.span,
                               f"`{shown(injection.pattern)}` looks like an example, but the "
                               "runtime matches injections in code too: it runs (and is "

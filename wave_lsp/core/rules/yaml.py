@@ -10,15 +10,22 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.parsing.yamltree import YamlNode, yaml11_type, yaml12_type
+from wave_lsp.core.parsing.yamltree import (
+    BUN,
+    QUOTE_RETRY,
+    READINGS,
+    TAB_RETRY,
+    YamlNode,
+    yaml11_type,
+    yaml12_type,
+)
 from wave_lsp.core.rules.helpers import capped, double_quoted, shown, value_region
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
+from wave_lsp.core.runtime.reads import read_as
 
 _CONSEQUENCE = {
     WAVE: "Wave cannot load this skill",
-    CLAUDE_CODE: "Claude Code loads the skill with empty metadata, so the model has no "
-                   "description to match",
     AGENTSKILLS: "skills-ref rejects the skill",
     PORTABLE: "most runtimes drop the skill",
 }
@@ -27,9 +34,54 @@ _CONSEQUENCE = {
 def _consequence(ctx: CheckContext) -> str:
     """What the target does with a frontmatter it cannot parse."""
     profile = ctx.profile
-    generic = (f"{profile.runtime} loads the skill with empty metadata" if profile.lenient_frontmatter
-               else f"{profile.runtime} cannot load this skill")
-    return _CONSEQUENCE.get(profile, generic)
+    if profile.lenient_frontmatter:
+        return empty_metadata(ctx)
+    return _CONSEQUENCE.get(profile, f"{profile.runtime} cannot load this skill")
+
+
+def empty_metadata(ctx: CheckContext) -> str:
+    """What a lenient runtime does with a frontmatter it cannot read: the fields are lost, and
+    where it describes a skill from its body, the model sees the body's first line."""
+    runtime = ctx.profile.runtime
+    if ctx.profile.body_description_default is None:
+        return (f"{runtime} loads the skill with empty metadata, so the model has no description "
+                "to match")
+    shown_line = shown(read_as(ctx.document, ctx.profile).description or "", 80)
+    return (f"{runtime} loads the skill with empty metadata: every field is lost and the "
+            f"listing describes it with the body's first line (`{shown_line}`)")
+
+
+#: what each lenient reading does, for the messages (`yamltree.READINGS`)
+_READING_WORDS = {
+    BUN: "{runtime}'s YAML parser (Bun) accepts this as written and loads the value",
+    QUOTE_RETRY: "{runtime}'s quoting retry quotes the value and loads it as text",
+    TAB_RETRY: "{runtime}'s retry turns each leading tab into two spaces and loads the fields",
+}
+_READING_NAMES = {BUN: "Claude Code's YAML parser (Bun)", QUOTE_RETRY: "Claude Code's quoting retry",
+                  TAB_RETRY: "Claude Code's tab retry"}
+_STRICT = ("strict parsers reject the file (skills-ref, Wave, and `claude plugin validate`, "
+           "which is stricter than the runtime)")
+
+
+def loaded_by(ctx: CheckContext) -> str | None:
+    """How the target's runtime still loads a frontmatter strict YAML rejects, in words (None
+    when it does not: the readings it uses do not parse it)."""
+    yaml = ctx.document.yaml
+    if yaml is None or yaml.problem is None:
+        return None
+    used = yaml.readings & ctx.profile.frontmatter_readings
+    for reading in READINGS:
+        if reading in used:
+            return _READING_WORDS[reading].format(runtime=ctx.profile.runtime)
+    return None
+
+
+def _crlf_blocks_retry(ctx: CheckContext) -> bool:
+    """The quoting retry would rescue the frontmatter if its lines did not end in CR."""
+    yaml = ctx.document.yaml
+    frontmatter = ctx.document.source.frontmatter or ""
+    return (yaml is not None and yaml.recovered and QUOTE_RETRY in ctx.profile.frontmatter_readings
+            and not yaml.readings & ctx.profile.frontmatter_readings and "\r" in frontmatter)
 
 
 _PROBLEM_CODES = {"colon": "SK021", "alias": "SK023", "tab": "SK026"}
@@ -50,13 +102,18 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
     rescued = ""
     consequence = _consequence(ctx)
     level = None
-    if yaml.recovered and ctx.profile.lenient_frontmatter:
-        # the runtime's quoting retry loads the file: say so, at the level of what happens
-        consequence = (f"{ctx.profile.runtime}'s quoting retry quotes the value and loads it as "
-                       "text; strict parsers (skills-ref, Wave) reject the file")
+    loading = loaded_by(ctx)
+    if loading is not None:
+        # the runtime loads the file: say how, at the level of what happens
+        consequence = f"{loading}; {_STRICT}"
         level = Severity.INFORMATION
-    elif yaml.recovered:
-        rescued = " (only Claude Code's quoting retry would load it)"
+    elif _crlf_blocks_retry(ctx):
+        consequence = (f"{ctx.profile.runtime}'s quoting retry never rewrites a line that ends "
+                       f"in CRLF, so it does not rescue this file: {empty_metadata(ctx)}. Save "
+                       "the file with LF line endings, or quote the value")
+    elif yaml.recovered and yaml.readings:
+        first = next(reading for reading in READINGS if reading in yaml.readings)
+        rescued = f" (only {_READING_NAMES[first]} would load it)"
     if code == "SK021":
         value = _line_value(ctx, problem.span.start)
         yield ctx.finding(
@@ -72,7 +129,8 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
     elif code == "SK026":
         yield ctx.finding("SK026", problem.span,
                           f"Use spaces instead of this tab: YAML accepts no tab where it expects "
-                          f"indentation or a value, so {consequence}.")
+                          f"indentation or a value, so {consequence}.",
+                          level=Severity.WARNING if level is not None else None)
     else:
         yield ctx.finding("SK020", problem.span,
                           f"Fix the YAML syntax here: {consequence}{rescued}. The parser says: "
@@ -113,7 +171,8 @@ def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
     if yaml is None:
         return
     consequence = {
-        CLAUDE_CODE: "Claude Code under Node throws and drops all metadata (Bun keeps the last)",
+        CLAUDE_CODE: "Claude Code (Bun's YAML parser) keeps the last value, but skills-ref "
+                     "rejects the file and `yaml` under Node throws and drops all metadata",
         AGENTSKILLS: "skills-ref rejects the file",
     }.get(ctx.profile, "YAML forbids it and loaders disagree on which value wins")
     for first, later in capped(yaml.duplicates, _LIMIT):
@@ -227,12 +286,18 @@ def _block_list_fix(ctx: CheckContext, key: YamlNode, node: YamlNode) -> list[Fi
 
 @check("SK026")
 def tab_indent(ctx: CheckContext) -> Iterator[Finding]:
+    loading = loaded_by(ctx)
     for start, end in capped(_leading_tabs(ctx), _LIMIT):
         edit = TextEdit(Span(start, end), ctx.text[start:end].replace("\t", "  "))
-        yield ctx.finding("SK026", Span(start, end),
-                          "A tab is used as indentation: YAML forbids it and every parser fails "
-                          f"here ({_consequence(ctx)}). Indent with spaces.",
-                          fixes=[Fix("Replace the tabs with spaces", [edit], preferred=True)])
+        if loading is not None:
+            message = (f"A tab is used as indentation: YAML forbids it. {loading} (since "
+                       f"2.1.332; 2.1.88 did not), but {_STRICT}. Indent with spaces.")
+        else:
+            message = ("A tab is used as indentation: YAML forbids it and every parser fails "
+                       f"here ({_consequence(ctx)}). Indent with spaces.")
+        yield ctx.finding("SK026", Span(start, end), message,
+                          fixes=[Fix("Replace the tabs with spaces", [edit], preferred=True)],
+                          level=Severity.WARNING if loading is not None else None)
 
 
 def _leading_tabs(ctx: CheckContext) -> list[tuple[int, int]]:

@@ -177,6 +177,22 @@ def argument_references(text: str, names: Sequence[str], start: int = 0,
                                 match.group(5))
 
 
+def fills_placeholder(text: str, words: Sequence[str], names: Sequence[str],
+                      profile: RuntimeProfile) -> bool:
+    """Substitution puts argument text (or nothing) in place of at least one placeholder of
+    `text`: `$ARGUMENTS`, a declared `$name`, or an indexed one with an argument. An indexed one
+    without an argument counts only under a profile that empties it; one that stays as written
+    is no substitution, so Claude Code 2.1.332 still appends the arguments to a body whose only
+    placeholder is an out-of-range `$5`."""
+    for reference in argument_references(text, names):
+        if reference.everything or reference.name is not None:
+            return True
+        word = reference.word(names, profile)
+        if (word is not None and word < len(words)) or not profile.keeps_missing_indexed_argument:
+            return True
+    return False
+
+
 def substitute_arguments(text: str, raw: str, words: Sequence[str], names: Sequence[str],
                          profile: RuntimeProfile) -> str:
     """`text` with every argument placeholder replaced (one pass)."""

@@ -7,10 +7,13 @@ what the code lens shows, what `list` reports as `listingChars`, and what SK055/
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from wave_lsp.core.parsing.document import FieldValues
+from wave_lsp.core.parsing.document import FieldValues, SkillDocument
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.runtime.reads import coerce_description, read_as
 from wave_lsp.core.workspace.location import SkillLocation
 
 #: Claude Code cuts `description` + ` - when_to_use` at this many characters
@@ -85,6 +88,67 @@ def listing_entry(document: FieldValues, location: SkillLocation) -> ListingEntr
         combined = combined[: LISTING_ENTRY_CAP - 1] + "…"
     text = f"- {name}: {combined}" if combined else f"- {name}"
     return ListingEntry(name, text, True, user, truncated)
+
+
+def command_name(document: FieldValues, location: SkillLocation, profile: RuntimeProfile) -> str:
+    """The name `/name` invokes under `profile`: the folder name where the runtime keys skills by
+    folder (a plugin's skill keeps `<plugin>:<name>`), else `skill_name`."""
+    if profile.keys_skills_by_folder and location.scope != "plugin" and location.dir_name:
+        return location.dir_name
+    return skill_name(document, location)
+
+
+#: Claude Code ignores a frontmatter `name` longer than this (`Frontmatter "name" … is over`)
+MAX_DISPLAY_NAME = 256
+_DISPLAY_NAME_CHARACTERS = frozenset("_:.-")
+
+
+def display_label(value: object, command: str) -> str | None:
+    """The label Claude Code lists beside the command name, `- command (label): …`: the
+    frontmatter `name` when it differs from the command, is at most 256 characters of letters,
+    marks, digits, `_`, `:`, `.` and `-` (any script), and is not the command's last
+    `:`-segment; None otherwise (an invalid `name` is not shown)."""
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    label = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    if (label == command or command.endswith(f":{label}") or not label
+            or len(label) > MAX_DISPLAY_NAME):
+        return None
+    for character in label:
+        if character not in _DISPLAY_NAME_CHARACTERS and unicodedata.category(character)[0] not in "LMN":
+            return None
+    return label
+
+
+def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
+                          profile: RuntimeProfile) -> ListingEntry:
+    """The skill's line exactly as `profile`'s runtime lists it (`wave_lsp.core.runtime.reads`:
+    the fields it loads, its description or the body's first line, its command name and label).
+    For a profile without those facts this is `listing_entry`."""
+    reading = read_as(document, profile)
+    if reading.same_fields and not reading.described_from_body \
+            and not profile.labels_listing_with_name:
+        return listing_entry(document, location)
+    values = reading.values
+    name = command_name(values, location, profile)
+    model = not _flag(values.value("disable-model-invocation"), False)
+    user = _flag(values.value("user-invocable"), True)
+    if not model:
+        return ListingEntry(name, "", False, user)
+    shown = name
+    if profile.labels_listing_with_name:
+        label = display_label(values.value("name"), name)
+        shown = f"{name} ({label})" if label else name
+    combined = reading.description or ""
+    when = values.value("when_to_use")
+    when_text = when if isinstance(when, str) else coerce_description(when) or ""
+    if when_text:
+        combined = f"{combined} - {when_text}" if combined else when_text
+    truncated = len(combined) > LISTING_ENTRY_CAP
+    if truncated:
+        combined = combined[: LISTING_ENTRY_CAP - 1] + "…"
+    text = f"- {shown}: {combined}" if combined else f"- {shown}"
+    return ListingEntry(shown, text, True, user, truncated)
 
 
 #: Claude Code: 1% of a 200k context × 4 characters per token (`SLASH_COMMAND_TOOL_CHAR_BUDGET`)

@@ -1,5 +1,6 @@
 """The invocation preview: what the model receives and which commands would run
-(docs/design/product.md *Preview*, steps 1–5; docs/design/runtime-facts.md §8.2, §8.6 and §8.7 for
+(docs/design/product.md *Preview*, steps 1–5; docs/design/runtime-facts.md §3.6 and §3.7 for
+Claude Code, §8.2, §8.6 and §8.7 for
 Wave).
 
 1. `Base directory for this skill: <dir>`, a blank line, the body.
@@ -35,7 +36,7 @@ from wave_lsp.core.parsing.injections import Injection, find_injections
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime import arguments as args_module
 from wave_lsp.core.runtime.execution import ArgumentsFile, run_command, shown_output
-from wave_lsp.core.runtime.listing import skill_name
+from wave_lsp.core.runtime.listing import command_name, truthy
 from wave_lsp.core.runtime.permissions import (
     Decision,
     PermissionEngine,
@@ -47,6 +48,7 @@ from wave_lsp.core.runtime.permissions import (
     user_settings_files,
 )
 from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.runtime.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
 from wave_lsp.core.runtime.toolrules import entries
 from wave_lsp.core.runtime.variables import PLACEHOLDER
@@ -73,8 +75,10 @@ class AllowedTool:
 def resolve_allowed_tools(document: SkillDocument, values: VariableValues) -> list[AllowedTool]:
     """Each `allowed-tools` rule after placeholder substitution, or why it is dropped."""
     entry = document.fields.get("allowed-tools")
-    if entry is None:
-        return []
+    reading = read_as(document, values.profile)
+    if entry is None or (not reading.same_fields
+                         and reading.values.value("allowed-tools") is None):
+        return []  # (the runtime did not load the field: a frontmatter it could not read)
     separators = values.profile.allowed_tools_separators
     result = []
     for item in entries(entry.node, document.text, separators):
@@ -122,8 +126,17 @@ def permission_rules(document: SkillDocument, location: SkillLocation, settings:
 
 def shell_tool(document: SkillDocument, profile: RuntimeProfile) -> str:
     """The permission tool of the shell that runs the injected commands."""
-    powershell = profile.honours_shell_field and document.value("shell") == "powershell"
+    shell = read_as(document, profile).values.value("shell")
+    powershell = profile.honours_shell_field and shell == "powershell"
     return "PowerShell" if powershell else "Bash"
+
+
+def body_injections(document: SkillDocument, profile: RuntimeProfile) -> list[Injection]:
+    """The injections of the body `profile`'s runtime sends (`read_as`), empty ones included: an
+    inline one in a code span is text under a runtime that skips them."""
+    start = read_as(document, profile).body_offset
+    return list(find_injections(document.text, start,
+                                skip_code_spans=profile.skips_injections_in_code_spans).items)
 
 
 @dataclass(slots=True)
@@ -173,7 +186,7 @@ class Invocation:
         return {
             "version": 1, "target": self.profile.name, "mode": self.mode, "arguments": self.arguments,
             "ok": self.ok, "text": self.text, "error": self.error,
-            "skill": {"name": skill_name(document, self.location),
+            "skill": {"name": command_name(document, self.location, self.profile),
                       "dir": str(self.location.skill_dir) if self.location.skill_dir else None,
                       "source": str(self.location.path) if self.location.path else None,
                       "pluginRoot": str(plugin.root) if plugin else None},
@@ -207,15 +220,14 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     """Every injection with the command the shell would get and the engine's decision."""
     profile = settings.profile
     values = VariableValues.for_location(location, profile, session_id, arguments_file)
-    injections = [i for i in find_injections(document.text, document.body_offset).items
-                  if not i.empty]
+    injections = [i for i in body_injections(document, profile) if not i.empty]
     if not injections:  # nothing to decide: the settings files need not be read
         return Plan(values, resolve_allowed_tools(document, values), RuleSet(), [])
     rules, allowed = permission_rules(document, location, settings, values)
     tool = shell_tool(document, profile)
     engine = PermissionEngine(rules.rules, tool, location.project_root or location.skill_dir,
                               profile)
-    names = args_module.declared_names(document.value("arguments"))
+    names = args_module.declared_names(read_as(document, profile).values.value("arguments"))
     words = args_module.split_arguments(raw_arguments or "", profile)
     planned = []
     decided: dict[str, Decision] = {}
@@ -250,12 +262,14 @@ def _argument_injections(document: SkillDocument, raw: str, words: list[str], na
     injections, so argument text such as `` !`cmd` `` becomes a command the runtime would check and
     run. Each one is decided like the others (so the abort message is the runtime's) and marked as
     coming from the arguments: wave-lsp never runs it."""
-    body = document.text[document.body_offset:]
+    start = read_as(document, values.profile).body_offset
+    body = document.text[start:]
     text = substitute(args_module.substitute_arguments(body, raw, words, names, values.profile),
                       values, in_shell=True).text
     found = []
-    at = Span(document.body_offset, document.body_offset)
-    for item in find_injections(text).items:
+    at = Span(start, start)
+    skip = values.profile.skips_injections_in_code_spans
+    for item in find_injections(text, skip_code_spans=skip).items:
         if item.empty or item.pattern in known:
             continue
         injection = Injection(item.kind, item.pattern, item.command, at, at)
@@ -308,6 +322,10 @@ def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
     session = session_id or PREVIEW_SESSION_ID
     result = Invocation(document, location, settings.profile, mode, raw_arguments)
+    refusal = not_user_invocable(document, location, settings.profile)
+    if refusal is not None:
+        result.ok, result.error = False, refusal
+        return result
     arguments_file = ArgumentsFile(raw_arguments) if mode == "execute" else None
     try:
         plan = plan_injections(document, location, settings, raw_arguments, session,
@@ -329,6 +347,28 @@ def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
             arguments_file.close()
 
 
+def not_user_invocable(document: SkillDocument, location: SkillLocation,
+                       profile: RuntimeProfile) -> str | None:
+    """The runtime's refusal of `/name` for a skill with `user-invocable: false` (None when it
+    renders it: the skill is user-invocable, or the runtime only hides it from the menu)."""
+    message = profile.not_user_invocable_message
+    if message is None or truthy(read_as(document, profile).values.value("user-invocable")) \
+            is not False:
+        return None
+    return message.format(name=command_name(document, location, profile))
+
+
+def placed_output(output: str, profile: RuntimeProfile, tool: str) -> str:
+    """What replaces an injection's pattern in the rendered text: the command's output as the
+    runtime's shell tool returns it (`trims_command_output`: blank leading lines and trailing
+    white space removed, and empty output named by `empty_command_output`)."""
+    if profile.trims_command_output:
+        output = re.sub(r"^(?:[^\S\n]*\n)+", "", output).rstrip()
+    if not output.strip() and profile.empty_command_output is not None:
+        return profile.empty_command_output.format(tool=tool)
+    return output
+
+
 def _execute(result: Invocation, plan: Plan) -> bool:
     cwd = result.location.project_root or result.location.skill_dir or Path.cwd()
     tool = shell_tool(result.document, result.profile)
@@ -342,9 +382,12 @@ def _execute(result: Invocation, plan: Plan) -> bool:
     for planned in plan.injections:
         if planned.from_arguments:
             result.ok = False
-            result.error = (f'Shell command not run for pattern "{planned.injection.pattern}": '
-                            "argument text was spliced into it (Claude Code does this; wave-lsp "
-                            "never runs user text in a shell, see SK119)")
+            result.error = (f'Shell command not run for pattern "{planned.shown_pattern}": '
+                            f"{result.profile.runtime} would run `{planned.shell_command}`, "
+                            "with the arguments spliced into it. wave-lsp is stricter and does "
+                            "not execute it: the arguments are user text, and spliced into a "
+                            "command they run as shell code (SK119). The dry-run shows what "
+                            f"{result.profile.runtime} would decide.")
             return False
         changed = _changed_since_decided(planned, plan)
         if changed is not None:
@@ -355,11 +398,14 @@ def _execute(result: Invocation, plan: Plan) -> bool:
         outcome = run_command(planned.shell_command, cwd, timeout)
         planned.executed, planned.exit_code = True, outcome.exit_code
         if outcome.exit_code == 0:
-            shown, saved = shown_output(outcome.stdout)
+            shown, saved = shown_output(placed_output(outcome.stdout, result.profile, tool))
         elif result.profile.aborts_on_command_failure:
             result.ok = False
+            parts = [outcome.stdout.strip()] if outcome.stdout.strip() else []
+            if outcome.stderr.strip():  # 2.1.332 leaves out an empty part and its label
+                parts.append(f"[stderr]\n{outcome.stderr.strip()}")
             result.error = (f'Shell command failed for pattern "{planned.injection.pattern}": '
-                            f"{outcome.stdout.strip()}\n[stderr]\n{outcome.stderr.strip()}")
+                            + "\n".join(parts))
             return False
         else:
             detail = (f"timed out after {timeout:.0f} s" if outcome.timed_out
@@ -384,22 +430,23 @@ def _changed_since_decided(planned: PlannedInjection, plan: Plan) -> str | None:
 
 def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
     document, profile = result.document, result.profile
-    body = document.body
-    start, end = document.body_offset, len(document.text)
+    reading = read_as(document, profile)
+    body = document.text[reading.body_offset:]
+    start, end = reading.body_offset, len(document.text)
     if profile.trims_body:
-        start = document.body_offset + (len(body) - len(body.lstrip()))
-        end = document.body_offset + len(body.rstrip())
-    names = args_module.declared_names(document.value("arguments"))
+        start = reading.body_offset + (len(body) - len(body.lstrip()))
+        end = reading.body_offset + len(body.rstrip())
+    names = args_module.declared_names(reading.values.value("arguments"))
     words = args_module.split_arguments(raw_arguments, profile)
     pieces: list[str] = []
     position = start
-    placeholder = False
+    gaps: list[str] = []
     by_span = {p.injection.span: p for p in plan.injections}
-    for injection in find_injections(document.text, document.body_offset).items:
+    for injection in body_injections(document, profile):
         if injection.span.start < position:
             continue
         gap = document.text[position : injection.span.start]
-        placeholder |= args_module.has_placeholder(gap, names)
+        gaps.append(gap)
         pieces.append(_substituted(gap, raw_arguments, words, names, plan.values))
         planned = by_span.get(injection.span)
         if planned is not None and planned.executed:
@@ -408,9 +455,13 @@ def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
             pieces.append(substitute(injection.pattern, plan.values, in_shell=True).text)
         position = injection.span.end
     gap = document.text[position:end]
-    placeholder |= args_module.has_placeholder(gap, names)
+    gaps.append(gap)
     pieces.append(_substituted(gap, raw_arguments, words, names, plan.values))
     text = "".join(pieces)
+    # a runtime that substitutes inside commands too counts their placeholders
+    searched = [document.text[start:end]] if profile.splices_arguments_into_commands else gaps
+    placeholder = any(args_module.fills_placeholder(part, words, names, profile)
+                      for part in searched)
     file_variable = profile.arguments_file_variable
     uses_file = file_variable is not None and "${" + file_variable + "}" in document.text[start:end]
     if raw_arguments and not placeholder and not uses_file:
@@ -449,7 +500,7 @@ def commands_that_run(result: Invocation) -> int:
 
 
 def _heading(result: Invocation) -> str:
-    name = skill_name(result.document, result.location)
+    name = command_name(result.document, result.location, result.profile)
     return f"/{name} ({result.mode}, target {result.profile.name})"
 
 

@@ -14,10 +14,13 @@ attributes for a runtime they do not know.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
+
+from wave_lsp.core.parsing.yamltree import BUN, QUOTE_RETRY, TAB_RETRY
 
 #: the three placeholder families a runtime may expand in the body and in `allowed-tools`
 WAVE_VARIABLES = frozenset({"WAVE_SKILL_DIR", "WAVE_PLUGIN_ROOT", "WAVE_SESSION_ID",
@@ -103,6 +106,35 @@ class RuntimeProfile:
     #: (`wave_lsp.core.runtime.readonly`; Claude Code yes, Wave's permission manager no)
     auto_allows_read_only: bool = False
 
+    # -- how the runtime reads a SKILL.md (docs/design/runtime-facts.md §3.1-§3.7) --------------
+    #: the lenient YAML readings (`wave_lsp.core.parsing.yamltree.READINGS`) under which a
+    #: frontmatter that strict YAML rejects still loads its fields; none: the file has empty
+    #: metadata (or, for a strict loader, does not load)
+    frontmatter_readings: frozenset[str] = frozenset()
+    #: a byte-order mark is removed before the frontmatter is looked for
+    strips_bom: bool = False
+    #: the frontmatter ends at the first `---` anywhere, even inside a value (a lazy regular
+    #: expression, not a delimiter line), and the body starts after the white space that follows
+    #: it: the body's leading blank lines are not sent
+    frontmatter_ends_at_first_dashes: bool = False
+    #: a skill without a description is described by its body's first non-blank line (a heading's
+    #: `#`s removed, cut at 100 characters); this text when the body has none
+    body_description_default: str | None = None
+    #: the listing names a skill by its command (folder) name, with a valid different frontmatter
+    #: `name` as a label, `- folder (name): …`; `/name` then works as well as `/folder`
+    labels_listing_with_name: bool = False
+    #: `user-invocable: false` refuses `/name` with this message (`{name}`: the command name)
+    not_user_invocable_message: str | None = None
+    #: inline injections inside a single-backtick code span are left as written
+    skips_injections_in_code_spans: bool = False
+    #: a command's output loses its leading blank lines and trailing white space (the Bash tool's
+    #: result); empty output becomes `empty_command_output` (`{tool}`: the shell tool)
+    trims_command_output: bool = False
+    empty_command_output: str | None = None
+    #: the Claude Code version each fact above was last verified against, by field name
+    #: (docs/design/runtime-facts.md §3: facts not named hold from 2.1.88's source)
+    fact_versions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
     def expands(self, variable: str) -> bool:
         """`${variable}` is substituted by this runtime."""
         if variable.startswith("user_config."):
@@ -147,6 +179,22 @@ CLAUDE_CODE = RuntimeProfile(
     settings_folder=".claude", honours_shell_field=True, aborts_on_command_failure=True,
     command_timeout_seconds=120.0,  # the Bash tool's 2 minutes (§3.7)
     auto_allows_read_only=True,
+    frontmatter_readings=frozenset({BUN, QUOTE_RETRY, TAB_RETRY}), strips_bom=True,
+    frontmatter_ends_at_first_dashes=True, body_description_default="Skill",
+    labels_listing_with_name=True,
+    not_user_invocable_message=("This skill can only be invoked by Claude, not directly by users. "
+                                'Ask Claude to use the "{name}" skill for you.'),
+    skips_injections_in_code_spans=True, trims_command_output=True,
+    empty_command_output="({tool} completed with no output)",
+    fact_versions=MappingProxyType({
+        # verified against 2.1.332 (issue 26 measurements); 2.1.88 had no tab retry, did not
+        # label the listing with `name` and ran injections inside code spans
+        "frontmatter_readings": "2.1.332", "strips_bom": "2.1.332",
+        "frontmatter_ends_at_first_dashes": "2.1.332", "body_description_default": "2.1.332",
+        "labels_listing_with_name": "2.1.332", "not_user_invocable_message": "2.1.332",
+        "skips_injections_in_code_spans": "2.1.332", "trims_command_output": "2.1.332",
+        "empty_command_output": "2.1.332", "arguments_appended_after": "2.1.332",
+    }),
 )
 
 AGENTSKILLS = RuntimeProfile(

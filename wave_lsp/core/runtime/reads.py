@@ -1,0 +1,124 @@
+"""What a runtime reads from a SKILL.md: the frontmatter values it loads and the body it sends
+(docs/design/runtime-facts.md §3.1, §3.2 and §3.6).
+
+The document (`SkillDocument`) is parsed once, for every target; this is the target's own reading
+of it, asked of the profile:
+
+- `strips_bom`: a byte-order mark is removed before the frontmatter is looked for (else a file
+  with one has no frontmatter at all).
+- `frontmatter_ends_at_first_dashes`: Claude Code's `/^---\\s*\\n([\\s\\S]*?)---\\s*\\n?/`: the
+  frontmatter ends at the first `---` anywhere (`description: a --- b` ends it mid-line) and the
+  body starts after the white space that follows, so its leading blank lines are never sent.
+- `frontmatter_readings`: which lenient readings (Bun's parser, the quoting retry, the tab retry)
+  still load a frontmatter that strict YAML rejects; under none of them the fields are empty.
+- `body_description_default`: a skill without a description is described by its body's first
+  non-blank line.
+
+A profile without these facts reads the document as it is parsed (`same_fields`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from wave_lsp.core.parsing.document import FieldValues, FrontmatterValues, SkillDocument
+from wave_lsp.core.parsing.injections import JS_SPACE
+from wave_lsp.core.parsing.yamltree import YamlDocument, parse_frontmatter
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+
+#: Claude Code's `FRONTMATTER_REGEX` (JavaScript's `\s`)
+_FRONTMATTER = re.compile(rf"---[{JS_SPACE}]*\n([\s\S]*?)---[{JS_SPACE}]*\n?")
+_HEADING_MARKER = re.compile(r"^#+\s+")
+#: `extractDescriptionFromMarkdown`: longer first lines are cut to 97 characters and `...`
+BODY_DESCRIPTION_CHARS = 100
+_EMPTY = FrontmatterValues({}, frozenset())
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeReading:
+    """A SKILL.md as one runtime reads it."""
+
+    values: FieldValues  #: the frontmatter values it loads (none: empty metadata)
+    body_offset: int  #: where the body it sends starts in the document's text
+    #: a frontmatter was found and its fields loaded (False: the skill has empty metadata)
+    loaded_fields: bool
+    #: the values are the document's own (the usual case): its nodes describe them
+    same_fields: bool
+    #: the description the runtime uses (None: it has none)
+    description: str | None
+    #: `description` comes from the body's first line, not from the frontmatter
+    described_from_body: bool = False
+
+
+def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
+    """`document` as `profile`'s runtime reads it."""
+    if not profile.frontmatter_ends_at_first_dashes:
+        return _described(document, profile, document, document.body_offset,
+                          document.yaml is not None, True)
+    text = document.text
+    match = None
+    if not (document.bom and not profile.strips_bom) and text.find("---", 3) >= 0:
+        match = _FRONTMATTER.match(text)
+    if match is None:
+        return _described(document, profile, _EMPTY, 0, False, document.yaml is None)
+    frontmatter, offset = match.group(1), match.start(1)
+    source = document.source
+    same = frontmatter == source.frontmatter and offset == source.frontmatter_offset
+    yaml = document.yaml if same and document.yaml is not None else parse_frontmatter(frontmatter,
+                                                                                      offset)
+    values = _loaded_values(yaml, profile)
+    if values is None:
+        return _described(document, profile, _EMPTY, match.end(), False, False)
+    return _described(document, profile, document if same else values, match.end(), True, same)
+
+
+def _loaded_values(yaml: YamlDocument, profile: RuntimeProfile) -> FieldValues | None:
+    """The values the runtime loads from `yaml` (None: it cannot parse it)."""
+    if yaml.problem is not None and not (yaml.readings & profile.frontmatter_readings):
+        return None
+    mapping = yaml.mapping
+    if mapping is None:
+        return _EMPTY
+    names = frozenset(key.text for key, _ in mapping.pairs if key.kind == "scalar")
+    return FrontmatterValues(mapping.value(), names)
+
+
+def _described(document: SkillDocument, profile: RuntimeProfile, values: FieldValues,
+               body_offset: int, loaded: bool, same: bool) -> RuntimeReading:
+    if same and values is not document:
+        same = False
+    description = coerce_description(values.value("description"))
+    if description is not None or profile.body_description_default is None:
+        return RuntimeReading(values, body_offset, loaded, same, description)
+    return RuntimeReading(values, body_offset, loaded, same,
+                          body_description(document.text[body_offset:],
+                                           profile.body_description_default), True)
+
+
+def coerce_description(value: Any) -> str | None:
+    """Claude Code's `coerceDescriptionToString`: text trimmed (blank: none), a number or boolean
+    as JavaScript's `String(v)`, anything else none."""
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    return None
+
+
+def body_description(body: str, default: str) -> str:
+    """`extractDescriptionFromMarkdown`: the first non-blank line, trimmed, a heading's `#`s
+    removed, cut to 97 characters and `...` when longer than 100; `default` when there is none."""
+    for line in body.split("\n"):
+        trimmed = line.strip()
+        if trimmed:
+            text = _HEADING_MARKER.sub("", trimmed, count=1)
+            if len(text) > BODY_DESCRIPTION_CHARS:
+                return text[: BODY_DESCRIPTION_CHARS - 3] + "..."
+            return text
+    return default
