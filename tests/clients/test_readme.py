@@ -69,8 +69,14 @@ def test_the_offline_shell_block_runs(tmp_path: Path) -> None:
 
 
 def test_the_install_block_names_only_clone_installs() -> None:
+    """Only what works before publication: installs from the clone, the wheel that
+    scripts/release builds (named as it names it), and the index form marked as not working."""
     lines = [line.split("#", 1)[0].strip() for line in blocks("shell")["install"].splitlines()]
     assert [line for line in lines if line] == ["pipx install .", "uv tool install .", "pip install ."]
+    text = (REPO / "README.md").read_text("utf-8")
+    assert f"pipx install dist/wave_lsp-{wave_lsp.__version__}-py3-none-any.whl" in text
+    assert "`pipx install wave-lsp`" in text and "**that form\ndoes not work yet.**" in text
+    assert "git+https://" not in text
 
 
 @pytest.mark.parametrize("readme", READMES, ids=lambda p: p.relative_to(REPO).as_posix())
