@@ -6,6 +6,7 @@ stays absent), paths outside the project root refused, inputs validated with too
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -209,6 +210,25 @@ def test_without_the_sdk_the_command_exits_2_with_a_hint(monkeypatch, capsys) ->
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "pip install 'wave-lsp[mcp]'" in error
     assert "pipx inject wave-lsp" in error and "uv tool install --force" in error
+
+
+def test_without_the_sdk_a_client_is_told_what_to_install(tmp_path) -> None:
+    """An MCP client starts `wave-lsp mcp` and sends `initialize` at once: without the SDK, the
+    answer is a JSON-RPC error whose message says what to install (Claude Code would otherwise
+    show only "Failed to connect"), then the command exits 2."""
+    starter = ("import sys; sys.modules['mcp.server.mcpserver'] = None\n"
+               "from wave_lsp.cli import main\nsys.exit(main(['mcp']))\n")
+    initialize = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                  "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                             "clientInfo": {"name": "claude-code", "version": "2"}}}
+    result = subprocess.run([sys.executable, "-c", starter], input=json.dumps(initialize) + "\n",
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 2
+    answer = json.loads(result.stdout)
+    assert answer["id"] == 0 and answer["error"]["code"] == -32603
+    assert "install it with" in answer["error"]["message"]
+    assert "pip install 'wave-lsp[mcp]'" in answer["error"]["message"]
+    assert "pip install 'wave-lsp[mcp]'" in result.stderr
 
 
 @pytest.mark.parametrize(("prefix", "first"), [
