@@ -6,6 +6,7 @@ example workflows under docs/ci are valid YAML that use the documented options."
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -71,6 +72,12 @@ def test_the_wheel_works_in_a_fresh_environment(artefacts: Path, tmp_path: Path)
                             timeout=120, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 1, result.stderr
     assert "SK021" in result.stdout
+    # the rule pages the editor links to are the ones installed with the package
+    described = subprocess.run([str(program), "rule", "SK021", "--format", "json"], cwd=elsewhere,
+                               capture_output=True, text=True, check=True, timeout=60,
+                               env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    page = Path(json.loads(described.stdout)["page"])
+    assert page.is_relative_to(environment) and page.read_text("utf-8").startswith("# SK021 ")
     summary, not_loaded = result.stdout.rstrip().splitlines()[-2:]
     assert summary.startswith("Checked 5 files:")
     assert not_loaded.startswith("2 skills are not loaded by Wave: ")
