@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, Rule, rules
+from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, Rule, Severity, rules
 from wave_lsp.core.rules import all_checks, implemented_codes
 
 _LEVEL = {None: "–", 1: "error", 2: "warning", 3: "information", 4: "hint"}
@@ -25,8 +25,19 @@ def where_checked(code: str) -> str:
             f"`wave_lsp/data/rules.toml`; golden case `tests/golden/cases/{code}/`.")
 
 
+def effective_levels(item: Rule) -> list[Severity | None]:
+    """The severity per catalog column as reported: the column capped by the rule's confidence."""
+    return [None if s is None else item.confidence.cap(s) for s in item.severities.values()]
+
+
+def _level_cell(column: Severity | None, level: Severity | None) -> str:
+    text = _LEVEL[int(level) if level else None]
+    return text if level == column else f"{text} (catalog: {_LEVEL[int(column) if column else None]})"
+
+
 def rule_page(item: Rule) -> str:
-    levels = " | ".join(_LEVEL[int(s) if s else None] for s in item.severities.values())
+    levels = " | ".join(_level_cell(column, level) for column, level
+                        in zip(item.severities.values(), effective_levels(item), strict=True))
     status = ("" if item.code in implemented_codes()
               else "\n> Not reported yet: this rule is specified and will be implemented soon.\n")
     return f"""# {item.code} {item.name}
@@ -53,6 +64,10 @@ def rule_page(item: Rule) -> str:
 
 {item.fix}
 {_applicability(item)}{_notes(item)}{_stops_loading(item)}
+## How sure it is
+
+{confidence_text(item)}
+{_evidence(item)}
 Silence it on one line with `# wave-lsp: ignore {item.code}` (frontmatter) or
 `<!-- wave-lsp: ignore {item.code} -->` (body), for a file with `wave-lsp: ignore-file {item.code}`,
 or everywhere with `--ignore {item.code}` / `[tool.wave-lsp] ignore = ["{item.code}"]`.
@@ -87,6 +102,44 @@ def stops_loading_text(item: Rule) -> str:
             "refuses to render it, naming this rule.")
 
 
+_CONFIDENCE = {
+    "certain": "The runtime's own code decides what this rule reports: the severities above "
+               "apply as they are.",
+    "likely": "This rule checks a fact against the files, which may still depend on where the "
+              "skill is installed or run: it is reported at most as a warning.",
+    "heuristic": "This rule guesses from the text (what a word means, what the author intends, "
+                 "what else the user has installed): it is reported at most as information, "
+                 "whatever the column above says.",
+}
+
+
+def confidence_text(item: Rule) -> str:
+    """How the rule knows, and what that does to its severity (docs/design/rules.md *Severity
+    policy*)."""
+    text = f"Confidence: **{item.confidence.label}**. {_CONFIDENCE[item.confidence.label]}"
+    if item.confidence.label != "heuristic" and item.code in LESS_SURE_FINDINGS:
+        text += f" {LESS_SURE_FINDINGS[item.code]}"
+    return text
+
+
+#: rules some of whose findings know less than the rule (`Finding.confidence`): what those are
+LESS_SURE_FINDINGS = {
+    "SK112": "A bare path-like word in prose or code (not a link target, not a path under "
+             "`${CLAUDE_SKILL_DIR}`) is heuristic: at most information.",
+    "SK113": "A bare path-like word in prose or code is heuristic: at most information.",
+    "SK116": "A placeholder whose intent the skill's own words do not settle is heuristic: at "
+             "most information.",
+}
+
+
+def _evidence(item: Rule) -> str:
+    if not item.evidence:
+        return ""
+    rows = "\n".join(f"| {e.fact} | {e.source} | {e.verified} |" for e in item.evidence)
+    return ("\n## Evidence\n\n| runtime fact | source | verified against |\n|---|---|---|\n"
+            f"{rows}\n")
+
+
 def _applicability(item: Rule) -> str:
     text = _APPLICABILITY.get(item.fix_applicability)
     return f"\n{text}\n" if text else ""
@@ -97,10 +150,13 @@ def rule_json(item: Rule) -> dict[str, Any]:
     checks = [c.name for c in all_checks() if item.code in c.codes]
     return {"code": item.code, "name": item.name, "family": item.family,
             "severity": {column: level.label if level else None
-                         for column, level in item.severities.items()},
+                         for column, level in zip(item.severities, effective_levels(item),
+                                                  strict=True)},
             "summary": item.summary, "why": item.why, "example": item.example, "fix": item.fix,
             "fixApplicability": item.fix_applicability or None, "notes": item.notes or None,
             "stopsLoading": [c for c in CATALOG_COLUMNS if c in item.stops_loading],
+            "confidence": item.confidence.label,
+            "evidence": [e.to_json() for e in item.evidence],
             "checks": checks, **({"url": item.url} if item.url else {}),
             "page": str(item.page) if item.page is not None else None}
 
@@ -108,7 +164,8 @@ def rule_json(item: Rule) -> dict[str, Any]:
 def describe_rule(item: Rule, *, brief: bool = False) -> str:
     """One rule as `wave-lsp rule` prints it (`brief`: one line, for `--all`)."""
     levels = ", ".join(f"{column} {level.label if level else 'off'}"
-                       for column, level in item.severities.items())
+                       for column, level in zip(item.severities, effective_levels(item),
+                                                strict=True))
     if brief:
         return f"{item.code} {item.name} ({levels}): {item.summary}"
     fix = item.fix + (f" (quick fix: {item.fix_applicability})" if item.fix_applicability else "")
@@ -119,6 +176,9 @@ def describe_rule(item: Rule, *, brief: bool = False) -> str:
         parts.append(f"How wave-lsp decides: {item.notes}")
     if item.stops_loading:
         parts.append(stops_loading_text(item))
+    parts.append(confidence_text(item))
+    for e in item.evidence:
+        parts.append(f"Evidence: {e.fact} (source: {e.source}; verified against {e.verified})")
     parts.append(where_checked(item.code))
     return "\n\n".join(parts)
 
@@ -129,7 +189,7 @@ def index_page() -> str:
              f"|---|---|{'---|' * len(CATALOG_COLUMNS)}---|"]
     for item in rules().values():
         levels = " | ".join(_LEVEL[int(s) if s else None][:1].upper() if s else "–"
-                            for s in item.severities.values())
+                            for s in effective_levels(item))
         summary = item.summary.replace("|", "\\|")
         lines.append(f"| [{item.code}]({item.code}.md) | {item.name} | {levels} | {summary} |")
     return "\n".join(lines) + "\n"

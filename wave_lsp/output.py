@@ -126,6 +126,7 @@ def to_sarif(reports: list[FileReport], target: str) -> dict[str, Any]:
                 "ruleIndex": rule_index[finding.code],
                 "level": _SARIF_LEVEL[finding.severity],
                 "message": {"text": finding.message},
+                "properties": {"confidence": finding.certainty.label},
                 "locations": [{"physicalLocation": {
                     "artifactLocation": {"uri": uri},
                     "region": {"startLine": start.line + 1, "startColumn": start.character + 1,
@@ -141,6 +142,7 @@ def to_sarif(reports: list[FileReport], target: str) -> dict[str, Any]:
         **({"helpUri": url} if (url := rule(code).url) else {}),
         "help": {"text": f"{rule(code).why} Fix: {rule(code).fix} "
                          f"(`wave-lsp rule {code}` prints the whole page.)"},
+        "properties": {"confidence": rule(code).confidence.label},
     } for code in used]
     driver: dict[str, Any] = {"name": "wave-lsp", "version": __version__}
     if PUBLIC_HOME_URL:

@@ -9,10 +9,13 @@ warning gets a stable key: target, skill (the corpus folder), code, 1-based line
 of the code, the flagged text (or the resource path for a finding about another file) and its
 occurrence number among identical ones on the same line. The findings are joined with `labels.tsv`
 (target, skill, code, line, key, label, reason; label = true | false | advice), and the script
-prints, per target, precision per rule and overall: true / labelled. "advice" means the finding is
+prints, per target, precision per rule and overall: true / reported. "advice" means the finding is
 fair advice but not a mistake the author must fix, so it counts against precision at warning or
-error level. Findings without a label are counted and, with `--unlabelled`, listed. Labels whose
-finding is no longer reported are listed too (a removed true finding is a regression).
+error level; a finding without a label counts as false until it is labelled (and, with
+`--unlabelled`, is listed). Labels whose finding is no longer reported are listed too (a removed
+true finding is a regression), and recall is the labelled-true findings still reported as error
+or warning over all labelled-true ones. The second corpus, `labelled-2`, is scored by
+`labelled.py`.
 
 `--dump FILE` writes every error and warning (with message and flagged text) as TSV, the input for
 labelling.
@@ -133,6 +136,7 @@ def collect(targets: list[str], trees: Path | None = None) -> list[Reported]:
     from wave_lsp.core.checking.config import Settings
 
     found: list[Reported] = []
+    quiet: list[Reported] = []  # information and hints: only for recall at any severity
     with tempfile.TemporaryDirectory(prefix="wave-precision-") as temporary:
         root = Path(temporary) / "corpus"
         skills = mirror_upstream(root, trees) if trees else mirror(root)
@@ -145,21 +149,27 @@ def collect(targets: list[str], trees: Path | None = None) -> list[Reported]:
                 skill = by_path[report.path]
                 text = report.path.read_text("utf-8", errors="replace").lstrip("\ufeff")
                 seen: Counter[tuple[str, str, int]] = Counter()
+                seen_quiet: Counter[tuple[str, str, int]] = Counter()
                 for finding in report.findings:
-                    if finding.severity not in (Severity.ERROR, Severity.WARNING):
-                        continue
+                    loud = finding.severity in (Severity.ERROR, Severity.WARNING)
+                    counter = seen if loud else seen_quiet
                     if finding.path:
                         flagged = "@" + Path(finding.path).relative_to(folders[skill]).as_posix()
                         line = 0
                     else:
                         flagged = text[finding.span.start:finding.span.end][:200]
                         line = finding.range.start.line + 1 if finding.range else 0
-                    seen[finding.code, flagged, line] += 1
-                    digest = key(finding.code, flagged, seen[finding.code, flagged, line])
-                    found.append(Reported(target, skill, finding.code, line, digest,
+                    counter[finding.code, flagged, line] += 1
+                    digest = key(finding.code, flagged, counter[finding.code, flagged, line])
+                    (found if loud else quiet).append(Reported(target, skill, finding.code, line, digest,
                                           finding.severity.name.lower(), finding.message,
                                           flagged))
+    QUIET[:] = quiet
     return found
+
+
+#: the information and hint findings of the last `collect` (recall at any severity)
+QUIET: list[Reported] = []
 
 
 def key(code: str, flagged: str, occurrence: int) -> str:
@@ -192,8 +202,8 @@ def table(found: list[Reported], labels: dict[tuple[str, ...], dict[str, str]],
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for code in sorted(counts, key=lambda c: (c == "ALL", c)):
         c = counts[code]
-        labelled = c["true"] + c["false"] + c["advice"]
-        precision = f"{100 * c['true'] / labelled:.0f} %" if labelled else "–"
+        total = c["true"] + c["false"] + c["advice"] + c["unlabelled"]
+        precision = f"{100 * c['true'] / total:.0f} %" if total else "–"
         lines.append(f"| {code} | {c['error']} | {c['warning']} | {c['true']} | {c['false']} | "
                      f"{c['advice']} | {c['unlabelled']} | {precision} |")
     return lines
@@ -230,6 +240,18 @@ def main(argv: list[str] | None = None) -> int:
     lost = [row for row in gone if row["label"] == "true"]
     print(f"labels whose finding is no longer an error or warning: {len(gone)} "
           f"(of them labelled true: {len(lost)})")
+    for target in args.targets:
+        kept = sum(1 for item in found if item.target == target
+                   and labels.get(item.ident, {}).get("label") == "true")
+        missing = sum(1 for row in lost if row["target"] == target)
+        quiet = {item.ident[:4] for item in QUIET if item.target == target}
+        below = sum(1 for row in lost if row["target"] == target
+                    and tuple(row[c] for c in LABEL_COLUMNS[:4]) in quiet)
+        if kept + missing:
+            print(f"recall of labelled true findings, {target}: "
+                  f"{100 * kept / (kept + missing):.0f} % as error or warning ({kept} of "
+                  f"{kept + missing}), {100 * (kept + below) / (kept + missing):.0f} % at any "
+                  f"severity ({kept + below})")
     for row in lost:
         print("  LOST TRUE", *(row[c] for c in LABEL_COLUMNS))
     unlabelled = [item for item in found if item.ident not in labels]

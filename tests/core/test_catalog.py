@@ -40,12 +40,24 @@ def departures() -> dict[tuple[str, int], tuple[str, str]]:
     return changed
 
 
+def added_codes() -> dict[str, str]:
+    """docs/design/rules.md *Codes added to the original catalog*: code -> name."""
+    text = (ROOT / "docs" / "design" / "rules.md").read_text("utf-8")
+    section = text.split("### Codes added to the original catalog", 1)[1].split("\n### ", 1)[0]
+    return {m.group(1): m.group(2) for m in re.finditer(r"^\| (SK\d{3}) \| ([\w-]+) \|", section,
+                                                        re.M)}
+
+
 @pytest.mark.skipif(not RULES_MD.exists(), reason="shared/spec/RULES.md is not beside the repo")
 def test_catalog_matches_rules_md() -> None:
     """The catalog equals RULES.md except for the departures docs/design/rules.md lists and
-    justifies (each one checked: RULES.md must still say what the table says it said)."""
+    justifies (each one checked: RULES.md must still say what the table says it said), plus the
+    codes it lists as added (each a new code, never one RULES.md has)."""
     expected = rules_md_rows()
-    assert list(expected) == list(rules())
+    added = added_codes()
+    assert not set(added) & set(expected)
+    assert [code for code in rules() if code not in added] == list(expected)
+    assert {code: rules()[code].name for code in added} == added
     changed = departures()
     for (code, column), (was, _) in changed.items():
         assert LETTER[expected[code][1][column]] == LETTER[was], (code, column)
@@ -169,3 +181,26 @@ def test_rule_links_work_offline(monkeypatch) -> None:
     monkeypatch.setattr(catalog, "PUBLIC_DOCS_URL", "https://docs.example/rules/")
     assert rules()["SK021"].link == rules()["SK021"].url == "https://docs.example/rules/SK021.md"
     assert docs.rule_json(rules()["SK021"])["url"] == "https://docs.example/rules/SK021.md"
+
+
+def test_evidence_is_complete_and_cites_what_exists() -> None:
+    """Each evidence row (rules.toml `evidence`, `evidence-source`, `evidence-verified`) names a
+    fact, a source and a runtime version; a section of runtime-facts.md it cites exists; the rule
+    it supports is implemented; its page and `wave-lsp rule` show it (issue 27)."""
+    from wave_lsp.core.rules import implemented_codes
+    from wave_lsp.docs import describe_rule, rule_json, rule_page
+
+    facts = (ROOT / "docs" / "design" / "runtime-facts.md").read_text("utf-8")
+    sections = set(re.findall(r"^#+ (\d+(?:\.\d+)*)[. ]", facts, re.M))
+    with_evidence = [item for item in rules().values() if item.evidence]
+    assert len(with_evidence) >= 10
+    for item in with_evidence:
+        assert item.code in implemented_codes(), item.code
+        for evidence in item.evidence:
+            assert evidence.fact and evidence.source, item.code
+            assert re.search(r"\d+\.\d+", evidence.verified), (item.code, evidence.verified)
+            for cited in re.findall(r"runtime-facts\.md §(\d+(?:\.\d+)*)", evidence.source):
+                assert cited in sections, (item.code, cited)
+            assert evidence.fact in rule_page(item), item.code
+            assert evidence.fact in describe_rule(item), item.code
+            assert evidence.to_json() in rule_json(item)["evidence"], item.code

@@ -132,7 +132,9 @@ TRIGGERS: list[Case] = [
          level={t: Severity.INFORMATION for t in TARGETS}),
     Case("SK111", fm(NAME, DESC, body="x" * 70_000).replace("---", "«---»", 1)),
     Case("SK112", fm(NAME, DESC, body="See [the list](«references/checklist.md»).\n")),
-    Case("SK112", fm(NAME, DESC, body="Run `python «scripts/extract.py»`.\n")),
+    # a bare path-like word is heuristic (issue 27): at most information under every target
+    Case("SK112", fm(NAME, DESC, body="Run `python «scripts/extract.py»`.\n"),
+         level={t: Severity.INFORMATION for t in TARGETS}),
     Case("SK112", fm(NAME, DESC, body="Run `node «${WAVE_SKILL_DIR}/scripts/x.mjs»`.\n")
          .replace("«${WAVE_SKILL_DIR}/", "${WAVE_SKILL_DIR}/«")),
     Case("SK113", fm(NAME, DESC, body="See [shared](«../common/rules.md»).\n")),
@@ -161,6 +163,7 @@ TRIGGERS: list[Case] = [
          level={"wave": Severity.WARNING, "claude-code": Severity.WARNING}),
     Case("SK118", fm(NAME, DESC, "arguments: [issue]", body="Deploy «$env» for $issue.\n")),
     Case("SK119", fm(NAME, DESC, body="Issue: !`gh issue view «$ARGUMENTS»`\n")),
+    Case("SK150", fm(NAME, DESC, body="Follow @«/nowhere/guide.md».\n"), only=("claude-code",)),
     Case("SK120", fm(NAME, DESC, body="Branch: «!`git branch`»\n")),
     Case("SK121", fm(NAME, DESC, body="Example:\n\n```\n«!`echo hi`»\n```\n")),
     Case("SK122", fm(NAME, DESC, body="Means #REF«!`x`».\n")),
@@ -234,11 +237,14 @@ NON_TRIGGERS: dict[str, str] = {
     "SK113": fm(NAME, DESC, body="See [the web](https://example.com/../x) and [a](#b).\n"),
     "SK114": fm(NAME, DESC, body="See [a](references/a.md).\n"),
     "SK115": fm(NAME, DESC, body="Use $ARGUMENTS and `awk '{print $1}'`.\n"),
-    "SK116": fm(NAME, DESC, body="```\nawk '{print $1}'\n```\n"),
+    # a skill that takes no arguments: a `$1` nothing marks as literal text is not reported (an
+    # awk field there is, as information: issue 27, labelled-2's missed problems)
+    "SK116": fm(NAME, DESC, body="```\nrun $1\n```\n"),
     "SK117": fm(NAME, DESC, body="Run ${CLAUDE_SKILL_DIR}/y.\n\n```bash\n"
                                  "echo ${HOME}\n```\n"),
     "SK118": fm(NAME, DESC, "arguments: [issue]", body="Fix $issue; see $HOME and $PATH.\n"),
     "SK119": fm(NAME, DESC, body="Args: !`cat ${WAVE_ARGUMENTS_FILE}` and $ARGUMENTS.\n"),
+    "SK150": fm(NAME, DESC, body="Ask @maintainers; install `@acme/tools`; mail a@b.co.\n"),
     "SK120": fm(NAME, DESC, body="`#REF!` means a bad reference; so does KEY=!`x`.\n"),
     "SK121": fm(NAME, DESC, body="Branch: !`git branch`\n"),
     "SK122": fm(NAME, DESC, body="Branch: !`git branch` and ```!\ngit status\n```\n"),

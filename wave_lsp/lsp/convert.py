@@ -108,7 +108,8 @@ def diagnostic(finding: Finding, positions: Positions, uri: str) -> types.Diagno
         source=SOURCE,
         related_information=related or None,
         tags=_tags(finding),
-        data={"name": catalog.name, "fixes": [fix_json(fix, positions) for fix in finding.fixes]},
+        data={"name": catalog.name, "confidence": finding.certainty.label,
+              "fixes": [fix_json(fix, positions) for fix in finding.fixes]},
     )
 
 
@@ -140,7 +141,7 @@ def diagnostic_json(finding: Finding, positions: Positions, uri: str) -> dict[st
     tags = _tags(finding)
     if tags:
         value["tags"] = [tag.value for tag in tags]
-    value["data"] = {"name": catalog.name,
+    value["data"] = {"name": catalog.name, "confidence": finding.certainty.label,
                      "fixes": [fix_json(fix, positions) for fix in finding.fixes]}
     return value
 

@@ -50,6 +50,42 @@ class Severity(IntEnum):
         return cls[aliases.get(key, key).upper()]
 
 
+class Confidence(IntEnum):
+    """How a rule knows what it reports (docs/design/rules.md *Severity policy*), most sure first.
+
+    *certain*: the runtime's own code decides it (the skill will not load, the invocation aborts,
+    the text is substituted); *likely*: a fact checked against the files, which may still depend on
+    where the skill is installed or run (a link target that resolves against no base); *heuristic*:
+    a guess from the text (a path-like word in prose or code, an author's intent). The severity a
+    target gives is capped by it: a likely finding is at most a warning, a heuristic one at most
+    information."""
+
+    CERTAIN = 1
+    LIKELY = 2
+    HEURISTIC = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @property
+    def ceiling(self) -> Severity:
+        """The most severe level a finding of this confidence is reported at."""
+        return _CEILING[self]
+
+    def cap(self, severity: Severity) -> Severity:
+        """`severity`, lowered to this confidence's ceiling (Severity numbers grow milder)."""
+        return Severity(max(severity, self.ceiling))
+
+    @classmethod
+    def parse(cls, text: str) -> Confidence:
+        return cls[text.strip().upper()]
+
+
+_CEILING = {Confidence.CERTAIN: Severity.ERROR, Confidence.LIKELY: Severity.WARNING,
+            Confidence.HEURISTIC: Severity.INFORMATION}
+
+
 _LETTERS = {"E": Severity.ERROR, "W": Severity.WARNING, "I": Severity.INFORMATION,
             "H": Severity.HINT, "-": None}
 
@@ -73,10 +109,17 @@ class Rule:
     #: the catalog columns under which an *error* of this rule means the runtime does not load
     #: the skill at all (docs/design/rules.md *Does it load?*)
     stops_loading: frozenset[str] = frozenset()
+    #: how the rule knows (its most sure findings; one finding may say it knows less)
+    confidence: Confidence = Confidence.CERTAIN
+    #: the runtime facts the rule rests on, each with its source and the version it was verified
+    #: against (docs/design/rules.md *Severity policy*)
+    evidence: tuple[Evidence, ...] = ()
 
     def severity(self, profile: RuntimeProfile) -> Severity | None:
-        """The default severity under `profile`, or None when that target does not report it."""
-        return self.severities.get(profile.catalog_column)
+        """The default severity under `profile` (the catalog column capped by the rule's
+        confidence), or None when that target does not report it."""
+        level = self.severities.get(profile.catalog_column)
+        return None if level is None else self.confidence.cap(level)
 
     @property
     def url(self) -> str | None:
@@ -104,6 +147,19 @@ def _page(code: str) -> Path | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One runtime fact a rule rests on: what the runtime does, where that is seen (its source
+    code, its documentation, an observed run), and the runtime version it was verified against."""
+
+    fact: str
+    source: str
+    verified: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"fact": self.fact, "source": self.source, "verified": self.verified}
+
+
 @cache
 def rules() -> dict[str, Rule]:
     """Every rule of the catalog by code, in catalog order."""
@@ -116,7 +172,9 @@ def rules() -> dict[str, Rule]:
                              example=entry["example"], fix=entry["fix"],
                              notes=entry.get("notes", ""),
                              fix_applicability=entry.get("fix-applicability", ""),
-                             stops_loading=_columns(code, entry.get("stops-loading", [])))
+                             stops_loading=_columns(code, entry.get("stops-loading", [])),
+                             confidence=_confidence(code, entry.get("confidence")),
+                             evidence=_evidence(code, entry))
     return catalog
 
 
@@ -211,6 +269,26 @@ def _columns(code: str, names: list[str]) -> frozenset[str]:
     if unknown:
         raise ValueError(f"{code}: stops-loading names unknown targets {sorted(unknown)}")
     return frozenset(names)
+
+
+def _confidence(code: str, value: object) -> Confidence:
+    """The `confidence` every rule declares: certain, likely or heuristic."""
+    if not isinstance(value, str) or value.strip().upper() not in Confidence.__members__:
+        raise ValueError(f"{code}: confidence must be one of certain, likely, heuristic "
+                         f"(got {value!r})")
+    return Confidence.parse(value)
+
+
+def _evidence(code: str, entry: dict[str, Any]) -> tuple[Evidence, ...]:
+    """`evidence`, `evidence-source` and `evidence-verified`: parallel arrays of strings (the
+    catalog keeps to one-line values), one item per runtime fact."""
+    facts = entry.get("evidence", [])
+    sources = entry.get("evidence-source", [])
+    verified = entry.get("evidence-verified", [])
+    if not (len(facts) == len(sources) == len(verified)):
+        raise ValueError(f"{code}: evidence, evidence-source and evidence-verified must have one "
+                         "item each per fact")
+    return tuple(Evidence(*item) for item in zip(facts, sources, verified, strict=True))
 
 
 def rule(code: str) -> Rule:

@@ -1,10 +1,10 @@
 """Running the rules: one document in, the findings the target reports out.
 
-Implements the severity model of docs/design/rules.md *How the engine applies severities*: the catalog
-severity for the target (a rule marked `–`
-is not reported), an instance level where the rule says so, then the user's overrides, selection and
-inline suppressions. The CLI and the language server both call `check_document`, so they cannot
-disagree.
+Implements the severity model of docs/design/rules.md *How the engine applies severities*: the
+catalog severity for the target (a rule marked `–` is not reported), an instance level where the
+rule says so, both capped by the confidence of the rule or of the finding, then the user's
+overrides, selection and inline suppressions. The CLI and the language server both call
+`check_document`, so they cannot disagree.
 """
 
 from __future__ import annotations
@@ -132,7 +132,8 @@ def finalize(raw: list[Finding], document: SkillDocument, settings: Settings) ->
         default = rule(finding.code).severity(settings.profile)
         if default is None:
             continue
-        finding.severity = settings.severity_of(finding.code, finding.level or default)
+        level = finding.certainty.cap(finding.level or default)
+        finding.severity = settings.severity_of(finding.code, level)
         finding.resolve(document.lines)
         assert finding.range is not None
         if suppressions.silences(finding.code, finding.range.start.line):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wave_lsp.core.checking.catalog import Severity, rule
+from wave_lsp.core.checking.catalog import Confidence, Severity, rule
 from wave_lsp.core.parsing.text import LineIndex, Range, Span
 
 
@@ -57,9 +57,18 @@ class Finding:
     #: the finding is about another file of the skill (a resource): its absolute path; `span` is
     #: then empty and the position is the start of that file
     path: str | None = None
+    #: this instance knows less than its rule (a bare path-like word where the rule also checks
+    #: link targets): the engine uses the less sure of the two; None keeps the rule's
+    confidence: Confidence | None = None
     # filled in by the engine
     severity: Severity = Severity.WARNING
     range: Range | None = None
+
+    @property
+    def certainty(self) -> Confidence:
+        """How this finding knows: the rule's confidence, or less where the instance says so."""
+        own = rule(self.code).confidence
+        return own if self.confidence is None else Confidence(max(own, self.confidence))
 
     @property
     def name(self) -> str:
@@ -80,6 +89,7 @@ class Finding:
             "code": self.code,
             "name": self.name,
             "severity": self.severity.label,
+            "confidence": self.certainty.label,
             "message": self.message,
             "range": self.range.to_json(),
             "fixes": [

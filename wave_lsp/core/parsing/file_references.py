@@ -86,6 +86,12 @@ SHELL_FENCES = {"", "bash", "sh", "shell", "zsh", "console", "terminal", "text",
 #: a character after a path that makes it a pattern (`scripts/*.py`, `scripts/{name}.sh`)
 _PATTERN_NEXT = "*{<[$%"
 _SCHEME = _LazyPattern(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+#: a link target that is a template: a `{placeholder}` or brace alternatives (`x.{sh,ps1}`), or
+#: an angle-bracket placeholder left inside (`<path>`, `%s`)
+_PLACEHOLDER_TARGET = re.compile(r"\{[^{}/]*\}|<[^<>]*>|%s")
+#: link targets that are the word for a link, not a file (`[text](link)`, `[x](url)`)
+_PLACEHOLDER_WORDS = frozenset({"link", "url", "uri", "href", "path", "file", "target", "todo",
+                                "tbd", "placeholder", "xxx", "...", "…"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,16 +132,26 @@ def _find_references(text: str, start: int, own_name: str = "",
     structure = parse_body(text, start)
     found: dict[Span, Reference] = {}
     link_texts: list[tuple[Span, str]] = []
+    quoted: list[Span] = []
     for link_start, match in _links(text, start):
         if structure.in_code(link_start):
             continue
         link_texts.append((Span(link_start, match.start(1)), match.group(1)))
+        if guide and _quoted(text, link_start):  # `"… see [reference.md](references/api.md)"`
+            quoted.append(Span(match.start(1), match.end(1)))  # text to write: no reference
+            continue
         _add_link(found, match.group(1), match.start(1))
     for line_start, target, target_start in _definitions(text, start):
         if not structure.in_code(line_start):
             _add_link(found, target, target_start)
     for placeholder_start, match in _skill_dir_paths(text, start):
         path = match.group(2).rstrip(".:")
+        fence = structure.fence_at(placeholder_start)
+        if fence is not None and _command_destination(text, Span(placeholder_start,
+                                                                  match.start(2) + len(path))):
+            continue  # `rm -f ${CLAUDE_SKILL_DIR}/tmp/prompt.txt`: a file the skill manages
+        if text[match.end(2):match.end(2) + 1] == "{":
+            continue  # `${CLAUDE_SKILL_DIR}/scripts/run.{sh,ps1}`: alternatives, not one file
         if path:
             span = Span(match.start(2), match.start(2) + len(path))
             if _template_or_foreign(text, span.end, None) or _written_to(text, placeholder_start,
@@ -143,7 +159,7 @@ def _find_references(text: str, start: int, own_name: str = "",
                 continue  # `{baseDir}/references/vector-{a..i}-*.md`, `… in {baseDir}/reports/`
             found[span] = Reference(path, span, "placeholder")
     # bare matches never overlap each other: each is checked against the links and placeholders
-    taken = _SpanIndex(list(found))
+    taken = _SpanIndex([*found, *quoted])
     for span in _bare_paths(text, start):
         if taken.overlaps(span):
             continue
@@ -269,7 +285,7 @@ _WRITTEN_AFTER = _LazyPattern(r"^`?\s*\((?:\w+\s+)?(?:emitted|generated|created|
 #: the destination of a shell command that creates it: the last word of `cp SRC DEST`, any
 #: argument of `mkdir`/`touch`, the file after `>`
 _COPY = _LazyPattern(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:cp|mv|ln|install)\s.*\s[\"']?$")
-_CREATE = _LazyPattern(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:mkdir|touch)\s.*$|>>?\s*[\"']?$")
+_CREATE = _LazyPattern(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:mkdir|touch|rm)\s.*$|>>?\s*[\"']?$")
 
 
 def _not_of_this_skill(text: str, span: Span, structure: MarkdownBody, fence: Fence | None,
@@ -340,6 +356,16 @@ def _another_skills(text: str, span: Span, own_name: str) -> bool:
         return False
     name = owner.group(1).strip("`").lower()
     return name not in _SELF and name != own_name.lower()
+
+
+def _quoted(text: str, offset: int) -> bool:
+    """Whether `offset` lies inside a double-quoted string on its line (an odd number of `"`
+    before it, and one after it)."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    line_end = text.find("\n", offset)
+    before = text[line_start:offset]
+    after = text[offset:line_end if line_end >= 0 else len(text)]
+    return before.count('"') % 2 == 1 and '"' in after
 
 
 def _command_destination(text: str, span: Span) -> bool:
@@ -421,6 +447,8 @@ def _add_link(found: dict[Span, Reference], raw: str, offset: int) -> None:
     path = re.split(r"[#?]", raw, maxsplit=1)[0]
     if not path or (_SCHEME.match(path) and not re.match(r"^[A-Za-z]:[\\/]", path)):
         return
+    if _PLACEHOLDER_TARGET.search(path) or path.lower() in _PLACEHOLDER_WORDS:
+        return  # `[Source]({url1})`, `[file.ext:line](link)`, `run.{sh,ps1}`: a template, no file
     span = Span(offset, offset + len(path))
     found[span] = Reference(unquote(path), span, "link")
 

@@ -1,6 +1,8 @@
 """docs/design/rules.md *File and delimiters*: SK001-SK010.
 
-Decisions: SK002 keeps its severity for a SKILL.md or a stray `*.md` directly in a skills root
+Decisions: SK001 on a `skill.md` in a plugin's `commands/` folder says what Claude Code does there
+(it takes the folder for a skill and drops the folder's other commands; renaming to `SKILL.md`
+does not help). SK002 keeps its severity for a SKILL.md or a stray `*.md` directly in a skills root
 (almost surely a mistake), but a SKILL.md nested two or more folders deep is information: on real
 skills such folders are kept out of loading on purpose (`skills/deprecated/x`, translations,
 work in progress), and where a plugin manifest lists its skills the message says so.
@@ -37,9 +39,24 @@ def file_name(ctx: CheckContext) -> Iterator[Finding]:
         CLAUDE_CODE: "Claude Code looks for `SKILL.md` exactly and will not find this file",
         WAVE: "Wave looks for `SKILL.md` exactly and will not find this file",
     }
+    path = ctx.location.path
+    commands = _COMMANDS_FOLDER.get(ctx.profile)
+    if commands is not None and path is not None and ctx.location.plugin is not None \
+            and path.parent.name == "commands" and path.parent.parent == ctx.location.plugin.root:
+        yield ctx.finding("SK001", first_line_span(ctx), commands.format(name=name))
+        return
     why = readers.get(ctx.profile, "only skills-ref accepts another spelling")
     yield ctx.finding("SK001", first_line_span(ctx),
                       f"The file is named `{name}`: {why}. Rename it to `SKILL.md`.")
+
+
+#: what a runtime does with a `skill.md` (any case) in a plugin's `commands/` folder
+_COMMANDS_FOLDER = {
+    CLAUDE_CODE: "`{name}` in a plugin's `commands/` folder: Claude Code matches `skill.md` in any "
+                 "case there and takes the folder for a skill, so it loads this file only and drops "
+                 "every other command of `commands/`. Give the command another name (renaming it "
+                 "to `SKILL.md` keeps the problem).",
+}
 
 
 @check("SK002")

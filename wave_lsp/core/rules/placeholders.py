@@ -5,11 +5,19 @@ Decisions (so that findings are ones an author agrees with):
 - SK115 under a runtime that counts from 0 (Claude Code) also reports, as a warning, a `$1` in
   prose or inline code on a line that calls it the first argument: there it is the second.
 - SK116 needs a skill "that takes arguments": one with `arguments` or `argument-hint`, or with an
-  argument placeholder outside code. Then `$N` inside code is reported (an awk field, a shell
-  positional, an amount are all substituted); the fix escapes the dollar sign. `$ARGUMENTS` and
-  declared `$name`s are not: in code they are meant to be substituted (`Parse `$ARGUMENTS``,
-  `ls $ARGUMENTS`). Where a missing argument keeps the placeholder (Claude Code), `$N` with
-  N >= 10 is an amount nobody passes that many arguments for.
+  argument placeholder outside code, or a guide to writing skills or commands (by its name or
+  description). The intent behind each `$N` in code is read from the skill's own words (issue 27):
+  *literal text* — an amount (`$0.01`, `$5/month`), a positional parameter of a script (a block
+  with `$@`, `$#`, `shift`, a function, `awk`, `dirname "$0"`), an example in a guide (where
+  `$ARGUMENTS` is reported too) — is reported, since substitution corrupts it; *its input* — the
+  skill declares `arguments` or `argument-hint`, its prose says what the placeholder holds
+  ("`$0` (playbook name)", "`$1` — output path"), or a line labels it (`Agent Name: $1`) — is
+  not: the substitution is what the author means (SK115 still says which argument it is). What
+  neither decides is reported as heuristic (information). The fix escapes the dollar sign.
+  `$ARGUMENTS` and declared `$name`s outside guides are not reported: in code they are meant to
+  be substituted (`Parse `$ARGUMENTS``, `ls $ARGUMENTS`). Where a missing argument keeps the
+  placeholder (Claude Code), `$N` with N >= 10 is an amount nobody passes that many arguments
+  for.
 - SK117 reports any unknown `${NAME}` in prose, but inside code only names that look like ours
   (`WAVE_…`, `CLAUDE_…`): `${HOME}` in a shell example is the user's shell's business. A plugin
   variable in a skill outside any plugin is a warning; a plugin is a folder with a plugin
@@ -26,7 +34,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.catalog import Confidence, Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.injections import find_injections
@@ -43,8 +51,11 @@ MAX_PLACEHOLDER_FINDINGS = 50
 #: a `$N` with N this large is an amount (`$243`), not an argument, where a missing argument keeps
 #: the placeholder as written (Claude Code): no user passes that many
 IMPLAUSIBLE_INDEX = 10
-#: prose that says a placeholder is the first argument (`$1` is the first argument)
-_FIRST = re.compile(r"\bfirst\b|\b1st\b", re.I)
+#: prose that calls a placeholder the first argument (`$1` is the first argument, the first word)
+_FIRST = re.compile(r"\b(?:first|1st)\s+(?:[\w-]+\s+)?(?:argument|arg|parameter|param|"
+                    r"positional|input|word|value)s?\b", re.I)
+#: how far (characters) the words calling `$1` the first may be from it
+FIRST_DISTANCE = 40
 
 
 class _Injections:
@@ -111,6 +122,27 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
                                              "`arguments` to be explicit." + amount)
     if ctx.profile.argument_base == 0:
         yield from _first_is_one(ctx, structure, injections)
+        yield from _counted_from_one(ctx, structure, injections)
+
+
+def _counted_from_one(ctx: CheckContext, structure: MarkdownBody,
+                      injections: _Injections) -> Iterator[Finding]:
+    """A skill that takes arguments and uses `$1` in code but never `$0` counts from 1 (`FOCUS=$1`
+    meant as the first word): under a runtime that counts from 0, `$1` is the second. Reported
+    once, on the first such `$1` in code (prose is `positional_semantics`' business)."""
+    matches = [m for m in _arguments(ctx) if m.group(4) is not None
+               and not _inside(m.start(), injections)]
+    if any(m.group(4) == "0" for m in matches) or not (
+            ctx.document.has("arguments") or ctx.document.has("argument-hint")):
+        return
+    first = next((m for m in matches if m.group(4) == "1" and structure.in_code(m.start())
+                  and _literal_text(ctx.text, m, structure, _writing_guide(ctx)) is None), None)
+    if first is not None:
+        yield ctx.finding("SK115", Span(first.start(), first.end()),
+                          f"`$1` is the second argument in {ctx.profile.runtime}, which counts from "
+                          "0, and this skill never uses `$0`: if `$1` is meant as the first "
+                          "argument, write `$0` (or name the arguments in `arguments`).",
+                          level=Severity.WARNING)
 
 
 def _first_is_one(ctx: CheckContext, structure: MarkdownBody,
@@ -122,8 +154,11 @@ def _first_is_one(ctx: CheckContext, structure: MarkdownBody,
             continue
         if structure.fence_at(match.start()) is not None:
             continue
-        line = lines.line_text(lines.line_of(match.start()))
-        if _FIRST.search(line):
+        line_number = lines.line_of(match.start())
+        line = lines.line_text(line_number)
+        column = match.start() - lines.line_start(line_number)
+        if any(abs(found.start() - column) <= FIRST_DISTANCE
+               or abs(found.end() - column) <= FIRST_DISTANCE for found in _FIRST.finditer(line)):
             yield ctx.finding("SK115", Span(match.start(), match.end()),
                               f"`$1` is the second argument in {ctx.profile.runtime}, which counts "
                               "from 0, but this line calls it the first: write `$0` (or name the "
@@ -141,26 +176,124 @@ def _takes_arguments(ctx: CheckContext, names: list[str], structure: MarkdownBod
 def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
     names = declared_names(ctx.value("arguments"))
     structure = parse_body(ctx.text, ctx.document.body_offset)
-    if not _takes_arguments(ctx, names, structure):
-        return
+    guide = _writing_guide(ctx)
+    #: a skill that does not say it takes arguments may still get some (`/name text`, the Skill
+    #: tool's `args`): there only literal text is reported, and as heuristic
+    takes = guide or _takes_arguments(ctx, names, structure)
     injections = _spans_outside(ctx)
     profile = ctx.profile
+    declared = ctx.document.has("arguments") or ctx.document.has("argument-hint")
+    in_prose = {m.group(0) for m in _arguments(ctx) if structure.fence_at(m.start()) is None
+                and _named_as_input(ctx.text, m)}
     found = (m for m in _arguments(ctx) if structure.in_code(m.start())
-             and not _inside(m.start(), injections) and m.group(4) is not None
-             and not (profile.keeps_missing_indexed_argument
+             and not _inside(m.start(), injections)
+             and (m.group(4) is not None or (guide and m.group(5) is None))
+             and not (profile.keeps_missing_indexed_argument and m.group(4) is not None
                       and int(m.group(4)) >= IMPLAUSIBLE_INDEX))
     for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
         text = match.group(0)
+        why = _literal_text(ctx.text, match, structure, guide)
+        if guide and why is not None and why.startswith("an example") \
+                and _input_template(ctx.text, match) and _under_input_heading(structure, match):
+            continue  # the guide's own `## User Input` block (`Workflow Name: $1`): its input
+        if why is None and (not takes or declared or text in in_prose
+                            or _input_template(ctx.text, match)):
+            continue  # the skill's own words make it its input: substitution is what it means
+        span = Span(match.start(), match.end())
+        fixes = [ctx.replace_fix(f"Escape as `\\{text}`", Span(match.start(), match.start()),
+                                 "\\")]
+        if match.group(4) is None:  # `$ARGUMENTS` in a guide's example
+            yield ctx.finding("SK116", span,
+                              f"`{text}` is an example in a guide to writing skills or commands, "
+                              f"but {profile.runtime} substitutes this skill's own text: when it "
+                              "is invoked, the example shows the user's words instead (or "
+                              f"nothing). Write `\\{text}` to show it as written.", fixes=fixes)
+            continue
         index = int(match.group(4))
         position = index + 1 - profile.argument_base
         otherwise = ("stays as written when there are fewer"
                      if profile.keeps_missing_indexed_argument else "becomes empty when there is none")
-        yield ctx.finding("SK116", Span(match.start(), match.end()),
-                          f"`{text}` is inside code, but {profile.runtime} substitutes code too: it "
-                          f"becomes the user's argument {position} (and {otherwise}), so a shell "
-                          f"or awk `{text}` or an amount breaks. Write `\\{text}` to keep it.",
-                          fixes=[ctx.replace_fix(f"Escape as `\\{text}`",
-                                                 Span(match.start(), match.start()), "\\")])
+        when = "" if takes else (" when the skill is invoked with arguments (`/name text`, or "
+                                 "the Skill tool's `args`)")
+        finding = ctx.finding("SK116", span,
+                              f"`{text}` is {why or 'inside code'}, but {profile.runtime} "
+                              f"substitutes code too: it becomes the user's argument {position}"
+                              f"{when} (and {otherwise}). Write `\\{text}` to keep it.",
+                              fixes=fixes)
+        if why is None or not takes:  # nothing says whether it is input, or whether args come
+            finding.confidence = Confidence.HEURISTIC
+        yield finding
+
+
+#: a skill about writing skills or commands: its `$1`, `$ARGUMENTS` in code are examples
+_WRITING_GUIDE = re.compile(
+    r"\b(?:skills?|commands?|slash[- ]commands?)[- ](?:creat|develop|author|writ|build)\w*|"
+    r"\b(?:creat|writ|author|build|develop|design)\w*\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:skills?|slash[- ]commands?|commands?|playbooks?)\b", re.I)
+#: a code block that is a script with positional parameters of its own
+_SCRIPT = re.compile(r"\$[@#]|\bshift\b|^#!|\b\w+\s*\(\)\s*\{|\bfunction\s+\w+|\bawk\b|"
+                     r"\b(?:ba|z)?sh\s+-c\b|\s-exec\s|\bxargs\b|"
+                     r"\b(?:dirname|basename|realpath)\s+\"?\$0", re.M)
+#: code blocks in whose text a `$N` is never the skill's input: markup, data, query languages
+_LITERAL_LANGUAGES = frozenset({"html", "xml", "svg", "css", "json", "csv", "sql", "postgresql",
+                                "psql", "graphql", "latex", "tex"})
+#: an amount of money: `$0.01`, `$0/month`, `$5 per`, `$2,000`, `$5k`
+_AMOUNT = re.compile(r"[.,]\d|/\s*(?:mo|month|year|yr|day|hour|hr|user|seat|req|call|1k|1m)\b|"
+                     r"\s*(?:per|USD|a month|a year|monthly|yearly)\b|[kKMB]\b", re.I)
+#: `$0` (playbook name), `$1` — output path, `$0`: the input, `$1 = file`
+_NAMED = re.compile(r"^[`*_]*\s*(?:\([^)\n]{2,}\)|[—–:=-]\s*\w|is\b|means\b|holds\b)", re.I)
+#: `Agent Name: $1`, `- file: $0`: a template of the input the skill receives
+_TEMPLATE_LINE = re.compile(r"^\s*(?:[-*]\s+)?[A-Za-z][\w ]{0,30}:\s*$")
+
+
+def _writing_guide(ctx: CheckContext) -> bool:
+    """Whether the skill is a guide to writing skills or commands (by its name or description)."""
+    about = " ".join(v for v in (ctx.value("name"), ctx.value("description")) if isinstance(v, str))
+    return bool(_WRITING_GUIDE.search(about))
+
+
+def _literal_text(text: str, match: re.Match[str], structure: MarkdownBody,
+                  guide: bool) -> str | None:
+    """Why a placeholder in code is text the author means literally (None: nothing says so)."""
+    after = text[match.end():match.end() + 16]
+    if match.group(4) is not None and (_AMOUNT.match(after)
+                                       or int(match.group(4)) >= IMPLAUSIBLE_INDEX):
+        return "an amount of money inside code"
+    fence = structure.fence_at(match.start())
+    if fence is not None and match.group(4) is not None \
+            and fence.info.split(" ")[0].lower() in _LITERAL_LANGUAGES:
+        return f"inside {fence.info.split(' ')[0]} code (an amount, a parameter, not an input)"
+    if fence is not None:
+        block = text[fence.content.start:fence.content.end]
+    else:
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        line_end = text.find("\n", match.end())
+        block = text[line_start:line_end if line_end >= 0 else len(text)]
+    if match.group(4) is not None and _SCRIPT.search(block):
+        return "a positional parameter of a shell or awk script"
+    if guide:
+        return "an example in a guide to writing skills or commands"
+    return None
+
+
+def _named_as_input(text: str, match: re.Match[str]) -> bool:
+    """Prose that says what the placeholder holds: "`$0` (playbook name)", "`$1` — output path"."""
+    return bool(_NAMED.match(text[match.end():match.end() + 40]))
+
+
+#: a heading over the skill's own input (`## User Input`, `## Arguments`)
+_INPUT_HEADING = re.compile(r"\b(?:input|inputs|arguments?|parameters)\b", re.I)
+
+
+def _under_input_heading(structure: MarkdownBody, match: re.Match[str]) -> bool:
+    before = [h for h in structure.headings if h.span.start < match.start()]
+    return bool(before) and bool(_INPUT_HEADING.search(before[-1].text))
+
+
+def _input_template(text: str, match: re.Match[str]) -> bool:
+    """A line that labels the placeholder as part of the input: `Agent Name: $1`."""
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    return bool(_TEMPLATE_LINE.match(text[line_start:match.start()]))
 
 
 @check("SK117")

@@ -1,10 +1,24 @@
-"""docs/design/rules.md *Body*: file references — SK112 broken-reference, SK113 reference-escapes.
+"""docs/design/rules.md *Body*: file references — SK112 broken-reference, SK113 reference-escapes,
+SK114 reference-cycle, SK150 at-reference.
 
 Decisions: a reference is checked only when the skill has a folder on disk (an unsaved document has
-none). Paths are resolved against every base the runtime or the model uses (issue 16): the skill
-folder first, then each folder above it up to the plugin root or, outside a plugin, the project
-root (skills write `scripts/x.sh` meaning the plugin's or the project's script, and the model runs
-commands in the working directory). A path is broken (SK112) only when no base holds it.
+none). Paths are resolved against every base the runtime or the model uses (issues 16 and 27): the
+skill folder first, then each folder above it up to the outermost of its plugin root, its
+project root and its repository (the folder holding `.git`) — skills write `scripts/x.sh` meaning
+the plugin's or the project's script, and the model runs commands in the working directory — then
+a twin skill folder of the same name (its built copy), and, for a bare path (a command may run
+from any folder), any folder of the project outside other skills' folders where the written path
+exists as a tail (`scripts/mcp/x.py` run from `opc/`). A path is broken (SK112) only when nothing
+matches: a path that a rename left stale exists nowhere and stays a finding. The message names
+the root the search stopped at.
+
+How sure (docs/design/rules.md *Severity policy*): a link target or a path under
+`${CLAUDE_SKILL_DIR}` that resolves nowhere is *likely* (the rule's confidence); a bare path-like
+word in prose or code is *heuristic* (at most information): the text may mean a file the skill
+creates, one of the user's project, or an example. A link that is no file is not a reference at all
+(`file_references`): a docs-site route or a slash command (`/en/skills`, `/uipath:x`: an absolute
+target without a file extension that does not exist), a placeholder (`(link)`, `{url1}`), a brace
+alternative (`x.{sh,ps1}`).
 
 A reference that leaves the folder is SK113 only (not also SK112). It is not reported when the
 file exists inside the plugin (installed together with the skill) or the project the skill belongs
@@ -22,11 +36,13 @@ import re
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.catalog import Confidence, Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import Reference, escapes, find_references, skill_files
+from wave_lsp.core.parsing.markdown import parse_body
+from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import capped, closest, shown
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.workspace.disk_view import DiskView
@@ -41,14 +57,18 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
         return
     files: list[str] | None = None
     context = _context_root(ctx)
-    bases = _bases(skill_dir, context)
+    outer = _outer_root(ctx, skill_dir, context)
+    bases = _bases(skill_dir, outer)
     disk = ctx.disk
     #: target as written -> why it leaves the folder (None: it stays) and whether a base holds it
     known: dict[str, tuple[str | None, bool]] = {}
     for reference in capped(find_references(ctx.document), MAX_REFERENCE_FINDINGS):
         if reference.target not in known:
             reason = escapes(reference, skill_dir, disk.is_link)
-            held = reason is None and any(disk.exists(reference.resolved(base)) for base in bases)
+            held = reason is None and (
+                any(disk.exists(reference.resolved(base)) for base in bases)
+                or (outer is not None and _tail_exists(disk, outer, reference, skill_dir.name,
+                                                       bare=reference.kind == "bare")))
             known[reference.target] = (reason, held)
         reason, held = known[reference.target]
         if reason is not None:
@@ -60,7 +80,7 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
             continue
         if files is None:
             files = skill_files(skill_dir)
-        yield _broken(ctx, reference, files, len(bases) > 1)
+        yield _broken(ctx, reference, files, _stopped_at(ctx, outer))
 
 
 def _context_root(ctx: CheckContext) -> Path | None:
@@ -69,6 +89,65 @@ def _context_root(ctx: CheckContext) -> Path | None:
     if location.plugin is not None:
         return location.plugin.root
     return location.project_root
+
+
+def _outer_root(ctx: CheckContext, skill_dir: Path, context: Path | None) -> Path | None:
+    """The outermost folder the skill belongs to: its repository (`.git`), project or plugin root,
+    whichever holds the others; None for a folder that belongs to none."""
+    from wave_lsp.core.workspace.location import find_git_root
+
+    candidates = [root for root in (context, ctx.location.project_root, find_git_root(skill_dir))
+                  if root is not None and (root == skill_dir or root in skill_dir.parents)]
+    return min(candidates, key=lambda root: len(root.parts), default=None)
+
+
+def _stopped_at(ctx: CheckContext, outer: Path | None) -> str:
+    """Where the search ended, in words: the root that `outer` is."""
+    if outer is None:
+        return "the skill folder"
+    plugin = ctx.location.plugin
+    if plugin is not None and plugin.root == outer:
+        return "the skill folder, the folders above it up to the plugin root, or any folder below it"
+    return ("the skill folder, the folders above it up to the project root, or any folder of the "
+            "project")
+
+
+#: folders never searched for a path's tail (what no skill means by a relative path)
+_NOT_SEARCHED = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
+MAX_SEARCHED_FOLDERS = 5000
+
+
+def _tail_exists(disk: DiskView, root: Path, reference: Reference, twin: str,
+                 bare: bool) -> bool:
+    """Whether some folder below `root` holds the written path (`scripts/mcp/x.py` under `opc/`):
+    its first part is looked up in every folder of the project (breadth first, at most
+    `MAX_SEARCHED_FOLDERS` folders, from the disk view's listings) except inside another skill's
+    folder (one holding a SKILL.md): `references/x.md` there is that skill's file, not this one's.
+    Only bare paths are searched so: a command may run from any folder of the project, but a
+    link or a `${CLAUDE_SKILL_DIR}` path is opened from the skill folder. Any reference resolves in
+    a *twin*: another skill folder of this one's name (`skill-flavors/x/` composed into
+    `skills/x/` at build time), which holds the skill as it is installed."""
+    if reference.absolute:
+        return False
+    parts = [part for part in PurePosixPath(reference.target).parts if part not in ("", ".")]
+    if not parts or ".." in parts:
+        return False
+    first = parts[0]
+    pending = [str(root)]
+    seen = 0
+    while pending and seen < MAX_SEARCHED_FOLDERS:
+        folder = pending.pop(0)
+        seen += 1
+        entries = disk.entries(folder)
+        if "SKILL.md" in entries and folder != str(root):
+            if os.path.basename(folder) == twin and disk.exists(os.path.join(folder, *parts)):
+                return True  # this skill's twin (its built or installed copy) has it
+            continue  # another skill's folder
+        if bare and first in entries and disk.exists(os.path.join(folder, *parts)):
+            return True
+        pending.extend(os.path.join(folder, name) for name, kind in sorted(entries.items())
+                       if kind == "dir" and name not in _NOT_SEARCHED)
+    return False
 
 
 def _bases(skill_dir: Path, context: Path | None) -> list[str]:
@@ -89,30 +168,64 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
         target = Path(os.path.normpath(context / reference.target.lstrip("/")))
     lexical = not reason.startswith("is a symbolic link")
     exists = lexical and ctx.disk.exists(target)
+    if _route_or_command(reference) and not exists and not ctx.disk.exists(reference.target):
+        return None  # `(/en/skills)`, `(/uipath:uipath-solution)`: a page or a command, no file
     if exists and context is not None and (target == context or context in target.parents):
         return None  # installed together with the skill (plugin) or part of its project
     message = (f"`{shown(reference.target)}` {reason}: a skill is installed as its folder, so the "
                "file will not be there on other machines.")
     if exists and ctx.profile.kind == "runtime" and not reference.absolute:
-        return ctx.finding("SK113", reference.span,
-                           f"`{shown(reference.target)}` {reason}: it exists here, but not where "
-                           "the folder is installed on its own.", level=Severity.INFORMATION)
-    return ctx.finding("SK113", reference.span, message)
+        return _less_sure(ctx.finding(
+            "SK113", reference.span, f"`{shown(reference.target)}` {reason}: it exists here, but "
+            "not where the folder is installed on its own.", level=Severity.INFORMATION),
+            reference)
+    return _less_sure(ctx.finding("SK113", reference.span, message), reference)
+
+
+def _route_or_command(reference: Reference) -> bool:
+    """A link to a docs-site route or a slash command: an absolute target (one `/`, not `//`)
+    whose last part has no file extension."""
+    target = reference.target
+    return (reference.kind == "link" and target.startswith("/") and not target.startswith("//")
+            and "." not in target.rstrip("/").rsplit("/", 1)[-1])
+
+
+def _less_sure(finding: Finding, reference: Reference) -> Finding:
+    """A bare path-like word is a guess that the text means a file: heuristic."""
+    if reference.kind == "bare":
+        finding.confidence = Confidence.HEURISTIC
+    return finding
 
 
 def _broken(ctx: CheckContext, reference: Reference, files: list[str],
-            above: bool = False) -> Finding:
+            where: str = "the skill folder") -> Finding:
     written = reference.target.removeprefix("./")
     suggestion = closest(written, files) or _same_file_name(written, files)
-    where = ("the skill folder or any folder above it up to the plugin or project root"
-             if above else "the skill folder")
     message = f"`{shown(reference.target)}` does not exist in {where}."
+    if reference.kind == "link" and _HOST.match(reference.target):
+        message += (f" It looks like a web address without a scheme: write "
+                    f"`https://{shown(reference.target)}`.")
     fixes = []
     if suggestion is not None:
         prefix = "./" if reference.target.startswith("./") else ""
         message += f" Did you mean `{suggestion}`?"
         fixes.append(ctx.replace_fix(f"Change to `{suggestion}`", reference.span, prefix + suggestion))
-    return ctx.finding("SK112", reference.span, message, fixes=fixes, target=reference.target)
+    finding = _less_sure(ctx.finding("SK112", reference.span, message, fixes=fixes,
+                                     target=reference.target), reference)
+    if _PROJECT_FOLDER.match(reference.target) and ctx.location.scope != "project":
+        # `.github/pull_request_template.md` in a distributed skill: a file of the project the
+        # skill is used in, which may well have it
+        finding.confidence = Confidence.HEURISTIC
+    return finding
+
+
+#: a path into a project's own configuration folders (`.github/`, `.claude/`, `.vscode/`)
+_PROJECT_FOLDER = re.compile(r"^\.(?!\.?/)[\w-]+/")
+
+
+#: a link target that starts with a host name (`docs.claude.com/en/…`): a URL without its scheme
+_HOST = re.compile(r"^(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|app|"
+                   r"co|edu|gov)(?:/|$)", re.I)
 
 
 def _same_file_name(written: str, files: list[str]) -> str | None:
@@ -218,3 +331,69 @@ def _cycle_from(start: Path, graph: dict[Path, list[Path]]) -> list[Path] | None
         return None
 
     return visit(start)
+
+
+#: `@path` as Claude Code finds it in a local skill's text when the skill is invoked: after the
+#: start of a line or white space; the path up to white space (a trailing sentence mark is not part
+#: of it). docs/design/rules.md *Body*.
+_AT_REFERENCE = re.compile(r"(?:^|(?<=\s))@(\"[^\"\n]+\"|[^\s`'\"()<>\[\]{},;|]+)", re.M)
+#: what an `@` word must look like to be meant as a file: a path with a slash and a file name with
+#: an extension, or a leading `/`, `./`, `../`, `~/` (`@claude`, `@agent-x`, `@types/node` are not)
+_AT_FILE = re.compile(r"^(?:[/~.]|.*\.[A-Za-z0-9]{1,8}$)")
+
+
+@check("SK150")
+def at_references(ctx: CheckContext) -> Iterator[Finding]:
+    """`@path` in prose or inline code that resolves nowhere against the runtime's base, the
+    working directory (the project the skill is used in): Claude Code attaches the file when the
+    skill is invoked and drops a missing one silently. Code blocks are skipped (`npm i @scope/x`,
+    a decorator, a mention in an example), and so is a template (`@/docs/{name}`). An absolute
+    `@/x` or `@~/x` is likely wrong wherever the skill runs; a relative one is checked against the
+    project, which is the working directory only for a project's own skill (scope "project"): a
+    plugin's, a personal or a distributed skill runs in the user's project, so there it is
+    heuristic."""
+    skill_dir = ctx.location.skill_dir
+    if skill_dir is None or not skill_dir.is_dir():
+        return
+    structure = parse_body(ctx.text, ctx.document.body_offset)
+    outer = _outer_root(ctx, skill_dir, _context_root(ctx))
+    #: where the user may run the runtime: the project root, or (no root known) any folder above
+    bases = [str(outer)] if outer is not None else [str(p) for p in skill_dir.parents][:MAX_UP]
+    disk = ctx.disk
+    found = 0
+    for match in _AT_REFERENCE.finditer(ctx.text, ctx.document.body_offset):
+        if found >= MAX_REFERENCE_FINDINGS:
+            return
+        raw = match.group(1).strip('"').rstrip(".:!?")
+        if ctx.text[match.end():match.end() + 1] == "{":
+            continue  # `@/docs/command-resources/{relevant-templates}`: a template
+        if structure.fence_at(match.start()) is not None or not raw or "@" in raw \
+                or not _AT_FILE.match(raw) or _SCHEME_LIKE.match(raw) or _HOST.match(raw):
+            continue  # `@claude`, `@types/node`, `@posit.co`: a mention, a package, a domain
+        if raw.startswith(("~", "/")):
+            targets = [os.path.expanduser(raw)]
+        else:
+            targets = [os.path.normpath(os.path.join(base, raw)) for base in bases]
+        if any(disk.exists(target) for target in targets):
+            continue
+        found += 1
+        where = ("the file system root (an `@/` path is absolute)" if raw.startswith("/")
+                 else "your home folder" if raw.startswith("~")
+                 else "the working directory (the project the skill is used in)")
+        span = Span(match.start(1), match.start(1) + len(match.group(1).rstrip(".:!?")))
+        finding = ctx.finding("SK150", span,
+                              f"`@{shown(raw)}` names a file that does not exist: "
+                              f"{ctx.profile.runtime} attaches `@` files when the skill is "
+                              f"invoked, resolved against {where}, and drops a missing one "
+                              "silently, so the model never sees it.")
+        if not raw.startswith(("~", "/")) and ctx.location.scope != "project":
+            # only a project's own skill (`.claude/skills/`) runs with this project as its
+            # working directory; a plugin's or a distributed skill runs in the user's project,
+            # and whether that has the file is unknown here
+            finding.confidence = Confidence.HEURISTIC
+        yield finding
+
+
+_SCHEME_LIKE = re.compile(r"^[A-Za-z][\w+.-]*:")
+#: how many folders above a skill that belongs to no project may be the working directory
+MAX_UP = 6

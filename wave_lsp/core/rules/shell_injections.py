@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.injections import find_injections
-from wave_lsp.core.parsing.markdown import parse_body
+from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import capped, shown
 from wave_lsp.core.rules.registry import check
@@ -150,6 +150,16 @@ def _yaml_item(rule: str) -> str:
     return rule
 
 
+#: a heading that presents what follows as examples
+_EXAMPLES = re.compile(r"\bexamples?\b|\bsample", re.I)
+
+
+def _heading_before(structure: MarkdownBody, offset: int) -> str | None:
+    """The text of the last heading before `offset`, if any."""
+    before = [h for h in structure.headings if h.span.start < offset]
+    return before[-1].text if before else None
+
+
 @check("SK121", "SK122", "SK126")
 def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
     document = ctx.document
@@ -171,11 +181,16 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
                               "(since 2.1.332), but other runtimes, Wave among them, run it on "
                               "every invocation. Break the pattern, e.g. `! `cmd`` with a space.")
         elif in_fence or (code is not None and injection.kind == "inline"):
+            where = "inside a code block" if in_fence else "inside inline code"
+            heading = _heading_before(structure, injection.span.start)
+            if heading is not None and _EXAMPLES.search(heading):
+                where += f" under the heading \u201c{shown(heading)}\u201d"
             yield ctx.finding("SK121", injection.span,
-                              f"`{shown(injection.pattern)}` looks like an example, but the "
-                              "runtime matches injections in code too: it runs (and is "
-                              "permission-checked) on every invocation. Break the pattern, e.g. "
-                              "`! `cmd`` with a space.")
+                              f"`{shown(injection.pattern)}` is {where}, but "
+                              f"{ctx.profile.runtime} matches injections in code too: it runs "
+                              "(and is permission-checked) on every invocation, and its output "
+                              "replaces the text. Break the pattern, e.g. `! `cmd`` with a space, "
+                              "if it is meant as an example.")
         if injection.empty:
             yield ctx.finding("SK126", injection.span,
                               "This injection has no command: the runtime skips it, and the "

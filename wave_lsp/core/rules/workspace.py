@@ -8,7 +8,10 @@ standing in for its file on disk.
 Decisions: SK130 is reported on the skill that loses (the winner is named, with the reason and a
 related location); a skill outside every skills root is not loaded by any runtime and gets no SK130.
 SK131 uses Claude Code's budget (8,000 characters) for every target that lists skills, and is
-reported on the skills whose descriptions are cut. Both look only at skills that load together
+reported on the skills whose descriptions are cut, as information: its catalog confidence is
+heuristic (issue 27), because the real budget depends on the model's context window and on
+what else the user has installed, and Claude Code drops the least-used descriptions first.
+Both look only at skills that load together
 (`RuntimeSkill.lists_beside`): a plugin whose source lies in the project is not installed by being
 there, so its skills collide and share a listing only with each other (and the personal skills),
 not with the project's own skills or another plugin's. SK133 covers a SKILL.md under `node_modules` or
@@ -91,7 +94,9 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
                       f"The listing of the {count} model-visible skills needs "
                       f"{listing.full_chars:,} characters, over the {listing.budget:,}-character "
                       f"budget: {what}. Shorten descriptions or set `disable-model-invocation` on "
-                      "skills that are only run by hand.")
+                      "skills that are only run by hand. (Information only: the real budget "
+                      "depends on the model's context window and on the other skills the user "
+                      "has installed, and Claude Code drops the least-used descriptions first.)")
 
 
 @check("SK132")

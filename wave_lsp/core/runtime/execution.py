@@ -49,11 +49,33 @@ def shell() -> list[str]:
     return [found, "-c"] if found else ["/bin/sh", "-c"]
 
 
-def run_command(command: str, cwd: Path, timeout: float = TIMEOUT_SECONDS) -> Outcome:
+#: git settings a read-only command runs with: whatever the repository's configuration says, git
+#: runs no program it names (docs/security.md *The read-only auto-allow*)
+READ_ONLY_GIT = (("safe.bareRepository", "explicit"), ("core.fsmonitor", "false"),
+                 ("core.hooksPath", "/dev/null"), ("diff.external", ""),
+                 ("core.pager", "cat"), ("gpg.program", "false"), ("gpg.ssh.program", "false"),
+                 ("gpg.x509.program", "false"), ("protocol.allow", "never"),
+                 ("core.sshCommand", "false"), ("credential.helper", ""),
+                 ("diff.noprefix", "false"), ("core.alternateRefsCommand", ""))
+
+
+def read_only_environment() -> dict[str, str]:
+    """The environment a command the runtime runs as read-only gets: git configured by
+    `READ_ONLY_GIT` (passed as GIT_CONFIG_COUNT/KEY/VALUE, which override every file)."""
+    environment = dict(os.environ)
+    environment["GIT_CONFIG_COUNT"] = str(len(READ_ONLY_GIT))
+    for index, (key, value) in enumerate(READ_ONLY_GIT):
+        environment[f"GIT_CONFIG_KEY_{index}"] = key
+        environment[f"GIT_CONFIG_VALUE_{index}"] = value
+    return environment
+
+
+def run_command(command: str, cwd: Path, timeout: float = TIMEOUT_SECONDS,
+                environment: dict[str, str] | None = None) -> Outcome:
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         process = subprocess.Popen([*shell(), command], cwd=cwd, stdin=subprocess.DEVNULL,
                                    stdout=out, stderr=err, start_new_session=True,
-                                   preexec_fn=_limit_file_size)
+                                   preexec_fn=_limit_file_size, env=environment)
         timed_out = False
         try:
             process.wait(timeout=timeout)

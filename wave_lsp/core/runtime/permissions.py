@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.readonly import glob_problem, read_only_problem
+from wave_lsp.core.runtime.readonly import glob_problem, has_brace_list, read_only_problem
 from wave_lsp.core.runtime.toolrules import parse_rule, unescaped_positions
 
 BEHAVIORS = ("deny", "ask", "allow")
@@ -300,6 +300,13 @@ UNESCAPED_NEWLINE = re.compile(r"(?<!\\)\n")
 LEXICAL_SEPARATORS = re.compile(r"\$\(|[;&|()\n`{}<>]")
 QUOTES_AND_ESCAPES = re.compile(r"[\\'\"]")
 MAX_DEPTH = 4  #: nested `sh -c` / `eval` levels read before a command counts as unmodelled
+MAX_COMMAND_CHARS = 8192  #: longer commands are not read at all: nothing that reads one grows
+#: with its length past this
+#: variables that make git run a command or read configuration that can name one
+GIT_CODE_VARIABLES = re.compile(r"GIT_(?:CONFIG\w*|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR|"
+                                r"SSH\w*|ASKPASS|PROXY_COMMAND|EXEC_PATH|TEMPLATE_DIR|DIR|"
+                                r"WORK_TREE|COMMON_DIR|NAMESPACE|ALTERNATE_OBJECT_DIRECTORIES|"
+                                r"OBJECT_DIRECTORY|INDEX_FILE|TRACE\w*)")
 #: arithmetic the engine can model: numbers, names and operators (no subscripts, expansions,
 #: quotes or escapes)
 ARITHMETIC_TEXT = re.compile(r"[\sA-Za-z0-9_+\-*/%<>=!&|^~?:,()#]*")
@@ -424,11 +431,18 @@ class _Walker:
         elif ARITHMETIC_NAME.search(expression):
             self.arithmetic_names = True
 
+    def variable(self, name: str) -> None:
+        """A variable set for a command: git's configuration and command variables make git run
+        what they name, which no deny rule sees."""
+        if GIT_CODE_VARIABLES.fullmatch(name):
+            self.cannot_model(f"sets `{name}`, which makes git run commands it names")
+
     def assigned_name(self, target: str) -> None:
         """A variable a builtin assigns (`read X`, `printf -v X`, `declare X=…`): a subscript in
         it is evaluated as arithmetic."""
         self.assigns = True
         name = target.split("=", 1)[0]
+        self.variable(name)
         if not VARIABLE_NAME.fullmatch(name):
             self.cannot_model(f"assigns to `{_shortened(name)}`, whose subscript bash evaluates "
                               "as arithmetic")
@@ -437,6 +451,18 @@ class _Walker:
         if self.arithmetic_names and self.assigns:
             self.cannot_model("evaluates a variable as arithmetic after assigning variables: "
                               "its value can hide commands in array subscripts")
+
+    def expansion_arithmetic(self, text: str) -> None:
+        """`${!name}` expands the variable `name` names, subscript included, and `${x:i:n}`
+        evaluates `i` and `n` as arithmetic."""
+        inner = text[2:-1]
+        if inner.startswith("!"):
+            self.arithmetic_names = True
+            return
+        match = re.match(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?:(?![-=?+])(.*)", inner, re.S)
+        if match is not None:
+            for piece in match.group(1).split(":"):
+                self.arithmetic(piece)
 
     def structure_effects(self, node: Any, data: bytes) -> None:
         """Arithmetic and assignments of a statement that is not a simple command."""
@@ -452,6 +478,9 @@ class _Walker:
         elif kind == "for_statement":
             self.assigns = True
         elif kind == "test_command":
+            text = _text(node, data)
+            if re.search(r"(?:^|\s)-[vR](?:\s|$)", text):
+                self.arithmetic_names = True  # `-v a[i]` evaluates the subscript
             for expression in _descendants(node, "binary_expression"):
                 operator = expression.child_by_field_name("operator")
                 if operator is not None and _text(operator, data) in ARITHMETIC_TESTS:
@@ -462,6 +491,8 @@ class _Walker:
             self.assigns = True
             for assignment in [node, *_descendants(node, "variable_assignment")]:
                 name = assignment.child_by_field_name("name")
+                if name is not None:
+                    self.variable(_text(name, data))
                 if name is not None and name.type == "subscript":
                     self.arithmetic(_subscript_index(name, data))
                 value = assignment.child_by_field_name("value")
@@ -480,6 +511,9 @@ class _Walker:
             text = _text(child, data)
             if child.type == "word" and text.startswith(("-", "+")):
                 integer = integer or "i" in text
+                if "n" in text:
+                    self.cannot_model("declares a name reference, which resolves names (and "
+                                      "their subscripts) at run time")
             elif child.type == "variable_assignment":
                 name = child.child_by_field_name("name")
                 self.assigned_name(_text(name, data) if name is not None else text)
@@ -501,6 +535,10 @@ class _Walker:
         if program == "let":
             for value in values:
                 self.arithmetic(value)
+        elif program == "env":
+            for value in values:
+                if re.match(r"[A-Za-z_][A-Za-z0-9_]*=", value):
+                    self.variable(value.split("=", 1)[0])
         elif program in (".", "source") and values and INPUT_FILES.match(values[0]):
             self.cannot_model(f"runs `{program}` on code it reads from its input")
         elif program in ("printf", "wait"):
@@ -527,6 +565,10 @@ class _Walker:
             return
         if "\x00" in command:
             self.cannot_model("contains a NUL character")
+            return
+        if len(command) > MAX_COMMAND_CHARS:
+            self.cannot_model(f"is {len(command):,} characters long; the permission engine reads "
+                              f"commands of at most {MAX_COMMAND_CHARS:,}")
             return
         if INVISIBLE.search(command):
             self.cannot_model("contains invisible or bidirectional control characters, which make "
@@ -642,6 +684,7 @@ class _Walker:
                 if name_node is None or name_node.type != "variable_name":
                     self.cannot_model("assigns to something other than a plain variable")
                 self.assigns = True
+                self.variable(name)
                 assignments.append((name, value))
                 written.append(_text(child, data))
                 continue
@@ -802,6 +845,8 @@ class _Walker:
             return "process substitution"
         if kind in ("simple_expansion", "expansion"):
             found = "parameter expansion"
+            if kind == "expansion":
+                self.expansion_arithmetic(_text(node, data))
         elif kind == "arithmetic_expansion":
             found = "arithmetic expansion"
             if _contains(node, "command_substitution"):
@@ -922,24 +967,58 @@ def _code_option(words: tuple[Word, ...]) -> str | None:
     pattern = CODE_OPTIONS.get(name or "")
     if pattern is None:
         return None
+    global_options = name == "git"  # git's own options come before its subcommand
+    skip = False
     for index, word in enumerate(words[1:], 1):
         value = word.value
         if value is None:
             continue
         if pattern.match(value):
             return value
-        if name == "git" and value.startswith("-c"):
+        if global_options and value.startswith("-c") and not value.startswith("--"):
+            # many keys name commands (core.pager, trailer.*.command, difftool.*, …): none is
+            # read as harmless
             setting = value[2:] or (words[index + 1].value or "" if index + 1 < len(words) else "")
-            if not setting or GIT_CODE_KEYS.match(setting):
-                return f"-c {setting}".strip()
+            return f"-c {setting}".strip()
+        if skip:
+            skip = False
+        elif global_options and value in GIT_VALUE_OPTIONS:
+            skip = True
+        elif global_options and not value.startswith("-"):
+            global_options = False  # the subcommand: its `-c` is its own (`git grep -c`)
     return None
+
+
+#: git's global options whose value is the next word
+GIT_VALUE_OPTIONS = frozenset({"-C", "--git-dir", "--work-tree", "--namespace", "--exec-path",
+                               "--super-prefix", "--list-cmds", "--attr-source"})
 
 
 #: why a part with an expansion, assignment or wrapper is not read-only (the decision's own
 #: text already says what it contains)
 EXPANDS = "an expansion, assignment or wrapper"
+#: where a read-only command's output may go (`-` is a file of that name to bash)
+READ_ONLY_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
+#: text whose words tree-sitter-bash reads differently from bash (it drops an escaped blank and a
+#: quoted piece of blanks, and splits on \v, \f and \r, which bash keeps inside a word)
+MISREAD_TEXT = re.compile(r"[\v\f\r]|\\\s")
+BLANK_QUOTES = re.compile(r"(['\"])[ \t]*\1")
+#: quoted text the engine cannot read back exactly as bash does
+QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def _misread(written: str) -> bool:
+    """Word shapes where tree-sitter-bash's words differ from bash's (found by comparing both on
+    generated words): an escaped blank, a quoted piece of blanks only, an unquoted `}` or `]`
+    (other than git's `@{…}`)."""
+    if MISREAD_TEXT.search(written) or BLANK_QUOTES.search(written):
+        return True
+    unquoted = re.sub(r"@\{[^{}]*\}", "", QUOTED.sub("", written))
+    return "}" in unquoted or "]" in unquoted
+
+
 #: what makes an unquoted word expand: a glob character, a leading tilde, a brace list
-LIVE_EXPANSION = re.compile(r"[*?\[]|^~|\{[^}]*(,|\.\.)")
+LIVE_EXPANSION = re.compile(r"[*?\[]|^~|[=:]~")
 
 
 def _expands(word: Word) -> bool:
@@ -948,7 +1027,8 @@ def _expands(word: Word) -> bool:
     if not word.pattern:
         return False
     written = word.written
-    return bool(QUOTES_AND_ESCAPES.search(written) or LIVE_EXPANSION.search(written))
+    return bool(QUOTES_AND_ESCAPES.search(written) or LIVE_EXPANSION.search(written)
+                or has_brace_list(written))
 
 
 def _stays_inside(part: Part, rule: PermissionRule) -> bool:
@@ -963,9 +1043,21 @@ def _stays_inside(part: Part, rule: PermissionRule) -> bool:
             if ".." in path.split("/"):
                 return False
             for folder in folders:
-                if path.startswith(folder.rstrip("/") + "/") and not _under(path, folder):
+                if not path.startswith(folder.rstrip("/") + "/"):
+                    continue
+                # a glob is judged by what it matches now (`…/u*/secret` through a link `up`)
+                matches = _glob_matches(path) if _expands(word) else [path]
+                if not all(_under(match, folder) for match in matches):
                     return False
     return True
+
+
+def _glob_matches(pattern: str) -> list[str]:
+    import glob as globbing
+
+    if "[" in pattern:
+        return [os.sep]  # bracket expressions are matched differently by bash: never inside
+    return globbing.glob(pattern) or [pattern]
 
 
 @lru_cache(maxsize=512)
@@ -1217,9 +1309,10 @@ def deny_forms(part: Part) -> set[str]:
                          for name, value in part.assignments]
     forms.add(_joined(assigned_written + written))
     forms.add(_joined(assigned_resolved + resolved))
-    runner = bool(resolved) and (_basename(resolved[0]) in RUNNERS or resolved[0] in RESERVED)
+    # every tail of every part: a program that runs the rest of its words (`setarch x86_64 CMD`,
+    # `prlimit CMD`, …) need not be in RUNNERS for a deny rule to see CMD
     for words in (written, resolved, decoded):
-        for start in range(len(words) if runner else min(1, len(words))):
+        for start in range(len(words)):
             tail = words[start:]
             forms.add(_joined(tail))
             base = _basename(tail[0]) or tail[0]
@@ -1321,10 +1414,14 @@ class PermissionEngine:
             return EXPANDS
         if part.inputs:
             return f"the input redirection `{part.inputs[0]}`"
-        if any(word.value not in SAFE_DEVICES for word in part.writes):
+        if any(word.value not in READ_ONLY_SINKS for word in part.writes):
             return "an output redirection"
         if any(word.value is None for word in part.words):
             return "a word the shell still expands"
+        unsure = next((word.written for word in part.words if _misread(word.written)), None)
+        if unsure is not None or MISREAD_TEXT.search(part.text):
+            return (f"`{unsure or part.text}` has words the parser may split or join differently "
+                    "from bash")
         program = _basename(part.program) or ""
         for word in part.words[1:]:
             if _expands(word):

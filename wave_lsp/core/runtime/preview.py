@@ -35,7 +35,12 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.injections import Injection, find_injections
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime import arguments as args_module
-from wave_lsp.core.runtime.execution import ArgumentsFile, run_command, shown_output
+from wave_lsp.core.runtime.execution import (
+    ArgumentsFile,
+    read_only_environment,
+    run_command,
+    shown_output,
+)
 from wave_lsp.core.runtime.listing import command_name, truthy
 from wave_lsp.core.runtime.permissions import (
     Decision,
@@ -395,7 +400,8 @@ def _execute(result: Invocation, plan: Plan) -> bool:
             result.error = (f'Shell command not run for pattern "{planned.injection.pattern}": '
                             f"{changed}")
             return False
-        outcome = run_command(planned.shell_command, cwd, timeout)
+        outcome = run_command(planned.shell_command, cwd, timeout,
+                              read_only_environment() if planned.decision.read_only else None)
         planned.executed, planned.exit_code = True, outcome.exit_code
         if outcome.exit_code == 0:
             shown, saved = shown_output(placed_output(outcome.stdout, result.profile, tool))

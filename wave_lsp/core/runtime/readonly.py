@@ -60,7 +60,12 @@ STRICTER: Mapping[str, str] = {
     "diff": "`-r` follows symbolic links to files outside the project",
     "git diff": "`--no-index` compares files outside the repository",
     "git grep": "`--no-index` searches files outside the repository",
-    "file": "`-s` reads devices, `-L` and `-f` read files outside the project",
+    "file": ("`-s` reads devices, `-L` and `-f` read files outside the project, `-m` reads a "
+             "`:`-separated list of magic files and every file of a folder"),
+    "sha256sum": "`-c` reads the files its list names, wherever they are",
+    "sha1sum": "`-c` reads the files its list names, wherever they are",
+    "md5sum": "`-c` reads the files its list names, wherever they are",
+    "git config --get": "`--global` and `--system` read the user's and the machine's settings",
     "du": "`-L` follows symbolic links",
     "ls": "`-L` follows symbolic links",
     "tree": "`-l` follows symbolic links and `--fromfile` reads names from a file",
@@ -90,7 +95,9 @@ class CommandSpec:
     #: option values that may start with `-` (`git tag --sort=-version:refname`)
     dash_values: frozenset[str] = frozenset()
     #: a further check on the arguments after the options are read: why not, or None
-    check: Callable[[Sequence[str], Sequence[str]], str | None] | None = None
+    check: Callable[[Reading], str | None] | None = None
+    #: operands may be folders (`diff DIR DIR` follows the links inside them: no)
+    folders: bool = True
 
 
 def _flags(spec: str) -> dict[str, str]:
@@ -110,58 +117,81 @@ def _spec(flags: str, **options: object) -> CommandSpec:
 
 
 # -- checks on operands (Claude Code's additionalCommandIsDangerousCallback) ------------------------
-def _date_operands(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
-    bad = next((word for word in operands if not word.startswith("+")), None)
-    return None if bad is None else f"`date {bad}` sets the system clock"
+def _date(reading: Reading) -> str | None:
+    bad = next((word for word in reading.operands if not word.startswith("+")), None)
+    if bad is not None:
+        return f"`date {bad}` sets the system clock"
+    if any("TZ=" in value for value in reading.values("-d", "--date")):
+        return "a `TZ=` in `date -d` opens the file it names"
+    return None
 
 
-def _list_mode_only(_arguments: Sequence[str], operands: Sequence[str],
-                    *, what: str) -> str | None:
-    """`git branch NAME` / `git tag NAME` create one: a name is allowed only after `--list`."""
-    if not operands:
+def _list_mode_only(reading: Reading, *, what: str) -> str | None:
+    """`git branch NAME` / `git tag NAME` create one: a name is allowed only after `--list`
+    (as getopt read it: a `--sort` value such as `-committeremail` is no `-l`)."""
+    if not reading.operands or reading.has("-l", "--list"):
         return None
-    listing = any(word in ("-l", "--list") or (re.fullmatch(r"-[a-zA-Z]*l[a-zA-Z]*", word))
-                  for word in _arguments)
-    return None if listing else f"`{operands[0]}` without `--list` creates a {what}"
+    return f"`{reading.operands[0]}` without `--list` creates a {what}"
 
 
-def _branch(arguments: Sequence[str], operands: Sequence[str]) -> str | None:
-    return _list_mode_only(arguments, operands, what="branch")
+def _branch(reading: Reading) -> str | None:
+    return _list_mode_only(reading, what="branch")
 
 
-def _tag(arguments: Sequence[str], operands: Sequence[str]) -> str | None:
-    return _list_mode_only(arguments, operands, what="tag")
+def _tag(reading: Reading) -> str | None:
+    return _list_mode_only(reading, what="tag")
 
 
-def _reflog(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
+def _reflog(reading: Reading) -> str | None:
+    operands = reading.operands
     if operands and operands[0] in ("expire", "delete", "exists"):
         return f"`git reflog {operands[0]}` changes the reflog"
     return None
 
 
-def _remote_name(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
+def _remote_name(reading: Reading) -> str | None:
+    if not reading.has("-n"):
+        return "`git remote show` without `-n` contacts the remote (wave-lsp is stricter here)"
+    operands = reading.operands
     if len(operands) == 1 and re.fullmatch(r"[A-Za-z0-9_-]+", operands[0]):
         return None
     return "`git remote show` takes exactly one remote name"
 
 
-def _config_get(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
-    return None if 1 <= len(operands) <= 2 else "`git config --get` takes a key"
+def _config_get(reading: Reading) -> str | None:
+    return None if 1 <= len(reading.operands) <= 2 else "`git config --get` takes a key"
+
+
+#: `--format` placeholders that make git verify signatures (it runs gpg)
+_SIGNATURE_PLACEHOLDER = re.compile(r"%G|%\(signature", re.I)
+
+
+def _git_format(reading: Reading) -> str | None:
+    formats = reading.values("--format", "--pretty")
+    if any(_SIGNATURE_PLACEHOLDER.search(value) for value in formats):
+        return "a signature placeholder (`%G…`) in the format makes git run gpg"
+    return None
+
+
+def _git_log(reading: Reading) -> str | None:
+    return _git_format(reading)
 
 
 _JQ_UNSAFE = re.compile(r"\benv\b|\$ENV\b|\$__loc__|\bimport\b|\binclude\b|\bmodulemeta\b"
                         r"|\bget_search_list\b|\binput_filename\b")
 
 
-def _jq_filter(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
-    if operands and _JQ_UNSAFE.search(operands[0]):
+def _jq_filter(reading: Reading) -> str | None:
+    if reading.operands and _JQ_UNSAFE.search(reading.operands[0]):
         return "the jq filter reads the environment or loads modules"
     return None
 
 
-def _no_response_files(_arguments: Sequence[str], operands: Sequence[str]) -> str | None:
-    bad = next((word for word in operands if word.startswith("@")), None)
-    return None if bad is None else f"`{bad}` reads further options from a file"
+def _no_response_files(reading: Reading) -> str | None:
+    """binutils read `@FILE` as further arguments, option values included."""
+    words = [*reading.operands, *(value for _, value in reading.options if value is not None)]
+    bad = next((word for word in words if word.startswith("@")), None)
+    return None if bad is None else f"`{bad}` reads further arguments from a file"
 
 
 # -- the table --------------------------------------------------------------------------------------
@@ -177,12 +207,12 @@ _GIT_AUTHOR = "--author=string --committer=string --grep=string"
 _GIT_SUBCOMMANDS = {
     "diff": (f"{_GIT_STAT} {_GIT_COLOR} --dirstat --summary --patch-with-stat --word-diff "
              "--word-diff-regex=string --color-words --no-renames --no-ext-diff --check "
-             "--ws-error-highlight=string --full-index --binary --abbrev=number "
+             "--ws-error-highlight=string --full-index --binary --abbrev=optional "
              "--break-rewrites --find-renames --find-copies --find-copies-harder "
              "--irreversible-delete --diff-algorithm=string --histogram --patience --minimal "
              "--ignore-space-at-eol --ignore-space-change --ignore-all-space "
              "--ignore-blank-lines --inter-hunk-context=number --function-context --exit-code "
-             "--quiet --cached --staged --pickaxe-regex --pickaxe-all --relative=string "
+             "--quiet --cached --staged --pickaxe-regex --pickaxe-all --relative=optional "
              "--diff-filter=string -p -u -s -M -C -B -D -l -S=string -G=string -O=path -R"),
     "log": (f"{_GIT_LOG_DISPLAY} {_GIT_REF_SELECTION} {_GIT_DATES} {_GIT_COUNT} {_GIT_STAT} "
             f"{_GIT_COLOR} {_GIT_PATCH} {_GIT_AUTHOR} --abbrev-commit --full-history --dense "
@@ -190,31 +220,31 @@ _GIT_SUBCOMMANDS = {
             "--no-merges --reverse --walk-reflogs --skip=number --max-age=number "
             "--min-age=number --no-min-parents --no-max-parents --follow --no-walk --left-right "
             "--cherry-mark --cherry-pick --boundary --topo-order --date-order "
-            "--author-date-order --pretty=string --format=string --diff-filter=string "
+            "--author-date-order --pretty=optional --format=string --diff-filter=string "
             "-S=string -G=string --pickaxe-regex --pickaxe-all"),
     "show": (f"{_GIT_LOG_DISPLAY} {_GIT_STAT} {_GIT_COLOR} {_GIT_PATCH} --abbrev-commit "
-             "--word-diff --word-diff-regex=string --color-words --pretty=string "
+             "--word-diff --word-diff-regex=string --color-words --pretty=optional "
              "--format=string --first-parent --raw --diff-filter=string -m --quiet"),
     "shortlog": (f"{_GIT_REF_SELECTION} {_GIT_DATES} -s --summary -n --numbered -e --email -c "
-                 "--committer --group=string --format=string --no-merges --author=string"),
+                 "--committer --group=string --format=optional --no-merges --author=string"),
     "reflog": f"{_GIT_LOG_DISPLAY} {_GIT_REF_SELECTION} {_GIT_DATES} {_GIT_COUNT} {_GIT_AUTHOR}",
     "stash list": f"{_GIT_LOG_DISPLAY} {_GIT_REF_SELECTION} {_GIT_COUNT}",
     "stash show": (f"{_GIT_STAT} {_GIT_COLOR} {_GIT_PATCH} --word-diff --word-diff-regex=string "
-                   "--diff-filter=string --abbrev=number"),
-    "status": ("--short -s --branch -b --porcelain --long --verbose -v --untracked-files=string "
-               "-u=string --ignored --ignore-submodules=string --column --no-column "
-               "--ahead-behind --no-ahead-behind --renames --no-renames --find-renames=string "
-               "-M=string"),
+                   "--diff-filter=string --abbrev=optional"),
+    "status": ("--short -s --branch -b --porcelain --long --verbose -v "
+               "--untracked-files=optional -u=optional --ignored --ignore-submodules=optional "
+               "--column --no-column --ahead-behind --no-ahead-behind --renames --no-renames "
+               "--find-renames=optional -M=optional"),
     "blame": (f"{_GIT_COLOR} -L=string --porcelain -p --line-porcelain --incremental --root "
               "--show-stats --show-name --show-number -n --show-email -e -f --date=string -w "
-              "--ignore-rev=string --ignore-revs-file=path -M -C --score-debug --abbrev=number "
+              "--ignore-rev=string --ignore-revs-file=path -M -C --score-debug --abbrev=optional "
               "-s -l -t"),
     "ls-files": ("--cached -c --deleted -d --modified -m --others -o --ignored -i --stage -s "
                  "--killed -k --unmerged -u --directory --no-empty-directory --eol --full-name "
-                 "--abbrev=number --debug -z -t -v -f --exclude=string -x=string "
+                 "--abbrev=optional --debug -z -t -v -f --exclude=string -x=string "
                  "--exclude-from=path -X=path --exclude-per-directory=string --exclude-standard "
                  "--error-unmatch --recurse-submodules"),
-    "config --get": ("--local --global --system --worktree --default=string --type=string "
+    "config --get": ("--local --worktree --default=string --type=string "
                      "--bool --int --bool-or-int --path --expiry-date -z --null --name-only "
                      "--show-origin --show-scope"),
     "remote": "-v --verbose",
@@ -228,13 +258,13 @@ _GIT_SUBCOMMANDS = {
                  "--reverse --first-parent --ancestry-path --merges --no-merges "
                  "--min-parents=number --max-parents=number --no-min-parents --no-max-parents "
                  "--skip=number --max-age=number --min-age=number --walk-reflogs --oneline "
-                 "--abbrev-commit --pretty=string --format=string --abbrev=number "
+                 "--abbrev-commit --pretty=optional --format=string --abbrev=optional "
                  "--full-history --dense --sparse --source --graph"),
-    "describe": ("--tags --match=string --exclude=string --long --abbrev=number --always "
+    "describe": ("--tags --match=string --exclude=string --long --abbrev=optional --always "
                  "--contains --first-match --exact-match --candidates=number --dirty --broken"),
     "cat-file": "-t -s -p -e --batch-check --allow-undetermined-type",
-    "for-each-ref": ("--format=string --sort=string --count=number --contains=string "
-                     "--no-contains=string --merged=string --no-merged=string "
+    "for-each-ref": ("--format=string --sort=string --count=number --contains=optional "
+                     "--no-contains=optional --merged=optional --no-merged=optional "
                      "--points-at=string"),
     "grep": ("-e=string -E --extended-regexp -G --basic-regexp -F --fixed-strings -P "
              "--perl-regexp -i --ignore-case -v --invert-match -w --word-regexp -n "
@@ -244,20 +274,21 @@ _GIT_SUBCOMMANDS = {
              "--context=number --and --or --not --max-depth=number --untracked "
              "--recurse-submodules --cached --threads=number -q --quiet"),
     "worktree list": "--porcelain -v --verbose --expire=string",
-    "tag": ("-l --list -n=number --contains=string --no-contains=string --merged=string "
-            "--no-merged=string --sort=string --format=string --points-at=string --column "
-            "--no-column -i --ignore-case"),
+    "tag": ("-l --list -n=optional --contains=optional --no-contains=optional "
+            "--merged=optional --no-merged=optional --sort=string --format=string "
+            "--points-at=string --column --no-column -i --ignore-case"),
     "branch": ("-l --list -a --all -r --remotes -v -vv --verbose --color --no-color --column "
-               "--no-column --abbrev=optional --no-abbrev --contains=string --no-contains=string "
+               "--no-column --abbrev=optional --no-abbrev --contains=optional --no-contains=optional "
                "--merged=optional --no-merged=optional --points-at=string --sort=string "
                "--show-current -i --ignore-case"),
 }
 _GIT_OPERANDS: Mapping[str, str] = {"remote": NO_OPERANDS, "config --get": WORDS,
                                     "remote show": WORDS, "worktree list": NO_OPERANDS,
                                     "stash list": NO_OPERANDS}
-_GIT_CHECKS: Mapping[str, Callable[[Sequence[str], Sequence[str]], str | None]] = {
+_GIT_CHECKS: Mapping[str, Callable[[Reading], str | None]] = {
     "branch": _branch, "tag": _tag, "reflog": _reflog, "remote show": _remote_name,
-    "config --get": _config_get}
+    "config --get": _config_get, "log": _git_log, "show": _git_log, "rev-list": _git_log,
+    "shortlog": _git_log, "stash list": _git_log}
 
 _GREP = ("-e=string --regexp=string -f=path --file=path -F --fixed-strings -G --basic-regexp -E "
          "--extended-regexp -P --perl-regexp -i --ignore-case --no-ignore-case -v --invert-match "
@@ -288,8 +319,8 @@ _LS = ("-a -A -b -B -c -C -d -f -F -g -G -h -i -k -l -m -n -N -o -p -q -Q -r -R 
        "--time=string --time-style=string --tabsize=number --width=number --context --zero")
 _HEAD = ("-c=string --bytes=string -n=string --lines=string -q --quiet --silent -v --verbose -z "
          "--zero-terminated")
-_SUMS = ("-b --binary -t --text -c --check --ignore-missing --quiet --status --strict -w --warn "
-         "--tag -z --zero")
+#: without `-c`/`--check`, which reads the files a list names (anywhere)
+_SUMS = "-b --binary -t --text --tag -z --zero"
 
 
 @lru_cache(maxsize=1)
@@ -388,7 +419,7 @@ def _commands() -> Mapping[str, CommandSpec]:
                       "-b --ignore-space-change -w --ignore-all-space -B --ignore-blank-lines "
                       "-I=string --ignore-matching-lines=string -a --text --strip-trailing-cr "
                       "-d --minimal --horizon-lines=number --speed-large-files --normal "
-                      "--color=optional", **any_args),
+                      "--color=optional", folders=False, **any_args),
         "true": _spec("", operands=WORDS),
         "false": _spec("", operands=WORDS),
         "which": _spec("-a -s", operands=WORDS),
@@ -415,7 +446,7 @@ def _commands() -> Mapping[str, CommandSpec]:
         "file": _spec("--brief -b --mime -i --mime-type --mime-encoding --apple "
                       "--check-encoding -c --exclude=string --exclude-quiet=string --print0 "
                       "-0 -F=string --separator=string -v --no-dereference -h "
-                      "--magic-file=path -m=path --keep-going -k --list -l --no-buffer -n "
+                      "--keep-going -k --list -l --no-buffer -n "
                       "--preserve-date -p --raw -r"),
         "sort": _spec("--ignore-leading-blanks -b --dictionary-order -d --ignore-case -f "
                       "--general-numeric-sort -g --human-numeric-sort -h --ignore-nonprinting "
@@ -436,7 +467,7 @@ def _commands() -> Mapping[str, CommandSpec]:
                     "--stream", check=_jq_filter),
         "date": _spec("-d=string --date=string -r=path --reference=path -u --utc --universal "
                       "-I=optional --iso-8601=optional -R --rfc-email --rfc-3339=string --debug",
-                      operands=WORDS, check=_date_operands),
+                      operands=WORDS, check=_date),
         "hostname": _spec("-f --fqdn --long -s --short -i --ip-address -I --all-ip-addresses -a "
                           "--alias -d --domain -A --all-fqdns -v --verbose -h -V",
                           operands=NO_OPERANDS),
@@ -456,10 +487,20 @@ def commands() -> Mapping[str, CommandSpec]:
 
 # -- reading the arguments --------------------------------------------------------------------------
 @dataclass(slots=True)
-class _Reading:
+class Reading:
+    """What getopt made of a command's arguments."""
+
     operands: list[str] = field(default_factory=list)
     #: option values that name files
     paths: list[str] = field(default_factory=list)
+    #: every option read, bundles split (`-nr` is `-n`, `-r`), with its value (None for none)
+    options: list[tuple[str, str | None]] = field(default_factory=list)
+
+    def has(self, *names: str) -> bool:
+        return any(option in names for option, _ in self.options)
+
+    def values(self, *names: str) -> list[str]:
+        return [value for option, value in self.options if option in names and value is not None]
 
 
 def _value_problem(option: str, kind: str, value: str, spec: CommandSpec) -> str | None:
@@ -473,10 +514,10 @@ def _value_problem(option: str, kind: str, value: str, spec: CommandSpec) -> str
 
 
 def _read_arguments(name: str, spec: CommandSpec, arguments: Sequence[str]
-                    ) -> tuple[_Reading, str | None]:
+                    ) -> tuple[Reading, str | None]:
     """The operands and file-naming values of `arguments`, read as getopt reads them, or why an
     argument is not on `spec`'s list."""
-    reading = _Reading()
+    reading = Reading()
     if spec.operands == WORDS and not spec.flags:
         reading.operands.extend(arguments)  # echo, expr, test: every word is data
         return reading, None
@@ -502,9 +543,11 @@ def _read_arguments(name: str, spec: CommandSpec, arguments: Sequence[str]
             if kind == NONE:
                 if equals:
                     return reading, f"`{option}` takes no value"
+                reading.options.append((option, None))
                 continue
-            if kind == OPTIONAL:
-                continue  # only an attached `=value`, which is plain data
+            if kind == OPTIONAL:  # only an attached `=value`, which is plain data
+                reading.options.append((option, value if equals else None))
+                continue
             if not equals:
                 if index >= len(arguments):
                     return reading, f"`{option}` needs a value"
@@ -513,6 +556,7 @@ def _read_arguments(name: str, spec: CommandSpec, arguments: Sequence[str]
             problem = _value_problem(option, kind, value, spec)
             if problem:
                 return reading, problem
+            reading.options.append((option, value))
             if kind == PATH:
                 reading.paths.append(value)
             continue
@@ -524,7 +568,7 @@ def _read_arguments(name: str, spec: CommandSpec, arguments: Sequence[str]
 
 
 def _read_short(name: str, spec: CommandSpec, word: str, rest: Sequence[str],
-                reading: _Reading) -> tuple[str | None, int]:
+                reading: Reading) -> tuple[str | None, int]:
     """One word of short options (`-n`, `-nr`, `-A20`, `-n5`): why not, and how many of the
     following words it consumed as a value."""
     letters = word[1:]
@@ -534,11 +578,13 @@ def _read_short(name: str, spec: CommandSpec, word: str, rest: Sequence[str],
         if kind is None:
             return f"`{option}` is not an option `{name}` is read-only with", 0
         if kind == NONE:
+            reading.options.append((option, None))
             continue
         attached = letters[position + 1:]
         bundled = position > 0
-        if kind == OPTIONAL:
-            return None, 0  # an optional value is attached or absent
+        if kind == OPTIONAL:  # an optional value is attached or absent
+            reading.options.append((option, attached or None))
+            return None, 0
         if attached:
             numeric = spec.attached_numbers and attached.isdigit() and not bundled
             if not (spec.attached_values or numeric):
@@ -549,6 +595,7 @@ def _read_short(name: str, spec: CommandSpec, word: str, rest: Sequence[str],
             problem = _value_problem(option, kind, attached, spec)
             if problem:
                 return problem, 0
+            reading.options.append((option, attached))
             if kind == PATH:
                 reading.paths.append(attached)
             return None, 0
@@ -559,6 +606,7 @@ def _read_short(name: str, spec: CommandSpec, word: str, rest: Sequence[str],
         problem = _value_problem(option, kind, rest[0], spec)
         if problem:
             return problem, 0
+        reading.options.append((option, rest[0]))
         if kind == PATH:
             reading.paths.append(rest[0])
         return None, 1
@@ -566,7 +614,20 @@ def _read_short(name: str, spec: CommandSpec, word: str, rest: Sequence[str],
 
 
 # -- paths ------------------------------------------------------------------------------------------
-_BRACE_LIST = re.compile(r"\{[^}]*(,|\.\.)")
+def has_brace_list(text: str) -> bool:
+    """`text` has a `{…,…}` or `{…..…}` the shell expands (one linear pass: a pattern with
+    backtracking took quadratic time on a long run of `{`)."""
+    opened = -1
+    for index, char in enumerate(text):
+        if char == "{":
+            opened = index
+        elif char == "}":
+            opened = -1
+        elif opened >= 0 and (char == "," or text.startswith("..", index)):
+            return True
+    return False
+
+
 SAFE_READS = frozenset({"/dev/null", "-"})
 
 
@@ -601,7 +662,9 @@ def path_problem(value: str, cwd: Path | None) -> str | None:
 GLOB_COMMANDS = frozenset({"ls", "cat", "head", "tail", "wc", "stat", "grep", "diff", "du", "df",
                            "strings", "hexdump", "od", "nl", "cut", "column", "tac", "rev",
                            "cmp", "realpath", "readlink", "sha256sum", "sha1sum", "md5sum"})
-_PLAIN_GLOB = re.compile(r"[^'\"\\{}~$`]*[*?\[][^'\"\\{}~$`]*")
+#: a glob made of `*` and `?` only: bracket expressions are refused (bash's `[!x]`, `[^x]` and
+#: `[[:class:]]` differ from Python's matching, so their matches cannot be checked)
+_PLAIN_GLOB = re.compile(r"[^'\"\\{}~$`\[\]=:@]*[*?][^'\"\\{}~$`\[\]=:@]*")
 
 
 def glob_problem(program: str, pattern: str, cwd: Path | None) -> str | None:
@@ -616,8 +679,9 @@ def glob_problem(program: str, pattern: str, cwd: Path | None) -> str | None:
     import glob as globbing
 
     for match in globbing.glob(pattern, root_dir=cwd):
-        if match.startswith("-"):
-            return f"`{pattern}` matches `{match}`, which the program would read as an option"
+        if match.startswith(("-", "@")):
+            return (f"`{pattern}` matches `{match}`, which the program would read as an option "
+                    "or a file of arguments")
         problem = path_problem(match, cwd)
         if problem:
             return problem
@@ -637,8 +701,11 @@ def _bare_repository(cwd: Path | None) -> bool:
     would read its configuration, and whatever it runs, from files a skill may have placed."""
     if cwd is None:
         return False
-    return ((cwd / "HEAD").is_file() and (cwd / "objects").is_dir()
-            and (cwd / "refs").is_dir())
+    # git's own test (setup.c, is_git_directory): HEAD, and objects/ and refs/ it can enter;
+    # whether they are folders does not matter to it
+    return ((cwd / "HEAD").exists() and os.access(cwd / "objects", os.X_OK)
+            and os.access(cwd / "refs", os.X_OK))
+
 
 
 # -- the answer -------------------------------------------------------------------------------------
@@ -704,7 +771,7 @@ def read_only_problem(words: Sequence[str], profile: RuntimeProfile,
     bad = next((word for word in words if "$" in word or "`" in word), None)
     if bad is not None:
         return f"`{bad}` is still expanded by the shell"
-    bad = next((word for word in words if _BRACE_LIST.search(word)), None)
+    bad = next((word for word in words if has_brace_list(word)), None)
     if bad is not None:
         return f"`{bad}` is a brace expansion"
     if words[0] == "find":
@@ -725,26 +792,32 @@ def read_only_problem(words: Sequence[str], profile: RuntimeProfile,
 
 
 def _operands_problem(name: str, spec: CommandSpec, arguments: Sequence[str],
-                      reading: _Reading, cwd: Path | None) -> str | None:
+                      reading: Reading, cwd: Path | None) -> str | None:
     operands = reading.operands
     if spec.operands == NO_OPERANDS and operands:
         return f"`{name}` takes no operands here (`{operands[0]}`)"
     if spec.check is not None:
-        problem = spec.check(arguments, operands)
+        problem = spec.check(reading)
         if problem:
             return problem
     files = list(reading.paths)
     if spec.operands == PATHS:
         files += operands
-    for value in files:
-        problem = path_problem(value, cwd)
-        if problem:
-            return problem
-    if spec.operands == REVISIONS:
+    elif spec.operands == REVISIONS:
         for value in operands:
             problem = _revision_problem(value)
             if problem:
                 return problem
+        # a revision that is also a path on disk is read as one, through its links (outside a
+        # work tree `git diff A B` compares any two files: they must be inside too)
+        files += [value for value in operands if cwd is not None
+                  and os.path.lexists(os.path.join(cwd, value))]
+    for value in files:
+        problem = path_problem(value, cwd)
+        if problem:
+            return problem
+        if not spec.folders and cwd is not None and os.path.isdir(os.path.join(cwd, value)):
+            return f"`{value}` is a folder: `{name}` follows the links inside it"
     return None
 
 

@@ -1,8 +1,10 @@
 """Finding the SKILL.md files under the paths given to `wave-lsp check`.
 
 docs/design/product.md *Command line*: every `SKILL.md` under the paths, skipping `.git`, `node_modules` and
-gitignored paths (each `.gitignore` applies to its own folder and below, as git reads it). Files
-spelled differently (`skill.md`, SK001) and stray markdown files directly in a skills root (SK002)
+gitignored paths (each `.gitignore` applies to its own folder and below, as git reads it) — but
+not a file git tracks there (read from the repository's index: git never ignores a tracked file). Files
+spelled differently (`skill.md`, SK001) and stray markdown files directly in a skills root (SK002;
+not the index files beside the skill folders, `skills/README.md`, `skills/AGENTS.md`)
 are included so those rules can speak. A path named explicitly is always checked. Symlinked
 folders are followed once (by real path), so a symlink loop ends.
 """
@@ -94,6 +96,84 @@ def find_skill_files(paths: list[Path], facts: FolderFacts | None = None) -> Ite
         yield from _walk(root, seen, facts)
 
 
+class _Tracked:
+    """The files git tracks in one repository (read from its index) and the folders holding them:
+    git never ignores a tracked file, so a gitignored path that holds one is still walked."""
+
+    def __init__(self, git_root: Path | None) -> None:
+        self.files: frozenset[str] = frozenset()
+        self.folders: frozenset[str] = frozenset()
+        if git_root is None:
+            return
+        names = read_git_index(git_root)
+        if not names:
+            return
+        base = str(git_root)
+        files = {os.path.join(base, *name.split("/")) for name in names}
+        folders = set()
+        for name in names:
+            parts = name.split("/")[:-1]
+            for depth in range(1, len(parts) + 1):
+                folders.add(os.path.join(base, *parts[:depth]))
+        self.files, self.folders = frozenset(files), frozenset(folders)
+
+    def holds(self, path: str, is_dir: bool) -> bool:
+        return path in (self.folders if is_dir else self.files)
+
+
+def read_git_index(git_root: Path) -> list[str]:
+    """The paths (relative, `/`-separated) of git's index at `git_root` (`.git/index`, or the
+    index of the `gitdir:` a `.git` file names), versions 2 to 4; [] when there is none or it
+    cannot be read."""
+    git = git_root / ".git"
+    try:
+        if git.is_file():
+            text = git.read_text("utf-8", errors="replace").strip()
+            git = (git_root / text.removeprefix("gitdir:").strip()).resolve()
+        data = (git / "index").read_bytes()
+    except OSError:
+        return []
+    if data[:4] != b"DIRC" or len(data) < 12:
+        return []
+    version = int.from_bytes(data[4:8], "big")
+    count = int.from_bytes(data[8:12], "big")
+    names: list[str] = []
+    offset, previous = 12, b""
+    try:
+        for _ in range(count):
+            start = offset
+            flags = int.from_bytes(data[offset + 60:offset + 62], "big")
+            offset += 62
+            if version >= 3 and flags & 0x4000:
+                offset += 2
+            if version >= 4:
+                strip, offset = _varint(data, offset)
+                end = data.index(b"\0", offset)
+                name = previous[:len(previous) - strip] + data[offset:end]
+                offset = end + 1
+            else:
+                end = data.index(b"\0", offset)
+                name = data[offset:end]
+                offset = start + ((end - start) // 8 + 1) * 8  # NUL padding to 8 bytes
+            previous = name
+            names.append(name.decode("utf-8", errors="surrogateescape"))
+    except (ValueError, IndexError):
+        return names
+    return names
+
+
+def _varint(data: bytes, offset: int) -> tuple[int, int]:
+    """git's offset encoding (index v4): the value and the offset after it."""
+    byte = data[offset]
+    value = byte & 0x7F
+    offset += 1
+    while byte & 0x80:
+        byte = data[offset]
+        value = ((value + 1) << 7) | (byte & 0x7F)
+        offset += 1
+    return value, offset
+
+
 def _walk(root: Path, seen: set[str], facts: FolderFacts | None) -> Iterator[Path]:
     """Depth first, each folder's files (in name order) before its sub-folders (in name order).
     Paths are strings until a file is yielded. A child that is not a symbolic link resolves to
@@ -102,6 +182,7 @@ def _walk(root: Path, seen: set[str], facts: FolderFacts | None) -> Iterator[Pat
     root = Path(os.path.abspath(root))
     ignores = _IgnoreStack()
     git_root = find_git_root(root)
+    tracked: _Tracked | None = None  # read when a path is first found ignored
     if git_root is not None and git_root != root:
         for ancestor in reversed(root.parents):
             if ancestor == git_root or git_root in ancestor.parents:
@@ -122,7 +203,9 @@ def _walk(root: Path, seen: set[str], facts: FolderFacts | None) -> Iterator[Pat
         names = [child.name for child in children]
         if _may_be_named(names, ".gitignore"):
             ignores.push(folder)
-        kept = list(_children(folder, real, children, ignores))
+        if tracked is None and len(ignores) > 0:
+            tracked = _Tracked(git_root)
+        kept = list(_children(folder, real, children, ignores, tracked))
         if facts is not None and kept:  # before the skills are yielded (and located)
             facts.listed(folder, names)
         for child, is_skill, child_real in kept:
@@ -138,7 +221,8 @@ def _name(entry: os.DirEntry[str]) -> str:
 
 
 def _children(folder: str, real: str, children: list[os.DirEntry[str]],
-              ignores: _IgnoreStack) -> Iterator[tuple[str, bool, str]]:
+              ignores: _IgnoreStack, tracked: _Tracked | None = None,
+              ) -> Iterator[tuple[str, bool, str]]:
     """(path, is a skill file, real path) of the skill files and sub-folders to walk among a
     folder's `children`."""
     in_skills_root = _is_skills_root(folder)
@@ -153,17 +237,24 @@ def _children(folder: str, real: str, children: list[os.DirEntry[str]],
         if is_dir and name in SKIPPED_DIRS:
             continue
         path = child.path
-        if checks_ignores and ignores.ignored(path, is_dir):
-            continue
+        if checks_ignores and ignores.ignored(path, is_dir) and not (
+                tracked is not None and tracked.holds(path, is_dir)):
+            continue  # git never ignores a file it tracks (nor the folders holding one)
         lowered = name.lower()
         is_skill = lowered == _SKILL_FILE_LOWER or (
-            in_skills_root and not is_dir and lowered.endswith(".md"))
+            in_skills_root and not is_dir and lowered.endswith(".md")
+            and lowered not in INDEX_FILES)
         if not is_skill and not is_dir:
             continue
         yield path, is_skill, (os.path.realpath(path) if linked else os.path.join(real, name))
 
 
 _SKILL_FILE_LOWER = SKILL_FILE.lower()
+#: files beside the skill folders of a skills root that index or describe them (`skills/README.md`,
+#: `skills/AGENTS.md`): no runtime loads them (Claude Code loads only `<root>/<dir>/SKILL.md`) and
+#: no author means them as a skill, so they are not stray skills (issue 27)
+INDEX_FILES = frozenset({"readme.md", "agents.md", "claude.md", "gemini.md", "index.md",
+                         "changelog.md", "contributing.md", "license.md", "catalog.md"})
 
 
 def is_skill_file(path: Path) -> bool:
@@ -172,4 +263,4 @@ def is_skill_file(path: Path) -> bool:
     name = path.name.lower()
     if name == SKILL_FILE.lower():
         return True
-    return name.endswith(".md") and _is_skills_root(str(path.parent))
+    return name.endswith(".md") and name not in INDEX_FILES and _is_skills_root(str(path.parent))

@@ -136,6 +136,12 @@ class DiskView:
             return os.path.realpath(text)
         return os.path.join(real_parent, name)
 
+    def entries(self, folder: Path | str) -> dict[str, str]:
+        """The names in `folder` with their kinds (`DIRECTORY`, `FILE`, `OTHER`, `LINK`), from its
+        listing; empty when it is no folder or cannot be listed."""
+        listing = self._listing(os.fspath(folder))
+        return {} if listing is None else listing.entries
+
     # -- internals ----------------------------------------------------------------------------
     def _look_up(self, text: str) -> str | None:
         parent, name = os.path.split(text)

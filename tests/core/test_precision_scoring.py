@@ -1,0 +1,56 @@
+"""How `benchmarks/precision/labelled.py` scores labelled-2 (issue 27): findings matched to labels
+by (code, path, line) with one shift per (code, path), the message deciding within a line, the
+missed problems counted as true once reported, and recall over TP labels plus missed problems."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def scoring():
+    spec = importlib.util.spec_from_file_location(
+        "labelled_scoring", ROOT / "benchmarks" / "precision" / "labelled.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_consistent_shift_and_the_message_decide(scoring, monkeypatch) -> None:
+    Found, Label = scoring.Found, scoring.Label
+    monkeypatch.setattr(scoring, "read_missed", lambda: [("a/SKILL.md", 40, "an @ file")])
+    labels = [Label("SK112", "a/SKILL.md", 11, "TP", "", "x missing"),
+              Label("SK112", "a/SKILL.md", 11, "FP", "", "y missing"),
+              Label("SK112", "a/SKILL.md", 21, "FP", "", "z missing")]
+    found = [Found("SK112", "a/SKILL.md", 10, 1, "warning", "y missing"),   # shifted by +1
+             Found("SK112", "a/SKILL.md", 10, 9, "warning", "x missing"),
+             Found("SK112", "a/SKILL.md", 20, 1, "warning", "z missing"),
+             Found("SK150", "a/SKILL.md", 41, 1, "warning", "@ file"),      # a missed problem
+             Found("SK150", "a/SKILL.md", 60, 1, "warning", "elsewhere"),   # unlabelled
+             Found("SK112", "a/SKILL.md", 30, 1, "information", "quiet")]   # not scored
+    matched = scoring.match(found, labels)
+    assert {(f.line, f.message): matched[f].verdict for f in matched} == {
+        (10, "y missing"): "FP", (10, "x missing"): "TP", (20, "z missing"): "FP",
+        (41, "@ file"): "TP"}
+    table = "\n".join(scoring.table(found, matched))
+    assert "| ALL | 0 | 5 | 2 | 2 | 0 | 0 | 1 | 40 % |" in table
+
+
+def test_recall_counts_any_code_on_the_line_and_splits_by_severity(scoring) -> None:
+    Found, Label = scoring.Found, scoring.Label
+    labels = [Label("SK112", "a/SKILL.md", 5, "TP", "", "m"),
+              Label("SK116", "a/SKILL.md", 9, "TP", "", "m"),
+              Label("SK113", "a/SKILL.md", 12, "FP", "", "m")]
+    found = [Found("SK112", "a/SKILL.md", 5, 1, "information", "m"),
+             Found("SK115", "a/SKILL.md", 8, 1, "warning", "m")]  # ±1, another code
+    total, strong, weak, lost = scoring.recall(found, labels, [("a/SKILL.md", 30, "gone")])
+    assert (total, strong, weak) == (3, 1, 2)
+    assert [line.split("\t")[0] for line in lost] == ["a/SKILL.md:5", "a/SKILL.md:30"]
