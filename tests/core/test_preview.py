@@ -72,11 +72,18 @@ def test_injection_ranges_are_exact() -> None:
 @pytest.mark.parametrize(("target", "raw", "words"), [
     ("wave", 'one "two three" four', ["one", "two three", "four"]),
     ("wave", "it\\'s 'a b'", ["it's", "a b"]),
-    ("claude-code", 'one "two three" | four', ["one", "two three", "four"]),
+    # Claude Code 2.1.332 (tests/oracle probes arg-operators, arg-op-*): the words end at the
+    # first operator after a word; operators before the first word are dropped
+    ("claude-code", 'one "two three" | four', ["one", "two three"]),
+    ("claude-code", "a ; b c", ["a"]),
+    ("claude-code", "| a ; b", ["a"]),
+    ("claude-code", "; ; a b | c", ["a", "b"]),
+    ("claude-code", '"a | b" c', ["a | b", "c"]),
+    ("claude-code", "a * b", ["a", "*", "b"]),
     ("claude-code", "unterminated 'quote", ["unterminated", "'quote"]),
     # shell-quote: in double quotes a backslash escapes only `"`, `\\` and `$`
     ("claude-code", 'a\\ b "c\\$d" "e\\nf" #comment', ["a b", "c$d", "e\\nf"]),
-    ("claude-code", "x;y&&z", ["x", "y", "z"]),
+    ("claude-code", "x;y&&z", ["x"]),
 ])
 def test_argument_words(target: str, raw: str, words: list[str]) -> None:
     assert split_arguments(raw, PROFILES[target]) == words

@@ -105,6 +105,12 @@ def test_display_label(name: object, command: str, label: str | None) -> None:
     ("---\ndescription: d\nwhen_to_use: on Fridays\n---\n", "- folder: d - on Fridays",
      "- folder: d - on Fridays"),
     ("---\ndescription: d\ndisable-model-invocation: true\n---\n", "", ""),
+    # each run of control characters is one space in Claude Code's line (tests/oracle probes
+    # fm-block-literal, fm-control-characters, fm-u0080); a no-break space is kept
+    ("---\ndescription: |\n  Line one\n\n  line two\n---\n", "- folder: Line one line two",
+     "- folder: Line one\n\nline two"),
+    ('---\ndescription: "a\\tb\\r\\nc  d\\u0080e\\u00a0f"\n---\n',
+     "- folder: a b c  d e\u00a0f", "- folder: a\tb\r\nc  d\u0080e\u00a0f"),
 ])
 def test_listing_line(text: str, claude: str, wave: str) -> None:
     """The line `list --format json` gives as `listingLine`, per target; its length is what the

@@ -3,8 +3,9 @@
 
 - `wave`: words split quote-aware (`"a b"` is one word, `\\` escapes), `$N` and `$ARGUMENTS[N]`
   are 1-based (`$0` is always empty), a missing word is empty.
-- `claude-code`: shell-quote words (operators dropped), `$N` and `$ARGUMENTS[N]` 0-based, an
-  indexed placeholder with no word stays as written, a declared name with no word is empty.
+- `claude-code`: shell-quote words of the first command (operators before it dropped, the first
+  operator after a word ends the words), `$N` and `$ARGUMENTS[N]` 0-based, an indexed
+  placeholder with no word stays as written, a declared name with no word is empty.
 - Both: `$ARGUMENTS` is the raw string; a declared name (`arguments: [issue]`) becomes `$issue`;
   `\\$` before a placeholder keeps it literal. Substitution is one pass, so argument text is never
   substituted again.
@@ -48,7 +49,8 @@ def split_arguments(raw: str, profile: RuntimeProfile) -> list[str]:
 
 
 def _shell_words(raw: str) -> list[str]:
-    """Claude Code's words: npm shell-quote's `parse`, operators dropped. Outside quotes a backslash
+    """Claude Code's words: npm shell-quote's `parse` up to the first operator that follows a
+    word (2.1.332: `a | b` gives `a` only, `| a b` gives `a`, `b`). Outside quotes a backslash
     escapes any character; inside double quotes it escapes only `"`, `\\` and `$` (`"\\n"` keeps
     its backslash); single quotes are literal; an unquoted `#` starting a word begins a comment.
     An unterminated quote falls back to splitting on white space."""
@@ -79,6 +81,8 @@ def _shell_words(raw: str) -> list[str]:
             if started:
                 words.append("".join(out))
                 out, started = [], False
+            if char in _OPERATOR_CHARS and words:
+                return words
         elif char == "#" and not started:
             break
         else:

@@ -7,6 +7,7 @@ what the code lens shows, what `list` reports as `listingChars`, and what SK055/
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -144,11 +145,18 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     when_text = when if isinstance(when, str) else coerce_description(when) or ""
     if when_text:
         combined = f"{combined} - {when_text}" if combined else when_text
+    if profile.listing_controls_as_spaces:
+        combined = _CONTROL_RUN.sub(" ", combined)
     truncated = len(combined) > LISTING_ENTRY_CAP
     if truncated:
         combined = combined[: LISTING_ENTRY_CAP - 1] + "…"
     text = f"- {shown}: {combined}" if combined else f"- {shown}"
     return ListingEntry(shown, text, True, user, truncated)
+
+
+#: what Claude Code shows as one space in a listing line (2.1.332: `Line one\nline two`,
+#: `a\r\nb`, a tab, BEL, U+0080; docs/design/runtime-facts.md §3.5)
+_CONTROL_RUN = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 
 
 #: Claude Code: 1% of a 200k context × 4 characters per token (`SLASH_COMMAND_TOOL_CHAR_BUDGET`)

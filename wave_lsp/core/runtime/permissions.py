@@ -1011,8 +1011,10 @@ def _misread(written: str) -> bool:
     """Word shapes where tree-sitter-bash's words differ from bash's (found by comparing both on
     generated words): an escaped blank, a quoted piece of blanks only, an unquoted `}` or `]`
     (other than git's `@{…}`)."""
-    if MISREAD_TEXT.search(written) or BLANK_QUOTES.search(written):
+    if MISREAD_TEXT.search(written):
         return True
+    if BLANK_QUOTES.search(written) and not BLANK_QUOTES.fullmatch(written):
+        return True  # a blank quoted piece inside a longer word (`l" "/x`); `''` alone is read
     unquoted = re.sub(r"@\{[^{}]*\}", "", QUOTED.sub("", written))
     return "}" in unquoted or "]" in unquoted
 

@@ -125,6 +125,9 @@ class RuntimeProfile:
     labels_listing_with_name: bool = False
     #: `user-invocable: false` refuses `/name` with this message (`{name}`: the command name)
     not_user_invocable_message: str | None = None
+    #: each run of control characters (C0, including newlines and tabs, DEL and C1) in a listing
+    #: line's description is shown as one space
+    listing_controls_as_spaces: bool = False
     #: inline injections inside a single-backtick code span are left as written
     skips_injections_in_code_spans: bool = False
     #: a command's output loses its leading blank lines and trailing white space (the Bash tool's
@@ -181,7 +184,7 @@ CLAUDE_CODE = RuntimeProfile(
     auto_allows_read_only=True,
     frontmatter_readings=frozenset({BUN, QUOTE_RETRY, TAB_RETRY}), strips_bom=True,
     frontmatter_ends_at_first_dashes=True, body_description_default="Skill",
-    labels_listing_with_name=True,
+    labels_listing_with_name=True, listing_controls_as_spaces=True,
     not_user_invocable_message=("This skill can only be invoked by Claude, not directly by users. "
                                 'Ask Claude to use the "{name}" skill for you.'),
     skips_injections_in_code_spans=True, trims_command_output=True,
@@ -194,6 +197,9 @@ CLAUDE_CODE = RuntimeProfile(
         "labels_listing_with_name": "2.1.332", "not_user_invocable_message": "2.1.332",
         "skips_injections_in_code_spans": "2.1.332", "trims_command_output": "2.1.332",
         "empty_command_output": "2.1.332", "arguments_appended_after": "2.1.332",
+        # verified by the harness (tests/oracle): the listing's control characters, and the
+        # argument words ending at the first shell operator after a word
+        "listing_controls_as_spaces": "2.1.332", "argument_words": "2.1.332",
     }),
 )
 

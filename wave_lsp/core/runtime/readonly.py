@@ -17,8 +17,8 @@ attached with `=` or is the next word. Operands that name files must stay inside
 directory after every symbolic link is followed, and must be regular files or folders (a FIFO or a
 device can block or never end). Anything the classifier cannot model exactly is not read-only.
 
-Where this list is narrower than Claude Code's (commands it leaves out, such as `sed`, `xargs`,
-`sleep` and `printf`; options such as `tail -f`, `grep -R`, `git diff --no-index`), wave-lsp
+Where this list is narrower than Claude Code's (commands it leaves out, such as `sed`, `xargs`
+and `sleep`; options such as `tail -f`, `grep -R`, `git diff --no-index`), wave-lsp
 predicts an approval prompt where Claude Code would run the command: it is never looser than the
 runtime, and `STRICTER` names each difference so that the decision text can say so.
 
@@ -435,6 +435,9 @@ def _commands() -> Mapping[str, CommandSpec]:
         "pwd": _spec("-L -P", operands=NO_OPERANDS),
         "whoami": _spec("", operands=NO_OPERANDS),
         "echo": CommandSpec({}, operands=WORDS, double_dash=False),
+        # not in 2.1.88's list; 2.1.332 runs it with no rule (tests/oracle, inj-printf-lines);
+        # without options: `-v NAME` assigns a shell variable
+        "printf": _spec("", operands=WORDS),
         "ls": _spec(_LS, **any_args),
         "tree": _spec("-a -d -f -x -L=number -P=string -I=string --gitignore --gitfile=path "
                       "--ignore-case --matchdirs --metafirst --prune --info --infofile=path "

@@ -1,0 +1,156 @@
+"""Every probe compared aspect by aspect with the real Claude Code (tests/oracle/README.md,
+docs/design/runtime-facts.md §3). A known disagreement that is not this harness's to fix is
+marked on exactly its comparison with a strict xfail, so that fixing it turns the run red until
+the mark is removed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.oracle.oracle import Oracle, disagreement
+from tests.oracle.probes import CORPUS, Probe, real_probes, repository_probes
+
+PROBES = repository_probes() + real_probes()
+BY_NAME = {probe.name: probe for probe in PROBES}
+
+#: the disagreements with Claude Code 2.1.332 that remain, each on exactly the comparisons it
+#: breaks; each is a strict xfail, so that fixing one turns the run red until its mark goes
+_REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
+    ("Claude Code in print mode refuses the model's Skill-tool call of a skill with a non-empty "
+     "`allowed-tools`: 'Execute skill: <name>. The user can add the allow rule Skill(<name>) to "
+     ".claude/settings.local.json to let it run without asking.' (the call needs permission, "
+     "runtime-facts §3.9, and -p cannot ask); wave-lsp has no Skill-tool prediction and renders "
+     "the skill (or gives the injection's refusal)",
+     [("inv-allowed-tools", "tool#0"), ("inj-deny-beats-allowed-tools", "tool#0"),
+      ("inj-expansion-allowed-tools", "tool#0"),
+      ("real/Git-Fg__thecattoolkit/auditing-plugins", "tool#0"),
+      ("real/terrylica__cc-skills/research", "tool#0")]),
+    ("Claude Code runs `echo $HOME` (a parameter expansion) with no rule, with `Bash(echo *)` in "
+     "the settings and with `Bash(echo:*)` in allowed-tools; wave-lsp refuses: 'This Bash command "
+     "contains parameter expansion: prefix and wildcard rules never allow it'",
+     [("inj-expansion-unruled", "slash#0"), ("inj-expansion-unruled", "tool#0"),
+      ("inj-expansion-settings-allow", "slash#0"), ("inj-expansion-settings-allow", "tool#0"),
+      ("inj-expansion-allowed-tools", "slash#0")]),
+    ("an ask rule (`Bash(echo:*)` in the project's ask list): both refuse, but Claude Code's "
+     "reason is 'Claude requested permissions to use Bash, but you haven't granted it yet.'; "
+     "wave-lsp's is 'Permission rule 'Bash(echo:*)' from project settings (…) requires approval "
+     "for this Bash command' (runtime-facts §3.8 table)",
+     [("inj-ask-rule", "slash#0"), ("inj-ask-rule", "tool#0")]),
+    ("`git rev-parse --verify --quiet nosuchref` with no rule: both refuse; Claude Code says "
+     "'This command requires approval', wave-lsp 'This Bash command requires approval: no allow "
+     "rule matches …, and an injected command cannot ask for approval'",
+     [("inj-failing", "slash#0"), ("inj-failing", "tool#0")]),
+    ("`echo x > out.txt`: both refuse; Claude Code says 'Output redirection to '<project>/out.txt' "
+     "needs approval. The path is inside the working directories for this session ('<project>'), "
+     "and Claude Code asks before a shell command creates, changes or removes files there.'; "
+     "wave-lsp 'This Bash command requires approval: …'",
+     [("inj-redirect", "slash#0"), ("inj-redirect", "tool#0")]),
+    ("`disableSkillShellExecution: true` in the project's .claude/settings.json: Claude Code "
+     "replaces the command with '[shell command execution disabled by policy]'; wave-lsp runs it",
+     [("inj-disabled-by-setting", "slash#0"), ("inj-disabled-by-setting", "tool#0")]),
+    ("`${CLAUDE_EFFORT}`: Claude Code substitutes the session's effort ('medium', the default "
+     "here); wave-lsp leaves `${CLAUDE_EFFORT}` as written",
+     [("arg-effort", "slash#0")]),
+    ("a legacy `.claude/commands/legacy.md`: Claude Code lists it ('- legacy: A legacy command') "
+     "and `/legacy x` renders 'Legacy x' (no base-directory line); `wave-lsp list` has no row "
+     "for it",
+     [("disc-legacy-command", "listed"), ("disc-legacy-command", "slash#0"),
+      ("disc-legacy-command", "tool#0")]),
+    ("a plugin skill in folder `folder-name` with `name: fancy`: Claude Code lists it by folder "
+     "with the name as a label ('- kit2:folder-name (kit2:fancy): …') and both `/kit2:folder-name` "
+     "and `/kit2:fancy` work; wave-lsp names it `kit2:fancy` only (runtime-facts §3.2 says the "
+     "name replaces the folder since 2.1.216)",
+     [("disc-plugin-name-field", "listed"), ("disc-plugin-name-field", "slash#1"),
+      ("disc-plugin-name-field", "tool#1")]),
+    ("a plugin skill without a description: Claude Code does not list it (runtime-facts §3.5: a "
+     "plugin command needs an explicit description); `wave-lsp list` puts `kit:bare` in the "
+     "listing",
+     [("disc-plugin-no-description", "listed")]),
+    ("`description: *w` (an alias of `when_to_use: &w reuse me`): Claude Code lists "
+     "'reuse me - reuse me'; wave-lsp's listingLine falls back to the body ('Body. - reuse me')",
+     [("fm-anchor-alias", "listing-text")]),
+    ("U+009F (APC) in a description ('a\\u009fb'): Claude Code's listing line keeps only "
+     "the text before it ('- c-c1: a'); wave-lsp shows it as a space ('- c-c1: a b'), as it "
+     "does every other control character",
+     [("fm-c1-apc", "listing-text")]),
+    ("`paths: **/*.ts` (no file touched): Claude Code neither lists the skill nor knows "
+     "`/fm-glob-paths` (the prompt goes to the model as text); wave-lsp lists and renders it",
+     [("fm-glob-paths", "listed"), ("fm-glob-paths", "slash#0")]),
+    ("a frontmatter that never closes: Claude Code loads the skill with the whole file as its "
+     "body (listed as '- fm-unclosed: ---'); wave-lsp says it does not load (SK006)",
+     [("fm-unclosed", "listed"), ("fm-unclosed", "slash#0")]),
+    ("`yes` and `no` as booleans: Claude Code reads `disable-model-invocation: yes` as true (not "
+     "listed, the Skill tool refuses) and `user-invocable: no` as false (`/name` refused); "
+     "wave-lsp reads only true and false (runtime-facts §3.2: the words count since 2.1.218)",
+     [("inv-dmi-yes", "listed"), ("inv-dmi-yes", "tool#0"),
+      ("inv-user-invocable-no", "slash#0")]),
+]
+#: (probe, aspect) → the disagreement, precisely
+KNOWN: dict[tuple[str, str], str] = {case: reason for reason, cases in _REMAINING
+                                     for case in cases}
+
+
+def _cases() -> list[object]:
+    cases: list[object] = []
+    for probe in PROBES:
+        for aspect in probe.aspects():
+            reason = KNOWN.get((probe.name, aspect))
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            cases.append(pytest.param(probe.name, aspect, marks=marks,
+                                      id=f"{probe.name}[{aspect}]"))
+    return cases
+
+
+def _selected(request: pytest.FixtureRequest) -> list[Probe]:
+    """The probes of every oracle test this session collected (they run together, two Claude
+    Code processes at a time)."""
+    names = {item.callspec.params["probe"] for item in request.session.items
+             if hasattr(item, "callspec") and "probe" in item.callspec.params}
+    return [BY_NAME[name] for name in sorted(names) if name in BY_NAME]
+
+
+#: the first of these tests runs every probe the session collected: a few minutes on two cores,
+#: several times that on a busy machine
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize(("probe", "aspect"), _cases())
+def test_claude_code_agrees(oracle: Oracle, request: pytest.FixtureRequest, probe: str,
+                            aspect: str) -> None:
+    oracle.run(_selected(request))
+    found = BY_NAME[probe]
+    problem = disagreement(found, aspect, oracle.claude[probe], oracle.wave[probe])
+    assert problem is None, problem
+
+
+def test_known_disagreements_name_real_comparisons() -> None:
+    """Every xfail mark names a probe and an aspect that exist (a typo would mark nothing)."""
+    for probe, aspect in KNOWN:
+        if probe.startswith("real/") and not CORPUS.is_dir():
+            continue
+        assert probe in BY_NAME, probe
+        assert aspect in BY_NAME[probe].aspects(), (probe, aspect)
+
+
+def test_real_sample() -> None:
+    """The sample of real skills is there, and is 30 skills, when ../shared is."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"{CORPUS} is absent (a plain clone has no ../shared)")
+    sample = real_probes()
+    assert len(sample) == 30
+    assert len({probe.name for probe in sample}) == 30
+
+
+@pytest.mark.timeout(3600)
+def test_the_runs_saw_the_skills(oracle: Oracle, request: pytest.FixtureRequest) -> None:
+    """The comparisons compare something: Claude Code listed the skills of most probes, and
+    rendered most invocations with their base-directory line (a broken mock or a changed request
+    shape would otherwise make both sides agree on nothing)."""
+    probes = _selected(request) or list(PROBES)
+    oracle.run(probes)
+    listed = [probe for probe in probes if oracle.claude[probe.name].entries]
+    outcomes = [outcome for probe in probes
+                for outcome in oracle.claude[probe.name].outcomes.values()]
+    rendered = [o for o in outcomes if o.kind == "rendered"]
+    assert len(listed) >= len(probes) * 3 // 4
+    assert len(rendered) >= len(outcomes) // 2
+    assert all(o.text.startswith(("Base directory for this skill: ", "Legacy"))
+               for o in rendered), [o.text[:80] for o in rendered]
