@@ -1,5 +1,7 @@
 """Suite-wide options: `--update-golden` rewrites the reviewed snapshot files (golden findings,
-the corpus output baseline) instead of comparing against them."""
+the corpus output baseline) instead of comparing against them; `--slow` also runs the tests marked
+`slow` (they build and install packages: `.ci/run` runs them in a second step), which are skipped
+otherwise, saying so."""
 
 from __future__ import annotations
 
@@ -9,6 +11,21 @@ import pytest
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite golden/baseline files from the current output")
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="also run the tests marked slow (building and installing packages)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: builds or installs packages (run with --slow)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: builds or installs packages; run with --slow (.ci/run does)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture

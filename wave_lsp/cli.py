@@ -588,6 +588,33 @@ def _tcp_problem(host: str, port: int) -> str | None:
     return None
 
 
+def _refuse_mcp_client(message: str) -> None:
+    """Answer an MCP client's `initialize` (a JSON-RPC line on stdin, sent at once by clients
+    such as Claude Code) with an error carrying `message`, so that the client shows what to install
+    instead of only "Failed to connect". Nothing is read from a terminal, nor waited for longer
+    than 5 s."""
+    import json
+    import select
+
+    if sys.stdin is None or sys.stdin.isatty():
+        return
+    try:
+        ready, _, _ = select.select([sys.stdin], [], [], 5.0)
+        line = sys.stdin.readline() if ready else ""
+        request = json.loads(line) if line.strip() else None
+    except (OSError, ValueError):
+        return
+    if not isinstance(request, dict) or "id" not in request:
+        return
+    answer = {"jsonrpc": "2.0", "id": request["id"],
+              "error": {"code": -32603, "message": message}}
+    try:
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+    except OSError:
+        pass
+
+
 def run_mcp(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from pathlib import Path
 
@@ -595,6 +622,7 @@ def run_mcp(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     missing = sdk_missing()
     if missing:
+        _refuse_mcp_client(f"wave-lsp mcp: {missing}")
         parser.exit(EXIT_USAGE, f"wave-lsp mcp: {missing}\n")
     root = (args.root or Path.cwd()).resolve()
     if not root.is_dir():

@@ -157,7 +157,8 @@ def rule_json(item: Rule) -> dict[str, Any]:
             "stopsLoading": [c for c in CATALOG_COLUMNS if c in item.stops_loading],
             "confidence": item.confidence.label,
             "evidence": [e.to_json() for e in item.evidence],
-            "checks": checks, "url": item.url}
+            "checks": checks, **({"url": item.url} if item.url else {}),
+            "page": str(item.page) if item.page is not None else None}
 
 
 def describe_rule(item: Rule, *, brief: bool = False) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from wave_lsp import __version__
-from wave_lsp.core.checking.catalog import Severity, rule
+from wave_lsp.core.checking.catalog import PUBLIC_HOME_URL, Severity, rule
 from wave_lsp.core.checking.checker import FileReport
 from wave_lsp.core.checking.config import parse_target
 from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE, PROFILES
@@ -142,12 +142,22 @@ _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning",
                 Severity.INFORMATION: "note", Severity.HINT: "note"}
 
 
+def sarif_uri(path: Path, cwd: Path | None = None) -> str:
+    """The file as a SARIF `artifactLocation.uri`: a URI reference, so percent-encoded (a folder
+    named `Meeting Notes` is `Meeting%20Notes`); relative to the current directory when the file
+    is below it, else a `file:` URI."""
+    from urllib.parse import quote
+
+    shown = display_path(path, cwd)
+    return quote(shown) if not shown.startswith("/") else Path(shown).as_uri()
+
+
 def to_sarif(reports: list[FileReport], target: str) -> dict[str, Any]:
     used = sorted({f.code for r in reports for f in r.findings})
     rule_index = {code: i for i, code in enumerate(used)}
     results = []
     for report in reports:
-        uri = display_path(report.path)
+        uri = sarif_uri(report.path)
         for finding in report.findings:
             assert finding.range is not None
             start, end = finding.range.start, finding.range.end
@@ -163,21 +173,26 @@ def to_sarif(reports: list[FileReport], target: str) -> dict[str, Any]:
                                "endLine": end.line + 1, "endColumn": end.character + 1},
                 }}],
             })
+    # Links only to public pages (catalog.PUBLIC_DOCS_URL): a path on the machine that ran the
+    # check means nothing where the log is read; `help` says how to read the page offline.
     driver_rules = [{
         "id": code, "name": rule(code).name,
         "shortDescription": {"text": rule(code).summary},
         "fullDescription": {"text": rule(code).why},
-        "helpUri": rule(code).url,
-        "help": {"text": f"{rule(code).why} Fix: {rule(code).fix}"},
+        **({"helpUri": url} if (url := rule(code).url) else {}),
+        "help": {"text": f"{rule(code).why} Fix: {rule(code).fix} "
+                         f"(`wave-lsp rule {code}` prints the whole page.)"},
         "properties": {"confidence": rule(code).confidence.label},
     } for code in used]
+    driver: dict[str, Any] = {"name": "wave-lsp", "version": __version__}
+    if PUBLIC_HOME_URL:
+        driver["informationUri"] = PUBLIC_HOME_URL
+    driver["rules"] = driver_rules
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "wave-lsp", "version": __version__,
-                                "informationUri": "https://github.com/wave-lsp/wave-lsp",
-                                "rules": driver_rules}},
+            "tool": {"driver": driver},
             "properties": {"target": target},
             "results": results,
         }],

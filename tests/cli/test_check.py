@@ -90,6 +90,50 @@ def test_sarif_validates_against_the_schema(tmp_path, capsys, monkeypatch) -> No
     assert results[0]["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1
 
 
+def test_sarif_uris_are_percent_encoded_uri_references(tmp_path, capsys, monkeypatch) -> None:
+    """A folder with a space (`Meeting Notes`) or a `#` is not a valid URI reference as it is:
+    the artifact URI is percent-encoded, and decodes back to the path."""
+    from urllib.parse import unquote, urlsplit
+
+    monkeypatch.chdir(tmp_path)
+    skill(tmp_path, "Meeting Notes/SKILL.md", BROKEN)
+    skill(tmp_path, "a#b/SKILL.md", BROKEN)
+    main(["check", "--format", "sarif", "--no-personal"])
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in json.loads(capsys.readouterr().out)["runs"][0]["results"]}
+    assert uris == {"Meeting%20Notes/SKILL.md", "a%23b/SKILL.md"}
+    assert {unquote(urlsplit(uri).path) for uri in uris} == {"Meeting Notes/SKILL.md", "a#b/SKILL.md"}
+
+
+def test_sarif_outside_the_current_directory_is_a_file_uri(tmp_path, capsys, monkeypatch) -> None:
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    path = skill(tmp_path, "my skills/bad/SKILL.md", BROKEN)
+    main(["check", "--format", "sarif", "--no-personal", str(path.parent)])
+    result = json.loads(capsys.readouterr().out)["runs"][0]["results"][0]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == path.as_uri()
+
+
+def test_sarif_links_only_to_configured_public_pages(tmp_path, capsys, monkeypatch) -> None:
+    """With no public address configured, no rule has a `helpUri` and the driver no
+    `informationUri` (a link that cannot be reached is worse than none); `help` names
+    `wave-lsp rule CODE`. Configured, the links are built from that base."""
+    from wave_lsp.core.checking import catalog
+
+    monkeypatch.chdir(tmp_path)
+    skill(tmp_path, "bad/SKILL.md", BROKEN)
+    main(["check", "--format", "sarif", "--no-personal"])
+    driver = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]
+    assert "informationUri" not in driver
+    assert driver["rules"] and all("helpUri" not in item for item in driver["rules"])
+    assert all(f"`wave-lsp rule {item['id']}`" in item["help"]["text"] for item in driver["rules"])
+    monkeypatch.setattr(catalog, "PUBLIC_DOCS_URL", "https://docs.example/rules/")
+    main(["check", "--format", "sarif", "--no-personal"])
+    driver = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]
+    assert [item["helpUri"] for item in driver["rules"]] == [
+        f"https://docs.example/rules/{item['id']}.md" for item in driver["rules"]]
+
+
 def test_github_annotations(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     skill(tmp_path, "bad/SKILL.md", BROKEN)

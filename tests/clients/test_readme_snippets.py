@@ -25,8 +25,8 @@ from wave_lsp.core.runtime.profiles import TARGETS
 
 SCRIPTS = Path(sys.executable).parent
 #: the languages, by fence, each editor's snippet is written in
-SNIPPETS = {"neovim-0.11": "lua", "neovim-0.7": "lua", "emacs-eglot": "elisp", "helix": "toml",
-            "zed": "json"}
+SNIPPETS = {"neovim-0.11": "lua", "neovim-0.7": "lua", "emacs-eglot": "elisp",
+            "emacs-lsp-mode": "elisp", "vim-ale": "vim", "helix": "toml", "zed": "json"}
 BROKEN = "---\nname: demo\n\n---\n# Demo\n"
 
 
@@ -41,7 +41,8 @@ def test_every_snippet_starts_wave_lsp_serve_with_a_known_target() -> None:
     for name in SNIPPETS:
         text = readme_snippet(name)
         assert "wave-lsp" in text and "serve" in text, name
-        assert 'target = "wave"' in text or ':target "wave"' in text or '"target": "wave"' in text, name
+        assert ('target = "wave"' in text or ':target "wave"' in text or '"target": "wave"' in text
+                or "'target': 'wave'" in text), name
     assert "wave" in TARGETS
 
 

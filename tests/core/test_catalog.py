@@ -186,6 +186,22 @@ def test_portable_is_the_strictest_reading_of_every_target() -> None:
             assert "portable" in item.stops_loading, code
 
 
+def test_rule_links_work_offline(monkeypatch) -> None:
+    """With no public address configured, no rule has a `url`; every rule links (editor
+    `codeDescription`) to its page on this machine, which is that rule's page; `rule --format json`
+    names the page and carries no `url`. With an address configured, the link is built from it."""
+    assert catalog.PUBLIC_DOCS_URL is None and catalog.PUBLIC_HOME_URL is None
+    for code, item in rules().items():
+        assert item.url is None
+        assert item.page is not None and item.page.read_text("utf-8").startswith(f"# {code} ")
+        assert item.link == item.page.as_uri()
+        described = docs.rule_json(item)
+        assert "url" not in described and described["page"] == str(item.page)
+    monkeypatch.setattr(catalog, "PUBLIC_DOCS_URL", "https://docs.example/rules/")
+    assert rules()["SK021"].link == rules()["SK021"].url == "https://docs.example/rules/SK021.md"
+    assert docs.rule_json(rules()["SK021"])["url"] == "https://docs.example/rules/SK021.md"
+
+
 def test_evidence_is_complete_and_cites_what_exists() -> None:
     """Each evidence row (rules.toml `evidence`, `evidence-source`, `evidence-verified`) names a
     fact, a source and a runtime version; a section of runtime-facts.md it cites exists; the rule

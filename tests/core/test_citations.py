@@ -39,3 +39,17 @@ def test_cited_documents_and_sections_exist() -> None:
                     missing.append(f"{where} (no section §{section})")
     assert cited > 30
     assert not missing, "\n".join(missing)
+
+
+def test_design_documents_cite_only_what_the_repository_holds() -> None:
+    """A design document or benchmark report names no path outside the repository (the shared
+    corpora and the original catalog are design inputs a clone does not have): it cites their
+    sources, tests/data/corpus-sources.tsv and tests/data/labelled-2-sources.tsv, instead."""
+    documents = [*sorted((REPO / "docs").rglob("*.md")), *sorted((REPO / "benchmarks").rglob("*.md"))]
+    outside = [f"{document.relative_to(REPO)}:{number}: {line.strip()}"
+               for document in documents
+               for number, line in enumerate(document.read_text("utf-8").splitlines(), 1)
+               if re.search(r"`(?:\.\./)?shared/", line)]
+    assert not outside, "\n".join(outside)
+    assert (REPO / "tests" / "data" / "corpus-sources.tsv").is_file()
+    assert (REPO / "tests" / "data" / "labelled-2-sources.tsv").is_file()

@@ -39,6 +39,10 @@ def at(text: str, path: Path | None = None, target: str = "wave"):
     ("---\nallowed-tools: Bash(gi‸\n---\n", set(), {"Read"}),
     ("---\nhooks:\n  ‸\n---\n", {"PreToolUse", "Stop"}, set()),
     ("---\nname: x\n---\nUse $‸", {"$ARGUMENTS", "$1", "${WAVE_SKILL_DIR}"}, {"$0"}),
+    # what is typed must appear as typed, not as scattered letters (issue 29)
+    ("---\nallowed-tools: Ba‸\n---\n", {"Bash"}, {"NotebookRead", "NotebookEdit"}),
+    ("---\nname: x\n---\nUse $AR‸", {"$ARGUMENTS"}, {"${CLAUDE_SKILL_DIR}", "${WAVE_SKILL_DIR}"}),
+    ("---\nallowed-tools: Read, book‸\n---\n", {"NotebookEdit"}, {"Bash"}),
     ("---\nname: x\n---\n# Title ‸", set(), {"$ARGUMENTS"}),
 ])
 def test_completion(text: str, expected: set[str], absent: set[str]) -> None:
@@ -118,3 +122,14 @@ def test_listing_cost_lens() -> None:
     assert lens.title.startswith("Listing entry: ~10 tokens (37 characters)")
     hidden = text.replace("---\n", "---\ndisable-model-invocation: true\n", 1)
     assert "costs no resident tokens" in listing_cost(FeatureContext.for_text(hidden, None)).title
+
+
+def test_the_lens_of_a_skill_the_target_does_not_load_says_so() -> None:
+    """A skill Wave does not load (an unquoted `: ` in its description, SK021) is in no listing:
+    the lens says which finding stops it instead of a resident cost."""
+    text = "---\nname: cost\ndescription: Use when: asked\n---\n"
+    title = listing_cost(FeatureContext.for_text(text, None)).title
+    assert title.startswith("Not loaded by Wave: fix SK021 on line 3 to list it;"), title
+    assert "resident in every conversation" not in title
+    under_claude = FeatureContext.for_text(text, None, Settings.for_target("claude-code"))
+    assert listing_cost(under_claude).title.startswith("Listing entry: ")  # its quoting retry

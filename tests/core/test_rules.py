@@ -7,6 +7,7 @@ severity (or the instance level the case names); where the catalog says `–`, i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import pytest
@@ -341,3 +342,38 @@ def test_good_skill_is_clean_under_every_target(tmp_path) -> None:
     for target in TARGETS:
         report = run(tmp_path, GOOD, target=target)
         assert [(f.code, f.message) for f in report.findings] == [], target
+
+
+@pytest.mark.parametrize(("target", "written", "suggested"), [
+    ("claude-code", "WAVE_SKILL_DIR", ["CLAUDE_SKILL_DIR"]),
+    ("wave", "NO_SUCH_DIR", ["WAVE_SKILL_DIR", "CLAUDE_SKILL_DIR"]),
+])
+def test_sk086_suggests_only_variables_the_target_substitutes(tmp_path, target, written,
+                                                              suggested) -> None:
+    """Under claude-code `${WAVE_SKILL_DIR}` is the unknown variable: the advice must not offer it
+    back; it offers the skill-folder variables the target substitutes in rules."""
+    text = fm(NAME, DESC, f"allowed-tools: Bash(${{{written}}}/run.sh)")
+    (finding,) = [f for f in run(tmp_path, text, target=target).findings if f.code == "SK086"]
+    offered = re.findall(r"`\$\{(\w+)\}`", finding.message.split("Use ", 1)[1])
+    assert offered == suggested, finding.message
+
+
+@pytest.mark.parametrize(("text", "code", "opening"), [
+    (fm(NAME, "description: Use when: asked"), "SK021", "Quote this value or write it as a `>-` block:"),
+    (fm(NAME, 'description: "unterminated'), "SK020", "Fix the YAML syntax here:"),
+    (fm(NAME, "description: *nothing"), "SK023", "Write the value out instead of the alias"),
+    (fm(NAME, "description: *#x"), "SK023", "Quote this value (`\"*#x\"`):"),
+])
+def test_yaml_messages_lead_with_what_to_do(tmp_path, text, code, opening) -> None:
+    """The Problems panel cuts a long message off: its first clause says what to do, the parser's
+    words come last."""
+    (finding,) = [f for f in run(tmp_path, text).findings if f.code == code]
+    assert finding.message.startswith(opening), finding.message
+
+
+def test_messages_explain_wisp_where_they_name_it(tmp_path) -> None:
+    """A user does not know "the Wisp indexer": a message that names it says what it is."""
+    big = fm(NAME, DESC, body="x" * (70 * 1024))
+    (finding,) = [f for f in run(tmp_path, big).findings if f.code == "SK111"]
+    assert finding.message.startswith("Split this SKILL.md")
+    assert "skill indexers" in finding.message and "the Wisp indexer" not in finding.message

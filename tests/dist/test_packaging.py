@@ -6,6 +6,8 @@ example workflows under docs/ci are valid YAML that use the documented options."
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 import tarfile
@@ -17,6 +19,7 @@ import pytest
 from ruamel.yaml import YAML
 
 import wave_lsp
+from wave_lsp.core.checking.catalog import rules
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -29,6 +32,7 @@ def artefacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)  # builds in isolated environments and installs from the index
 def test_wheel_and_sdist_hold_the_data(artefacts: Path) -> None:
     wheel = next(artefacts.glob("wave_lsp-*.whl"))
@@ -37,6 +41,8 @@ def test_wheel_and_sdist_hold_the_data(artefacts: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "wave_lsp/_data/skill-frontmatter.schema.json" in names
     assert "wave_lsp/data/rules.toml" in names
+    # the rule pages the editor links to when no public address is configured
+    assert {f"wave_lsp/_data/rules/{code}.md" for code in rules()} <= set(names)
     assert not any(name.startswith(("tests/", "examples/")) for name in names)
     with tarfile.open(sdist) as archive:
         members = archive.getnames()
@@ -46,6 +52,7 @@ def test_wheel_and_sdist_hold_the_data(artefacts: Path) -> None:
         assert f"{root}/{needed}" in members, needed
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_wheel_works_in_a_fresh_environment(artefacts: Path, tmp_path: Path) -> None:
     environment = tmp_path / "env"
@@ -65,40 +72,64 @@ def test_the_wheel_works_in_a_fresh_environment(artefacts: Path, tmp_path: Path)
                             timeout=120, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 1, result.stderr
     assert "SK021" in result.stdout
-    # the summary, then the line of the skills Wave does not load
-    assert result.stdout.rstrip().splitlines()[-2].startswith("Checked 5 files:")
+    # the rule pages the editor links to are the ones installed with the package
+    described = subprocess.run([str(program), "rule", "SK021", "--format", "json"], cwd=elsewhere,
+                               capture_output=True, text=True, check=True, timeout=60,
+                               env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    page = Path(json.loads(described.stdout)["page"])
+    assert page.is_relative_to(environment) and page.read_text("utf-8").startswith("# SK021 ")
+    summary, not_loaded = result.stdout.rstrip().splitlines()[-2:]
+    assert summary.startswith("Checked 5 files:")
+    assert not_loaded.startswith("2 skills are not loaded by Wave: ")
 
 
-def _action_steps(inputs: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
-    """(script, environment) of each step of action.yml with these inputs, as GitHub expands
-    `${{ inputs.* }}` and `${{ github.action_path }}` into the step's `env`."""
+def _action_steps(inputs: dict[str, str], context: dict[str, str],
+                  ) -> list[tuple[str, dict[str, str]]]:
+    """(script, environment) of each `run` step of action.yml with these inputs, as GitHub
+    expands `${{ inputs.* }}` and the other `${{ … }}` expressions (`context`: expression ->
+    value) into the step's `env`. The `uses` steps are GitHub's own actions; the one the action
+    uses must set up a Python without touching the job's."""
     action = YAML(typ="safe").load((REPO / "action.yml").read_text("utf-8"))
     values = {name: spec.get("default", "") for name, spec in action["inputs"].items()}
     values.update(inputs)
+
+    def expand(match: re.Match[str]) -> str:
+        name = match.group(1)
+        return values[name.removeprefix("inputs.")] if name.startswith("inputs.") else context[name]
+
     steps = []
     for step in action["runs"]["steps"]:
-        environment = {}
-        for key, expression in step.get("env", {}).items():
-            name = expression.strip("${} ").split(".", 1)
-            environment[key] = str(REPO) if name == ["github", "action_path"] else values[name[1]]
+        if "uses" in step:
+            assert step["uses"].startswith("actions/setup-python@"), step
+            assert step["with"]["update-environment"] is False
+            assert step["with"]["python-version"] == "${{ inputs.python-version }}"
+            continue
+        environment = {key: re.sub(r"\$\{\{\s*([\w.-]+)\s*\}\}", expand, expression)
+                       for key, expression in step.get("env", {}).items()}
         assert "${{" not in step["run"], "inputs must reach the script through env only"
         steps.append((step["run"], environment))
     return steps
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_action_installs_and_annotates(tmp_path: Path) -> None:
-    environment = tmp_path / "env"
-    venv.create(environment, with_pip=True)
-    path = f"{environment / 'bin'}:/usr/bin:/bin"
+    """The action's steps, with a Python like setup-python's (the base interpreter, outside any
+    virtual environment) and nothing on PATH but the system's: it makes its own virtual
+    environment under the runner's temporary folder, installs there and checks."""
+    python = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
     skills = tmp_path / "repo" / "skills"
     (skills / "notes").mkdir(parents=True)
     (skills / "notes" / "SKILL.md").write_text(
         "---\nname: notes\ndescription: Drafts notes. Use when: asked\nallowed_tools: Read\n---\n",
         "utf-8")
-    install, check = _action_steps({"paths": "skills", "target": "claude-code"})
+    context = {"github.action_path": str(REPO), "runner.temp": str(tmp_path / "runner-temp"),
+               "steps.python.outputs.python-path": str(python)}
+    install, check = _action_steps({"paths": "skills", "target": "claude-code"}, context)
+    path = "/usr/bin:/bin"
     subprocess.run(["bash", "-c", install[0]], env={**install[1], "PATH": path, "HOME": str(tmp_path)},
                    check=True, capture_output=True, timeout=540)
+    assert (tmp_path / "runner-temp" / "wave-lsp-venv" / "bin" / "wave-lsp").is_file()
     result = subprocess.run(["bash", "-c", check[0]], cwd=tmp_path / "repo", capture_output=True,
                             text=True, timeout=120,
                             env={**check[1], "PATH": path, "HOME": str(tmp_path)})
@@ -108,6 +139,25 @@ def test_the_action_installs_and_annotates(tmp_path: Path) -> None:
     assert "title=SK021 " in result.stdout
     assert "::warning file=skills/notes/SKILL.md,line=4," in result.stdout
     assert "title=SK071 " in result.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_scripts_release_builds_the_artefacts_with_checksums(tmp_path: Path) -> None:
+    """`scripts/release --no-vsix` (the .vsix needs Node; vscode-client/e2e builds and tests it):
+    the sdist and the wheel of this version, and SHA256SUMS that `sha256sum -c` accepts."""
+    out = tmp_path / "out"
+    result = subprocess.run([str(REPO / "scripts" / "release"), "--out", str(out), "--no-vsix"],
+                            capture_output=True, text=True, timeout=540,
+                            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
+                                 "PYTHON": sys.executable})
+    assert result.returncode == 0, result.stderr
+    version = wave_lsp.__version__
+    assert sorted(p.name for p in out.iterdir()) == [
+        "SHA256SUMS", f"wave_lsp-{version}-py3-none-any.whl", f"wave_lsp-{version}.tar.gz"]
+    check = subprocess.run(["sha256sum", "-c", "SHA256SUMS"], cwd=out, capture_output=True,
+                           text=True, timeout=60)
+    assert check.returncode == 0 and check.stdout.count(": OK") == 2, check.stdout
 
 
 def test_the_example_workflows_use_real_options() -> None:
@@ -121,6 +171,7 @@ def test_the_example_workflows_use_real_options() -> None:
         assert uses, workflow
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_pre_commit_hook_runs_from_the_repository(tmp_path: Path) -> None:
     """`pre-commit try-repo` builds the hook's environment from this repository, as a user's

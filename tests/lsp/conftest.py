@@ -93,14 +93,15 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 async def start(client: LanguageClient, profile: str | types.ClientCapabilities, root: Path,
-                settings: dict | None = None, ready: bool = True) -> None:
+                settings: dict | None = None, ready: bool = True,
+                client_info: types.ClientInfo | None = None) -> None:
     """Initialize a session as the given client would (its capabilities and its answers); with
     `ready`, return once the server has indexed the workspace."""
     client.set_configuration({"personalSkills": False, **(settings or {})}, section="wave")
     capabilities = capabilities_of(profile) if isinstance(profile, str) else profile
     client.declared = capabilities
     client.initialize_result = await client.initialize_session(types.InitializeParams(
-        capabilities=capabilities, root_uri=root.as_uri(),
+        capabilities=capabilities, root_uri=root.as_uri(), client_info=client_info,
         workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="ws")]))
     if ready:
         await wait_for_index(client)

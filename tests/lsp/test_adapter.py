@@ -111,7 +111,8 @@ def test_project_settings_survive_an_invalidate_between_store_and_read(tmp_path)
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8"])
 def test_pushed_diagnostics_are_what_the_converter_makes_of_them(encoding: str) -> None:
     """The push path builds each diagnostic's JSON itself (`diagnostic_json`); it must be exactly
-    pygls' conversion of the typed `diagnostic`, on every finding of the examples and the corpus
+    pygls' conversion of the typed `diagnostic`, on every finding of the examples, the sample of real
+    skills in tests/data/real and, when it is beside the repository, the larger shared corpus
     (related information, tags, fixes, non-ASCII text and all)."""
     import json
     from pathlib import Path
@@ -123,7 +124,8 @@ def test_pushed_diagnostics_are_what_the_converter_makes_of_them(encoding: str) 
 
     converter = default_converter()
     repository = Path(__file__).resolve().parents[2]
-    roots = [repository / "examples", repository.parent / "shared" / "corpus" / "real"]
+    roots = [repository / "examples", repository / "tests" / "data" / "real",
+             repository.parent / "shared" / "corpus" / "real"]
     compared = 0
     for root in (r for r in roots if r.exists()):
         files = sorted(root.rglob("SKILL.md"))

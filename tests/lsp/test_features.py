@@ -60,6 +60,21 @@ async def test_completion_offers_missing_keys_with_docs_and_snippets(client: Lan
     assert "version" not in found  # claude-code only field is not offered under wave
 
 
+TYPED = "---\nname: typed\ndescription: Typed. Use when asked.\nallowed-tools: Ba\n---\nUse $AR\n"
+
+
+async def test_a_complete_list_is_filtered_by_what_is_typed(client: LanguageClient,
+                                                            workspace: Path) -> None:
+    """The list is complete (`isIncomplete` false), so clients that trust it show it as is: it
+    holds only items in which the typed text appears (not `NotebookRead` for `Ba`)."""
+    uri = open_document(client, workspace / ".wave/skills/typed/SKILL.md", TYPED)
+    tools = labels(await complete_at(client, uri, TYPED, "allowed-tools: Ba"))
+    assert "Bash" in tools and not {"NotebookRead", "NotebookEdit", "Read"} & tools
+    variables = labels(await complete_at(client, uri, TYPED, "Use $AR"))
+    assert "$ARGUMENTS" in variables
+    assert not {"${CLAUDE_SKILL_DIR}", "${WAVE_SKILL_DIR}"} & variables
+
+
 VALUES = ("---\nname: values\ndescription: Values. Use when asked.\ncontext: \nmodel: \n"
           "disable-model-invocation: \nagent: \nallowed-tools: Read, \nallowed-tools:\n  - Gr\n"
           "allowed-tools: [Read, B]\n---\n")

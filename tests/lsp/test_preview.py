@@ -113,3 +113,48 @@ async def test_injection_hover_diagnostics_fix_and_lens(client: LanguageClient,
     preview_lens = next(lens for lens in lenses if lens.command.title == "Preview invocation")
     assert preview_lens.command.command == "wave.previewInvocation"
     assert preview_lens.command.arguments[0]["uri"] == uri
+
+
+async def test_the_preview_is_a_code_action_on_the_skill(client: LanguageClient,
+                                                         workspace: Path) -> None:
+    """Every client shows code actions, not every client code lenses: the preview is offered
+    anywhere in the skill as a source action whose command is the lens's, and running it answers
+    the preview; a client asking only for quick fixes (or only for source actions) gets only
+    those."""
+    text = SKILL.replace("previewed", "by-action").replace("Then: !`git push --force`\n", "")
+    path = write(workspace, "by-action", text)
+    uri = open_document(client, path, text)
+    anywhere = types.Range(types.Position(6, 0), types.Position(6, 3))
+
+    async def actions(only: list[str] | None) -> list[types.CodeAction]:
+        return await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=anywhere,
+            context=types.CodeActionContext(diagnostics=[], only=only)))
+
+    def previews(found: list) -> list[types.Command]:
+        """The preview actions' commands. pygls' client reads a CodeAction that has a command and
+        no edit as the union's first member that fits, a `Command` whose `command` is the text of
+        the CodeAction's command object; it is read back from that text."""
+        import ast
+
+        commands = []
+        for item in found:
+            if isinstance(item, types.CodeAction):
+                if item.command is not None:
+                    commands.append(item.command)
+                continue
+            nested = ast.literal_eval(item.command)
+            assert item.title.startswith("Preview skill invocation")
+            commands.append(types.Command(**nested))
+        return commands
+
+    (command,) = previews(await actions(None))
+    assert command.command == "wave.previewInvocation"
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command=command.command, arguments=command.arguments))
+    assert result["ok"] is True and result["text"].startswith("Base directory for this skill: ")
+    assert not previews(await actions([types.CodeActionKind.QuickFix]))
+    assert len(previews(await actions([types.CodeActionKind.Source]))) == 1
+    assert len(previews(await actions(["source.preview"]))) == 1
+    registered = client.initialize_result.capabilities.code_action_provider
+    assert "source.preview" in registered.code_action_kinds

@@ -5,6 +5,7 @@ plain text edits and a warning that the folder must be renamed by hand."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from tests.lsp.conftest import make_workspace
-from tests.lsp.helpers import answer, open_document, wait_until
+from tests.lsp.conftest import make_workspace, start
+from tests.lsp.helpers import answer, make_client, open_document, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -199,3 +200,36 @@ async def test_open_documents_are_found_through_a_symbolic_link(tmp_path: Path) 
     opened = renaming._open_documents(ls)  # type: ignore[arg-type]  # only .workspace is used
     assert renaming._read(opened, real) == unsaved
     assert renaming._opened(opened, real) is document
+
+
+@pytest.mark.parametrize(("version", "folder_renamed"), [("0.7.2", False), ("0.9.5", False),
+                                                         ("0.10.0", True), ("0.12.0-dev", True)])
+async def test_neovim_gets_the_folder_rename_from_0_10(tmp_path: Path, version: str,
+                                                       folder_renamed: bool) -> None:
+    """Every Neovim declares `resourceOperations: rename` and no `documentChanges` (the captured
+    0.7 set, as 0.7.2 and 0.12 declare them); 0.10 and later apply a folder's RenameFile, 0.7
+    fails on it. The server tells them apart by clientInfo: the folder rename for 0.10+, text
+    edits and a warning for the others."""
+    root = make_workspace(tmp_path / "ws")
+    (root / ".wave/skills/old-name").mkdir(parents=True)
+    (root / ".wave/skills/old-name/SKILL.md").write_text(OLD, "utf-8")
+    client = make_client()
+    await client.start_io(sys.executable, "-m", "wave_lsp", "serve")
+    try:
+        await start(client, "neovim@v0.7.0", root,
+                    client_info=types.ClientInfo(name="Neovim", version=version))
+        folder = root / ".wave/skills/old-name"
+        own = open_document(client, folder / "SKILL.md", OLD, version=3)
+        edit = await rename(client, own, 1, 8, "new-name")
+        renames = [c for c in edit.document_changes or [] if isinstance(c, types.RenameFile)]
+        assert [(c.old_uri, c.new_uri) for c in renames] == (
+            [(folder.as_uri(), folder.with_name("new-name").as_uri())] if folder_renamed else [])
+        assert own in text_edits(edit)
+        if not folder_renamed:
+            assert edit.changes is not None
+            await wait_until(client, lambda: next(iter(
+                m for m in messages(client, types.MessageType.Warning) if "new-name" in m), None),
+                "a warning that the folder must be renamed")
+        await client.shutdown_session()
+    finally:
+        await client.stop()

@@ -6,6 +6,7 @@ stays absent), paths outside the project root refused, inputs validated with too
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -73,8 +74,11 @@ async def call(session: ClientSession, tool: str, arguments: dict[str, Any]) -> 
     result = await session.call_tool(tool, arguments)
     assert not result.is_error, result.content
     assert result.structured_content is not None
-    # the text content carries the same JSON for clients that do not read structured output
+    # the text content carries the same JSON for clients that do not read structured output,
+    # compact (indented JSON costs the model about twice the tokens)
     assert json.loads(result.content[0].text) == result.structured_content
+    assert result.content[0].text == json.dumps(result.structured_content, ensure_ascii=False,
+                                                separators=(",", ":"))
     return result.structured_content
 
 
@@ -89,10 +93,13 @@ async def test_initialize_list_tools_and_validate_inputs(project: Path) -> None:
         assert session.server_info is not None and session.server_info.name == "wave-lsp"
         assert "check" in (session.instructions or "")
         listed = {tool.name: tool for tool in (await session.list_tools()).tools}
-        assert "Input should be" in await tool_error(session, "check", {"target": "nope"})
+        # a wrong target or code is answered with one sentence, not the SDK's validation report
+        wrong = await tool_error(session, "check", {"target": "nope"})
+        assert wrong == f"Error executing tool check: unknown target 'nope'; use one of {', '.join(TARGETS)}"
         assert "Input should be" in await tool_error(session, "check", {"paths": "."})
         assert "unknown rule code" in await tool_error(session, "explain_rule", {"code": "SK999"})
-        assert "pattern" in await tool_error(session, "explain_rule", {"code": "rm -rf"})
+        assert (await tool_error(session, "explain_rule", {"code": "rm -rf"})).startswith(
+            "Error executing tool explain_rule: unknown rule code 'rm -rf' (codes look like SK034")
         assert "Field required" in await tool_error(session, "preview", {})
         assert "select" in await tool_error(session, "check", {"select": ["no such code"]})
         rule = await call(session, "explain_rule", {"code": " sk020 "})
@@ -102,7 +109,7 @@ async def test_initialize_list_tools_and_validate_inputs(project: Path) -> None:
         assert tool.annotations is not None and tool.annotations.read_only_hint is True
     check = listed["check"].input_schema["properties"]
     assert set(check) == {"paths", "target", "select", "ignore", "personal"}
-    assert check["target"]["anyOf"][0]["enum"] == list(TARGETS)
+    assert all(name in check["target"]["description"] for name in TARGETS)
     assert listed["preview"].input_schema["required"] == ["path"]
     assert listed["explain_rule"].input_schema["required"] == ["code"]
     assert rule["code"] == "SK020" and set(rule["severity"]) >= set(TARGETS)
@@ -202,3 +209,34 @@ def test_without_the_sdk_the_command_exits_2_with_a_hint(monkeypatch, capsys) ->
     assert exit_info.value.code == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "pip install 'wave-lsp[mcp]'" in error
+    assert "pipx inject wave-lsp" in error and "uv tool install --force" in error
+
+
+def test_without_the_sdk_a_client_is_told_what_to_install(tmp_path) -> None:
+    """An MCP client starts `wave-lsp mcp` and sends `initialize` at once: without the SDK, the
+    answer is a JSON-RPC error whose message says what to install (Claude Code would otherwise
+    show only "Failed to connect"), then the command exits 2."""
+    starter = ("import sys; sys.modules['mcp.server.mcpserver'] = None\n"
+               "from wave_lsp.cli import main\nsys.exit(main(['mcp']))\n")
+    initialize = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                  "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                             "clientInfo": {"name": "claude-code", "version": "2"}}}
+    result = subprocess.run([sys.executable, "-c", starter], input=json.dumps(initialize) + "\n",
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 2
+    answer = json.loads(result.stdout)
+    assert answer["id"] == 0 and answer["error"]["code"] == -32603
+    assert "install it with" in answer["error"]["message"]
+    assert "pip install 'wave-lsp[mcp]'" in answer["error"]["message"]
+    assert "pip install 'wave-lsp[mcp]'" in result.stderr
+
+
+@pytest.mark.parametrize(("prefix", "first"), [
+    ("/home/u/.local/share/pipx/venvs/wave-lsp", "pipx inject wave-lsp 'mcp>=2.3,<3'"),
+    ("/home/u/.local/share/uv/tools/wave-lsp", "uv tool install --force 'wave-lsp[mcp]'"),
+    ("/home/u/project/.venv", "pip install 'wave-lsp[mcp]'"),
+])
+def test_the_hint_names_the_tool_that_installed_wave_lsp(prefix: str, first: str) -> None:
+    from wave_lsp.mcp import install_hint
+
+    assert install_hint(prefix).startswith(first)

@@ -76,7 +76,12 @@ def test_the_manifest_declares_the_language_server_and_the_mcp_server() -> None:
     (lsp,) = plugin["lspServers"].values()
     assert lsp["command"] == "wave-lsp" and lsp["args"] == ["serve"]
     assert lsp["extensionToLanguage"] == {".md": "markdown"}
-    (mcp,) = plugin["mcpServers"].values()
+    # the MCP server in the plugin's .mcp.json, where `claude plugin details` counts it (not in
+    # plugin.json's mcpServers); no link to an address that cannot be reached
+    assert "mcpServers" not in plugin
+    assert not any("http" in json.dumps(plugin.get(key, "")) for key in ("author", "homepage",
+                                                                          "repository"))
+    (mcp,) = load(plugin_root() / ".mcp.json")["mcpServers"].values()
     assert mcp["command"] == "wave-lsp" and mcp["args"] == ["mcp"]
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
     assert pyproject["project"]["scripts"]["wave-lsp"] == "wave_lsp.cli:main"

@@ -104,7 +104,7 @@ def diagnostic(finding: Finding, positions: Positions, uri: str) -> types.Diagno
         message=finding.message,
         severity=_SEVERITY[finding.severity],
         code=finding.code,
-        code_description=types.CodeDescription(href=catalog.url),
+        code_description=types.CodeDescription(href=link) if (link := catalog.link) else None,
         source=SOURCE,
         related_information=related or None,
         tags=_tags(finding),
@@ -124,9 +124,10 @@ def diagnostic_json(finding: Finding, positions: Positions, uri: str) -> dict[st
         "message": finding.message,
         "severity": _SEVERITY[finding.severity].value,
         "code": finding.code,
-        "codeDescription": {"href": catalog.url},
         "source": SOURCE,
     }
+    if (link := catalog.link) is not None:
+        value["codeDescription"] = {"href": link}
     related = [
         {"location": {"uri": Path(item.path).as_uri() if item.path else uri,
                       "range": _range_dict(

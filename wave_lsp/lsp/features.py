@@ -16,6 +16,8 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.lsp.server import COMPLETION_TRIGGERS, WaveLanguageServer, safe
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from wave_lsp.core.features import completion, symbols
     from wave_lsp.lsp import convert
 
@@ -86,7 +88,7 @@ def register(server: WaveLanguageServer) -> None:
         return types.Hover(contents=contents, range=analysis.positions.range(found.span))
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix]))
+        code_action_kinds=[types.CodeActionKind.QuickFix, PREVIEW_ACTION_KIND]))
     @safe(list)
     def on_code_action(ls: WaveLanguageServer,
                        params: types.CodeActionParams) -> list[types.CodeAction]:
@@ -207,7 +209,8 @@ def _code_actions(ls: WaveLanguageServer, params: types.CodeActionParams) -> lis
     version = document.version if document else None
     changes = ls.client_supports("workspace.workspace_edit.document_changes", False)
     result = []
-    for finding in analysis.report.findings:
+    only = params.context.only
+    for finding in analysis.report.findings if _wanted(only, types.CodeActionKind.QuickFix) else ():
         if finding.span.end < start or finding.span.start > end:
             continue
         diagnostic = convert.diagnostic(finding, positions, uri)
@@ -220,7 +223,30 @@ def _code_actions(ls: WaveLanguageServer, params: types.CodeActionParams) -> lis
             result.append(types.CodeAction(
                 title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
                 is_preferred=fix.preferred if quick else None, edit=edit))
+    if _wanted(only, PREVIEW_ACTION_KIND):
+        # the preview for every client, also those without code lenses (Neovim, Emacs, Helix…)
+        from wave_lsp.core.features.lens import PREVIEW_COMMAND
+
+        result.append(types.CodeAction(
+            title="Preview skill invocation (what the model receives)", kind=PREVIEW_ACTION_KIND,
+            command=types.Command(title="Preview invocation", command=PREVIEW_COMMAND,
+                                  arguments=[{"uri": uri, "arguments": "", "mode": "dry-run"}])))
     return result
+
+
+#: the preview's code action kind: a source action on the whole skill
+PREVIEW_ACTION_KIND = f"{types.CodeActionKind.Source.value}.preview"
+
+
+def _wanted(only: Sequence[types.CodeActionKind | str] | None,
+            kind: types.CodeActionKind | str) -> bool:
+    """The client asked for every kind, or for this kind or one it belongs to (`source`)."""
+    def value(item: types.CodeActionKind | str) -> str:
+        return item.value if isinstance(item, types.CodeActionKind) else item
+
+    name = value(kind)
+    return only is None or any(name == value(wanted) or name.startswith(f"{value(wanted)}.")
+                               for wanted in only)
 
 
 _SYMBOL_KINDS = {"field": types.SymbolKind.Property, "key": types.SymbolKind.Key,

@@ -48,6 +48,7 @@ WATCHED_EXISTENCE = ["**/*"]
 def register(server: WaveLanguageServer) -> None:
     @server.feature(types.INITIALIZE)
     def on_initialize(ls: WaveLanguageServer, params: types.InitializeParams) -> None:
+        ls.client_info = params.client_info
         options = params.initialization_options
         if isinstance(options, Mapping):
             section = options.get(CONFIG_SECTION, options)

@@ -7,11 +7,18 @@ sent and the client waits for ever. Here such a request becomes a `RejectedReque
 answered with `InvalidParams` (-32602), naming the method; a notification that cannot be read is
 logged as a warning and dropped, as the protocol wants. A handler that refuses a request for the
 user's sake (an invalid new name) raises `RequestRefused`: an error answer without a traceback.
+
+When the client goes away, the first write that finds the pipe closed logs one line and ends the
+session; later writes are dropped (pygls would log a traceback for each of them, and a push client
+leaves hundreds of diagnostics behind). A `$/cancelRequest` for a request already answered is the
+normal race of a client that cancels what it no longer needs: logged at debug level, not as a
+warning (Neovim shows every line of the server's stderr as an error).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,13 +61,44 @@ class _SkipDeserializeTraceback(logging.Filter):
         return not str(record.msg).startswith("Unable to deserialize message")
 
 
+class _SkipBrokenPipeTraceback(logging.Filter):
+    """pygls logs a traceback before it re-raises a BrokenPipeError; WaveProtocol catches it and
+    logs one line itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Error sending data. BrokenPipeError")
+
+
+#: what writing to a client that has gone raises (a closed pipe, a reset socket, a closed file)
+_GONE = (BrokenPipeError, ConnectionResetError)
+
+
 class WaveProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        #: the client closed the connection: nothing more is sent
+        self.client_gone = False
         pygls_log = logging.getLogger("pygls.protocol.json_rpc")
-        for kind in (_SkipDeserializeTraceback, _SkipRefusalTraceback):
+        for kind in (_SkipDeserializeTraceback, _SkipRefusalTraceback, _SkipBrokenPipeTraceback):
             if not any(isinstance(f, kind) for f in pygls_log.filters):
                 pygls_log.addFilter(kind())
+
+    def _send_data(self, data: Any) -> None:
+        if self.client_gone:
+            return
+        try:
+            super()._send_data(data)
+        except _GONE:
+            self.client_gone = True
+            log.info("the client closed the connection: shutting down")
+            shutdown: Callable[[], None] = self._server.shutdown  # pygls: untyped
+            shutdown()  # ends the read loop: the session is over
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        if msg_id not in self._request_futures:
+            log.debug("cancel for request %s, which is already answered", msg_id)
+            return
+        super()._handle_cancel_notification(msg_id)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:

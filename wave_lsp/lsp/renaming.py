@@ -13,6 +13,7 @@ shows: `InvalidParams` for an invalid new name, `RequestFailed` for the rest.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -100,9 +101,21 @@ def _read(open_documents: dict[Path, TextDocument], path: Path) -> str | None:
     return document.source if document is not None else read_from_disk(path)
 
 
+def applies_document_changes(client: types.ClientInfo | None) -> bool:
+    """Whether the client applies `documentChanges` (with a folder's RenameFile) though it does
+    not declare them: Neovim 0.10 and later. Every Neovim declares `resourceOperations: rename`
+    and none declares `documentChanges`; before 0.10 it fails on a folder's rename, so it is told
+    apart by its clientInfo (name `Neovim`, version `0.10.0` …)."""
+    if client is None or client.name != "Neovim":
+        return False
+    numbers = re.match(r"v?(\d+)\.(\d+)", client.version or "")
+    return numbers is not None and (int(numbers[1]), int(numbers[2])) >= (0, 10)
+
+
 def _workspace_edit(ls: WaveLanguageServer, plan: RenamePlan,
                     open_documents: dict[Path, TextDocument]) -> types.WorkspaceEdit:
-    document_changes = bool(ls.client_supports("workspace.workspace_edit.document_changes", False))
+    document_changes = (bool(ls.client_supports("workspace.workspace_edit.document_changes", False))
+                        or applies_document_changes(ls.client_info))
     operations = ls.client_supports("workspace.workspace_edit.resource_operations", None) or ()
     renames_files = document_changes and types.ResourceOperationKind.Rename in operations
     edits = [_file_edit(ls, item, _opened(open_documents, item.path)) for item in plan.files]

@@ -60,6 +60,8 @@ class WaveLanguageServer(LanguageServer):
                          protocol_cls=WaveProtocol)
         self._state: ServerState | None = None
         self.pull_diagnostics = False
+        #: who the client says it is (`initialize`'s clientInfo), for the quirks capabilities hide
+        self.client_info: types.ClientInfo | None = None
         #: the client accepted our file watchers: changes on disk arrive as file events
         self.watching_files = False
         #: the `wave` part of `initializationOptions`; `workspace/configuration` answers override it
@@ -109,6 +111,8 @@ class WaveLanguageServer(LanguageServer):
             pass
         finally:
             self.shutdown()  # type: ignore[no-untyped-call]  # pygls leaves it unannotated
+            if getattr(self.protocol, "client_gone", False):
+                _silence(sink)
 
     @property
     def state(self) -> ServerState:
@@ -453,3 +457,17 @@ def safe(default: Callable[[], T]) -> SafeHandler[T]:
         return wrap_async(handler) if asyncio.iscoroutinefunction(handler) else wrap(handler)
 
     return choose
+
+
+def _silence(sink: BinaryIO) -> None:
+    """Point the closed pipe `sink` at /dev/null, so that flushing it at exit raises nothing
+    (Python would print "Exception ignored … BrokenPipeError" and exit with 120)."""
+    try:
+        fd = sink.fileno()
+    except (OSError, ValueError):
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)

@@ -14,6 +14,7 @@ annotations` here: the SDK reads the tools' parameter types from their annotatio
 objects local to `create_server`.)
 """
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,16 +32,17 @@ After writing or editing a SKILL.md, call `check` on it (or its folder) and fix 
 receives when the skill is invoked (arguments, variables, injected commands and their permission
 decisions; nothing is executed), and `list_skills` to see which skills the runtime loads and which
 one wins a name. Paths are relative to the project root and cannot leave it. Targets:
-{", ".join(f"`{name}`" for name in TARGETS)} (default `{DEFAULT_PROFILE.name}`)."""
+{", ".join(f"`{name}`" for name in TARGETS)} (default: the runtime that reads each file where it
+lives; `{DEFAULT_PROFILE.name}` outside every skills root)."""
 
 
 def create_server(root: Path) -> "MCPServer":
     """An MCP server whose tools read the project at `root` and nothing outside it."""
-    from typing import Annotated, Any, Literal
+    from typing import Annotated, Any, cast
 
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
-    from mcp_types import ToolAnnotations
+    from mcp_types import CallToolResult, TextContent, ToolAnnotations
     from pydantic import Field
 
     tools = ProjectTools(root)
@@ -49,12 +51,14 @@ def create_server(root: Path) -> "MCPServer":
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                                 open_world_hint=False)
 
-    target_names: Any = Literal[TARGETS]  # the profiles' names: a new profile is offered as is
+    # A plain string, checked by the handlers: an enum would make the SDK answer a wrong value
+    # with its raw validation report instead of the sentence naming the targets.
     Target = Annotated[
-        target_names | None,
-        Field(description="the runtime to model; default: `[tool.wave-lsp] target`, else the "
-                          "runtime that reads each file where it lives (`.claude/skills`: "
-                          "claude-code, `.agents/skills`: portable across its runtimes)")]
+        str | None,
+        Field(description=f"the runtime to model: one of {', '.join(TARGETS)}; default: "
+                          "`[tool.wave-lsp] target`, else the runtime that reads each file where "
+                          "it lives (`.claude/skills`: claude-code, `.agents/skills`: portable "
+                          "across its runtimes)")]
     Personal = Annotated[
         bool, Field(description="consult the personal roots and settings (~/.wave, ~/.claude, "
                                 "~/.agents), as the runtime does; false checks the project alone")]
@@ -64,6 +68,14 @@ def create_server(root: Path) -> "MCPServer":
 
     def fail(error: RequestError) -> ToolError:
         return ToolError(str(error))
+
+    def compact(result: dict[str, Any]) -> dict[str, Any]:
+        """The result with its text as compact JSON (the SDK would indent it: about twice the
+        tokens); the SDK passes a CallToolResult through, checking it against the output schema
+        that the `dict` annotation gives."""
+        text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+        return cast(dict[str, Any], CallToolResult(content=[TextContent(type="text", text=text)],
+                                                   structured_content=result))
 
     @server.tool(annotations=read_only, structured_output=True)
     def check(
@@ -81,7 +93,7 @@ def create_server(root: Path) -> "MCPServer":
         quick fixes) in the JSON of `wave-lsp check --format json` (schemas/check-output.schema.json):
         `files[].findings[]` and a `summary` with counts per severity. Fix errors first."""
         try:
-            return tools.check(paths, target, select, ignore, personal_flag(personal))
+            return compact(tools.check(paths, target, select, ignore, personal_flag(personal)))
         except RequestError as error:
             raise fail(error) from error
 
@@ -102,7 +114,7 @@ def create_server(root: Path) -> "MCPServer":
         A dry run: injected commands are never executed, so their output is not in `text`.
         `ok` is false (with `error`) when the runtime would refuse the invocation."""
         try:
-            return tools.preview(path, arguments, target, session_id, personal_flag(personal))
+            return compact(tools.preview(path, arguments, target, session_id, personal_flag(personal)))
         except RequestError as error:
             raise fail(error) from error
 
@@ -121,19 +133,19 @@ def create_server(root: Path) -> "MCPServer":
         size in the model's skill listing, and `shadowedBy` when another skill wins the name.
         With `every_runtime`: where each skill loads, one entry per runtime."""
         try:
-            return tools.list_skills(directory, target, personal_flag(personal), every_runtime)
+            return compact(tools.list_skills(directory, target, personal_flag(personal),
+                                             every_runtime))
         except RequestError as error:
             raise fail(error) from error
 
     @server.tool(annotations=read_only, structured_output=True)
     def explain_rule(
-        code: Annotated[str, Field(description="a rule code such as SK034",
-                                   pattern=r"^\s*[A-Za-z]{2}\d{3}\s*$")],
+        code: Annotated[str, Field(description="a rule code such as SK034")],
     ) -> dict[str, Any]:
         """Explain a rule code from a finding: its severity per target, why it matters, an
         example, the fix and whether a quick fix exists."""
         try:
-            return tools.explain_rule(code)
+            return compact(tools.explain_rule(code))
         except RequestError as error:
             raise fail(error) from error
 

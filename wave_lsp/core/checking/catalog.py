@@ -20,7 +20,15 @@ if TYPE_CHECKING:
 #: the columns of the `severity` letters in rules.toml; a profile reads its `catalog_column`
 CATALOG_COLUMNS: tuple[str, ...] = ("wave", "claude-code", "agentskills", "portable", "codex",
                                      "copilot", "cursor", "opencode", "gemini-cli")
-DOCS_BASE_URL = "https://github.com/wave-lsp/wave-lsp/blob/main/docs/rules/"
+#: the public address of the rule pages (`docs/rules/`), ending in `/`, once the project publishes
+#: them; None: no link leaves the machine, and every surface uses the pages shipped in the package
+#: (`page`) or `wave-lsp rule CODE` instead (docs/design/product.md *Command line*)
+PUBLIC_DOCS_URL: str | None = None
+#: the project's public home page, once there is one (SARIF `informationUri`); None: not linked
+PUBLIC_HOME_URL: str | None = None
+#: the pages in the wheel (pyproject.toml force-includes docs/rules there), else in the checkout
+_PAGES = (Path(__file__).parents[2] / "_data" / "rules",
+          Path(__file__).resolve().parents[3] / "docs" / "rules")
 
 
 class Severity(IntEnum):
@@ -122,8 +130,29 @@ class Rule:
         return None if found is None else self.confidence.cap(found)
 
     @property
-    def url(self) -> str:
-        return f"{DOCS_BASE_URL}{self.code}.md"
+    def url(self) -> str | None:
+        """The rule's public page, or None when no public address is configured."""
+        return f"{PUBLIC_DOCS_URL}{self.code}.md" if PUBLIC_DOCS_URL else None
+
+    @property
+    def page(self) -> Path | None:
+        """The rule's page on this machine: shipped in the package, or in the checkout."""
+        return _page(self.code)
+
+    @property
+    def link(self) -> str | None:
+        """What an editor links the code to: the public page, else the local one."""
+        page = self.page
+        return self.url or (page.as_uri() if page is not None else None)
+
+
+@cache
+def _page(code: str) -> Path | None:
+    for folder in _PAGES:
+        candidate = folder / f"{code}.md"
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,9 +64,10 @@ def _typed(text: str, replace: Span, offset: int) -> str:
 
 
 def _matches(typed: str, candidate: Candidate) -> bool:
-    """Every typed character appears in order in the filter text (case-insensitive)."""
-    target = iter((candidate.filter_text or candidate.label).lower())
-    return all(char in target for char in typed.lower().strip())
+    """What is typed appears, as typed, in the filter text (case-insensitive): `h` keeps `high`
+    and `xhigh`, `Read` keeps `NotebookRead`. Not any subsequence of its characters: `Ba` must not
+    offer `NotebookRead`, nor `$AR` `${CLAUDE_SKILL_DIR}`."""
+    return typed.strip().lower() in (candidate.filter_text or candidate.label).lower()
 
 
 def _finished(candidate: Candidate, index: int) -> Candidate:

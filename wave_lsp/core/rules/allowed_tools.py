@@ -169,6 +169,10 @@ def _placeholders(ctx: CheckContext, item: Entry) -> Iterator[Finding]:
         consequence = (f"{ctx.profile.runtime} will not substitute it and drops the rule with a "
                        "notice" if ctx.profile.drops_unresolved_tool_rules
                        else "it stays literal and the rule never matches")
-        yield ctx.finding("SK086", span,
-                          f"{reason}: {consequence}. Use `${{WAVE_SKILL_DIR}}` or "
-                          "`${CLAUDE_SKILL_DIR}` for files of the skill itself.")
+        # suggest only the skill-folder variables this target substitutes (under claude-code,
+        # `${WAVE_SKILL_DIR}` is itself the unknown one)
+        usable = [f"`${{{v}}}`" for v in ("WAVE_SKILL_DIR", "CLAUDE_SKILL_DIR")
+                  if v != name and ctx.profile.expands(v)
+                  and (entry := variable(v)) is not None and entry.in_rules]
+        advice = (f" Use {' or '.join(usable)} for files of the skill itself." if usable else "")
+        yield ctx.finding("SK086", span, f"{reason}: {consequence}.{advice}")

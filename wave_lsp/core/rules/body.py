@@ -49,6 +49,7 @@ def file_too_large(ctx: CheckContext) -> Iterator[Finding]:
     if size <= MAX_FILE_BYTES:
         return
     yield ctx.finding("SK111", Span(0, min(3, len(ctx.text))),
-                      f"SKILL.md is {size / 1024:,.1f} KiB; indexers such as Wisp refuse text "
-                      f"files over {MAX_FILE_BYTES // 1024} KiB and it is a large context cost "
-                      "on every invocation. Split it into referenced files.")
+                      f"Split this SKILL.md ({size / 1024:,.1f} KiB) into referenced files: "
+                      f"the whole text costs context on every invocation, and skill indexers "
+                      f"that read skills for search (Wisp's, for one) refuse text files over "
+                      f"{MAX_FILE_BYTES // 1024} KiB.")

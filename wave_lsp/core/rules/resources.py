@@ -97,8 +97,9 @@ def resources(ctx: CheckContext) -> Iterator[Finding]:
         limits.append(f"{text_bytes / 1048576:.1f} MiB of text (limit 2 MiB)")
     if limits:
         yield ctx.finding("SK141", ctx.document.opener_span,
-                          "The skill folder exceeds the Wisp indexer's limits: " + "; ".join(limits)
-                          + ". Whatever lies beyond them is invisible to the model there.")
+                          "Make the skill folder smaller: it exceeds the limits of skill "
+                          "indexers such as Wisp's local-skills indexer, which shows the model "
+                          "nothing beyond them: " + "; ".join(limits) + ".")
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -107,7 +108,9 @@ def _relative(path: Path, root: Path) -> str:
 
 def _resource(ctx: CheckContext, skill_dir: Path, path: Path, problem: str) -> Finding:
     finding = ctx.finding("SK140", Span(0, 0),
-                          f"`{_relative(path, skill_dir)}` {problem}: the Wisp indexer marks it "
-                          "unreadable and the model cannot open it there.")
+                          f"Keep skill resources small, regular text files: "
+                          f"`{_relative(path, skill_dir)}` {problem}, so skill indexers such as "
+                          "Wisp's local-skills indexer mark it unreadable and the model cannot "
+                          "open it there.")
     finding.path = str(path)
     return finding

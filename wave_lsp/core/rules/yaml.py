@@ -143,21 +143,23 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
         value = _line_value(ctx, problem.span.start)
         yield ctx.finding(
             "SK021", value or problem.span,
-            "This unquoted value contains `: `, which YAML reads as a nested mapping (\"mapping "
-            f"values are not allowed here\"): {consequence}{rescued}. Quote the value or write "
-            "it as a `>-` block.", fixes=_quote_value_fix(ctx, value), level=level)
+            "Quote this value or write it as a `>-` block: its unquoted `: ` makes YAML read a "
+            f"nested mapping (\"mapping values are not allowed here\"), so {consequence}{rescued}.",
+            fixes=_quote_value_fix(ctx, value), level=level)
     elif code == "SK023":
         yield ctx.finding("SK023", problem.span,
-                          f"YAML reads this `*` or `&` as an alias or anchor: {problem.message}. "
-                          f"{consequence}{rescued}. Quote the value.", level=level)
+                          f"Quote this value: YAML reads its `*` or `&` as an alias or anchor, "
+                          f"so {consequence}{rescued}. The parser says: {problem.message}.",
+                          level=level)
     elif code == "SK026":
         yield ctx.finding("SK026", problem.span,
-                          f"A tab character where YAML expects indentation or a value: "
-                          f"{consequence}. Use spaces.",
+                          f"Use spaces instead of this tab: YAML accepts no tab where it expects "
+                          f"indentation or a value, so {consequence}.",
                           level=Severity.WARNING if level is not None else None)
     else:
         yield ctx.finding("SK020", problem.span,
-                          f"YAML error: {problem.message}. {consequence}{rescued}.", level=level)
+                          f"Fix the YAML syntax here: {consequence}{rescued}. The parser says: "
+                          f"{problem.message}.", level=level)
 
 
 def _line_value(ctx: CheckContext, offset: int) -> Span | None:
@@ -240,7 +242,8 @@ def yaml_alias(ctx: CheckContext) -> Iterator[Finding]:
         return
     consequence = {
         CLAUDE_CODE: "Claude Code resolves it, but skills-ref rejects anchors and aliases",
-    }.get(ctx.profile, "skills-ref and Wisp reject anchors and aliases")
+    }.get(ctx.profile, "skills-ref and skill indexers such as Wisp's local-skills indexer "
+                       "reject anchors and aliases")
     found = (node for node in mapping.walk() if node.kind == "alias" or node.anchor_span)
     for node in capped(found, _LIMIT):
         if node.kind == "alias":
@@ -251,16 +254,17 @@ def yaml_alias(ctx: CheckContext) -> Iterator[Finding]:
                 what, level = ("most parsers fail", None) if own is None else own
                 yield ctx.finding(
                     "SK023", node.span,
-                    f"`{shown(source)}` starts with `*`, so YAML reads it as an alias to an "
-                    f"anchor that does not exist; {what}. Quote it "
-                    f"(`\"{shown(source)}\"`).", fixes=fixes, level=level)
+                    f"Quote this value (`\"{shown(source)}\"`): it starts with `*`, so YAML "
+                    f"reads it as an alias to an anchor that does not exist, and {what}.",
+                    fixes=fixes, level=level)
             else:
                 yield ctx.finding("SK023", node.span,
-                                  f"Alias `{source}`: {consequence}. Write the value out.")
+                                  f"Write the value out instead of the alias `{source}`: "
+                                  f"{consequence}.")
         else:
             assert node.anchor_span is not None
             yield ctx.finding("SK023", node.anchor_span,
-                              f"Anchor `&{node.anchor}`: {consequence}. Remove it.")
+                              f"Remove the anchor `&{node.anchor}`: {consequence}.")
 
 
 @check("SK024")
