@@ -91,13 +91,14 @@ class RuntimeSkill:
         return self.group == other.group or other.scope in ("personal", "managed")
 
     def to_json(self, relative_to: Path | None = None) -> dict[str, object]:
-        return {"name": self.name, "scope": self.scope, "path": _shown(self.path, relative_to),
+        return {"name": self.name, "scope": self.scope, "path": shown_path(self.path, relative_to),
                 "modelInvocable": self.listing.model_invocable,
                 "userInvocable": self.listing.user_invocable, "listingChars": self.listing.chars,
-                "shadowedBy": _shown(self.shadowed_by.path, relative_to) if self.shadowed_by else None}
+                "shadowedBy": shown_path(self.shadowed_by.path, relative_to) if self.shadowed_by else None}
 
 
-def _shown(path: Path, base: Path | None) -> str:
+def shown_path(path: Path, base: Path | None) -> str:
+    """`path` relative to `base` when it is below it (POSIX form), else as it is."""
     if base is not None:
         try:
             return path.relative_to(base).as_posix()
@@ -146,7 +147,7 @@ def _nested_roots(profile: RuntimeProfile, project: Path | None, home: Path | No
             break
         for folder in reversed(profile.skills_roots):
             found.append(Root(directory / folder, "project",
-                              f"project `{_shown(directory / folder, project)}`"))
+                              f"project `{shown_path(directory / folder, project)}`"))
         if stop is None or directory == stop:
             break
     return found

@@ -101,7 +101,7 @@ def where_rows(profiles: tuple[RuntimeProfile, ...], project: Path | None, home:
     shadows in a runtime is reported as not loaded there, stopped by SK130."""
     from wave_lsp.core.parsing.reading import load_document
     from wave_lsp.core.workspace.location import locate
-    from wave_lsp.core.workspace.runtime_view import runtime_skills
+    from wave_lsp.core.workspace.runtime_view import runtime_skills, shown_path
 
     session = WorkspaceSession(freshness_seconds=None)  # one snapshot of the disk for all rows
     shadowed: dict[tuple[str, str], bool] = {}
@@ -129,15 +129,7 @@ def where_rows(profiles: tuple[RuntimeProfile, ...], project: Path | None, home:
             shown.append(answer.to_json())
         name = document.value("name")
         rows.append({"name": name.strip() if isinstance(name, str) and name.strip()
-                     else location.dir_name, "path": _shown(path, relative_to),
+                     else location.dir_name, "path": shown_path(path, relative_to),
                      "runtimes": shown})
     return rows
 
-
-def _shown(path: Path, base: Path | None) -> str:
-    if base is not None:
-        try:
-            return path.relative_to(base).as_posix()
-        except ValueError:
-            pass
-    return str(path)
