@@ -16,13 +16,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: builds or installs packages (run with --slow)")
+    config.addinivalue_line("markers", "slow: builds or installs packages, or runs the real "
+                                       "Claude Code (run with --slow)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--slow"):
         return
-    skip = pytest.mark.skip(reason="slow: builds or installs packages; run with --slow (.ci/run does)")
+    skip = pytest.mark.skip(reason="slow: builds or installs packages, or runs the real Claude "
+                                   "Code; run with --slow (.ci/run does)")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)

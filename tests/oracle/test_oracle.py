@@ -111,6 +111,7 @@ def _selected(request: pytest.FixtureRequest) -> list[Probe]:
 
 #: the first of these tests runs every probe the session collected: a few minutes on two cores,
 #: several times that on a busy machine
+@pytest.mark.slow  # it runs the real Claude Code: `--slow`, the second step of .ci/run
 @pytest.mark.timeout(3600)
 @pytest.mark.parametrize(("probe", "aspect"), _cases())
 def test_claude_code_agrees(oracle: Oracle, request: pytest.FixtureRequest, probe: str,
@@ -139,6 +140,7 @@ def test_real_sample() -> None:
     assert len({probe.name for probe in sample}) == 30
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(3600)
 def test_the_runs_saw_the_skills(oracle: Oracle, request: pytest.FixtureRequest) -> None:
     """The comparisons compare something: Claude Code listed the skills of most probes, and
