@@ -791,10 +791,10 @@ def read_only_problem(words: Sequence[str], profile: RuntimeProfile,
         reason = STRICTER.get(name)
         return problem + (f" (wave-lsp is stricter than Claude Code for `{name}`: {reason})"
                           if reason and "not an option" in problem else "")
-    return _operands_problem(name, spec, words[width:], reading, cwd)
+    return _operands_problem(name, spec, reading, cwd)
 
 
-def _operands_problem(name: str, spec: CommandSpec, arguments: Sequence[str],
+def _operands_problem(name: str, spec: CommandSpec,
                       reading: Reading, cwd: Path | None) -> str | None:
     operands = reading.operands
     if spec.operands == NO_OPERANDS and operands:
