@@ -22,7 +22,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wave_lsp.core.runtime.permissions import split_command, still_expands, word_reading_problem
+from wave_lsp.core.runtime.permissions import (
+    PermissionEngine,
+    make_rule,
+    split_command,
+    still_expands,
+    word_reading_problem,
+)
 
 #: characters that stand for themselves, or nearly, outside quotes
 PLAIN = "abcR019._/-=:@%+,^"
@@ -141,3 +147,39 @@ def test_the_controls_are_compared() -> None:
     line = "cat a'b'\"c\" \\d 'x y'"
     assert engine_words(line) == ["cat", "abc", "d", "x y"]
     assert bash_words(line, Path("/")) == ["cat", "abc", "d", "x y"]
+
+
+def _spelled(character: str) -> st.SearchStrategy[str]:
+    """`character` in one of the ways bash reads as that character."""
+    return st.sampled_from([character, "\\" + character, f"'{character}'", f'"{character}"',
+                            f"$'{character}'", f"$'\\x{ord(character):02x}'",
+                            f"$'\\{ord(character):03o}'", f'$"{character}"', f"''{character}",
+                            f'{character}""'])
+
+
+@st.composite
+def _rm_lines(draw: st.DrawFn) -> str:
+    program = draw(_spelled("r")) + draw(_spelled("m"))
+    return program + draw(BLANKS) + draw(st.sampled_from(["x", "-rf build", "'-f' x"]))
+
+
+def test_every_spelling_is_rm_to_bash(decoy_folder: Path) -> None:
+    """The control for the next property: bash reads each generated spelling as `rm`."""
+    for line in ("'r'm x", "\\r\"m\" x", "$'\\x72'$'\\155' x", "r''m x", "$\"r\"m x"):
+        words = bash_words("rm() { printf '%s\\0' rm \"$@\"; }; " + line, decoy_folder)
+        assert words == ["rm", "x"], line
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(line=_rm_lines())
+def test_a_deny_rule_sees_rm_in_every_spelling(line: str) -> None:
+    """Deny rules are matched against every form of the command (`deny_forms`): whatever way
+    the command word is spelled, bash runs `rm`, and a tool-wide allow does not let it through.
+    A spelling the engine cannot model (`r$"m"`) is refused as unmodelled instead: never run."""
+    engine = PermissionEngine([make_rule("Bash", "allow", "allowed-tools"),
+                               make_rule("Bash(rm:*)", "deny", "user settings")])
+    decision = engine.check(line)
+    assert not decision.allowed, line
+    assert decision.behavior == "deny" or split_command(line).unmodelled is not None, \
+        (line, decision.reason)
