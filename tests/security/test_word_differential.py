@@ -183,3 +183,55 @@ def test_a_deny_rule_sees_rm_in_every_spelling(line: str) -> None:
     assert not decision.allowed, line
     assert decision.behavior == "deny" or split_command(line).unmodelled is not None, \
         (line, decision.reason)
+
+
+#: the decoys a glob is expanded against: dot files, option-shaped names, a link out, a folder
+GLOB_TREE = ("a", "ab", ".hidden", "-R", "@args", "x y", "dir/x", "dir/.y", "dir/sub/z", "a.md",
+             ".git/HEAD")
+GLOB_PATTERN = st.lists(st.sampled_from(["*", "?", "a", ".", "/", "dir", "x", "-", "*.md", "**",
+                                         "sub"]), min_size=1, max_size=5).map("".join)
+
+
+@pytest.fixture(scope="module")
+def glob_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("globs")
+    for name in GLOB_TREE:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text("", "utf-8")
+    (folder / "out").symlink_to("/")
+    return folder
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(pattern=GLOB_PATTERN)
+@example(pattern=".*")
+@example(pattern="*/")
+@example(pattern="*/*")
+@example(pattern="o*/*")
+def test_a_glob_the_engine_allows_matches_what_bash_matches(pattern: str,
+                                                            glob_folder: Path) -> None:
+    """`readonly.glob_problem` judges an unquoted glob by the files Python's glob matches; the
+    command runs with bash's matches. Wherever the engine allows a `cat PATTERN`, bash's
+    expansion must be exactly the matches the engine checked (or the pattern itself, unmatched)."""
+    from wave_lsp.core.runtime.profiles import CLAUDE_CODE
+
+    engine = PermissionEngine([], profile=CLAUDE_CODE, project=glob_folder)
+    if not engine.check(f"cat {pattern}").allowed:
+        return
+    import glob as globbing
+
+    checked = sorted(globbing.glob(pattern, root_dir=glob_folder)) or [pattern]
+    theirs = bash_words(f"cat {pattern}", glob_folder)
+    assert theirs is not None
+    assert sorted(theirs[1:]) == checked, pattern
+
+
+@pytest.mark.parametrize("pattern", [".*", "dir/.*", ".h*", "dir/.?"])
+def test_a_glob_that_may_match_the_folder_above_is_refused(pattern: str, glob_folder: Path) -> None:
+    """Bash 5.2 skips `.` and `..` in `.*` (`globskipdots`); older shells (macOS's bash 3.2)
+    match them, and `ls .*` would list the folder above the project."""
+    from wave_lsp.core.runtime.readonly import glob_problem
+
+    assert "may match `..`" in (glob_problem("ls", pattern, glob_folder) or "")
+    assert glob_problem("ls", "a*", glob_folder) is None
