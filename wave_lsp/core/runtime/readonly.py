@@ -34,6 +34,7 @@ import re
 import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 
@@ -680,7 +681,8 @@ def glob_problem(program: str, pattern: str, cwd: Path | None) -> str | None:
         return f"`{pattern}` is a glob the shell expands"
     if cwd is None:
         return f"`{pattern}` is a glob, and there is no working directory to expand it in"
-    if any(segment.startswith(".") and _GLOB_CHARACTER.search(segment)
+    if any(_GLOB_CHARACTER.search(segment) and (fnmatchcase("..", segment)
+                                                or fnmatchcase(".", segment))
            for segment in pattern.split("/")):
         return (f"`{pattern}` may match `..`, the folder above (bash before 5.2 matches it; "
                 "macOS ships bash 3.2)")
