@@ -76,9 +76,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
     ("`paths: **/*.ts` (no file touched): Claude Code neither lists the skill nor knows "
      "`/fm-glob-paths` (the prompt goes to the model as text); wave-lsp lists and renders it",
      [("fm-glob-paths", "listed"), ("fm-glob-paths", "slash#0")]),
-    ("a frontmatter that never closes: Claude Code loads the skill with the whole file as its "
-     "body (listed as '- fm-unclosed: ---'); wave-lsp says it does not load (SK006)",
-     [("fm-unclosed", "listed"), ("fm-unclosed", "slash#0")]),
     ("`yes` and `no` as booleans: Claude Code reads `disable-model-invocation: yes` as true (not "
      "listed, the Skill tool refuses) and `user-invocable: no` as false (`/name` refused); "
      "wave-lsp reads only true and false (runtime-facts §3.2: the words count since 2.1.218)",

@@ -187,8 +187,26 @@ def frontmatter_unclosed(ctx: CheckContext) -> Iterator[Finding]:
                     "not a delimiter.")
             break
     yield ctx.finding("SK006", source.opener.span,
-                      "The frontmatter is never closed: add a line `---` after the last field, "
-                      f"otherwise the skill does not load.{hint}")
+                      "The frontmatter is never closed: add a line `---` after the last field; "
+                      f"{_unclosed_consequence(ctx)}.{hint}")
+
+
+def _unclosed_consequence(ctx: CheckContext) -> str:
+    """What the runtime does with a frontmatter that has no closing line: most do not load the
+    skill; Claude Code's regex reading (`frontmatter_ends_at_first_dashes`) ends it at the next
+    `---` anywhere, or, without one, reads the whole file as the body."""
+    profile = ctx.profile
+    if not profile.frontmatter_ends_at_first_dashes:
+        return "otherwise the skill does not load"
+    reading = read_as(ctx.document, profile)
+    if reading.loaded_fields:
+        line = ctx.document.lines.position(reading.body_offset).line + 1
+        return (f"{profile.runtime} ends it at the first `---` it finds (the body starts on line "
+                f"{line}), so the text before it is read as YAML")
+    described = shown(reading.description or "", 80)
+    return (f"otherwise {profile.runtime} reads the whole file as the body: none of the fields "
+            f"apply (no name, description or allowed-tools) and the skill is listed as "
+            f"`{described}`")
 
 
 @check("SK007")
