@@ -137,7 +137,10 @@ TRIGGERS: list[Case] = [
     Case("SK085", fm(NAME, DESC, "allowed-tools:\n  - «Bash»")),
     Case("SK086", fm(NAME, DESC, "allowed-tools:\n  - Bash(node «${WAVE_PLUGIN_ROOT}»/x.mjs *)")),
     Case("SK087", fm(NAME, DESC, "allowed-tools:\n  - «Bash(command:git *)»")),
-    Case("SK090", fm(NAME, DESC, "disable-model-invocation: «yes»")),
+    # Claude Code reads `yes` as meant: only other runtimes misread it (information)
+    Case("SK090", fm(NAME, DESC, "disable-model-invocation: «yes»"),
+         level={"claude-code": Severity.INFORMATION}),
+    Case("SK090", fm(NAME, DESC, "disable-model-invocation: «y»")),
     Case("SK090", fm(NAME, DESC, "user-invocable: «maybe»"),
          level={t: Severity.ERROR for t in TARGETS}),
     Case("SK091", fm(NAME, DESC, "disable-model-invocation: true", "user-invocable: «false»")),

@@ -155,3 +155,19 @@ def test_fact_versions_name_profile_fields() -> None:
     for name, version in CLAUDE_CODE.fact_versions.items():
         assert name in fields, name
         assert re.fullmatch(r"\d+\.\d+\.\d+", version), (name, version)
+
+
+@pytest.mark.parametrize(("value", "wave", "claude"), [
+    (True, True, True), ("true", True, True), ('"false"', None, None), ("False", False, False),
+    ("yes", None, True), ("YES", None, True), ("on", None, True), ("1", None, True), (1, None, True),
+    ("no", None, False), ("Off", None, False), ("0", None, False), (0, None, False),
+    ("y", None, None), ("enabled", None, None), (None, None, None),
+])
+def test_boolean_words(value: object, wave: bool | None, claude: bool | None) -> None:
+    """Claude Code (since 2.1.218; probes inv-dmi-yes, inv-user-invocable-no) reads the words
+    yes/no/on/off/1/0 in any case; Wave only true and false."""
+    from wave_lsp.core.runtime.listing import truthy
+    from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
+
+    assert truthy(value, WAVE.reads_boolean_words) is wave
+    assert truthy(value, CLAUDE_CODE.reads_boolean_words) is claude

@@ -76,11 +76,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
     ("`paths: **/*.ts` (no file touched): Claude Code neither lists the skill nor knows "
      "`/fm-glob-paths` (the prompt goes to the model as text); wave-lsp lists and renders it",
      [("fm-glob-paths", "listed"), ("fm-glob-paths", "slash#0")]),
-    ("`yes` and `no` as booleans: Claude Code reads `disable-model-invocation: yes` as true (not "
-     "listed, the Skill tool refuses) and `user-invocable: no` as false (`/name` refused); "
-     "wave-lsp reads only true and false (runtime-facts §3.2: the words count since 2.1.218)",
-     [("inv-dmi-yes", "listed"), ("inv-dmi-yes", "tool#0"),
-      ("inv-user-invocable-no", "slash#0")]),
 ]
 #: (probe, aspect) → the disagreement, precisely
 KNOWN: dict[tuple[str, str], str] = {case: reason for reason, cases in _REMAINING

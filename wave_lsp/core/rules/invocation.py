@@ -37,10 +37,21 @@ def boolean_literal(ctx: CheckContext) -> Iterator[Finding]:
             meant = "true" if word in _TRUE_WORDS else "false"
             fix = Fix(f"Write `{meant}`", [TextEdit(entry.node.content_span, meant)],
                       preferred=True)
+            runtime = ctx.profile.runtime
+            if truthy(entry.value, ctx.profile.reads_boolean_words) is not None:
+                # the runtime reads the word as meant: only other runtimes misread it
+                yield ctx.finding("SK090", span,
+                                  f"`{name}: {shown(entry.node.text)}` works in {runtime}, which "
+                                  f"reads it as `{meant}`; Wave and other runtimes accept only "
+                                  f"`true` and `false` and read it as `false`. Write `{meant}`.",
+                                  level=Severity.INFORMATION, fixes=[fix])
+                continue
+            accepted = ("`true`, `false`, `yes`, `no`, `on`, `off`, `1` and `0`"
+                        if ctx.profile.reads_boolean_words else "`true` and `false`")
             yield ctx.finding("SK090", span,
-                              f"`{name}: {shown(entry.node.text)}`: Wave and older Claude Code "
-                              "builds accept only `true` and `false`, so this is read as "
-                              f"`false`. Write `{meant}`.", fixes=[fix])
+                              f"`{name}: {shown(entry.node.text)}`: {runtime} accepts only "
+                              f"{accepted}, so this is read as `false`. Write `{meant}`.",
+                              fixes=[fix])
         else:
             fixes = [Fix(f"Write `{v}`", [TextEdit(entry.node.content_span, v)])
                      for v in ("true", "false")]
@@ -56,7 +67,8 @@ def unreachable_skill(ctx: CheckContext) -> Iterator[Finding]:
     no_model = ctx.field("disable-model-invocation")
     if hidden is None or no_model is None:
         return
-    if truthy(hidden.value) is False and truthy(no_model.value) is True:
+    words = ctx.profile.reads_boolean_words
+    if truthy(hidden.value, words) is False and truthy(no_model.value, words) is True:
         yield ctx.finding(
             "SK091", ctx.entry_span(hidden),
             "`user-invocable: false` hides the skill from the `/` menu and "

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from wave_lsp.core.parsing.document import FieldValues, SkillDocument
 from wave_lsp.core.runtime.profiles import RuntimeProfile
@@ -41,17 +42,28 @@ class ListingEntry:
         return (self.chars + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
 
 
-def truthy(value: object) -> bool | None:
-    """How Wave and Claude Code read a boolean field (`true` or `"true"`), None if not boolean."""
+#: the words a runtime with `reads_boolean_words` reads as booleans, in any case
+BOOLEAN_WORDS = MappingProxyType({"true": True, "yes": True, "on": True, "1": True,
+                                  "false": False, "no": False, "off": False, "0": False})
+
+
+def truthy(value: object, words: bool = False) -> bool | None:
+    """How a runtime reads a boolean field: `true` or `"true"` (Wave, older Claude Code), and
+    with `words` (`RuntimeProfile.reads_boolean_words`) also `yes`/`no`/`on`/`off`/`1`/`0` in
+    any case; None if not a boolean."""
     if isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
+    if words and isinstance(value, int):
+        value = str(value)
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("true", "false") or (words and word in BOOLEAN_WORDS):
+            return BOOLEAN_WORDS[word]
     return None
 
 
-def _flag(value: object, default: bool) -> bool:
-    found = truthy(value)
+def _flag(value: object, default: bool, words: bool = False) -> bool:
+    found = truthy(value, words)
     return default if found is None else found
 
 
@@ -132,8 +144,9 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
         return listing_entry(document, location)
     values = reading.values
     name = command_name(values, location, profile)
-    model = not _flag(values.value("disable-model-invocation"), False)
-    user = _flag(values.value("user-invocable"), True)
+    words = profile.reads_boolean_words
+    model = not _flag(values.value("disable-model-invocation"), False, words)
+    user = _flag(values.value("user-invocable"), True, words)
     if not model:
         return ListingEntry(name, "", False, user)
     shown = name

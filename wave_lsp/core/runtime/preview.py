@@ -362,8 +362,8 @@ def not_user_invocable(document: SkillDocument, location: SkillLocation,
     """The runtime's refusal of `/name` for a skill with `user-invocable: false` (None when it
     renders it: the skill is user-invocable, or the runtime only hides it from the menu)."""
     message = profile.not_user_invocable_message
-    if message is None or truthy(read_as(document, profile).values.value("user-invocable")) \
-            is not False:
+    if message is None or truthy(read_as(document, profile).values.value("user-invocable"),
+                                 profile.reads_boolean_words) is not False:
         return None
     return message.format(name=command_name(document, location, profile))
 

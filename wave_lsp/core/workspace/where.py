@@ -68,7 +68,7 @@ def command_of(profile: RuntimeProfile, document: SkillDocument,
                location: SkillLocation) -> str | None:
     """What the user types to run the skill under `profile` (None when it has no command)."""
     if "user-invocable" in profile.invocation_fields and truthy(
-            document.value("user-invocable")) is False:
+            document.value("user-invocable"), profile.reads_boolean_words) is False:
         return None
     name = profile.command_name(location.dir_name or "", document.value("name"))
     if name is None:
