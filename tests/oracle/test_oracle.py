@@ -45,9 +45,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
      "and Claude Code asks before a shell command creates, changes or removes files there.'; "
      "wave-lsp 'This Bash command requires approval: …'",
      [("inj-redirect", "slash#0"), ("inj-redirect", "tool#0")]),
-    ("`disableSkillShellExecution: true` in the project's .claude/settings.json: Claude Code "
-     "replaces the command with '[shell command execution disabled by policy]'; wave-lsp runs it",
-     [("inj-disabled-by-setting", "slash#0"), ("inj-disabled-by-setting", "tool#0")]),
     ("`${CLAUDE_EFFORT}`: Claude Code substitutes the session's effort ('medium', the default "
      "here); wave-lsp leaves `${CLAUDE_EFFORT}` as written",
      [("arg-effort", "slash#0")]),

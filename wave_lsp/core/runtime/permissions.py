@@ -139,11 +139,14 @@ class RuleSet:
     #: settings files that exist but cannot be used, with why
     problems: list[str] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)  #: the settings files consulted
+    #: the files that set `disableSkillShellExecution: true` (Claude Code then runs no injection)
+    disables_shell: list[Path] = field(default_factory=list)
 
     def extend(self, other: RuleSet) -> None:
         self.rules += other.rules
         self.problems += other.problems
         self.files += other.files
+        self.disables_shell += other.disables_shell
 
 
 def settings_files(profile: RuntimeProfile, project_root: Path | None, home: Path | None,
@@ -182,7 +185,8 @@ def load_settings(label: str, path: Path, personal: bool) -> RuleSet:
     except OSError:
         return RuleSet()
     cached = _load_settings(label, path, personal, info.st_mtime_ns, info.st_size)
-    return RuleSet(list(cached.rules), list(cached.problems), list(cached.files))
+    return RuleSet(list(cached.rules), list(cached.problems), list(cached.files),
+                   list(cached.disables_shell))
 
 
 @lru_cache(maxsize=64)
@@ -199,6 +203,8 @@ def _load_settings(label: str, path: Path, personal: bool, _mtime: int, _size: i
     if not isinstance(data, dict):
         result.problems.append(f"{path}: is not a JSON object")
         return result
+    if data.get("disableSkillShellExecution") is True:
+        result.disables_shell.append(path)
     permissions = data.get("permissions")
     if permissions is None:
         return result

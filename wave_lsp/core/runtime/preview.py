@@ -217,6 +217,9 @@ class Plan:
     injections: list[PlannedInjection]
     #: the engine that decided (None when there was nothing to decide)
     engine: PermissionEngine | None = None
+    #: `disableSkillShellExecution` is set: the injections at these spans are replaced by the
+    #: profile's `disabled_injection_text`, none is decided or run
+    disabled: frozenset[Span] = frozenset()
 
 
 def plan_injections(document: SkillDocument, location: SkillLocation, settings: Settings,
@@ -231,6 +234,9 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     if not injections:  # nothing to decide: the settings files need not be read
         return Plan(values, resolve_allowed_tools(document, values), RuleSet(), [])
     rules, allowed = permission_rules(document, location, settings, values)
+    if rules.disables_shell and profile.disabled_injection_text is not None:
+        return Plan(values, allowed, rules, [],
+                    disabled=frozenset(injection.span for injection in injections))
     tool = shell_tool(document, profile)
     engine = PermissionEngine(rules.rules, tool, location.project_root or location.skill_dir,
                               profile)
@@ -344,6 +350,11 @@ def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
         result.warnings += [f"`{item.original}` {item.reason}" for item in plan.allowed
                             if item.dropped]
         result.warnings += plan.rules.problems
+        if plan.disabled:
+            result.warnings.append(
+                f"`disableSkillShellExecution` is set in {plan.rules.disables_shell[0]}: "
+                f"{settings.profile.runtime} runs none of the skill's commands and shows "
+                f"`{settings.profile.disabled_injection_text}` in their place")
         denied = next((p for p in plan.injections if not p.decision.allowed), None)
         if denied is not None:
             result.ok, result.error = False, permission_message(denied)
@@ -463,7 +474,9 @@ def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
         gaps.append(gap)
         pieces.append(_substituted(gap, raw_arguments, words, names, plan.values))
         planned = by_span.get(injection.span)
-        if planned is not None and planned.executed:
+        if injection.span in plan.disabled:
+            pieces.append(profile.disabled_injection_text or "")
+        elif planned is not None and planned.executed:
             pieces.append(planned.output_preview or "")
         else:
             pieces.append(substitute(injection.pattern, plan.values, in_shell=True).text)

@@ -126,6 +126,9 @@ class RuntimeProfile:
     #: boolean fields also read `yes`/`no`/`on`/`off`/`1`/`0`, in any case (else only `true` and
     #: `false`, bare or quoted)
     reads_boolean_words: bool = False
+    #: with `disableSkillShellExecution: true` in a settings file it reads, no injection runs and
+    #: each is replaced by this text (None: the runtime has no such setting)
+    disabled_injection_text: str | None = None
 
     # -- how the runtime reads a SKILL.md (docs/design/runtime-facts.md §3.1-§3.7) --------------
     #: the lenient YAML readings (`wave_lsp.core.parsing.yamltree.READINGS`) under which a
@@ -311,6 +314,7 @@ CLAUDE_CODE = RuntimeProfile(
     settings_folder=".claude", honours_shell_field=True, aborts_on_command_failure=True,
     command_timeout_seconds=120.0,  # the Bash tool's 2 minutes (§3.7)
     auto_allows_read_only=True, merges_command_stderr=True, reads_boolean_words=True,
+    disabled_injection_text="[shell command execution disabled by policy]",
     frontmatter_readings=frozenset({BUN, QUOTE_RETRY, TAB_RETRY}), strips_bom=True,
     frontmatter_ends_at_first_dashes=True, body_description_default="Skill",
     labels_listing_with_name=True, listing_controls_as_spaces=True,
@@ -333,6 +337,8 @@ CLAUDE_CODE = RuntimeProfile(
         "merges_command_stderr": "2.1.332",
         # the probes inv-dmi-yes, inv-user-invocable-no (CCDOCS: since 2.1.218)
         "reads_boolean_words": "2.1.332",
+        # the probe inj-disabled-by-setting (project settings)
+        "disabled_injection_text": "2.1.332",
     }),
     yaml_loader="quoting-retry", name_source="folder", name_limit=None, description_limit=None,
     over_limit="none", own_roots=(".claude/skills",),
