@@ -38,8 +38,22 @@ def test_invalid_utf8_reports_first_bad_byte(tmp_path) -> None:
     report = check_bytes(tmp_path, data)
     (finding,) = [f for f in report.findings if f.code == "SK003"]
     assert finding.range.start == Position(4, 7)
-    assert f"byte {len(VALID.encode()) + len('# Café '.encode())}" in finding.message
+    assert f"Byte {len(VALID.encode()) + len('# Café '.encode())}" in finding.message
     assert finding.severity.label == "error"
+
+
+def test_invalid_utf8_under_claude_code_is_a_warning_that_says_what_it_does(tmp_path) -> None:
+    """Claude Code 2.1.332 loads the file and shows the bad byte as U+FFFD (probe fm-invalid-utf8)."""
+    from wave_lsp.core.runtime.profiles import CLAUDE_CODE
+
+    path = tmp_path / "my-skill/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(VALID.encode() + b"Caf\xe9\n")
+    report = check_file(path, Settings(profile=CLAUDE_CODE, home=tmp_path / "home"), strict=True)
+    (finding,) = [f for f in report.findings if f.code == "SK003"]
+    assert finding.severity.label == "warning"
+    assert "Claude Code loads it but shows each bad byte as U+FFFD" in finding.message
+    assert finding.range.start == Position(4, 3)
 
 
 def test_empty_file(tmp_path) -> None:

@@ -140,3 +140,24 @@ def test_a_failing_commands_streams_are_one_under_stderr(tmp_path: Path) -> None
     assert not result.ok
     assert result.error is not None
     assert result.error.split(": ", 1)[1].startswith("[stderr]\nout\nerr\nls: ")
+
+
+def test_disable_skill_shell_execution_replaces_every_command(tmp_path: Path) -> None:
+    """`disableSkillShellExecution: true` in the project's settings: Claude Code runs no
+    injection, not even a denied one, and shows its policy text in each place (probe
+    inj-disabled-by-setting); Wave has no such setting."""
+    text = ("---\ndescription: d\nallowed-tools: Bash(echo *)\n---\n"
+            "A: !`echo hi` B: !`rm -rf build`\n")
+    path = claude_skill(tmp_path, text)
+    settings = tmp_path / "project/.claude/settings.json"
+    settings.write_text('{"disableSkillShellExecution": true}', "utf-8")
+    for mode in ("dry-run", "execute"):
+        result = run(path, mode=mode, target="claude-code")
+        assert result.ok, result.error
+        assert result.injections == []
+        assert rendered_body(result.text or "", path.parent) == (
+            "A: [shell command execution disabled by policy] "
+            "B: [shell command execution disabled by policy]\n")
+        assert any("disableSkillShellExecution" in warning for warning in result.warnings)
+    settings.write_text('{"disableSkillShellExecution": false}', "utf-8")
+    assert not run(path, target="claude-code").ok  # `rm` has no rule: the invocation aborts

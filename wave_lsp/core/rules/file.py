@@ -111,10 +111,13 @@ def not_utf8(ctx: CheckContext) -> Iterator[Finding]:
     if document.invalid_byte_offset is None or document.invalid_text_offset is None:
         return
     start = document.invalid_text_offset
+    consequence = (f"{ctx.profile.runtime} loads it but shows each bad byte as U+FFFD (`\ufffd`), "
+                   "and other runtimes fail to read the skill" if ctx.profile.replaces_invalid_utf8
+                   else "runtimes fail to read the skill")
     yield ctx.finding(
         "SK003", Span(start, min(start + 1, len(document.text))),
-        f"The file is not valid UTF-8: byte {document.invalid_byte_offset} (0-based) cannot be "
-        "decoded, and runtimes fail to read the skill. Re-save the file as UTF-8.")
+        f"The file is not valid UTF-8: re-save it as UTF-8. Byte {document.invalid_byte_offset} "
+        f"(0-based) cannot be decoded, and {consequence}.")
 
 
 @check("SK004")
@@ -196,6 +199,9 @@ def _unclosed_consequence(ctx: CheckContext) -> str:
     skill; Claude Code's regex reading (`frontmatter_ends_at_first_dashes`) ends it at the next
     `---` anywhere, or, without one, reads the whole file as the body."""
     profile = ctx.profile
+    if profile.reads_unclosed_frontmatter_to_end:
+        return (f"{profile.runtime} reads the rest of the file as the frontmatter, so the skill "
+                "loads with no body (other runtimes do not load it)")
     if not profile.frontmatter_ends_at_first_dashes:
         return "otherwise the skill does not load"
     reading = read_as(ctx.document, profile)

@@ -129,6 +129,11 @@ class RuntimeProfile:
     #: with `disableSkillShellExecution: true` in a settings file it reads, no injection runs and
     #: each is replaced by this text (None: the runtime has no such setting)
     disabled_injection_text: str | None = None
+    #: a frontmatter with no closing line is read to the end of the file (gray-matter): the skill
+    #: loads with the fields found there and no body
+    reads_unclosed_frontmatter_to_end: bool = False
+    #: a byte that is not UTF-8 is read as U+FFFD and the skill loads (else it may be dropped)
+    replaces_invalid_utf8: bool = False
 
     # -- how the runtime reads a SKILL.md (docs/design/runtime-facts.md §3.1-§3.7) --------------
     #: the lenient YAML readings (`wave_lsp.core.parsing.yamltree.READINGS`) under which a
@@ -315,6 +320,7 @@ CLAUDE_CODE = RuntimeProfile(
     command_timeout_seconds=120.0,  # the Bash tool's 2 minutes (§3.7)
     auto_allows_read_only=True, merges_command_stderr=True, reads_boolean_words=True,
     disabled_injection_text="[shell command execution disabled by policy]",
+    replaces_invalid_utf8=True,
     frontmatter_readings=frozenset({BUN, QUOTE_RETRY, TAB_RETRY}), strips_bom=True,
     frontmatter_ends_at_first_dashes=True, body_description_default="Skill",
     labels_listing_with_name=True, listing_controls_as_spaces=True,
@@ -339,6 +345,8 @@ CLAUDE_CODE = RuntimeProfile(
         "reads_boolean_words": "2.1.332",
         # the probe inj-disabled-by-setting (project settings)
         "disabled_injection_text": "2.1.332",
+        # the probe fm-invalid-utf8
+        "replaces_invalid_utf8": "2.1.332",
     }),
     yaml_loader="quoting-retry", name_source="folder", name_limit=None, description_limit=None,
     over_limit="none", own_roots=(".claude/skills",),
@@ -438,6 +446,7 @@ OPENCODE = replace(
                "`.claude`, `.agents` (walking up), then the config folders (`.opencode`, "
                "`~/.config/opencode`)",
     settings_folder=".opencode", yaml_loader="colon-retry", strips_bom=True,
+    reads_unclosed_frontmatter_to_end=True,  # gray-matter (parser probe, runtime-facts §10)
     own_roots=(".opencode/skills", ".opencode/skill", ".config/opencode/skills",
                ".config/opencode/skill"),
     name_source="name", name_limit=None, description_limit=None, over_limit="none",
