@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import wave_lsp
+from tests.core.test_citations import github_anchor
 
 REPO = Path(__file__).resolve().parents[2]
 READMES = [REPO / "README.md", REPO / "vscode-client" / "README.md"]
@@ -31,12 +32,6 @@ _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 def blocks(kind: str) -> dict[str, str]:
     text = (REPO / "README.md").read_text("utf-8")
     return {m["name"]: m["body"] for m in _BLOCK.finditer(text) if m["kind"] == kind}
-
-
-def slug(heading: str) -> str:
-    """GitHub's anchor for a heading."""
-    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
-    return text.replace(" ", "-")
 
 
 def test_the_offline_shell_block_runs(tmp_path: Path) -> None:
@@ -83,7 +78,7 @@ def test_the_install_block_names_only_clone_installs() -> None:
 def test_every_link_is_relative_and_leads_somewhere(readme: Path) -> None:
     text = readme.read_text("utf-8")
     prose = _FENCE.sub("", text)
-    anchors = {slug(m[1]) for m in re.finditer(r"^#+ (.+)$", prose, re.MULTILINE)}
+    anchors = {github_anchor(m[1]) for m in re.finditer(r"^#+ (.+)$", prose, re.MULTILINE)}
     links = _LINK.findall(prose)
     assert links
     for target in links:
