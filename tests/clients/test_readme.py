@@ -117,23 +117,6 @@ def test_the_action_snippet_pins_this_versions_tag() -> None:
     assert re.search(r"uses: wave-lsp/wave-lsp@v" + re.escape(wave_lsp.__version__) + r"\n", snippet)
 
 
-def test_the_one_validator_setting_is_valid_and_the_extension_still_selects_the_files() -> None:
-    """The VS Code README's way to silence VS Code's own SKILL.md checks (associate the files with
-    Markdown) is valid JSON, covers both spellings, and cannot lose the extension its files: the
-    extension selects them by name pattern, not by language id."""
-    import json
-
-    text = (REPO / "vscode-client" / "README.md").read_text("utf-8")
-    match = re.search(r"<!-- vscode-settings: one-validator -->\n```json\n(.*?)^```$", text,
-                      re.MULTILINE | re.DOTALL)
-    assert match, "vscode-client/README.md has no one-validator snippet"
-    associations = json.loads(match[1])["files.associations"]
-    assert associations == {"**/SKILL.md": "markdown", "**/skill.md": "markdown"}
-    source = (REPO / "vscode-client" / "src" / "extension.ts").read_text("utf-8")
-    for pattern in associations:
-        assert f'{{ scheme: "file", pattern: "{pattern}" }}' in source, pattern
-
-
 def test_the_example_workflows_pin_this_versions_release() -> None:
     annotations = (REPO / "docs" / "ci" / "annotations.yml").read_text("utf-8")
     assert f"uses: wave-lsp/wave-lsp@v{wave_lsp.__version__}\n" in annotations
