@@ -681,8 +681,9 @@ def glob_problem(program: str, pattern: str, cwd: Path | None) -> str | None:
         return f"`{pattern}` is a glob the shell expands"
     if cwd is None:
         return f"`{pattern}` is a glob, and there is no working directory to expand it in"
-    if any(_GLOB_CHARACTER.search(segment) and (fnmatchcase("..", segment)
-                                                or fnmatchcase(".", segment))
+    # a name's leading dot is matched only by a written `.` (`*` never matches `..`)
+    if any(segment.startswith(".") and _GLOB_CHARACTER.search(segment)
+           and (fnmatchcase("..", segment) or fnmatchcase(".", segment))
            for segment in pattern.split("/")):
         return (f"`{pattern}` may match `..`, the folder above (bash before 5.2 matches it; "
                 "macOS ships bash 3.2)")
