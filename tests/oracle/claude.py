@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.oracle.install import Unavailable, find_claude
 from tests.oracle.mock_api import MockApi
 
 #: how long one `claude -p` may take (a run takes about a second; this only stops a hang)
@@ -81,6 +82,24 @@ def environment(home: Path, base_url: str) -> dict[str, str]:
             "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             "CLAUDE_CODE_DISABLE_POLICY_SKILLS": "1"}
+
+
+#: an address where nothing listens: commands that need no model (`claude plugin …`) get it, so
+#: any request they tried would fail at once instead of leaving the machine
+NO_API = "http://127.0.0.1:9"
+
+
+def installed_or_skip() -> Path:
+    """The pinned Claude Code for a test: skips the test, with the reason, when it is not
+    installed, or fails it when `WAVE_LSP_REQUIRE_ORACLE=1` (as in `.ci/run`)."""
+    import pytest  # only the tests need it; `python -m tests.oracle.show` runs without it
+
+    try:
+        return find_claude()
+    except Unavailable as error:
+        if os.environ.get("WAVE_LSP_REQUIRE_ORACLE") == "1":
+            pytest.fail(f"WAVE_LSP_REQUIRE_ORACLE=1 but {error}")
+        pytest.skip(str(error))
 
 
 def fresh_home(template: Path | None) -> Path:

@@ -4,24 +4,18 @@ that runs every probe the session collected on its first use (tests/oracle/READM
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 
-from tests.oracle.install import Unavailable, find_claude
+from tests.oracle.claude import installed_or_skip
 from tests.oracle.mock_api import MockApi
 from tests.oracle.oracle import Oracle
 
 
 @pytest.fixture(scope="session")
 def oracle() -> Iterator[Oracle]:
-    try:
-        binary = find_claude()
-    except Unavailable as error:
-        if os.environ.get("WAVE_LSP_REQUIRE_ORACLE") == "1":
-            pytest.fail(f"WAVE_LSP_REQUIRE_ORACLE=1 but {error}")
-        pytest.skip(str(error))
+    binary = installed_or_skip()
     with MockApi() as api:
         found = Oracle(binary, api)
         try:

@@ -1,5 +1,7 @@
-// Drive code-server with headless Chromium: the Problems panel lists wave-lsp's codes, completion
-// offers `allowed-tools` inside the frontmatter, and "Wave: Preview Skill Invocation" opens a
+// Drive code-server with headless Chromium: VS Code's own SKILL.md checks run only where the user
+// maps SKILL.md back to its `skill` language (the extension maps it to Markdown), the Problems panel
+// lists wave-lsp's codes and not VS Code's, completion offers `allowed-tools` inside the frontmatter
+// and `context` once, and "Wave: Preview Skill Invocation" opens a
 // document that starts with `Base directory for this skill:` (from the palette and from the code
 // lens), and "Wave: List Skills" lists the workspace's skills and opens the one picked.
 // Screenshots go to $SHOTS.
@@ -57,6 +59,20 @@ async function runCommand(page, title) {
   await page.keyboard.press("Enter");
 }
 
+// what VS Code's own skill validator says about the broken skills (wave-lsp words it otherwise)
+const VSCODE_OWN = ["must be 'true' or 'false'", "Duplicate key"];
+
+async function languageMode(page) {
+  const mode = page.locator("#status\\.editor\\.mode");
+  await mode.waitFor({ timeout: WAIT });
+  return (await mode.innerText()).trim();
+}
+
+async function problemRows(page) {
+  return (await page.locator(".markers-panel .monaco-list-row").allInnerTexts())
+    .map((row) => row.replace(/\s+/g, " "));
+}
+
 async function firstLine(page) {
   return page.evaluate(() => {
     const lines = [...document.querySelectorAll(".editor-group-container.active .monaco-editor .view-line")];
@@ -81,16 +97,37 @@ try {
   await page.waitForSelector(".explorer-folders-view .monaco-list-row", { timeout: 60_000 });
   lap("workbench ready");
 
-  await check("problems panel lists wave-lsp codes", async () => {
+  // The control: where the user's files.associations says `skill`, VS Code's own validator runs
+  // (so it is active in this VS Code, and a user can have it back); it must run nowhere else.
+  await check("VS Code's own checks run where the user maps SKILL.md to `skill`", async () => {
+    await openFile(page, ".wave/skills/control/SKILL.md");
+    const mode = await languageMode(page);
+    if (mode !== "Skill") throw new Error(`the control's language mode is ${JSON.stringify(mode)}`);
+    await page.keyboard.press("Control+Shift+M");
+    await page.locator(".markers-panel .monaco-list-row", { hasText: VSCODE_OWN[0] }).first()
+      .waitFor({ timeout: LONG_WAIT });
+    await page.screenshot({ path: path.join(SHOTS, "vscode-own-checks.png") });
+    // closing the editor removes VS Code's findings (it checks open editors only)
+    await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+W");
+    await page.locator(".markers-panel .monaco-list-row", { hasText: VSCODE_OWN[0] })
+      .first().waitFor({ state: "detached", timeout: WAIT });
+  });
+
+  await check("problems panel lists wave-lsp codes and not VS Code's own", async () => {
     await openFile(page, ".wave/skills/broken/SKILL.md");
+    const mode = await languageMode(page);
+    if (mode !== "Markdown") throw new Error(`SKILL.md's language mode is ${JSON.stringify(mode)}`);
     await page.keyboard.press("Control+Shift+M");
     for (const code of ["SK022", "SK090", "SK123"]) {
       await page.locator(".markers-panel .monaco-list-row", { hasText: code })
         .filter({ hasText: "wave-lsp" }).first().waitFor({ timeout: 60_000 });
     }
-    for (const row of await page.locator(".markers-panel .monaco-list-row").allInnerTexts()) {
-      console.log("  problem:", row.replace(/\s+/g, " "));
-    }
+    const rows = await problemRows(page);
+    for (const row of rows) console.log("  problem:", row);
+    const own = rows.filter((row) => VSCODE_OWN.some((words) => row.includes(words)));
+    if (own.length) throw new Error(`VS Code's own checks ran too: ${own.join(" | ")}`);
     await page.screenshot({ path: path.join(SHOTS, "problems.png") });
   });
 
@@ -106,6 +143,28 @@ try {
     await page.screenshot({ path: path.join(SHOTS, "completion.png") });
     await page.keyboard.press("Escape");
     await page.keyboard.press("Control+Z");
+  });
+
+  await check("completion offers `context` once (VS Code's own skill completion is off)", async () => {
+    await openFile(page, ".wave/skills/good/SKILL.md");
+    await page.keyboard.press("Control+G");
+    await page.locator(".quick-input-widget input").fill(":4");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("cont");
+    try {
+      await page.keyboard.press("Control+Space");
+      const rows = page.locator(".suggest-widget .monaco-list-row");
+      await rows.filter({ hasText: "context" }).first().waitFor({ timeout: LONG_WAIT });
+      await page.screenshot({ path: path.join(SHOTS, "completion-context.png") });
+      // each row's label: its aria-label starts with it
+      const offered = await rows.evaluateAll((list) => list.map((row) => row.getAttribute("aria-label") ?? ""));
+      console.log("  offered:", offered.join(" | "));
+      const count = offered.filter((label) => /^context\b/.test(label)).length;
+      if (count !== 1) throw new Error(`\`context\` is offered ${count} times`);
+    } finally {
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Control+Z");
+    }
   });
 
   await check("preview opens the rendered invocation", async () => {
@@ -172,4 +231,4 @@ try {
 const passed = results.filter(([, ok]) => ok).length;
 const failed = results.length - passed;
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed === 5 ? 0 : 1);
+process.exit(failed === 0 && passed === 7 ? 0 : 1);

@@ -1,4 +1,5 @@
-"""The workspace the editor test opens: skills with known problems, and one that previews cleanly."""
+"""The workspace the editor test opens: skills with known problems (one of them in the folder the
+test maps back to VS Code's own `skill` language), and one that previews cleanly."""
 
 import sys
 from pathlib import Path
@@ -10,6 +11,17 @@ SKILLS = {
         "description: Checks things. Use when asked.\n"
         "user-invocable: yes\n"
         "name: broken\n"
+        "---\n"
+        "Current branch: !`git branch --show-current`\n"
+    ),
+    # the same problems, in the one folder the test's user settings map to VS Code's own `skill`
+    # language (files.associations): VS Code's checks run there, and only there
+    "control": (
+        "---\n"
+        "name: control\n"
+        "description: Checks things. Use when asked.\n"
+        "user-invocable: yes\n"
+        "name: control\n"
         "---\n"
         "Current branch: !`git branch --show-current`\n"
     ),

@@ -168,6 +168,9 @@ t "workspace, profile and extension"
 WS=$RUN/ws USER_DIR=$RUN/user EXTS=$RUN/exts
 mkdir -p "$USER_DIR/User" "$EXTS"
 "$PYTHON" "$HERE/make_workspace.py" "$WS"
+# files.associations: the extension maps SKILL.md to Markdown (its configurationDefaults), which keeps
+# VS Code's own skill checks off; this user setting maps one folder back to VS Code's `skill`
+# language, as a user who wants those checks would, so the test sees them run there and not elsewhere.
 cat > "$USER_DIR/User/settings.json" <<JSON
 { "wave.server.pythonPath": "$BARE/bin/python", "wave.personalSkills": false,
   "security.workspace.trust.enabled": false, "telemetry.telemetryLevel": "off",
@@ -176,7 +179,8 @@ cat > "$USER_DIR/User/settings.json" <<JSON
   "workbench.tips.enabled": false, "git.enabled": false, "chat.disableAIFeatures": true,
   "editor.quickSuggestions": { "other": false, "comments": false, "strings": false },
   "editor.wordWrap": "off", "[markdown]": { "editor.wordWrap": "off" },
-  "workbench.secondarySideBar.defaultVisibility": "hidden" }
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "files.associations": { "**/control/SKILL.md": "skill" } }
 JSON
 export EXTENSIONS_GALLERY='{"serviceUrl":""}'
 CS=("$NODE24/bin/node" "$CS_DIR/node_modules/code-server/out/node/entry.js"
