@@ -9,7 +9,7 @@ Errors a caller must correct (an unreadable `[tool.wave-lsp]`, a bad code list) 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,9 +75,17 @@ def worker_count(jobs: int | None, file_count: int) -> int:
 
 
 def check_files(files: list[Path], settings: Settings, jobs: int | None = 1) -> list[FileReport]:
-    """Check `files` in this order; with `jobs` other than 1 (see `worker_count`), in worker
-    processes forked after the projects' skills have been read once (the workers inherit them, so
-    each SKILL.md is parsed once per process at most and the workspace rules see every skill).
+    """Check `files` in this order (`iter_reports`), all reports at once."""
+    return list(iter_reports(files, settings, jobs))
+
+
+def iter_reports(files: list[Path], settings: Settings, jobs: int | None = 1
+                 ) -> Iterator[FileReport]:
+    """The report of each of `files`, in this order, each as soon as it is known, so that a
+    caller can write it out and let it go (docs/design/product.md *Output, streamed*); with `jobs`
+    other than 1 (see `worker_count`), from worker processes forked after the projects' skills
+    have been read once (the workers inherit them, so each SKILL.md is parsed once per process at
+    most and the workspace rules see every skill).
 
     The reports are the same, in the same order, whatever `jobs` is. Where processes cannot be
     forked (Windows), the files are checked in this process."""
@@ -88,8 +96,10 @@ def check_files(files: list[Path], settings: Settings, jobs: int | None = 1) -> 
     session = WorkspaceSession(keep_documents=True, freshness_seconds=None)
     workers = worker_count(jobs, len(files))
     if workers < 2 or not _can_fork():
-        return [check_file(path, settings, session=session) for path in files]
-    return _check_in_workers(files, settings, session, workers)
+        for path in files:
+            yield check_file(path, settings, session=session)
+        return
+    yield from _check_in_workers(files, settings, session, workers)
 
 
 def _can_fork() -> bool:
@@ -99,7 +109,7 @@ def _can_fork() -> bool:
 
 
 def _check_in_workers(files: list[Path], settings: Settings, session: WorkspaceSession,
-                      workers: int) -> list[FileReport]:
+                      workers: int) -> Iterator[FileReport]:
     import gc
     import multiprocessing
 
@@ -117,7 +127,7 @@ def _check_in_workers(files: list[Path], settings: Settings, session: WorkspaceS
     try:
         with context.Pool(workers, initializer=_Worker.start,
                           initargs=(settings, session)) as pool:
-            return pool.map(_Worker.check, files, chunksize=chunk)
+            yield from pool.imap(_Worker.check, files, chunksize=chunk)
     finally:
         gc.unfreeze()
 
