@@ -92,8 +92,10 @@ def iter_reports(files: list[Path], settings: Settings, jobs: int | None = 1
     from wave_lsp.core.checking.checker import check_file
     from wave_lsp.core.workspace.session import WorkspaceSession
 
-    # one snapshot of the disk for the whole run: each SKILL.md is parsed once
-    session = WorkspaceSession(keep_documents=True, freshness_seconds=None)
+    # one snapshot of the disk for the whole run. The snapshots summarise each SKILL.md from its
+    # frontmatter alone (0.03 ms) and the check parses it (0.15 ms): keeping the parsed
+    # documents for the checks would save 2 % of the time for 20 KiB a skill held all run long
+    session = WorkspaceSession(freshness_seconds=None)
     workers = worker_count(jobs, len(files))
     if workers < 2 or not _can_fork():
         for path in files:

@@ -312,9 +312,9 @@ class ReportWriter:
     `per_file`: no target was configured; each file was checked for its own."""
 
     def __init__(self, fmt: str, target: str, out: TextIO | None = None,
-                 per_file: bool = False) -> None:
+                 per_file: bool = False, buffer_chars: int = BUFFER_CHARS) -> None:
         self.fmt, self.target, self.per_file = fmt, target, per_file
-        self.out = OutputBuffer(out or sys.stdout)
+        self.out = OutputBuffer(out or sys.stdout, buffer_chars)
         self.totals = Totals()
         self.cwd = Path.cwd()
         self.colour = fmt == "text" and self.out.isatty() and not os.environ.get("NO_COLOR")

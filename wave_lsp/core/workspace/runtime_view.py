@@ -70,8 +70,8 @@ class RuntimeSkill:
     rank: int  #: position in the precedence order (0 wins)
     listing: ListingEntry
     description: str
-    #: the parsed file, when the caller of `runtime_skills` keeps documents (a
-    #: `WorkspaceSession` keeps them apart, `known_document`, and leaves this None)
+    #: the parsed file, kept only in batch mode (a session that keeps documents), so `check`
+    #: parses each SKILL.md once
     document: SkillDocument | None = None
     real_dir: str = ""  #: realpath of the skill folder
     shadowed_by: RuntimeSkill | None = None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -54,10 +54,6 @@ MAX_SUMMARIES = 100_000
 PARALLEL_FROM = 1_000
 #: and its project snapshots beyond this many (profile, project, home) combinations
 MAX_PROJECTS = 32
-#: a session that keeps documents holds at most this many that no check has taken yet: a `check`
-#: of a few thousand skills parses each SKILL.md once, and memory stays flat beyond that (the
-#: other files are summarised from their frontmatter alone and parsed when they are checked)
-MAX_KEPT_DOCUMENTS = 2_000
 
 
 @dataclass(slots=True)
@@ -97,16 +93,12 @@ class _Remembered:
 class WorkspaceSession:
     """Caches about the disk for one CLI run or one language-server session."""
 
-    #: keep parsed documents with the summaries until a check takes them (`known_document`): a
-    #: batch `check` parses each SKILL.md once (at most `MAX_KEPT_DOCUMENTS` waiting at a time)
+    #: keep parsed documents with the summaries (a batch `check` parses each SKILL.md once)
     keep_documents: bool = False
     #: how long a project snapshot is trusted without looking at the disk again; None: for the
     #: whole session (a CLI run is one snapshot of the disk)
     freshness_seconds: float | None = 2.0
-    #: the summaries are kept without their documents; the documents wait in `_documents`
     _summaries: dict[str, tuple[int, int, str, SkillSummary]] = field(default_factory=dict)
-    #: SKILL.md path (as summarised) -> its parsed document, until a check takes it
-    _documents: dict[str, SkillDocument] = field(default_factory=dict)
     _projects: dict[tuple[object, ...], _Remembered] = field(default_factory=dict)
     _git_roots: dict[Path, Path | None] = field(default_factory=dict)
     #: folders whose changes arrive as file events (`watch`)
@@ -145,32 +137,17 @@ class WorkspaceSession:
                 return None
         key = str(path)
         cached = self._summaries.get(key)
-        if cached is not None and cached[:3] == (info.st_mtime_ns, info.st_size, str(home)):
+        if (cached is not None and cached[:3] == (info.st_mtime_ns, info.st_size, str(home))
+                and (cached[3].document is not None or not self.keep_documents)):
             return cached[3]
-        keep = self.keep_documents and len(self._documents) < MAX_KEPT_DOCUMENTS
-        summary = read_summary(path, home, keep, facts, info)
+        summary = read_summary(path, home, self.keep_documents, facts, info)
         if summary is None:
-            self._forget(key)
+            self._summaries.pop(key, None)
             return None
-        return self._remember(key, (info.st_mtime_ns, info.st_size, str(home), summary))
-
-    def _remember(self, key: str, entry: tuple[int, int, str, SkillSummary]) -> SkillSummary:
-        """Keep `entry` (a file version and its summary) for `key`: the summary without its
-        document, the document (when there is one and room for it) until a check takes it."""
-        mtime, size, home, summary = entry
-        self._documents.pop(key, None)  # an older version's
-        if summary.document is not None:
-            if self.keep_documents and len(self._documents) < MAX_KEPT_DOCUMENTS:
-                self._documents[key] = summary.document
-            summary = replace(summary, document=None)
         if len(self._summaries) >= MAX_SUMMARIES:
             self._summaries.clear()
-        self._summaries[key] = (mtime, size, home, summary)
+        self._summaries[key] = (info.st_mtime_ns, info.st_size, str(home), summary)
         return summary
-
-    def _forget(self, key: str) -> None:
-        self._summaries.pop(key, None)
-        self._documents.pop(key, None)
 
     def summaries(self, paths: Sequence[Path], home: Path | None,
                   facts: FolderFacts | None = None) -> list[SkillSummary | None]:
@@ -185,25 +162,22 @@ class WorkspaceSession:
         found: list[SkillSummary | None] = []
         for path, remembered in zip(paths, kept, strict=True):
             if remembered is None:
-                self._forget(str(path))
+                self._summaries.pop(str(path), None)
                 found.append(None)
                 continue
-            found.append(self._remember(str(path), remembered))
+            if len(self._summaries) >= MAX_SUMMARIES:
+                self._summaries.clear()
+            self._summaries[str(path)] = remembered
+            found.append(remembered[3])
         return found
 
     def _kept_summaries(self, home: Path | None, facts: FolderFacts | None,
                         paths: Sequence[Path]) -> list[tuple[int, int, str, SkillSummary] | None]:
-        """Each path's summary with the file version it was read at (None: unreadable), with
-        its document when one is kept (the forked copy sends it to the parent)."""
+        """Each path's summary with the file version it was read at (None: unreadable)."""
         kept: list[tuple[int, int, str, SkillSummary] | None] = []
         for path in paths:
-            key = str(path)
             summary = self.summary(path, home, facts=facts)
-            entry = self._summaries.get(key) if summary is not None else None
-            document = self._documents.get(key)
-            if entry is not None and document is not None:
-                entry = (*entry[:3], replace(entry[3], document=document))
-            kept.append(entry)
+            kept.append(self._summaries.get(str(path)) if summary is not None else None)
         return kept
 
     # -- project snapshots ----------------------------------------------------------------------
@@ -257,17 +231,14 @@ class WorkspaceSession:
         return now - remembered.checked_at < self.freshness_seconds
 
     def known_document(self, path: Path, text: str) -> SkillDocument | None:
-        """The document a snapshot's reading already parsed for this file and text, if any; it
-        is handed over once (the session forgets it), so that a `check` holds each document only
-        while it checks the file."""
+        """The document a snapshot already parsed for this file and text, if any."""
         # a copy: the language server's worker thread reads the session while the event loop
         # may add a project (tuple() copies the values without releasing the GIL)
         for remembered in tuple(self._projects.values()):
             skill = remembered.snapshot.by_real_dir.get(os.path.realpath(path.parent))
-            if skill is None or skill.path.name != path.name:
-                continue
-            document = self._documents.pop(str(skill.path), None)
-            if document is not None and document.text == text:
+            document = skill.document if skill is not None else None
+            if document is not None and skill is not None and skill.path.name == path.name \
+                    and document.text == text:
                 return document
         return None
 
@@ -339,8 +310,8 @@ class WorkspaceSession:
         """These files (or the SKILL.md of these folders) changed: read them again on next use,
         even when their mtime and size look the same."""
         for path in paths:
-            self._forget(str(path))
-            self._forget(str(path / SKILL_FILE))
+            self._summaries.pop(str(path), None)
+            self._summaries.pop(str(path / SKILL_FILE), None)
 
     def projects(self) -> list[ProjectSnapshot]:
         """The snapshots remembered now."""
