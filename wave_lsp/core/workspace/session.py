@@ -249,7 +249,8 @@ class WorkspaceSession:
         known = self._git_roots.get(folder, _UNKNOWN)
         if known is not _UNKNOWN:
             return known  # type: ignore[return-value]  # a Path or None once stored
-        found = self._git_roots[folder] = find_git_root(folder)
+        # one pass over the disk: the folders above, shared by every skill, asked once
+        found = self._git_roots[folder] = find_git_root(folder, self.pass_facts)
         return found
 
     def ignore_spec(self, ignore_file: Path) -> pathspec.GitIgnoreSpec | None:
