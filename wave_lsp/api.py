@@ -49,26 +49,13 @@ def with_codes(settings: Settings, *, select: Iterable[str] = (), ignore: Iterab
     )
 
 
-#: with `jobs=None` (the command line's default), a worker only for every this many files: forking
-#: a worker and reading the project once costs about as much as checking a few dozen files
-FILES_PER_WORKER = 50
-
-
-def available_cores() -> int:
-    """The CPU cores this process may run on (its affinity mask where the system has one)."""
-    import os
-
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
-
 def worker_count(jobs: int | None, file_count: int) -> int:
     """How many processes check `file_count` files: `jobs` of them (never more than there are
-    files); with `jobs=None`, one per available core, but only one per `FILES_PER_WORKER` files,
-    so that a small run is not slowed down by starting workers."""
+    files); `jobs=None` (the command line's default) is one, this process: on two cores, two
+    workers checked the 675-skill corpus in ×0.89–0.92 of the wall time for ×1.15–1.21 of the CPU
+    time (benchmarks/RESULTS.md, issue 30), short of the ×0.6 that would make them the default."""
     if jobs is None:
-        return max(1, min(available_cores(), file_count // FILES_PER_WORKER))
+        return 1
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     return max(1, min(jobs, file_count))
@@ -84,8 +71,8 @@ def iter_reports(files: list[Path], settings: Settings, jobs: int | None = 1
     """The report of each of `files`, in this order, each as soon as it is known, so that a
     caller can write it out and let it go (docs/design/product.md *Output, streamed*); with `jobs`
     other than 1 (see `worker_count`), from worker processes forked after the projects' skills
-    have been read once (the workers inherit them, so each SKILL.md is parsed once per process at
-    most and the workspace rules see every skill).
+    have been read once (the workers inherit them, so the workspace rules of every worker see
+    every skill).
 
     The reports are the same, in the same order, whatever `jobs` is. Where processes cannot be
     forked (Windows), the files are checked in this process."""

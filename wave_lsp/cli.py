@@ -101,9 +101,8 @@ def _add_check(commands: Subcommands) -> None:
                        help="print the fixes as a unified diff instead of writing them "
                             "(exit 1 when there is something to fix)")
     check.add_argument("--jobs", "-j", type=_jobs, default=None, metavar="N",
-                       help="check with N processes (default: one per CPU core, for runs of "
-                            "50+ files per core; 1: in this process). The output is the same "
-                            "whatever N is")
+                       help="check with N processes (default 1: in this process). The output is "
+                            "the same whatever N is")
     _add_common(check)
 
 
@@ -380,7 +379,7 @@ def run_rule(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def check_files(files: list[Path], settings: Settings, jobs: int | None = None,
                 ) -> list[FileReport]:
-    """Check `files` with `jobs` processes (None: one per core for a large run; `api.check_files`)."""
+    """Check `files` with `jobs` processes (None: the default, one; `api.check_files`)."""
     from wave_lsp.api import check_files as check_all
 
     return check_all(files, settings, jobs=jobs)
