@@ -1,6 +1,6 @@
 """The peers the benchmarks compare against, installed on first use into `benchmarks/.peers`
 (yaml-language-server with its own Node 24 from the npm registry) and into the current Python
-environment (skills-ref from PyPI)."""
+environment (skills-ref and agnix from PyPI; agnix's wheel ships its Rust binary)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ PEERS = Path(__file__).resolve().parent / ".peers"
 NODE_VERSION = "24.22.3"
 YAML_LS_VERSION = "1.25.0"
 SKILLS_REF_VERSION = "0.1.1"
+AGNIX_VERSION = "0.59.3"
 
 
 def _npm(prefix: Path, package: str) -> None:
@@ -46,3 +47,19 @@ def skills_ref() -> None:
         print(f"installing skills-ref {SKILLS_REF_VERSION} …", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
                         f"skills-ref=={SKILLS_REF_VERSION}"], check=True)
+
+
+def agnix() -> str:
+    """The agnix binary (a linter written in Rust), installed with pip beside this interpreter."""
+    import shutil
+
+    folder = str(Path(sys.executable).parent)
+    binary = shutil.which("agnix", path=folder)
+    if binary is None:
+        print(f"installing agnix {AGNIX_VERSION} …", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                        f"agnix=={AGNIX_VERSION}"], check=True)
+        binary = shutil.which("agnix", path=folder)
+    if binary is None:
+        raise SystemExit("agnix did not install a binary beside this interpreter")
+    return binary

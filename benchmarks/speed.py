@@ -13,9 +13,22 @@ inputs, ending with a table of goal, figure and verdict.
 4. The server on 5,000 generated skills (and 50,000 with `--large`): time to index, re-index after
    a file event, peak RSS (`workspace_scale.measure`).
 
-Run: `python benchmarks/speed.py [--rounds 10] [--throughput-rounds 3] [--sample 40] [--large]`
-(installs skills-ref on first use). Prints figures only; no test asserts them. The machine's load
-average is printed first and last: on a busy machine read the ratios, not the absolute times.
+Issue 30's goals (`--issue 30`), against agnix 0.59.3 (a linter written in Rust; the PyPI wheel
+ships its binary) beside skills-ref, every command a whole process in the same interleaved rounds
+(CPU = user + system of the process and its children, peak RSS of the process, from `wait4`):
+
+5. A one-file `check` against `agnix FILE`, `agentskills validate` and the interpreter's floor,
+   `python -I -c pass`.
+6. `check` of the real-skills corpus with `--target claude-code` (every rule), `--jobs 1` and
+   `--jobs 2`, against `agnix --target claude-code` and skills-ref's `validate()` loop.
+7. Generated skills (`skills_tree.make_tree`): 1,000, 5,000 and 10,000 (and 50,000 with `--large`),
+   `check --format json --jobs 1` against `agnix --max-files 0` and the `validate()` loop: CPU and
+   peak RSS.
+
+Run: `python benchmarks/speed.py [--issue 18|30|all] [--rounds 10] [--throughput-rounds 3]
+[--sample 40] [--large]` (installs skills-ref and agnix on first use). Prints figures only; no test
+asserts them. The machine's load average is printed first and last: on a busy machine read the
+ratios, not the absolute times.
 """
 
 from __future__ import annotations
@@ -37,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from editor_latency import BARE, WAVE, session, startup
 from lsp_client import percentiles
-from peers import skills_ref
+from peers import agnix, skills_ref
 from skills_tree import make_tree
 from workspace_scale import measure, report
 
@@ -219,17 +232,159 @@ def verdict(met: bool) -> str:
     return "met" if met else "not met"
 
 
+@dataclass
+class Process:
+    cpu: float  #: user + system seconds of the process and its children
+    wall: float  #: seconds
+    rss_mib: float  #: the peak resident set of the process (its largest child's, if larger)
+
+
+def whole_process(command: list[str], cwd: Path | None = None) -> Process:
+    """Run `command` to its end with its output thrown away: its own CPU time and peak RSS
+    (`os.wait4`), and its wall time."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(child.pid, 0)
+    child.returncode = 0  # reaped here; keeps Popen from waiting again
+    wall = time.perf_counter() - start
+    return Process(usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024)
+
+
+def interleaved(commands: dict[str, list[str]], rounds: int, cwd: Path | None = None
+                ) -> dict[str, Process]:
+    """Each command once per round, in turn (the machine's noise hits all alike); per command
+    the median of each figure over the rounds."""
+    runs: dict[str, list[Process]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, command in commands.items():
+            runs[name].append(whole_process(command, cwd))
+    return {name: Process(statistics.median(r.cpu for r in found),
+                          statistics.median(r.wall for r in found),
+                          statistics.median(r.rss_mib for r in found))
+            for name, found in runs.items()}
+
+
+def show(title: str, figures: dict[str, Process]) -> None:
+    print(title)
+    for name, figure in figures.items():
+        print(f"  {name:<34} CPU {figure.cpu * 1000:9.1f} ms  wall {figure.wall * 1000:9.1f} ms"
+              f"  peak RSS {figure.rss_mib:7.1f} MiB")
+
+
+WAVE_LSP = [sys.executable, "-m", "wave_lsp"]
+
+
+def one_file_vs_agnix(rounds: int) -> dict[str, Process]:
+    with tempfile.TemporaryDirectory() as folder:  # no repository around it
+        skill = Path(folder) / ONE_SKILL.name
+        shutil.copytree(ONE_SKILL, skill)
+        wave = shutil.which("wave-lsp", path=str(Path(sys.executable).parent))
+        figures = interleaved({
+            "wave-lsp check FILE": [wave or sys.executable, *([] if wave else ["-m", "wave_lsp"]),
+                                    "check", f"{skill.name}/SKILL.md", "--no-personal"],
+            "agnix FILE": [agnix(), f"{skill.name}/SKILL.md"],
+            "agentskills validate": [agentskills(), skill.name],
+            "python -I -c pass (the floor)": [sys.executable, "-I", "-c", "pass"],
+        }, rounds, Path(folder))
+    show(f"one-file check of {ONE_SKILL.name} (median of {rounds} interleaved rounds):", figures)
+    return figures
+
+
+def corpus_vs_agnix(rounds: int) -> dict[str, Process]:
+    check = [*WAVE_LSP, "check", str(CORPUS), "--no-personal", "--target", "claude-code",
+             "--format", "json"]
+    figures = interleaved({
+        "wave-lsp check --jobs 1": [*check, "--jobs", "1"],
+        "wave-lsp check --jobs 2": [*check, "--jobs", "2"],
+        "agnix --target claude-code": [agnix(), str(CORPUS), "--target", "claude-code",
+                                       "--format", "json", "--max-files", "0"],
+        "skills-ref validate() loop": [sys.executable, "-c", SKILLS_REF_IN_PROCESS, str(CORPUS)],
+    }, rounds)
+    count = len(list(CORPUS.rglob("SKILL.md")))
+    show(f"the corpus, {count} skills, claude-code (median of {rounds} interleaved rounds):",
+         figures)
+    return figures
+
+
+def generated_vs_agnix(sizes: list[int], rounds: int) -> dict[int, dict[str, Process]]:
+    found: dict[int, dict[str, Process]] = {}
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            make_tree(root, size)
+            figures = found[size] = interleaved({
+                "wave-lsp check --jobs 1": [*WAVE_LSP, "check", ".", "--no-personal",
+                                            "--format", "json", "--jobs", "1"],
+                "agnix": [agnix(), ".", "--format", "json", "--max-files", "0"],
+                "skills-ref validate() loop": [sys.executable, "-c", SKILLS_REF_IN_PROCESS, "."],
+            }, rounds if size <= 10_000 else 1, root)
+        show(f"{size:,} generated skills (median of {rounds if size <= 10_000 else 1} "
+             "interleaved rounds):", figures)
+    return found
+
+
+def issue_30(args: argparse.Namespace) -> list[tuple[str, str, bool]]:
+    """Issue 30's measurements and its goal rows (goal, figure, met)."""
+    one = one_file_vs_agnix(args.rounds)
+    corpus = corpus_vs_agnix(args.throughput_rounds)
+    sizes = [1000, 5000, 10000] + ([50000] if args.large else [])
+    scale = generated_vs_agnix(sizes, args.throughput_rounds)
+    ours, floor = one["wave-lsp check FILE"], one["python -I -c pass (the floor)"]
+    serial, parallel = corpus["wave-lsp check --jobs 1"], corpus["wave-lsp check --jobs 2"]
+    peer = corpus["agnix --target claude-code"]
+    rows = [
+        ("one-file check CPU ≤ 1.5× `python -I -c pass`", f"×{ours.cpu / floor.cpu:.2f}",
+         ours.cpu <= 1.5 * floor.cpu),
+        ("  the same against agnix FILE (CPU)", f"×{ours.cpu / one['agnix FILE'].cpu:.2f}",
+         ours.cpu <= one["agnix FILE"].cpu),
+        ("corpus check CPU ≤ 1.0× agnix (every rule, --jobs 1)", f"×{serial.cpu / peer.cpu:.2f}",
+         serial.cpu <= peer.cpu),
+        ("--jobs 2 wall ≤ 0.6× --jobs 1 (corpus)", f"×{parallel.wall / serial.wall:.2f} "
+         f"(CPU ×{parallel.cpu / serial.cpu:.2f})", parallel.wall <= 0.6 * serial.wall),
+    ]
+    small = scale[1000]["wave-lsp check --jobs 1"].rss_mib
+    large = scale[10000]["wave-lsp check --jobs 1"].rss_mib
+    rows += [("10,000 skills peak RSS ≤ 200 MiB", f"{large:.0f} MiB", large <= 200),
+             ("  ≤ 60 MiB more than at 1,000", f"+{large - small:.0f} MiB", large - small <= 60)]
+    for size, figures in scale.items():
+        ratio = figures["agnix"].cpu / figures["wave-lsp check --jobs 1"].cpu
+        rows.append((f"  {size:,} skills: agnix CPU / ours", f"×{ratio:.2f}", ratio >= 1))
+    if 50000 in scale:
+        figures = scale[50000]
+        ours_large = figures["wave-lsp check --jobs 1"]
+        ratio = figures["agnix"].cpu / ours_large.cpu
+        rows.append(("50,000 skills ≤ 300 MiB and ≥ 5× cheaper than agnix",
+                     f"{ours_large.rss_mib:.0f} MiB, ×{ratio:.1f}",
+                     ours_large.rss_mib <= 300 and ratio >= 5))
+    edit_p50 = edit_latency()
+    rows.append(("edit → diagnostics p50 ≤ 5 ms", f"{edit_p50:.2f} ms", edit_p50 <= 5))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--issue", choices=("18", "30", "all"), default="all",
+                        help="whose goals to measure")
     parser.add_argument("--rounds", type=int, default=10, help="one-file and start-up rounds")
     parser.add_argument("--sample", type=int, default=40,
                         help="skills validated one per process by skills-ref's command line")
     parser.add_argument("--throughput-rounds", type=int, default=3,
-                        help="interleaved rounds of the in-process throughput runs")
-    parser.add_argument("--large", action="store_true", help="also index 50,000 skills (slow)")
+                        help="interleaved rounds of the throughput runs")
+    parser.add_argument("--large", action="store_true", help="also 50,000 skills (slow)")
     args = parser.parse_args()
     skills_ref()
     print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load average {load()}\n")
+    rows = issue_18(args) if args.issue in ("18", "all") else []
+    if args.issue in ("30", "all"):
+        rows += issue_30(args)
+    print(f"\ngoals (load average now {load()}):")
+    for goal, figure, met in rows:
+        print(f"  {goal:<60} {figure:<24} {verdict(met)}")
+
+
+def issue_18(args: argparse.Namespace) -> list[tuple[str, str, bool]]:
+    """Issue 18's measurements and its goal rows (goal, figure, met)."""
     ours, frontmatter, theirs = throughput_in_process(args.throughput_rounds)
     serial, parallel, per_skill_peer, skills = throughput_cli(args.sample)
     mine, peer = one_file(args.rounds)
@@ -271,9 +426,7 @@ def main() -> None:
             rows += [("50,000 skills indexed ≤ 15 s within 300 MiB",
                       f"{figures['indexed_s']:.1f} s, {figures['peak_rss_mib']:.0f} MiB",
                       figures["indexed_s"] <= 15 and figures["peak_rss_mib"] <= 300)]
-    print(f"\ngoals (load average now {load()}):")
-    for goal, figure, met in rows:
-        print(f"  {goal:<60} {figure:<24} {verdict(met)}")
+    return rows
 
 
 if __name__ == "__main__":

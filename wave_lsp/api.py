@@ -9,7 +9,7 @@ Errors a caller must correct (an unreadable `[tool.wave-lsp]`, a bad code list) 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,47 +49,46 @@ def with_codes(settings: Settings, *, select: Iterable[str] = (), ignore: Iterab
     )
 
 
-#: with `jobs=None` (the command line's default), a worker only for every this many files: forking
-#: a worker and reading the project once costs about as much as checking a few dozen files
-FILES_PER_WORKER = 50
-
-
-def available_cores() -> int:
-    """The CPU cores this process may run on (its affinity mask where the system has one)."""
-    import os
-
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
-
 def worker_count(jobs: int | None, file_count: int) -> int:
     """How many processes check `file_count` files: `jobs` of them (never more than there are
-    files); with `jobs=None`, one per available core, but only one per `FILES_PER_WORKER` files,
-    so that a small run is not slowed down by starting workers."""
+    files); `jobs=None` (the command line's default) is one, this process: on two cores, two
+    workers checked the 675-skill corpus in ×0.89–0.92 of the wall time for ×1.15–1.21 of the CPU
+    time (benchmarks/RESULTS.md, issue 30), short of the ×0.6 that would make them the default."""
     if jobs is None:
-        return max(1, min(available_cores(), file_count // FILES_PER_WORKER))
+        return 1
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     return max(1, min(jobs, file_count))
 
 
 def check_files(files: list[Path], settings: Settings, jobs: int | None = 1) -> list[FileReport]:
-    """Check `files` in this order; with `jobs` other than 1 (see `worker_count`), in worker
-    processes forked after the projects' skills have been read once (the workers inherit them, so
-    each SKILL.md is parsed once per process at most and the workspace rules see every skill).
+    """Check `files` in this order (`iter_reports`), all reports at once."""
+    return list(iter_reports(files, settings, jobs))
+
+
+def iter_reports(files: list[Path], settings: Settings, jobs: int | None = 1
+                 ) -> Iterator[FileReport]:
+    """The report of each of `files`, in this order, each as soon as it is known, so that a
+    caller can write it out and let it go (docs/design/product.md *Output, streamed*); with `jobs`
+    other than 1 (see `worker_count`), from worker processes forked after the projects' skills
+    have been read once (the workers inherit them, so the workspace rules of every worker see
+    every skill).
 
     The reports are the same, in the same order, whatever `jobs` is. Where processes cannot be
     forked (Windows), the files are checked in this process."""
     from wave_lsp.core.checking.checker import check_file
     from wave_lsp.core.workspace.session import WorkspaceSession
 
-    # one snapshot of the disk for the whole run: each SKILL.md is parsed once
-    session = WorkspaceSession(keep_documents=True, freshness_seconds=None)
+    # one snapshot of the disk for the whole run. The snapshots summarise each SKILL.md from its
+    # frontmatter alone (0.03 ms) and the check parses it (0.15 ms): keeping the parsed
+    # documents for the checks would save 2 % of the time for 20 KiB a skill held all run long
+    session = WorkspaceSession(freshness_seconds=None)
     workers = worker_count(jobs, len(files))
     if workers < 2 or not _can_fork():
-        return [check_file(path, settings, session=session) for path in files]
-    return _check_in_workers(files, settings, session, workers)
+        for path in files:
+            yield check_file(path, settings, session=session)
+        return
+    yield from _check_in_workers(files, settings, session, workers)
 
 
 def _can_fork() -> bool:
@@ -99,7 +98,7 @@ def _can_fork() -> bool:
 
 
 def _check_in_workers(files: list[Path], settings: Settings, session: WorkspaceSession,
-                      workers: int) -> list[FileReport]:
+                      workers: int) -> Iterator[FileReport]:
     import gc
     import multiprocessing
 
@@ -117,7 +116,7 @@ def _check_in_workers(files: list[Path], settings: Settings, session: WorkspaceS
     try:
         with context.Pool(workers, initializer=_Worker.start,
                           initargs=(settings, session)) as pool:
-            return pool.map(_Worker.check, files, chunksize=chunk)
+            yield from pool.imap(_Worker.check, files, chunksize=chunk)
     finally:
         gc.unfreeze()
 

@@ -101,9 +101,8 @@ def _add_check(commands: Subcommands) -> None:
                        help="print the fixes as a unified diff instead of writing them "
                             "(exit 1 when there is something to fix)")
     check.add_argument("--jobs", "-j", type=_jobs, default=None, metavar="N",
-                       help="check with N processes (default: one per CPU core, for runs of "
-                            "50+ files per core; 1: in this process). The output is the same "
-                            "whatever N is")
+                       help="check with N processes (default 1: in this process). The output is "
+                            "the same whatever N is")
     _add_common(check)
 
 
@@ -258,8 +257,8 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
               end_start_up: Callable[[], None] = _nothing) -> int:
     from pathlib import Path
 
-    from wave_lsp.api import with_codes
-    from wave_lsp.core.checking.checker import split_by_file
+    from wave_lsp.api import iter_reports, with_codes
+    from wave_lsp.core.checking.checker import split_by_file, split_report
     from wave_lsp.core.checking.config import SettingsError
     from wave_lsp.core.workspace.discovery import find_skill_files
     from wave_lsp.output import write
@@ -281,17 +280,21 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
     else:
         _load_checking()
     end_start_up()
-    reports = check_files(files, settings, args.jobs)
     if args.fix or args.diff:
+        reports = check_files(files, settings, args.jobs)
         changed = fix_files(reports, unsafe=args.unsafe_fixes, write_files=not args.diff)
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
-        if changed:  # report what remains, as the files now are
-            reports = check_files(files, settings, args.jobs)
-    reports = split_by_file(reports)
-    write(reports, args.format, settings.target, per_file=settings.auto_target)
-    has_errors = any(f.severity.label == "error" for r in reports for f in r.findings)
-    return EXIT_FINDINGS if has_errors else EXIT_OK
+        if not changed:  # report what was found: nothing changed
+            totals = write(split_by_file(reports), args.format, settings.target,
+                           per_file=settings.auto_target)
+            return EXIT_FINDINGS if totals.errors else EXIT_OK
+        del reports  # report what remains, as the files now are
+    # each report written as its file is done and then let go: memory stays flat
+    totals = write((part for report in iter_reports(files, settings, args.jobs)
+                    for part in split_report(report)),
+                   args.format, settings.target, per_file=settings.auto_target)
+    return EXIT_FINDINGS if totals.errors else EXIT_OK
 
 
 def _load_checking() -> None:
@@ -376,7 +379,7 @@ def run_rule(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def check_files(files: list[Path], settings: Settings, jobs: int | None = None,
                 ) -> list[FileReport]:
-    """Check `files` with `jobs` processes (None: one per core for a large run; `api.check_files`)."""
+    """Check `files` with `jobs` processes (None: the default, one; `api.check_files`)."""
     from wave_lsp.api import check_files as check_all
 
     return check_all(files, settings, jobs=jobs)

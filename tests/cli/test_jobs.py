@@ -110,17 +110,15 @@ def test_jobs_2_checks_in_other_processes(tmp_path: Path, monkeypatch) -> None:
     (2, 1000, 2),
     (4, 3, 3),          # never more workers than files
     (3, 0, 1),
-    (None, 1, 1),       # the default does not fork for a small run
-    (None, api.FILES_PER_WORKER - 1, 1),
+    (None, 1, 1),       # the default is this process, whatever the size of the run
+    (None, 100_000, 1),
 ])
 def test_worker_count(jobs: int | None, files: int, expected: int) -> None:
     assert worker_count(jobs, files) == expected
 
 
-def test_default_uses_every_core_for_a_large_run() -> None:
-    cores = api.available_cores()
-    assert worker_count(None, api.FILES_PER_WORKER * 1000) == cores
-    assert worker_count(None, api.FILES_PER_WORKER * 2) == min(cores, 2)
+def test_jobs_below_one_is_an_error() -> None:
+    """The default became one process (issue 30: two workers did not pay on two cores)."""
     with pytest.raises(ValueError):
         worker_count(0, 10)
 

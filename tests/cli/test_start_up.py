@@ -65,6 +65,72 @@ def test_a_one_file_check_imports_only_what_checking_needs(tmp_path: Path) -> No
     assert imported == []
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: every module of ours a one-file check of a valid skill imports (what checking it needs: the
+#: parser, the rule families, the workspace model the workspace rules read, the output); a new one
+#: here costs every `check` its import time, so this list changes only on purpose
+ONE_FILE_MODULES = _words("""
+wave_lsp wave_lsp.api wave_lsp.cli wave_lsp.output wave_lsp.core
+wave_lsp.core.checking wave_lsp.core.checking.catalog wave_lsp.core.checking.checker
+wave_lsp.core.checking.config wave_lsp.core.checking.context wave_lsp.core.checking.engine
+wave_lsp.core.checking.findings wave_lsp.core.checking.loading wave_lsp.core.checking.quick_schema
+wave_lsp.core.checking.schema wave_lsp.core.checking.suppression
+wave_lsp.core.parsing wave_lsp.core.parsing.document wave_lsp.core.parsing.file_references
+wave_lsp.core.parsing.injections wave_lsp.core.parsing.markdown wave_lsp.core.parsing.reading
+wave_lsp.core.parsing.source wave_lsp.core.parsing.text wave_lsp.core.parsing.yamltree
+wave_lsp.core.rules wave_lsp.core.rules.allowed_tools wave_lsp.core.rules.body
+wave_lsp.core.rules.description wave_lsp.core.rules.file wave_lsp.core.rules.helpers
+wave_lsp.core.rules.invocation wave_lsp.core.rules.name wave_lsp.core.rules.placeholders
+wave_lsp.core.rules.references wave_lsp.core.rules.registry wave_lsp.core.rules.resources
+wave_lsp.core.rules.shell_injections wave_lsp.core.rules.unknown wave_lsp.core.rules.workspace
+wave_lsp.core.rules.yaml
+wave_lsp.core.runtime wave_lsp.core.runtime.arguments wave_lsp.core.runtime.listing
+wave_lsp.core.runtime.loaders wave_lsp.core.runtime.profiles wave_lsp.core.runtime.reads
+wave_lsp.core.runtime.toolrules wave_lsp.core.runtime.variables
+wave_lsp.core.workspace wave_lsp.core.workspace.default_target wave_lsp.core.workspace.discovery
+wave_lsp.core.workspace.disk_view wave_lsp.core.workspace.folder_facts
+wave_lsp.core.workspace.location wave_lsp.core.workspace.runtime_view
+wave_lsp.core.workspace.session wave_lsp.core.workspace.snapshot
+""")
+#: the installed packages it imports: ruamel.yaml and its C parser, nothing else
+ONE_FILE_PACKAGES = frozenset({"ruamel", "_ruamel_yaml"})
+#: the standard library's top-level modules it imports on the Python this list was taken on
+#: (another version's own modules import others; there only our modules are compared)
+ONE_FILE_STDLIB = (3, 11), _words("""
+__future__ _abc _ast _bisect _codecs _collections _collections_abc _datetime _frozen_importlib
+_frozen_importlib_external _functools _imp _io _json _locale _opcode _operator _signal
+_sitebuiltins _sre _stat _struct _thread _typing _warnings _weakref _weakrefset abc argparse ast
+base64 binascii bisect builtins codecs collections contextlib copy copyreg dataclasses datetime
+dis encodings enum errno fnmatch functools gc genericpath gettext glob importlib inspect io
+ipaddress itertools json keyword linecache locale marshal math ntpath numbers opcode operator os
+pathlib posix posixpath re reprlib site stat struct sys time token tokenize types typing
+unicodedata urllib warnings weakref zipimport
+""")
+#: what an interpreter or a build of a package brings along, not a module anyone imports
+_NOT_IMPORTS = ("__main__", "_distutils_hack", "cython_runtime", "_cython_")
+
+
+def test_a_one_file_check_imports_no_module_beyond_its_list(tmp_path: Path) -> None:
+    """The whole list of modules a one-file check imports: a new import fails here, so that
+    start-up only grows on purpose (docs/design/product.md *Command line*, start-up)."""
+    shutil.copytree(SKILL, tmp_path / SKILL.name)
+    _, report = run_as_the_command(tmp_path, "check", f"{SKILL.name}/SKILL.md", "--no-personal")
+    assert report["code"] == 0
+    modules = set(report["modules"])
+    ours = {name for name in modules if name.split(".")[0] == "wave_lsp"}
+    assert sorted(ours - ONE_FILE_MODULES) == []
+    assert sorted(ONE_FILE_MODULES - ours) == []  # a module no longer needed: take it off the list
+    tops = {name.split(".")[0] for name in modules} - {"wave_lsp"}
+    tops = {top for top in tops if not top.startswith(_NOT_IMPORTS)}
+    assert sorted(tops - set(sys.stdlib_module_names)) == sorted(ONE_FILE_PACKAGES)
+    version, stdlib = ONE_FILE_STDLIB
+    if sys.version_info[:2] == version:
+        assert sorted((tops & set(sys.stdlib_module_names)) - stdlib) == []
+
+
 def test_the_command_resumes_the_collector_after_start_up(tmp_path: Path) -> None:
     shutil.copytree(SKILL, tmp_path / SKILL.name)
     _, report = run_as_the_command(tmp_path, "check", SKILL.name, "--no-personal")

@@ -235,19 +235,21 @@ def _unreadable(path: Path, problem: str, settings: Settings) -> list[Finding]:
 def split_by_file(reports: list[FileReport]) -> list[FileReport]:
     """Findings about other files of a skill (resources) moved into reports of their own, right
     after the SKILL.md's report, so that every finding is listed under the file it is about."""
-    result: list[FileReport] = []
-    for report in reports:
-        others: dict[str, FileReport] = {}
-        own = []
-        for finding in report.findings:
-            if finding.path is None:
-                own.append(finding)
-                continue
-            other = others.setdefault(finding.path, FileReport(Path(finding.path), skill=report.skill,
-                                                               target=report.target,
-                                                               checked_for=report.checked_for))
-            other.findings.append(finding)
-        report.findings = own
-        result.append(report)
-        result.extend(others.values())
-    return result
+    return [part for report in reports for part in split_report(report)]
+
+
+def split_report(report: FileReport) -> list[FileReport]:
+    """`split_by_file` of one report: the report with its own findings, then one report per
+    other file that findings are about, in the order first named."""
+    others: dict[str, FileReport] = {}
+    own = []
+    for finding in report.findings:
+        if finding.path is None:
+            own.append(finding)
+            continue
+        other = others.setdefault(finding.path, FileReport(Path(finding.path), skill=report.skill,
+                                                           target=report.target,
+                                                           checked_for=report.checked_for))
+        other.findings.append(finding)
+    report.findings = own
+    return [report, *others.values()]

@@ -94,9 +94,9 @@ def _context_root(ctx: CheckContext) -> Path | None:
 def _outer_root(ctx: CheckContext, skill_dir: Path, context: Path | None) -> Path | None:
     """The outermost folder the skill belongs to: its repository (`.git`), project or plugin root,
     whichever holds the others; None for a folder that belongs to none."""
-    from wave_lsp.core.workspace.location import find_git_root
-
-    candidates = [root for root in (context, ctx.location.project_root, find_git_root(skill_dir))
+    # the session's answer: once per folder and run (SK112 and SK150 both ask)
+    candidates = [root for root in (context, ctx.location.project_root,
+                                    ctx.session.git_root(skill_dir))
                   if root is not None and (root == skill_dir or root in skill_dir.parents)]
     return min(candidates, key=lambda root: len(root.parts), default=None)
 
@@ -239,7 +239,7 @@ MAX_HELPERS = 100
 #: percent-encoded in a link (`%2Emd`); a helper without it links no other helper (half of the
 #: corpus's helper files, whose scan is then skipped)
 _MAY_NAME_MARKDOWN = re.compile(r"(?:\.|%2e)(?:m|%[46]d)(?:d|%[46]4)", re.I)
-MAX_HELPER_BYTES = 256 * 1024
+MAX_HELPER_BYTES = 256 * 1024  # at most `disk_view.READ_LIMIT`
 
 
 @check("SK114")
@@ -293,11 +293,10 @@ def _helper_graph(starts: list[Path], root: Path, disk: DiskView) -> dict[Path, 
         if current in graph:
             continue
         graph[current] = []
-        try:
-            with open(current, "rb") as handle:
-                text = handle.read(MAX_HELPER_BYTES).decode("utf-8", errors="replace")
-        except OSError:
+        data = disk.read(current)  # once per run of the rules: SK140 looks at it again
+        if isinstance(data, OSError):
             continue
+        text = data[:MAX_HELPER_BYTES].decode("utf-8", errors="replace")
         if not _MAY_NAME_MARKDOWN.search(text):
             continue  # no reference of this helper can end with `.md`: nothing to scan for
         for reference in find_references(SkillDocument.from_text(text)):

@@ -18,6 +18,7 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.registry import check
+from wave_lsp.core.workspace.disk_view import DiskView
 from wave_lsp.core.workspace.location import SKILL_FILE
 
 MAX_RESOURCE_BYTES = 64 * 1024
@@ -28,7 +29,7 @@ MAX_WALK = 5_000
 SKIPPED = {"node_modules", "scripts"}
 
 
-def _unreadable(path: Path, info: os.stat_result) -> str | None:
+def _unreadable(path: Path, info: os.stat_result, disk: DiskView) -> str | None:
     if stat.S_ISLNK(info.st_mode):
         return "is a symbolic link"
     if not stat.S_ISREG(info.st_mode):
@@ -37,11 +38,9 @@ def _unreadable(path: Path, info: os.stat_result) -> str | None:
         return f"is a hard link ({info.st_nlink} names for one file)"
     if info.st_size > MAX_RESOURCE_BYTES:
         return f"is {info.st_size / 1024:,.0f} KiB (over 64 KiB)"
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(8192)
-    except OSError as error:
-        return f"cannot be read ({error.strerror or error})"
+    head = disk.head(path, 8192)  # what SK114 read of a helper already, else read now
+    if isinstance(head, OSError):
+        return f"cannot be read ({head.strerror or head})"
     if b"\x00" in head:
         return "is binary"
     try:
@@ -86,7 +85,7 @@ def resources(ctx: CheckContext) -> Iterator[Finding]:
                 info = os.lstat(path)
             except OSError:
                 continue
-            problem = _unreadable(path, info)
+            problem = _unreadable(path, info, ctx.disk)
             if problem:
                 yield _resource(ctx, skill_dir, path, problem)
             else:

@@ -88,15 +88,40 @@ class ListingCache:
         return fresh
 
 
+#: how much of a linked file `DiskView.read` reads (SK114 follows Markdown helpers up to this size)
+READ_LIMIT = 256 * 1024
+
+
 class DiskView:
     """The disk as one run of the rules sees it: each folder stat-ed and listed at most once, each
-    symbolic link resolved at most once. Paths are taken as given (already normalised)."""
+    symbolic link resolved at most once, each linked file that a rule follows read at most once
+    (`read`; SK114 reads the helpers, SK140 looks at the same files again). Paths are taken as
+    given (already normalised)."""
 
     def __init__(self, cache: ListingCache | None = None) -> None:
         self._cache = cache or ListingCache()
         self._folders: dict[str, Listing | None] = {}
         self._kinds: dict[str, str | None] = {}
         self._real: dict[str, str] = {}
+        self._contents: dict[str, bytes | OSError] = {}
+
+    def read(self, path: Path | str) -> bytes | OSError:
+        """The first `READ_LIMIT` bytes of the file, or the error that opening or reading it
+        raised; read once for this run of the rules and kept while it lasts."""
+        text = os.fspath(path)
+        known = self._contents.get(text)
+        if known is None:
+            known = self._contents[text] = _read(text, READ_LIMIT)
+        return known
+
+    def head(self, path: Path | str, size: int) -> bytes | OSError:
+        """The first `size` bytes of the file (at most `READ_LIMIT`), or the error: from what
+        `read` kept when a rule read it already, else read now and not kept (a folder's other
+        files are looked at once)."""
+        known = self._contents.get(os.fspath(path))
+        if known is None:
+            return _read(os.fspath(path), size)
+        return known if isinstance(known, OSError) else known[:size]
 
     def kind(self, path: Path | str) -> str | None:
         """What `os.stat(path)` finds (symbolic links followed): `DIRECTORY`, `FILE`, `OTHER`, or
@@ -183,6 +208,14 @@ class DiskView:
             kind = None
         listing.probed[name] = kind
         return kind
+
+
+def _read(path: str, size: int) -> bytes | OSError:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size)
+    except OSError as error:
+        return error
 
 
 def _plain(name: str) -> bool:

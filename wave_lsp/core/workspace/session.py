@@ -2,9 +2,10 @@
 immutable project snapshots the rules read (docs/design/product.md *Discovery*;
 docs/design/README.md, layering).
 
-A `WorkspaceSession` belongs to whoever owns a run: the CLI makes one per `check` (documents kept,
-nothing re-read during the run), the language server one per session (re-checked at most every
-`freshness_seconds`, and at once after `expire()` when files change). Nothing about the disk is
+A `WorkspaceSession` belongs to whoever owns a run: the CLI makes one per `check` (summaries, git
+roots and folder listings read once for the run; no parsed document kept, so memory stays flat),
+the language server one per session (re-checked at most every `freshness_seconds`, and at once
+after `expire()` when files change). Nothing about the disk is
 remembered anywhere else in the package, so two sessions never share state by accident.
 
 A `ProjectSnapshot` (`wave_lsp.core.workspace.snapshot`) is what one runtime loads from one
@@ -249,7 +250,8 @@ class WorkspaceSession:
         known = self._git_roots.get(folder, _UNKNOWN)
         if known is not _UNKNOWN:
             return known  # type: ignore[return-value]  # a Path or None once stored
-        found = self._git_roots[folder] = find_git_root(folder)
+        # one pass over the disk: the folders above, shared by every skill, asked once
+        found = self._git_roots[folder] = find_git_root(folder, self.pass_facts)
         return found
 
     def ignore_spec(self, ignore_file: Path) -> pathspec.GitIgnoreSpec | None:
