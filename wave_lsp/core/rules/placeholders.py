@@ -13,7 +13,11 @@ Decisions (so that findings are ones an author agrees with):
   skill declares `arguments` or `argument-hint`, its prose says what the placeholder holds
   ("`$0` (playbook name)", "`$1` — output path"), or a line labels it (`Agent Name: $1`) — is
   not: the substitution is what the author means (SK115 still says which argument it is). What
-  neither decides is reported as heuristic (information). The fix escapes the dollar sign.
+  neither decides is reported as heuristic (information). Literal text in a skill that does not
+  say it takes arguments is reported at the rule's level too (issue 27): any skill can be invoked
+  with text (`/name text`, the Skill tool's `args`), and then Claude Code substitutes it; the
+  intent is settled, only whether arguments come is not, and the message says "when invoked
+  with arguments". The fix escapes the dollar sign.
   `$ARGUMENTS` and declared `$name`s outside guides are not reported: in code they are meant to
   be substituted (`Parse `$ARGUMENTS``, `ls $ARGUMENTS`). Where a missing argument keeps the
   placeholder (Claude Code), `$N` with N >= 10 is an amount nobody passes that many arguments
@@ -202,7 +206,7 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
     structure = parse_body(ctx.text, ctx.document.body_offset)
     guide = _writing_guide(ctx)
     #: a skill that does not say it takes arguments may still get some (`/name text`, the Skill
-    #: tool's `args`): there only literal text is reported, and as heuristic
+    #: tool's `args`): there only literal text is reported, "when invoked with arguments"
     takes = guide or _takes_arguments(ctx, names, structure)
     injections = _spans_outside(ctx)
     profile = ctx.profile
@@ -244,7 +248,7 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
                               f"substitutes code too: it becomes the user's argument {position}"
                               f"{when} (and {otherwise}). Write `\\{text}` to keep it.",
                               fixes=fixes)
-        if why is None or not takes:  # nothing says whether it is input, or whether args come
+        if why is None:  # nothing says whether it is input or text
             finding.confidence = Confidence.HEURISTIC
         yield finding
 
@@ -272,8 +276,9 @@ _TEMPLATE_LINE = re.compile(r"^\s*(?:[-*]\s+)?[A-Za-z][\w ]{0,30}:\s*$")
 
 def _writing_guide(ctx: CheckContext) -> bool:
     """Whether the skill is a guide to writing skills or commands (by its name or description)."""
-    about = " ".join(v for v in (ctx.value("name"), ctx.value("description")) if isinstance(v, str))
-    return bool(_WRITING_GUIDE.search(about))
+    # name and description apart: `test-command` + "Builds reports" is no "command build…"
+    return any(isinstance(v, str) and _WRITING_GUIDE.search(v)
+               for v in (ctx.value("name"), ctx.value("description")))
 
 
 def _literal_text(text: str, match: re.Match[str], structure: MarkdownBody,

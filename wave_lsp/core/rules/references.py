@@ -45,7 +45,7 @@ from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import capped, closest, shown
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.workspace.disk_view import DiskView
+from wave_lsp.core.workspace.disk_view import DIRECTORY, DiskView
 
 MAX_REFERENCE_FINDINGS = 200
 
@@ -210,13 +210,72 @@ def _broken(ctx: CheckContext, reference: Reference, files: list[str],
         prefix = "./" if reference.target.startswith("./") else ""
         message += f" Did you mean `{suggestion}`?"
         fixes.append(ctx.replace_fix(f"Change to `{suggestion}`", reference.span, prefix + suggestion))
-    finding = _less_sure(ctx.finding("SK112", reference.span, message, fixes=fixes,
-                                     target=reference.target), reference)
+    finding = ctx.finding("SK112", reference.span, message, fixes=fixes, target=reference.target)
+    if reference.kind == "bare" and not _meant_as_own_file(ctx, reference):
+        finding.confidence = Confidence.HEURISTIC
     if _PROJECT_FOLDER.match(reference.target) and ctx.location.scope != "project":
         # `.github/pull_request_template.md` in a distributed skill: a file of the project the
         # skill is used in, which may well have it
         finding.confidence = Confidence.HEURISTIC
     return finding
+
+
+def _meant_as_own_file(ctx: CheckContext, reference: Reference) -> bool:
+    """Whether the skill's own words make a bare path a file it tells the model to open or run
+    (issue 27: *likely*, not a guess): the skill keeps its own files in that folder (its
+    `references/` exists, so a missing `references/x.md` is one it lacks), or the path is what a
+    command runs or reads (`python scripts/x.py`, `./scripts/x`, `cat references/x.md`), or an
+    instruction in prose names it ("Read `references/x.md`", "see references/x.md"). A guide to
+    writing skills names other skills' files: there a bare path stays a guess."""
+    if _about_writing_skills(ctx):
+        return False
+    before = _line_before(ctx.text, reference.span.start)
+    if _MADE_HERE.search(before):
+        return False  # "the emitted `references/x.md`", "Save the chart to assets/x.png"
+    skill_dir = ctx.location.skill_dir
+    first = reference.target.removeprefix("./").split("/", 1)[0]
+    if skill_dir is not None and ctx.disk.kind(str(skill_dir / first)) == DIRECTORY:
+        return True
+    if _RUNS_OR_READS.search(before):
+        return True
+    structure = parse_body(ctx.text, ctx.document.body_offset)
+    if structure.fence_at(reference.span.start) is not None:
+        return bool(_COMMAND_POSITION.search(before))
+    return bool(_TOLD_TO_OPEN.search(before))  # prose, or inline code in prose
+
+
+def _about_writing_skills(ctx: CheckContext) -> bool:
+    return any(isinstance(value, str) and _SKILL_WRITING_GUIDE.search(value)
+               for value in (ctx.value("name"), ctx.value("description")))
+
+
+def _line_before(text: str, offset: int) -> str:
+    """The text of the line before `offset`, at most `MAX_LEAD` characters."""
+    start = max(text.rfind("\n", 0, offset) + 1, offset - MAX_LEAD)
+    return text[start:offset]
+
+
+MAX_LEAD = 80
+#: a command word right before the path: what runs it or reads it
+_RUNS_OR_READS = re.compile(
+    r"(?:^|[\s`(;&|])(?:python[\d.]*|uv\s+run(?:\s+python[\d.]*)?|uvx|bash|sh|zsh|node|deno(?:\s+run)?|"
+    r"bun(?:\s+run)?|npx(?:\s+tsx)?|tsx|ruby|perl|Rscript|source|cat|less|head|tail|"
+    r"php|pwsh|powershell)(?:\s+-[\w-]+)*\s+[\"']?$")
+#: the path is the command itself: at the start of a line or after `$ `, `&&`, `;`, `|`, `(`
+_COMMAND_POSITION = re.compile(r"(?:^|[;&|(]|\$)\s*[`\"']?$")
+#: words before the path that make it something the skill produces, not a file it has
+_MADE_HERE = re.compile(r"\b(?:emit(?:s|ted)?|generat\w*|creat\w*|writ(?:e|es|ing)|written|"
+                        r"output\w*|produc\w*|sav(?:e|es|ed|ing)|export\w*)\b", re.I)
+#: an instruction in prose that names the path as a file to open or run, in the same clause
+_TOLD_TO_OPEN = re.compile(
+    r"\b(?:read|reads|reading|see|load|loads|open|consult|run|runs|execute|executes|invoke|"
+    r"follow|refer\s+to|use|edit|modify)\b[^.;:!?()\n]{0,40}?[`*\"'\s(]*$", re.I)
+#: a skill whose subject is writing skills (its paths are a generic skill's)
+_SKILL_WRITING_GUIDE = re.compile(
+    r"\bskills?[- ](?:creat|develop|author|writ|optimi[sz]|refactor|build)\w*|"
+    r"\b(?:creat|writ|author|build|develop|design|optimi[sz]|improv|refactor)\w*\s+"
+    r"(?:of\s+)?(?:(?:a|an|the|new|effective|good|your|claude|agent)\s+)*skills?\b",
+    re.I)
 
 
 #: a path into a project's own configuration folders (`.github/`, `.claude/`, `.vscode/`)

@@ -1,0 +1,90 @@
+"""Issue 27 (precision on repositories never seen), second round: true problems that the
+confidence cap had demoted to information, each brought back by what the skill's own words or
+folders say, with its counterpart that stays a guess (docs/design/rules.md *Severity policy*;
+the figures in benchmarks/RESULTS.md *Precision on repositories never seen*)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run
+from wave_lsp.core.checking.catalog import Confidence, Severity
+
+HEAD = "---\nname: {name}\ndescription: Builds reports. Use when asked for one.\n---\n"
+
+
+def codes(report, code: str) -> list:
+    return [f for f in report.findings if f.code == code]
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+
+
+# -- SK112: a bare path the skill tells the model to open or run -------------------------------
+
+@pytest.mark.parametrize(("body", "files", "confidence"), [
+    # the skill keeps its own files in that folder: a missing one is a file it lacks
+    ("Details are in `references/adr_template.md`.\n", {"references/other.md": "x"},
+     Confidence.LIKELY),
+    # a command runs or reads it
+    ("```bash\npython3 scripts/report.py --out x\n```\n", {}, Confidence.LIKELY),
+    ("```bash\nscripts/validate.sh agents/x.md\n```\n", {}, Confidence.LIKELY),
+    ("```bash\ncd x && ./scripts/transcribe audio.mp3\n```\n", {}, Confidence.LIKELY),
+    ("Check it with `cat references/limits.md`.\n", {}, Confidence.LIKELY),
+    # an instruction in prose names it
+    ("Read `references/api.md` before you start.\n", {}, Confidence.LIKELY),
+    ("Edit `assets/styles.css` to change the colours.\n", {}, Confidence.LIKELY),
+    # nothing says it is a file of the skill: a guess
+    ("The numbers come with `scripts/extract.py`.\n", {}, Confidence.HEURISTIC),
+    ("```\n@library ./assets/stickers\n```\n", {}, Confidence.HEURISTIC),
+    ("| R | `scripts/R/_outputs/` | readRDS |\n", {}, Confidence.HEURISTIC),
+    # what the skill produces is no file it has, even where it has the folder
+    ("The emitted `references/hard-sync.md` carries placeholders.\n",
+     {"references/other.md": "x"}, Confidence.HEURISTIC),
+    ("The generated `assets/chart.png` shows the trend.\n", {}, Confidence.HEURISTIC),
+])
+def test_a_bare_path_is_likely_when_the_skill_says_it_is_its_file(
+        tmp_path: Path, body: str, files: dict[str, str], confidence: Confidence) -> None:
+    write(tmp_path / "my-skill", files)
+    report = run(tmp_path, HEAD.format(name="my-skill") + body, target="claude-code")
+    (finding,) = codes(report, "SK112")
+    assert finding.certainty is confidence
+    expected = Severity.WARNING if confidence is Confidence.LIKELY else Severity.INFORMATION
+    assert finding.severity == expected
+
+
+def test_a_guide_to_writing_skills_names_other_skills_files(tmp_path: Path) -> None:
+    """A skill about writing skills shows `scripts/helper.py` as what a skill may hold: even
+    "Run `python scripts/helper.py`" there is an example, so it stays a guess."""
+    text = ("---\nname: skill-creator\ndescription: Guide for creating effective skills. Use when "
+            "writing a skill.\n---\nRun `python scripts/helper.py` to validate.\n")
+    write(tmp_path / "my-skill", {"scripts/other.py": "x"})
+    (finding,) = codes(run(tmp_path, text, target="claude-code"), "SK112")
+    assert finding.certainty is Confidence.HEURISTIC
+
+
+# -- SK002: a skill nested in a category folder is not loaded -----------------------------------
+
+@pytest.mark.parametrize(("relpath", "files", "level"), [
+    (".claude/skills/expertise/iphone-apps/SKILL.md", {}, Severity.WARNING),
+    (".claude/skills/math/topology/compactness/SKILL.md", {}, Severity.WARNING),
+    (".claude/skills/i18n/planning-ar/SKILL.md", {}, Severity.INFORMATION),
+    (".claude/skills/deprecated/qa/SKILL.md", {}, Severity.INFORMATION),
+    (".claude/skills/in-progress/wizard/SKILL.md", {}, Severity.INFORMATION),
+    # a part of another skill: `video-sdk/macos/` beside `video-sdk/SKILL.md`
+    (".claude/skills/video-sdk/macos/SKILL.md",
+     {".claude/skills/video-sdk/SKILL.md": HEAD.format(name="video-sdk")}, Severity.INFORMATION),
+])
+def test_a_nested_skill_is_a_warning_unless_kept_out_on_purpose(
+        tmp_path: Path, relpath: str, files: dict[str, str], level: Severity) -> None:
+    write(tmp_path, files)
+    name = relpath.split("/")[-2]
+    (finding,) = codes(run(tmp_path, HEAD.format(name=name), relpath=relpath,
+                           target="claude-code"), "SK002")
+    assert finding.severity == level and "not loaded" in finding.message
