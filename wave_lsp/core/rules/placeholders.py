@@ -276,9 +276,8 @@ _TEMPLATE_LINE = re.compile(r"^\s*(?:[-*]\s+)?[A-Za-z][\w ]{0,30}:\s*$")
 
 def _writing_guide(ctx: CheckContext) -> bool:
     """Whether the skill is a guide to writing skills or commands (by its name or description)."""
-    # name and description apart: `test-command` + "Builds reports" is no "command build…"
-    return any(isinstance(v, str) and _WRITING_GUIDE.search(v)
-               for v in (ctx.value("name"), ctx.value("description")))
+    about = " ".join(v for v in (ctx.value("name"), ctx.value("description")) if isinstance(v, str))
+    return bool(_WRITING_GUIDE.search(about))
 
 
 def _literal_text(text: str, match: re.Match[str], structure: MarkdownBody,
