@@ -12,7 +12,7 @@ import pytest
 from tests.helpers import run
 from wave_lsp.core.checking.catalog import Confidence, Severity
 
-HEAD = "---\nname: {name}\ndescription: Builds reports. Use when asked for one.\n---\n"
+HEAD = "---\nname: {name}\ndescription: Makes weekly reports. Use when asked for one.\n---\n"
 
 
 def codes(report, code: str) -> list:
@@ -88,3 +88,36 @@ def test_a_nested_skill_is_a_warning_unless_kept_out_on_purpose(
     (finding,) = codes(run(tmp_path, HEAD.format(name=name), relpath=relpath,
                            target="claude-code"), "SK002")
     assert finding.severity == level and "not loaded" in finding.message
+
+
+@pytest.mark.parametrize(("body", "confidence"), [
+    # the skill's inventory of its files: a list item or a table cell that is the path
+    ("## Files\n\n- `scripts/flash.py` — esptool wrapper\n", Confidence.LIKELY),
+    ("- scripts/budget_calculator.py: Calculate budgets\n", Confidence.LIKELY),
+    ("| SAST | `references/sast-tools.md` | Running scans |\n", Confidence.LIKELY),
+    # a command in inline code: the path starts the span and gets arguments
+    ("| JSON | `./scripts/transcribe audio.mp3 --json` | output |\n", Confidence.LIKELY),
+    # a folder in a table may be one the skill makes; a path in the middle of a cell is no entry
+    ("| R | `scripts/R/_outputs/` | readRDS |\n", Confidence.HEURISTIC),
+    ("| R | results under `scripts/out.rds` and more | x |\n", Confidence.HEURISTIC),
+])
+def test_a_skills_inventory_of_its_files(tmp_path: Path, body: str,
+                                         confidence: Confidence) -> None:
+    report = run(tmp_path, HEAD.format(name="my-skill") + body, target="claude-code")
+    (finding,) = codes(report, "SK112")
+    assert finding.certainty is confidence
+
+
+# -- SK150: a guide's `@` files are text for the skill it makes ---------------------------------
+
+@pytest.mark.parametrize(("description", "confidence"), [
+    ("Interactive assistant for creating new Claude commands. Use when asked.",
+     Confidence.HEURISTIC),
+    ("Makes weekly reports. Use when asked for one.", Confidence.LIKELY),
+])
+def test_at_references_in_a_guide_are_examples(tmp_path: Path, description: str,
+                                               confidence: Confidence) -> None:
+    text = (f"---\nname: my-skill\ndescription: {description}\n---\n"
+            "Standard references to include:\n\n- @/docs/organizational-structure-guide.md\n")
+    (finding,) = codes(run(tmp_path, text, target="claude-code"), "SK150")
+    assert finding.certainty is confidence

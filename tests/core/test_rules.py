@@ -168,10 +168,10 @@ TRIGGERS: list[Case] = [
     Case("SK112", fm(NAME, DESC, body="Run `node «${WAVE_SKILL_DIR}/scripts/x.mjs»`.\n")
          .replace("«${WAVE_SKILL_DIR}/", "${WAVE_SKILL_DIR}/«")),
     Case("SK113", fm(NAME, DESC, body="See [shared](«../common/rules.md»).\n")),
-    # the file exists beside the folder: it works here, not where the folder is installed alone
+    # the file exists beside the folder, but no plugin or project loads the skill: it is
+    # installed as its folder alone, without the file (issue 27)
     Case("SK113", fm(NAME, DESC, body="See [shared](«../common/rules.md»).\n"),
-         files={"common/rules.md": "# Rules\n"},
-         level={t: Severity.INFORMATION for t in TARGETS if t not in ("agentskills", "portable")}),
+         files={"common/rules.md": "# Rules\n"}),
     Case("SK113", fm(NAME, DESC, body="Read «/etc/hosts» first? No: [hosts](«/etc/hosts»).\n")
          .replace("«/etc/hosts» first", "/etc/hosts first", 1).replace("»).", ").", 0)),
     Case("SK114", fm(NAME, DESC, body="Start with [a](«references/a.md»).\n"),

@@ -44,7 +44,7 @@ from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.injections import find_injections
 from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import capped, closest
+from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.arguments import PLACEHOLDER as ARGUMENT
 from wave_lsp.core.runtime.arguments import declared_names, unescaped_placeholders
@@ -253,11 +253,6 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
         yield finding
 
 
-#: a skill about writing skills or commands: its `$1`, `$ARGUMENTS` in code are examples
-_WRITING_GUIDE = re.compile(
-    r"\b(?:skills?|commands?|slash[- ]commands?)[- ](?:creat|develop|author|writ|build)\w*|"
-    r"\b(?:creat|writ|author|build|develop|design)\w*\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:skills?|slash[- ]commands?|commands?|playbooks?)\b", re.I)
 #: a code block that is a script with positional parameters of its own
 _SCRIPT = re.compile(r"\$[@#]|\bshift\b|^#!|\b\w+\s*\(\)\s*\{|\bfunction\s+\w+|\bawk\b|"
                      r"\b(?:ba|z)?sh\s+-c\b|\s-exec\s|\bxargs\b|"
@@ -275,9 +270,9 @@ _TEMPLATE_LINE = re.compile(r"^\s*(?:[-*]\s+)?[A-Za-z][\w ]{0,30}:\s*$")
 
 
 def _writing_guide(ctx: CheckContext) -> bool:
-    """Whether the skill is a guide to writing skills or commands (by its name or description)."""
-    about = " ".join(v for v in (ctx.value("name"), ctx.value("description")) if isinstance(v, str))
-    return bool(_WRITING_GUIDE.search(about))
+    """Whether the skill is a guide to writing skills or commands: its `$1`, `$ARGUMENTS` in code
+    are examples."""
+    return about_writing_skills(ctx.value("name"), ctx.value("description"))
 
 
 def _literal_text(text: str, match: re.Match[str], structure: MarkdownBody,

@@ -43,7 +43,7 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import Reference, escapes, find_references, skill_files
 from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import capped, closest, shown
+from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest, shown
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.workspace.disk_view import DIRECTORY, DiskView
 
@@ -170,16 +170,31 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
     exists = lexical and ctx.disk.exists(target)
     if _route_or_command(reference) and not exists and not ctx.disk.exists(reference.target):
         return None  # `(/en/skills)`, `(/uipath:uipath-solution)`: a page or a command, no file
-    if exists and context is not None and (target == context or context in target.parents):
+    alone = _installed_alone(ctx)
+    if exists and not alone and context is not None and (target == context
+                                                         or context in target.parents):
         return None  # installed together with the skill (plugin) or part of its project
     message = (f"`{shown(reference.target)}` {reason}: a skill is installed as its folder, so the "
                "file will not be there on other machines.")
+    if exists and alone and not reference.absolute:
+        return _less_sure(ctx.finding(
+            "SK113", reference.span, f"`{shown(reference.target)}` {reason}: it exists in this "
+            "repository, but no plugin or project here loads the skill, so it is installed as its "
+            "folder alone (copied, or `npx skills add`) and the file will not be there."),
+            reference)
     if exists and ctx.profile.kind == "runtime" and not reference.absolute:
         return _less_sure(ctx.finding(
             "SK113", reference.span, f"`{shown(reference.target)}` {reason}: it exists here, but "
             "not where the folder is installed on its own.", level=Severity.INFORMATION),
             reference)
     return _less_sure(ctx.finding("SK113", reference.span, message), reference)
+
+
+def _installed_alone(ctx: CheckContext) -> bool:
+    """Whether the skill folder is distributed to be installed on its own: no plugin holds it and
+    it is in no skills root of a project or of the user (a repository of skills, `skills/x/`):
+    a user copies the folder, so nothing beside it comes along (issue 27)."""
+    return ctx.location.plugin is None and ctx.location.scope == "workspace"
 
 
 def _route_or_command(reference: Reference) -> bool:
@@ -241,12 +256,24 @@ def _meant_as_own_file(ctx: CheckContext, reference: Reference) -> bool:
     structure = parse_body(ctx.text, ctx.document.body_offset)
     if structure.fence_at(reference.span.start) is not None:
         return bool(_COMMAND_POSITION.search(before))
-    return bool(_TOLD_TO_OPEN.search(before))  # prose, or inline code in prose
+    after = ctx.text[reference.span.end:reference.span.end + MAX_LEAD]
+    return bool(_TOLD_TO_OPEN.search(before) or _listed_file(reference, before, after)
+                or (structure.in_code(reference.span.start) and _INLINE_COMMAND.match(after)
+                    and before.endswith("`")))
+
+
+def _listed_file(reference: Reference, before: str, after: str) -> bool:
+    """A file in the skill's inventory of its files: a list item or a table cell that is the
+    path and what it is for ("- `scripts/flash.py` — esptool wrapper", "| Report | `references/
+    report.md` | … |"). A folder (no file extension) there may be one the skill makes."""
+    if "." not in reference.target.rstrip("/").rsplit("/", 1)[-1]:
+        return False
+    return bool((_ITEM_START.search(before) and _ITEM_DESCRIBED.match(after))
+                or (_CELL_START.search(before) and _CELL_END.match(after)))
 
 
 def _about_writing_skills(ctx: CheckContext) -> bool:
-    return any(isinstance(value, str) and _SKILL_WRITING_GUIDE.search(value)
-               for value in (ctx.value("name"), ctx.value("description")))
+    return about_writing_skills(ctx.value("name"), ctx.value("description"))
 
 
 def _line_before(text: str, offset: int) -> str:
@@ -258,24 +285,26 @@ def _line_before(text: str, offset: int) -> str:
 MAX_LEAD = 80
 #: a command word right before the path: what runs it or reads it
 _RUNS_OR_READS = re.compile(
-    r"(?:^|[\s`(;&|])(?:python[\d.]*|uv\s+run(?:\s+python[\d.]*)?|uvx|bash|sh|zsh|node|deno(?:\s+run)?|"
-    r"bun(?:\s+run)?|npx(?:\s+tsx)?|tsx|ruby|perl|Rscript|source|cat|less|head|tail|"
-    r"php|pwsh|powershell)(?:\s+-[\w-]+)*\s+[\"']?$")
+    r"(?:^|[\s`(;&|])(?:python[\d.]*|uv\s+run(?:\s+python[\d.]*)?|uvx|bash|sh|zsh|node|"
+    r"deno(?:\s+run)?|bun(?:\s+run)?|npx(?:\s+(?:tsx|ts-node))?|tsx|ts-node|ruby|perl|Rscript|"
+    r"source|cat|less|head|tail|php|pwsh|powershell)(?:\s+-[\w-]+)*\s+[\"']?$")
 #: the path is the command itself: at the start of a line or after `$ `, `&&`, `;`, `|`, `(`
 _COMMAND_POSITION = re.compile(r"(?:^|[;&|(]|\$)\s*[`\"']?$")
+#: a list item that starts with the path, and what follows it there: a dash, a colon, the end
+_ITEM_START = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+[`*]*$")
+_ITEM_DESCRIBED = re.compile(r"[`*]*\s*(?:[\u2014\u2013:(-]|$)", re.M)
+#: a table cell that holds only the path
+_CELL_START = re.compile(r"^\s*\|(?:[^|\n]*\|)*\s*[`*]*$")
+_CELL_END = re.compile(r"[`*]*\s*\|")
+#: an inline code span that starts with the path and gives it arguments: a command
+_INLINE_COMMAND = re.compile(r" [^`\n]+`")
 #: words before the path that make it something the skill produces, not a file it has
 _MADE_HERE = re.compile(r"\b(?:emit(?:s|ted)?|generat\w*|creat\w*|writ(?:e|es|ing)|written|"
-                        r"output\w*|produc\w*|sav(?:e|es|ed|ing)|export\w*)\b", re.I)
+                        r"produc(?:e|es|ed|ing)|sav(?:e|es|ed|ing)|exports?|exported)\b", re.I)
 #: an instruction in prose that names the path as a file to open or run, in the same clause
 _TOLD_TO_OPEN = re.compile(
     r"\b(?:read|reads|reading|see|load|loads|open|consult|run|runs|execute|executes|invoke|"
     r"follow|refer\s+to|use|edit|modify)\b[^.;:!?()\n]{0,40}?[`*\"'\s(]*$", re.I)
-#: a skill whose subject is writing skills (its paths are a generic skill's)
-_SKILL_WRITING_GUIDE = re.compile(
-    r"\bskills?[- ](?:creat|develop|author|writ|optimi[sz]|refactor|build)\w*|"
-    r"\b(?:creat|writ|author|build|develop|design|optimi[sz]|improv|refactor)\w*\s+"
-    r"(?:of\s+)?(?:(?:a|an|the|new|effective|good|your|claude|agent)\s+)*skills?\b",
-    re.I)
 
 
 #: a path into a project's own configuration folders (`.github/`, `.claude/`, `.vscode/`)
@@ -410,10 +439,12 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
     `@/x` or `@~/x` is likely wrong wherever the skill runs; a relative one is checked against the
     project, which is the working directory only for a project's own skill (scope "project"): a
     plugin's, a personal or a distributed skill runs in the user's project, so there it is
-    heuristic."""
+    heuristic; so it is in a guide to writing skills or commands, whose `@` files are text for
+    the one it makes (issue 27)."""
     skill_dir = ctx.location.skill_dir
     if skill_dir is None or not skill_dir.is_dir():
         return
+    guide = _about_writing_skills(ctx)
     structure = parse_body(ctx.text, ctx.document.body_offset)
     outer = _outer_root(ctx, skill_dir, _context_root(ctx))
     #: where the user may run the runtime: the project root, or (no root known) any folder above
@@ -445,7 +476,11 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
                               f"{ctx.profile.runtime} attaches `@` files when the skill is "
                               f"invoked, resolved against {where}, and drops a missing one "
                               "silently, so the model never sees it.")
-        if not raw.startswith(("~", "/")) and ctx.location.scope != "project":
+        if guide:
+            # a guide to writing skills or commands lists `@` files for the one it makes: text
+            # to write, not a file this skill means to attach
+            finding.confidence = Confidence.HEURISTIC
+        elif not raw.startswith(("~", "/")) and ctx.location.scope != "project":
             # only a project's own skill (`.claude/skills/`) runs with this project as its
             # working directory; a plugin's or a distributed skill runs in the user's project,
             # and whether that has the file is unknown here
