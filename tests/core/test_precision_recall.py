@@ -121,3 +121,18 @@ def test_at_references_in_a_guide_are_examples(tmp_path: Path, description: str,
             "Standard references to include:\n\n- @/docs/organizational-structure-guide.md\n")
     (finding,) = codes(run(tmp_path, text, target="claude-code"), "SK150")
     assert finding.certainty is confidence
+
+
+# -- SK115: a `$1` under the skill's own input heading, in a skill that never uses `$0` ----------
+
+@pytest.mark.parametrize(("body", "warned"), [
+    ("### Step 1: Parse Arguments\n\nExtract from user input:\n```\nFOCUS=$1\n```\n", True),
+    ("### Step 1: Parse Arguments\n\n```\nNAME=$0\nFOCUS=$1\n```\n", False),
+    ("## Example\n\n```\nFOCUS=$1\n```\n", False),  # nothing says it is this skill's input
+])
+def test_a_skill_counting_from_one_under_its_input_heading(tmp_path: Path, body: str,
+                                                           warned: bool) -> None:
+    report = run(tmp_path, HEAD.format(name="research") + body, target="claude-code")
+    hits = [f for f in codes(report, "SK115") if "never uses `$0`" in f.message]
+    assert bool(hits) == warned
+    assert all(f.severity == Severity.WARNING for f in hits)

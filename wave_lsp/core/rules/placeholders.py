@@ -137,16 +137,18 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
 def _counted_from_one(ctx: CheckContext, structure: MarkdownBody,
                       injections: _Injections) -> Iterator[Finding]:
     """A skill that takes arguments and uses `$1` in code but never `$0` counts from 1 (`FOCUS=$1`
-    meant as the first word): under a runtime that counts from 0, `$1` is the second. Reported
-    once, on the first such `$1` in code (prose is `positional_semantics`' business)."""
+    meant as the first word): under a runtime that counts from 0, `$1` is the second. A skill
+    takes arguments when it declares them, or when that `$1` sits under a heading about its
+    input ("Step 1: Parse Arguments", issue 27). Reported once, on the first such `$1` in code
+    (prose is `positional_semantics`' business)."""
     matches = [m for m in _arguments(ctx) if m.group(4) is not None
                and not _inside(m.start(), injections)]
-    if any(m.group(4) == "0" for m in matches) or not (
-            ctx.document.has("arguments") or ctx.document.has("argument-hint")):
+    if any(m.group(4) == "0" for m in matches):
         return
     first = next((m for m in matches if m.group(4) == "1" and structure.in_code(m.start())
                   and _literal_text(ctx.text, m, structure, _writing_guide(ctx)) is None), None)
-    if first is not None:
+    declared = ctx.document.has("arguments") or ctx.document.has("argument-hint")
+    if first is not None and (declared or _under_input_heading(structure, first)):
         yield ctx.finding("SK115", Span(first.start(), first.end()),
                           f"`$1` is the second argument in {ctx.profile.runtime}, which counts from "
                           "0, and this skill never uses `$0`: if `$1` is meant as the first "
