@@ -108,19 +108,20 @@ def test_a_skills_inventory_of_its_files(tmp_path: Path, body: str,
     assert finding.certainty is confidence
 
 
-# -- SK150: a guide's `@` files are text for the skill it makes ---------------------------------
+# -- SK150: a guide's `@` files are attached like any other ------------------------------------
 
-@pytest.mark.parametrize(("description", "confidence"), [
-    ("Interactive assistant for creating new Claude commands. Use when asked.",
-     Confidence.HEURISTIC),
-    ("Makes weekly reports. Use when asked for one.", Confidence.LIKELY),
+@pytest.mark.parametrize("description", [
+    "Interactive assistant for creating new Claude commands. Use when asked.",
+    "Makes weekly reports. Use when asked for one.",
 ])
-def test_at_references_in_a_guide_are_examples(tmp_path: Path, description: str,
-                                               confidence: Confidence) -> None:
+def test_at_references_in_a_guide_are_attached_too(tmp_path: Path, description: str) -> None:
+    """"CRITICAL: Read the command creation guide first: @/docs/claude-commands-guide.md" in a
+    guide to writing commands: Claude Code attaches it when the skill is invoked, and the file
+    exists nowhere (labelled-2's reviewer: a true problem)."""
     text = (f"---\nname: my-skill\ndescription: {description}\n---\n"
-            "Standard references to include:\n\n- @/docs/organizational-structure-guide.md\n")
+            "CRITICAL: Read the command creation guide first: @/docs/claude-commands-guide.md\n")
     (finding,) = codes(run(tmp_path, text, target="claude-code"), "SK150")
-    assert finding.certainty is confidence
+    assert finding.severity == Severity.WARNING
 
 
 # -- SK115: a `$1` under the skill's own input heading, in a skill that never uses `$0` ----------

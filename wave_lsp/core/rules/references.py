@@ -439,12 +439,11 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
     `@/x` or `@~/x` is likely wrong wherever the skill runs; a relative one is checked against the
     project, which is the working directory only for a project's own skill (scope "project"): a
     plugin's, a personal or a distributed skill runs in the user's project, so there it is
-    heuristic; so it is in a guide to writing skills or commands, whose `@` files are text for
-    the one it makes (issue 27)."""
+    heuristic. A guide to writing commands is no exception: its "Read the guide first:
+    @/docs/x.md" is attached like any other (labelled-2's reviewer: true)."""
     skill_dir = ctx.location.skill_dir
     if skill_dir is None or not skill_dir.is_dir():
         return
-    guide = _about_writing_skills(ctx)
     structure = parse_body(ctx.text, ctx.document.body_offset)
     outer = _outer_root(ctx, skill_dir, _context_root(ctx))
     #: where the user may run the runtime: the project root, or (no root known) any folder above
@@ -476,11 +475,7 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
                               f"{ctx.profile.runtime} attaches `@` files when the skill is "
                               f"invoked, resolved against {where}, and drops a missing one "
                               "silently, so the model never sees it.")
-        if guide:
-            # a guide to writing skills or commands lists `@` files for the one it makes: text
-            # to write, not a file this skill means to attach
-            finding.confidence = Confidence.HEURISTIC
-        elif not raw.startswith(("~", "/")) and ctx.location.scope != "project":
+        if not raw.startswith(("~", "/")) and ctx.location.scope != "project":
             # only a project's own skill (`.claude/skills/`) runs with this project as its
             # working directory; a plugin's or a distributed skill runs in the user's project,
             # and whether that has the file is unknown here
