@@ -125,7 +125,13 @@ def confidence_text(item: Rule) -> str:
 #: rules some of whose findings know less than the rule (`Finding.confidence`): what those are
 LESS_SURE_FINDINGS = {
     "SK112": "A bare path-like word in prose or code (not a link target, not a path under "
-             "`${CLAUDE_SKILL_DIR}`) is heuristic: at most information.",
+             "`${CLAUDE_SKILL_DIR}`) is heuristic, at most information, unless the skill's own "
+             "words or folders make it a file it means: the skill has that folder "
+             "(`references/`), a command runs or reads it (`python scripts/x.py`, "
+             "`./scripts/x`, `cat references/x.md`), an instruction names it (\"Read "
+             "`references/x.md`\"), or its inventory lists it (\"- `scripts/x.py` — what it "
+             "does\"); then it keeps the rule's confidence. In a guide to writing skills it "
+             "stays heuristic.",
     "SK113": "A bare path-like word in prose or code is heuristic: at most information.",
     "SK116": "A placeholder whose intent the skill's own words do not settle is heuristic: at "
              "most information.",

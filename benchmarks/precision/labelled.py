@@ -257,6 +257,23 @@ def table(found: list[Found], matched: dict[Found, Label]) -> list[str]:
     return lines
 
 
+def write_unlabelled(path: Path, unlabelled: list[Found], run: str) -> None:
+    """The findings a labeller should judge, each at its place in its repository (SOURCES.tsv)."""
+    with open(CORPUS / "SOURCES.tsv", encoding="utf-8") as handle:
+        sources = {row["corpus_path"]: row for row in csv.DictReader(handle, delimiter="\t")}
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(f"# labelled-2 ({run}), claude-code: errors and warnings without an independent "
+                     "label; judge each by the criterion of labelled-2/README.md and add it to "
+                     "_results with its corpus path (the path column's file under "
+                     "<owner>__<repo>/)\n")
+        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        writer.writerow(["repo", "path", "line", "code", "message"])
+        for item in sorted(unlabelled, key=lambda f: (f.path, f.line, f.column, f.code)):
+            row = sources.get(item.path)
+            repo, where = (row["repo"], row["path_in_repo"]) if row else ("", item.path)
+            writer.writerow([repo, where, item.line, item.code, item.message.replace("\n", " ")])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--dump", type=Path, help="write every finding (all severities) as TSV")
@@ -264,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="list the errors and warnings without a label")
     parser.add_argument("--clones", type=Path, metavar="DIR",
                         help="check the labelled files in full clones under DIR (clones.py)")
+    parser.add_argument("--write-unlabelled", type=Path, metavar="FILE",
+                        help="write the errors and warnings without an independent label as TSV "
+                             "(repo, path, line, code, message) for a labeller")
     parser.add_argument("--lost", action="store_true",
                         help="list the true problems not reported as error or warning")
     args = parser.parse_args(argv)
@@ -299,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
     left = sum(1 for item in loud if item not in both)
     print(f"with the developer's labels of {ADDED.name} (not independent): precision "
           f"{100 * true / max(len(loud), 1):.0f} % ({true} of {len(loud)}; {left} still unlabelled)")
+    if args.write_unlabelled:
+        write_unlabelled(args.write_unlabelled, unlabelled, "full clones" if args.clones
+                         else "stored copy")
     if args.unlabelled:
         for item in unlabelled:
             print("  ", item.code, item.severity, f"{item.path}:{item.line}:{item.column}",

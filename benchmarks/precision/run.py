@@ -209,11 +209,32 @@ def table(found: list[Reported], labels: dict[tuple[str, ...], dict[str, str]],
     return lines
 
 
+def write_unlabelled(path: Path, unlabelled: list[Reported]) -> None:
+    """The findings a labeller should judge, each at its place in its repository (SOURCES.tsv);
+    `target` and `key` are the columns a row of labels.tsv needs besides the verdict."""
+    with open(CORPUS / "SOURCES.tsv", encoding="utf-8") as handle:
+        sources = {row["corpus_dir"]: row for row in csv.DictReader(handle, delimiter="\t")}
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write("# real: errors and warnings without a label; judge each by the criterion "
+                     "of ../shared/corpus/labelled-2/README.md and add it to labels.tsv "
+                     "(target, skill = the corpus folder, code, line, key, label, reason)\n")
+        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        writer.writerow(["repo", "path", "line", "code", "message", "target", "skill", "key"])
+        for item in sorted(unlabelled, key=lambda r: (r.skill, r.line, r.code, r.key)):
+            row = sources.get(item.skill)
+            repo, where = (row["repo"], row["path_in_repo"]) if row else ("", item.skill)
+            writer.writerow([repo, where, item.line, item.code, item.message.replace("\n", " "),
+                             item.target, item.skill, item.key])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--targets", nargs="+", default=["wave", "claude-code"])
     parser.add_argument("--dump", type=Path, help="write every error and warning to this TSV")
     parser.add_argument("--unlabelled", action="store_true", help="list findings without label")
+    parser.add_argument("--write-unlabelled", type=Path, metavar="FILE",
+                        help="write the errors and warnings without a label as TSV (repo, path, "
+                             "line, code, message, target, key) for a labeller")
     parser.add_argument("--upstream", type=Path, metavar="TREES",
                         help="mirror each skill inside its repository's file tree (see above)")
     args = parser.parse_args(argv)
@@ -256,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         print("  LOST TRUE", *(row[c] for c in LABEL_COLUMNS))
     unlabelled = [item for item in found if item.ident not in labels]
     print(f"findings without a label: {len(unlabelled)}")
+    if args.write_unlabelled:
+        write_unlabelled(args.write_unlabelled, unlabelled)
     if args.unlabelled:
         for item in unlabelled:
             print("  ", *item.ident, item.severity, item.message[:160], sep="\t")

@@ -75,7 +75,7 @@ def test_the_listing_budget_is_information(tmp_path: Path) -> None:
 # -- where the confidence is shown ---------------------------------------------------------------
 
 def test_a_bare_path_is_heuristic_and_a_link_likely(tmp_path: Path) -> None:
-    body = "Run `python scripts/missing.py`.\n\nSee [the guide](references/missing.md).\n"
+    body = "The results go with `scripts/missing.py`.\n\nSee [the guide](references/missing.md).\n"
     report = run(tmp_path, HEAD + body, target="claude-code")
     by_target = {f.data.get("target"): f for f in codes(report, "SK112")}
     bare, link = by_target["scripts/missing.py"], by_target["references/missing.md"]
@@ -425,13 +425,16 @@ def test_a_link_into_a_projects_config_folder(tmp_path: Path, relpath: str,
 @pytest.mark.parametrize("body", ["Count with `awk '{print $2}' file`.\n",
                                   "```\nCost: $0.0075 per request\n```\n",
                                   "```bash\nDIR=\"$(dirname \"$0\")\"\n```\n"])
-def test_literal_text_in_a_skill_without_arguments_is_information(tmp_path: Path,
-                                                                   body: str) -> None:
+def test_literal_text_in_a_skill_without_arguments_is_a_warning(tmp_path: Path,
+                                                                 body: str) -> None:
     """Any skill can be invoked with arguments (`/name text`, the Skill tool's `args`): literal
-    text that substitution would corrupt is reported there too, as information."""
+    text that substitution would corrupt is reported there too, at the rule's level (issue 27:
+    labelled-2's reviewer counts it a true problem; the intent is settled, only whether
+    arguments come is not, and the message says so)."""
     text = "---\nname: tool\ndescription: Runs the tool. Use when asked.\n---\n" + body
     (finding,) = codes(run(tmp_path, text, target="claude-code"), "SK116")
-    assert finding.severity == Severity.INFORMATION and "invoked with arguments" in finding.message
+    assert finding.severity == Severity.WARNING and "invoked with arguments" in finding.message
+    assert finding.certainty is Confidence.LIKELY
 
 
 def test_a_twin_skill_folder_holds_the_built_skills_files(tmp_path: Path) -> None:

@@ -53,16 +53,21 @@ TRIGGERS: list[Case] = [
     Case("SK002", "«---»\nname: skills\ndescription: Lost. Use when asked.\n---\n",
          relpath="proj/.wave/skills/SKILL.md", only=("wave", "portable", "agentskills")),
     Case("SK002", "«---»\nname: b\ndescription: Deep. Use when asked.\n---\n",
-         relpath="proj/.claude/skills/a/b/SKILL.md",  # nested: usually on purpose
+         relpath="proj/.claude/skills/deprecated/b/SKILL.md",  # nested on purpose
          level={t: Severity.INFORMATION for t in ("wave", "claude-code", "portable", "copilot",
                                                   "cursor")},
          only=tuple(t for t in TARGETS if t not in (*NO_CLAUDE_ROOT, "opencode"))),
     # Codex follows folders six deep, Gemini CLI one (and the root itself)
-    Case("SK002", "«---»\nname: g\ndescription: Deep. Use when asked.\n---\n",
-         relpath="proj/.agents/skills/a/b/c/d/e/f/g/SKILL.md", level={"codex": Severity.INFORMATION},
-         only=("codex",)),
+    # nested in a category folder (issue 27): never loaded, and nothing says it is on purpose
     Case("SK002", "«---»\nname: b\ndescription: Deep. Use when asked.\n---\n",
-         relpath="proj/.agents/skills/a/b/SKILL.md", level={"gemini-cli": Severity.INFORMATION},
+         relpath="proj/.claude/skills/expertise/b/SKILL.md",
+         only=("wave", "claude-code", "portable", "copilot", "cursor")),
+    Case("SK002", "«---»\nname: g\ndescription: Deep. Use when asked.\n---\n",
+         relpath="proj/.agents/skills/a/b/c/d/e/f/g/SKILL.md", only=("codex",)),
+    Case("SK002", "«---»\nname: b\ndescription: Deep. Use when asked.\n---\n",
+         relpath="proj/.agents/skills/a/b/SKILL.md", only=("gemini-cli",)),
+    Case("SK002", "«---»\nname: b\ndescription: Deep. Use when asked.\n---\n",
+         relpath="proj/.agents/skills/archive/b/SKILL.md", level={"gemini-cli": Severity.INFORMATION},
          only=("gemini-cli",)),
     Case("SK004", "\ufeff«---»\nname: my-skill\ndescription: X. Use when asked.\n---\n"),
     Case("SK005", "«# Title»\nNo frontmatter here.\n"),
@@ -158,16 +163,18 @@ TRIGGERS: list[Case] = [
          level={t: Severity.INFORMATION for t in TARGETS}),
     Case("SK111", fm(NAME, DESC, body="x" * 70_000).replace("---", "«---»", 1)),
     Case("SK112", fm(NAME, DESC, body="See [the list](«references/checklist.md»).\n")),
-    # a bare path-like word is heuristic (issue 27): at most information under every target
-    Case("SK112", fm(NAME, DESC, body="Run `python «scripts/extract.py»`.\n"),
+    # a bare path-like word is heuristic (issue 27): at most information under every target ...
+    Case("SK112", fm(NAME, DESC, body="The numbers come with `«scripts/extract.py»`.\n"),
          level={t: Severity.INFORMATION for t in TARGETS}),
+    # ... unless the skill's words make it a file to run or read: then it is likely
+    Case("SK112", fm(NAME, DESC, body="Run `python «scripts/extract.py»`.\n")),
     Case("SK112", fm(NAME, DESC, body="Run `node «${WAVE_SKILL_DIR}/scripts/x.mjs»`.\n")
          .replace("«${WAVE_SKILL_DIR}/", "${WAVE_SKILL_DIR}/«")),
     Case("SK113", fm(NAME, DESC, body="See [shared](«../common/rules.md»).\n")),
-    # the file exists beside the folder: it works here, not where the folder is installed alone
+    # the file exists beside the folder, but no plugin or project loads the skill: it is
+    # installed as its folder alone, without the file (issue 27)
     Case("SK113", fm(NAME, DESC, body="See [shared](«../common/rules.md»).\n"),
-         files={"common/rules.md": "# Rules\n"},
-         level={t: Severity.INFORMATION for t in TARGETS if t not in ("agentskills", "portable")}),
+         files={"common/rules.md": "# Rules\n"}),
     Case("SK113", fm(NAME, DESC, body="Read «/etc/hosts» first? No: [hosts](«/etc/hosts»).\n")
          .replace("«/etc/hosts» first", "/etc/hosts first", 1).replace("»).", ").", 0)),
     Case("SK114", fm(NAME, DESC, body="Start with [a](«references/a.md»).\n"),

@@ -120,10 +120,10 @@ def find_references(document: SkillDocument) -> list[Reference]:
     """Every file reference of the body, in document order, one per span."""
     name = document.value("name")
     description = document.value("description")
-    about = " ".join(v for v in (name, description) if isinstance(v, str))
+    # name and description apart: `my-skill` + "Builds reports" is no "skill build…"
+    guide = any(isinstance(v, str) and _SKILL_WRITING.search(v) for v in (name, description))
     return list(_find_references(document.text, document.body_offset,
-                                 name if isinstance(name, str) else "",
-                                 bool(_SKILL_WRITING.search(about))))
+                                 name if isinstance(name, str) else "", guide))
 
 
 @lru_cache(maxsize=64)

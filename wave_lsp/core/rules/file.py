@@ -3,9 +3,13 @@
 Decisions: SK001 on a `skill.md` in a plugin's `commands/` folder says what Claude Code does there
 (it takes the folder for a skill and drops the folder's other commands; renaming to `SKILL.md`
 does not help). SK002 keeps its severity for a SKILL.md or a stray `*.md` directly in a skills root
-(almost surely a mistake), but a SKILL.md nested two or more folders deep is information: on real
-skills such folders are kept out of loading on purpose (`skills/deprecated/x`, translations,
-work in progress), and where a plugin manifest lists its skills the message says so.
+(almost surely a mistake), and so does a SKILL.md nested two or more folders deep in a category
+folder (`skills/expertise/iphone-apps/SKILL.md`: Claude Code never loads it, issue 27). A nested
+SKILL.md that is kept out of loading on purpose is information: one inside another skill's folder
+(`video-sdk/macos/SKILL.md` beside `video-sdk/SKILL.md`, a sample in `skill-tester/assets/`) or
+under a folder named for translations, archives, drafts, examples or tests (`skills/i18n/x-de/`,
+`skills/deprecated/x/`, `skills/in-progress/x/`), or one a plugin manifest that lists its skills
+leaves out (the message says so).
 """
 
 from __future__ import annotations
@@ -80,12 +84,40 @@ def skill_location(ctx: CheckContext) -> Iterator[Finding]:
                    f"folders holding SKILL.md are skills. Move it to "
                    f"`{shown_root}/{location.path.stem}/SKILL.md`.")
     elif location.depth_in_root >= 2 and is_skill_file:
+        level = Severity.INFORMATION if _kept_out_on_purpose(ctx) else None
         yield ctx.finding("SK002", first_line_span(ctx), _nested_message(ctx, shown_root),
-                          level=Severity.INFORMATION)
+                          level=level)
         return
     else:
         return
     yield ctx.finding("SK002", first_line_span(ctx), message)
+
+
+#: folders whose skills are not meant to load: translations, archives, drafts, examples, tests
+_ON_PURPOSE = re.compile(
+    r"^(?:i18n|l10n|locales?|translations?|lang|deprecated|archived?|old|legacy|obsolete|"
+    r"unused|disabled|wip|in[-_]progress|drafts?|experimental|personal|private|scratch|"
+    r"examples?|samples?|demos?|templates?|fixtures?|"
+    r"tests?|testdata|assets)$", re.I)
+
+
+def _kept_out_on_purpose(ctx: CheckContext) -> bool:
+    """Whether a nested skill folder is out of loading on purpose: a folder between the skills
+    root and it is a skill itself (holds SKILL.md: this is a part of that skill) or is named for
+    translations, archives, drafts, examples or tests, or a plugin manifest lists the plugin's
+    skills and leaves this one out."""
+    location = ctx.location
+    root, skill_dir = location.skills_root, location.skill_dir
+    if root is None or skill_dir is None:
+        return True
+    if location.plugin is not None and location.plugin.skill_paths and location.scope == "plugin":
+        return True
+    folder = skill_dir.parent
+    while folder != root and root in folder.parents:
+        if _ON_PURPOSE.match(folder.name) or ctx.disk.exists(str(folder / SKILL_FILE)):
+            return True
+        folder = folder.parent
+    return False
 
 
 def _nested_message(ctx: CheckContext, shown_root: str) -> str:

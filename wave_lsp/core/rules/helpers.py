@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
@@ -115,3 +116,18 @@ def value_region(text: str, key: YamlNode, value: YamlNode) -> Span:
     """From just after `key:` to the end of its value (for edits that rewrite a value's form)."""
     colon = after_key_colon(text, key)
     return Span(colon, max(value.content_span.end, colon))
+
+
+#: a skill about writing skills or commands (by its name and description): the `$1`,
+#: `scripts/x.py` and `@docs/x.md` in its text are a generic skill's, shown as examples
+_WRITING_GUIDE = re.compile(
+    r"\b(?:skills?|commands?|slash[- ]commands?)[- ](?:creat|develop|author|writ|build)\w*|"
+    r"\b(?:creat|writ|author|build|develop|design)\w*\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:skills?|slash[- ]commands?|commands?|playbooks?)\b", re.I)
+
+
+def about_writing_skills(name: object, description: object) -> bool:
+    """Whether a skill is a guide to writing skills or commands, by its `name` and `description`
+    read as one text (`slash-commands` + "Create and use …" is one)."""
+    about = " ".join(v for v in (name, description) if isinstance(v, str))
+    return bool(_WRITING_GUIDE.search(about))

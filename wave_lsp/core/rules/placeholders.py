@@ -13,7 +13,11 @@ Decisions (so that findings are ones an author agrees with):
   skill declares `arguments` or `argument-hint`, its prose says what the placeholder holds
   ("`$0` (playbook name)", "`$1` — output path"), or a line labels it (`Agent Name: $1`) — is
   not: the substitution is what the author means (SK115 still says which argument it is). What
-  neither decides is reported as heuristic (information). The fix escapes the dollar sign.
+  neither decides is reported as heuristic (information). Literal text in a skill that does not
+  say it takes arguments is reported at the rule's level too (issue 27): any skill can be invoked
+  with text (`/name text`, the Skill tool's `args`), and then Claude Code substitutes it; the
+  intent is settled, only whether arguments come is not, and the message says "when invoked
+  with arguments". The fix escapes the dollar sign.
   `$ARGUMENTS` and declared `$name`s outside guides are not reported: in code they are meant to
   be substituted (`Parse `$ARGUMENTS``, `ls $ARGUMENTS`). Where a missing argument keeps the
   placeholder (Claude Code), `$N` with N >= 10 is an amount nobody passes that many arguments
@@ -40,7 +44,7 @@ from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.injections import find_injections
 from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import capped, closest
+from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.arguments import PLACEHOLDER as ARGUMENT
 from wave_lsp.core.runtime.arguments import declared_names, unescaped_placeholders
@@ -133,16 +137,18 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
 def _counted_from_one(ctx: CheckContext, structure: MarkdownBody,
                       injections: _Injections) -> Iterator[Finding]:
     """A skill that takes arguments and uses `$1` in code but never `$0` counts from 1 (`FOCUS=$1`
-    meant as the first word): under a runtime that counts from 0, `$1` is the second. Reported
-    once, on the first such `$1` in code (prose is `positional_semantics`' business)."""
+    meant as the first word): under a runtime that counts from 0, `$1` is the second. A skill
+    takes arguments when it declares them, or when that `$1` sits under a heading about its
+    input ("Step 1: Parse Arguments", issue 27). Reported once, on the first such `$1` in code
+    (prose is `positional_semantics`' business)."""
     matches = [m for m in _arguments(ctx) if m.group(4) is not None
                and not _inside(m.start(), injections)]
-    if any(m.group(4) == "0" for m in matches) or not (
-            ctx.document.has("arguments") or ctx.document.has("argument-hint")):
+    if any(m.group(4) == "0" for m in matches):
         return
     first = next((m for m in matches if m.group(4) == "1" and structure.in_code(m.start())
                   and _literal_text(ctx.text, m, structure, _writing_guide(ctx)) is None), None)
-    if first is not None:
+    declared = ctx.document.has("arguments") or ctx.document.has("argument-hint")
+    if first is not None and (declared or _under_input_heading(structure, first)):
         yield ctx.finding("SK115", Span(first.start(), first.end()),
                           f"`$1` is the second argument in {ctx.profile.runtime}, which counts from "
                           "0, and this skill never uses `$0`: if `$1` is meant as the first "
@@ -202,7 +208,7 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
     structure = parse_body(ctx.text, ctx.document.body_offset)
     guide = _writing_guide(ctx)
     #: a skill that does not say it takes arguments may still get some (`/name text`, the Skill
-    #: tool's `args`): there only literal text is reported, and as heuristic
+    #: tool's `args`): there only literal text is reported, "when invoked with arguments"
     takes = guide or _takes_arguments(ctx, names, structure)
     injections = _spans_outside(ctx)
     profile = ctx.profile
@@ -244,16 +250,11 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
                               f"substitutes code too: it becomes the user's argument {position}"
                               f"{when} (and {otherwise}). Write `\\{text}` to keep it.",
                               fixes=fixes)
-        if why is None or not takes:  # nothing says whether it is input, or whether args come
+        if why is None:  # nothing says whether it is input or text
             finding.confidence = Confidence.HEURISTIC
         yield finding
 
 
-#: a skill about writing skills or commands: its `$1`, `$ARGUMENTS` in code are examples
-_WRITING_GUIDE = re.compile(
-    r"\b(?:skills?|commands?|slash[- ]commands?)[- ](?:creat|develop|author|writ|build)\w*|"
-    r"\b(?:creat|writ|author|build|develop|design)\w*\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:skills?|slash[- ]commands?|commands?|playbooks?)\b", re.I)
 #: a code block that is a script with positional parameters of its own
 _SCRIPT = re.compile(r"\$[@#]|\bshift\b|^#!|\b\w+\s*\(\)\s*\{|\bfunction\s+\w+|\bawk\b|"
                      r"\b(?:ba|z)?sh\s+-c\b|\s-exec\s|\bxargs\b|"
@@ -271,9 +272,9 @@ _TEMPLATE_LINE = re.compile(r"^\s*(?:[-*]\s+)?[A-Za-z][\w ]{0,30}:\s*$")
 
 
 def _writing_guide(ctx: CheckContext) -> bool:
-    """Whether the skill is a guide to writing skills or commands (by its name or description)."""
-    about = " ".join(v for v in (ctx.value("name"), ctx.value("description")) if isinstance(v, str))
-    return bool(_WRITING_GUIDE.search(about))
+    """Whether the skill is a guide to writing skills or commands: its `$1`, `$ARGUMENTS` in code
+    are examples."""
+    return about_writing_skills(ctx.value("name"), ctx.value("description"))
 
 
 def _literal_text(text: str, match: re.Match[str], structure: MarkdownBody,

@@ -43,9 +43,9 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import Reference, escapes, find_references, skill_files
 from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import capped, closest, shown
+from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest, shown
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.workspace.disk_view import DiskView
+from wave_lsp.core.workspace.disk_view import DIRECTORY, DiskView
 
 MAX_REFERENCE_FINDINGS = 200
 
@@ -170,16 +170,31 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
     exists = lexical and ctx.disk.exists(target)
     if _route_or_command(reference) and not exists and not ctx.disk.exists(reference.target):
         return None  # `(/en/skills)`, `(/uipath:uipath-solution)`: a page or a command, no file
-    if exists and context is not None and (target == context or context in target.parents):
+    alone = _installed_alone(ctx)
+    if exists and not alone and context is not None and (target == context
+                                                         or context in target.parents):
         return None  # installed together with the skill (plugin) or part of its project
     message = (f"`{shown(reference.target)}` {reason}: a skill is installed as its folder, so the "
                "file will not be there on other machines.")
+    if exists and alone and not reference.absolute:
+        return _less_sure(ctx.finding(
+            "SK113", reference.span, f"`{shown(reference.target)}` {reason}: it exists in this "
+            "repository, but no plugin or project here loads the skill, so it is installed as its "
+            "folder alone (copied, or `npx skills add`) and the file will not be there."),
+            reference)
     if exists and ctx.profile.kind == "runtime" and not reference.absolute:
         return _less_sure(ctx.finding(
             "SK113", reference.span, f"`{shown(reference.target)}` {reason}: it exists here, but "
             "not where the folder is installed on its own.", level=Severity.INFORMATION),
             reference)
     return _less_sure(ctx.finding("SK113", reference.span, message), reference)
+
+
+def _installed_alone(ctx: CheckContext) -> bool:
+    """Whether the skill folder is distributed to be installed on its own: no plugin holds it and
+    it is in no skills root of a project or of the user (a repository of skills, `skills/x/`):
+    a user copies the folder, so nothing beside it comes along (issue 27)."""
+    return ctx.location.plugin is None and ctx.location.scope == "workspace"
 
 
 def _route_or_command(reference: Reference) -> bool:
@@ -210,13 +225,86 @@ def _broken(ctx: CheckContext, reference: Reference, files: list[str],
         prefix = "./" if reference.target.startswith("./") else ""
         message += f" Did you mean `{suggestion}`?"
         fixes.append(ctx.replace_fix(f"Change to `{suggestion}`", reference.span, prefix + suggestion))
-    finding = _less_sure(ctx.finding("SK112", reference.span, message, fixes=fixes,
-                                     target=reference.target), reference)
+    finding = ctx.finding("SK112", reference.span, message, fixes=fixes, target=reference.target)
+    if reference.kind == "bare" and not _meant_as_own_file(ctx, reference):
+        finding.confidence = Confidence.HEURISTIC
     if _PROJECT_FOLDER.match(reference.target) and ctx.location.scope != "project":
         # `.github/pull_request_template.md` in a distributed skill: a file of the project the
         # skill is used in, which may well have it
         finding.confidence = Confidence.HEURISTIC
     return finding
+
+
+def _meant_as_own_file(ctx: CheckContext, reference: Reference) -> bool:
+    """Whether the skill's own words make a bare path a file it tells the model to open or run
+    (issue 27: *likely*, not a guess): the skill keeps its own files in that folder (its
+    `references/` exists, so a missing `references/x.md` is one it lacks), or the path is what a
+    command runs or reads (`python scripts/x.py`, `./scripts/x`, `cat references/x.md`), or an
+    instruction in prose names it ("Read `references/x.md`", "see references/x.md"). A guide to
+    writing skills names other skills' files: there a bare path stays a guess."""
+    if _about_writing_skills(ctx):
+        return False
+    before = _line_before(ctx.text, reference.span.start)
+    if _MADE_HERE.search(before):
+        return False  # "the emitted `references/x.md`", "Save the chart to assets/x.png"
+    skill_dir = ctx.location.skill_dir
+    first = reference.target.removeprefix("./").split("/", 1)[0]
+    if skill_dir is not None and ctx.disk.kind(str(skill_dir / first)) == DIRECTORY:
+        return True
+    if _RUNS_OR_READS.search(before):
+        return True
+    structure = parse_body(ctx.text, ctx.document.body_offset)
+    if structure.fence_at(reference.span.start) is not None:
+        return bool(_COMMAND_POSITION.search(before))
+    after = ctx.text[reference.span.end:reference.span.end + MAX_LEAD]
+    return bool(_TOLD_TO_OPEN.search(before) or _listed_file(reference, before, after)
+                or (structure.in_code(reference.span.start) and _INLINE_COMMAND.match(after)
+                    and before.endswith("`")))
+
+
+def _listed_file(reference: Reference, before: str, after: str) -> bool:
+    """A file in the skill's inventory of its files: a list item or a table cell that is the
+    path and what it is for ("- `scripts/flash.py` — esptool wrapper", "| Report | `references/
+    report.md` | … |"). A folder (no file extension) there may be one the skill makes."""
+    if "." not in reference.target.rstrip("/").rsplit("/", 1)[-1]:
+        return False
+    return bool((_ITEM_START.search(before) and _ITEM_DESCRIBED.match(after))
+                or (_CELL_START.search(before) and _CELL_END.match(after)))
+
+
+def _about_writing_skills(ctx: CheckContext) -> bool:
+    return about_writing_skills(ctx.value("name"), ctx.value("description"))
+
+
+def _line_before(text: str, offset: int) -> str:
+    """The text of the line before `offset`, at most `MAX_LEAD` characters."""
+    start = max(text.rfind("\n", 0, offset) + 1, offset - MAX_LEAD)
+    return text[start:offset]
+
+
+MAX_LEAD = 80
+#: a command word right before the path: what runs it or reads it
+_RUNS_OR_READS = re.compile(
+    r"(?:^|[\s`(;&|])(?:python[\d.]*|uv\s+run(?:\s+python[\d.]*)?|uvx|bash|sh|zsh|node|"
+    r"deno(?:\s+run)?|bun(?:\s+run)?|npx(?:\s+(?:tsx|ts-node))?|tsx|ts-node|ruby|perl|Rscript|"
+    r"source|cat|less|head|tail|php|pwsh|powershell)(?:\s+-[\w-]+)*\s+[\"']?$")
+#: the path is the command itself: at the start of a line or after `$ `, `&&`, `;`, `|`, `(`
+_COMMAND_POSITION = re.compile(r"(?:^|[;&|(]|\$)\s*[`\"']?$")
+#: a list item that starts with the path, and what follows it there: a dash, a colon, the end
+_ITEM_START = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+[`*]*$")
+_ITEM_DESCRIBED = re.compile(r"[`*]*\s*(?:[\u2014\u2013:(-]|$)", re.M)
+#: a table cell that holds only the path
+_CELL_START = re.compile(r"^\s*\|(?:[^|\n]*\|)*\s*[`*]*$")
+_CELL_END = re.compile(r"[`*]*\s*\|")
+#: an inline code span that starts with the path and gives it arguments: a command
+_INLINE_COMMAND = re.compile(r" [^`\n]+`")
+#: words before the path that make it something the skill produces, not a file it has
+_MADE_HERE = re.compile(r"\b(?:emit(?:s|ted)?|generat\w*|creat\w*|writ(?:e|es|ing)|written|"
+                        r"produc(?:e|es|ed|ing)|sav(?:e|es|ed|ing)|exports?|exported)\b", re.I)
+#: an instruction in prose that names the path as a file to open or run, in the same clause
+_TOLD_TO_OPEN = re.compile(
+    r"\b(?:read|reads|reading|see|load|loads|open|consult|run|runs|execute|executes|invoke|"
+    r"follow|refer\s+to|use|edit|modify)\b[^.;:!?()\n]{0,40}?[`*\"'\s(]*$", re.I)
 
 
 #: a path into a project's own configuration folders (`.github/`, `.claude/`, `.vscode/`)
@@ -350,7 +438,8 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
     `@/x` or `@~/x` is likely wrong wherever the skill runs; a relative one is checked against the
     project, which is the working directory only for a project's own skill (scope "project"): a
     plugin's, a personal or a distributed skill runs in the user's project, so there it is
-    heuristic."""
+    heuristic. A guide to writing commands is no exception: its "Read the guide first:
+    @/docs/x.md" is attached like any other (labelled-2's reviewer: true)."""
     skill_dir = ctx.location.skill_dir
     if skill_dir is None or not skill_dir.is_dir():
         return

@@ -1,0 +1,139 @@
+"""Issue 27 (precision on repositories never seen), second round: true problems that the
+confidence cap had demoted to information, each brought back by what the skill's own words or
+folders say, with its counterpart that stays a guess (docs/design/rules.md *Severity policy*;
+the figures in benchmarks/RESULTS.md *Precision on repositories never seen*)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run
+from wave_lsp.core.checking.catalog import Confidence, Severity
+
+HEAD = "---\nname: {name}\ndescription: Makes weekly reports. Use when asked for one.\n---\n"
+
+
+def codes(report, code: str) -> list:
+    return [f for f in report.findings if f.code == code]
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+
+
+# -- SK112: a bare path the skill tells the model to open or run -------------------------------
+
+@pytest.mark.parametrize(("body", "files", "confidence"), [
+    # the skill keeps its own files in that folder: a missing one is a file it lacks
+    ("Details are in `references/adr_template.md`.\n", {"references/other.md": "x"},
+     Confidence.LIKELY),
+    # a command runs or reads it
+    ("```bash\npython3 scripts/report.py --out x\n```\n", {}, Confidence.LIKELY),
+    ("```bash\nscripts/validate.sh agents/x.md\n```\n", {}, Confidence.LIKELY),
+    ("```bash\ncd x && ./scripts/transcribe audio.mp3\n```\n", {}, Confidence.LIKELY),
+    ("Check it with `cat references/limits.md`.\n", {}, Confidence.LIKELY),
+    # an instruction in prose names it
+    ("Read `references/api.md` before you start.\n", {}, Confidence.LIKELY),
+    ("Edit `assets/styles.css` to change the colours.\n", {}, Confidence.LIKELY),
+    # nothing says it is a file of the skill: a guess
+    ("The numbers come with `scripts/extract.py`.\n", {}, Confidence.HEURISTIC),
+    ("```\n@library ./assets/stickers\n```\n", {}, Confidence.HEURISTIC),
+    ("| R | `scripts/R/_outputs/` | readRDS |\n", {}, Confidence.HEURISTIC),
+    # what the skill produces is no file it has, even where it has the folder
+    ("The emitted `references/hard-sync.md` carries placeholders.\n",
+     {"references/other.md": "x"}, Confidence.HEURISTIC),
+    ("The generated `assets/chart.png` shows the trend.\n", {}, Confidence.HEURISTIC),
+])
+def test_a_bare_path_is_likely_when_the_skill_says_it_is_its_file(
+        tmp_path: Path, body: str, files: dict[str, str], confidence: Confidence) -> None:
+    write(tmp_path / "my-skill", files)
+    report = run(tmp_path, HEAD.format(name="my-skill") + body, target="claude-code")
+    (finding,) = codes(report, "SK112")
+    assert finding.certainty is confidence
+    expected = Severity.WARNING if confidence is Confidence.LIKELY else Severity.INFORMATION
+    assert finding.severity == expected
+
+
+def test_a_guide_to_writing_skills_names_other_skills_files(tmp_path: Path) -> None:
+    """A skill about writing skills shows `scripts/helper.py` as what a skill may hold: even
+    "Run `python scripts/helper.py`" there is an example, so it stays a guess."""
+    text = ("---\nname: skill-creator\ndescription: Guide for creating effective skills. Use when "
+            "writing a skill.\n---\nRun `python scripts/helper.py` to validate.\n")
+    write(tmp_path / "my-skill", {"scripts/other.py": "x"})
+    (finding,) = codes(run(tmp_path, text, target="claude-code"), "SK112")
+    assert finding.certainty is Confidence.HEURISTIC
+
+
+# -- SK002: a skill nested in a category folder is not loaded -----------------------------------
+
+@pytest.mark.parametrize(("relpath", "files", "level"), [
+    (".claude/skills/expertise/iphone-apps/SKILL.md", {}, Severity.WARNING),
+    (".claude/skills/math/topology/compactness/SKILL.md", {}, Severity.WARNING),
+    (".claude/skills/i18n/planning-ar/SKILL.md", {}, Severity.INFORMATION),
+    (".claude/skills/deprecated/qa/SKILL.md", {}, Severity.INFORMATION),
+    (".claude/skills/in-progress/wizard/SKILL.md", {}, Severity.INFORMATION),
+    # a part of another skill: `video-sdk/macos/` beside `video-sdk/SKILL.md`
+    (".claude/skills/video-sdk/macos/SKILL.md",
+     {".claude/skills/video-sdk/SKILL.md": HEAD.format(name="video-sdk")}, Severity.INFORMATION),
+])
+def test_a_nested_skill_is_a_warning_unless_kept_out_on_purpose(
+        tmp_path: Path, relpath: str, files: dict[str, str], level: Severity) -> None:
+    write(tmp_path, files)
+    name = relpath.split("/")[-2]
+    (finding,) = codes(run(tmp_path, HEAD.format(name=name), relpath=relpath,
+                           target="claude-code"), "SK002")
+    assert finding.severity == level and "not loaded" in finding.message
+
+
+@pytest.mark.parametrize(("body", "confidence"), [
+    # the skill's inventory of its files: a list item or a table cell that is the path
+    ("## Files\n\n- `scripts/flash.py` — esptool wrapper\n", Confidence.LIKELY),
+    ("- scripts/budget_calculator.py: Calculate budgets\n", Confidence.LIKELY),
+    ("| SAST | `references/sast-tools.md` | Running scans |\n", Confidence.LIKELY),
+    # a command in inline code: the path starts the span and gets arguments
+    ("| JSON | `./scripts/transcribe audio.mp3 --json` | output |\n", Confidence.LIKELY),
+    # a folder in a table may be one the skill makes; a path in the middle of a cell is no entry
+    ("| R | `scripts/R/_outputs/` | readRDS |\n", Confidence.HEURISTIC),
+    ("| R | results under `scripts/out.rds` and more | x |\n", Confidence.HEURISTIC),
+])
+def test_a_skills_inventory_of_its_files(tmp_path: Path, body: str,
+                                         confidence: Confidence) -> None:
+    report = run(tmp_path, HEAD.format(name="my-skill") + body, target="claude-code")
+    (finding,) = codes(report, "SK112")
+    assert finding.certainty is confidence
+
+
+# -- SK150: a guide's `@` files are attached like any other ------------------------------------
+
+@pytest.mark.parametrize("description", [
+    "Interactive assistant for creating new Claude commands. Use when asked.",
+    "Makes weekly reports. Use when asked for one.",
+])
+def test_at_references_in_a_guide_are_attached_too(tmp_path: Path, description: str) -> None:
+    """"CRITICAL: Read the command creation guide first: @/docs/claude-commands-guide.md" in a
+    guide to writing commands: Claude Code attaches it when the skill is invoked, and the file
+    exists nowhere (labelled-2's reviewer: a true problem)."""
+    text = (f"---\nname: my-skill\ndescription: {description}\n---\n"
+            "CRITICAL: Read the command creation guide first: @/docs/claude-commands-guide.md\n")
+    (finding,) = codes(run(tmp_path, text, target="claude-code"), "SK150")
+    assert finding.severity == Severity.WARNING
+
+
+# -- SK115: a `$1` under the skill's own input heading, in a skill that never uses `$0` ----------
+
+@pytest.mark.parametrize(("body", "warned"), [
+    ("### Step 1: Parse Arguments\n\nExtract from user input:\n```\nFOCUS=$1\n```\n", True),
+    ("### Step 1: Parse Arguments\n\n```\nNAME=$0\nFOCUS=$1\n```\n", False),
+    ("## Example\n\n```\nFOCUS=$1\n```\n", False),  # nothing says it is this skill's input
+])
+def test_a_skill_counting_from_one_under_its_input_heading(tmp_path: Path, body: str,
+                                                           warned: bool) -> None:
+    report = run(tmp_path, HEAD.format(name="research") + body, target="claude-code")
+    hits = [f for f in codes(report, "SK115") if "never uses `$0`" in f.message]
+    assert bool(hits) == warned
+    assert all(f.severity == Severity.WARNING for f in hits)
