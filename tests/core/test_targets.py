@@ -318,16 +318,6 @@ def test_opencode_counts_from_one_and_appends_the_base_directory(tmp_path: Path)
     assert "\n\nBase directory for this skill: " in shown
 
 
-def test_opencode_decides_no_permission(tmp_path: Path) -> None:
-    path = tmp_path / ".agents/skills/my-skill/SKILL.md"
-    path.parent.mkdir(parents=True)
-    text = skill(body="Fetch: !`git fetch`\n")
-    home = tmp_path / "home"
-    result = invoke(SkillDocument.from_text(text), locate(path, home=home),
-                    Settings.for_target("opencode", home=home), "")
-    assert result.ok and [p.decision.allowed for p in result.injections] == [True]
-
-
 # -- portable: the strictest reading over the nine, naming who drops the skill ----------------------
 def test_portable_names_the_runtimes_that_drop_the_skill(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()

@@ -206,16 +206,15 @@ def _skill_reference(ctx: FeatureContext, offset: int) -> HoverText | None:
 
 
 def _injection(ctx: FeatureContext, offset: int) -> HoverText | None:
-    from wave_lsp.core.parsing.injections import find_injections
-
     document = ctx.document
     if offset < document.body_offset:
         return None
-    found = [i for i in find_injections(document.text, document.body_offset).items
+    from wave_lsp.core.runtime.preview import plan_injections, profile_injections
+
+    found = [i for i in profile_injections(document.text, document.body_offset, ctx.profile)
              if i.span.start <= offset < i.span.end]
     if not found:
         return None
-    from wave_lsp.core.runtime.preview import plan_injections
 
     plan = plan_injections(document, ctx.location, ctx.settings)
     planned = next((p for p in plan.injections if p.injection.span == found[0].span), None)
@@ -237,7 +236,10 @@ def injection_markdown(planned: PlannedInjection) -> str:
         where = f" in `{decision.rule.path}`" if decision.rule.path and \
             decision.rule.source != "allowed-tools" else ""
         lines.append(f"Rule: `{decision.rule.raw}` ({decision.rule.source}{where}).")
-    if not decision.allowed:
+    if planned.unchecked_by_runtime:
+        lines[1] = (f"The runtime runs it with no permission check. wave-lsp's engine, which "
+                    f"decides whether `preview --execute` runs it: {verdict}. {decision.reason}")
+    elif not decision.allowed:
         lines.append("The whole invocation aborts: no command runs and the model gets no text.")
     return "\n\n".join(lines)
 
