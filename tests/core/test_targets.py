@@ -289,7 +289,8 @@ def test_where_it_loads_one_line_per_runtime(tmp_path: Path) -> None:
         SkillDocument.from_text(skill("other-name")), locate(path, home=tmp_path / "home"))}
     assert answers["codex"].line() == "Codex: loads as `$other-name`"
     assert answers["copilot"].line() == "Copilot: discovered, not loaded (SK039)"
-    assert answers["claude-code"].line() == "Claude Code: not discovered here"
+    assert answers["claude-code"].line() == ("Claude Code: not discovered here (it does not look "
+                                             "for it in `.agents/skills`)")
     assert "portable" not in answers
 
 

@@ -21,7 +21,7 @@ from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
 from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
-from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.runtime.profiles import RuntimeProfile, with_workspace_trust
 from wave_lsp.core.runtime.substitute import VariableValues, resolve
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 
@@ -83,9 +83,13 @@ def _field(ctx: FeatureContext, offset: int) -> HoverText | None:
 
 def where_markdown(ctx: FeatureContext) -> str:
     """Where this skill loads, one line per runtime (`wave_lsp.core.workspace.where`)."""
-    from wave_lsp.core.workspace.where import where_it_loads
+    from wave_lsp.core.workspace.where import RUNTIMES, where_it_loads
 
-    lines = [f"- {answer.line()}" for answer in where_it_loads(ctx.document, ctx.location)]
+    settings = ctx.settings
+    runtimes = tuple(with_workspace_trust(p, settings.workspace_trust) for p in RUNTIMES)
+    lines = [f"- {answer.line()}" for answer in where_it_loads(
+        ctx.document, ctx.location, profiles=runtimes, home=settings.home,
+        personal=settings.personal)]
     return "Where it loads:\n\n" + "\n".join(lines)
 
 
