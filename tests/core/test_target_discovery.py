@@ -339,3 +339,21 @@ def test_where_and_check_agree_on_a_configured_root(repo: Path) -> None:
     (answer,) = where_it_loads(SkillDocument.from_text(path.read_text("utf-8")), location,
                                profiles=(PROFILES["opencode"],), home=home)
     assert answer.discovers and answer.command == "/mine"
+
+
+# -- folders a deep scan does not enter (§9.1) ------------------------------------------------------
+@pytest.mark.parametrize(("target", "relpath", "found"), [
+    ("codex", ".agents/skills/.wip/mine/SKILL.md", False),  # `.`-names skipped
+    ("opencode", ".agents/skills/.archive/mine/SKILL.md", True),  # globbed with `dot: true`
+    ("opencode", ".claude/skills/.archive/mine/SKILL.md", True),
+    ("opencode", ".opencode/skills/.archive/mine/SKILL.md", False),
+    ("gemini-cli", ".agents/skills/node_modules/SKILL.md", False),
+    ("codex", ".agents/skills/node_modules/pkg/SKILL.md", True),
+])
+def test_scan_and_reach_agree_on_skipped_folders(repo: Path, target: str, relpath: str,
+                                                 found: bool) -> None:
+    home = repo.parent / "home"
+    path = _write(repo, relpath)
+    assert (_loaded(target, repo, home) == [f"repo/{relpath}"]) == found
+    gap = discovery_gap(PROFILES[target], locate(path, home=home), home)
+    assert (gap is None) == found, gap

@@ -201,6 +201,9 @@ class RuntimeProfile:
     project_markers_setting: tuple[str, str] | None = None
     #: folders below a skills root a scan never enters (besides names starting with a dot)
     scan_skipped_folders: frozenset[str] = frozenset({"node_modules", ".git", ".hg", ".svn"})
+    #: the roots whose scan enters folders named with a leading dot (OpenCode globs its
+    #: `.claude` and `.agents` roots with `dot: true`); elsewhere a deep scan skips them
+    dot_scanned_roots: tuple[str, ...] = ()
     #: the scan of one skills root stops after this many folders (Codex:
     #: `MAX_SKILLS_DIRS_PER_ROOT: usize = 2000`, the root included, breadth first); None: no cap
     max_scan_folders: int | None = None
@@ -481,6 +484,7 @@ OPENCODE = replace(
     settings_folder=".opencode", yaml_loader="colon-retry", strips_bom=True,
     walked_roots=(".claude/skills", ".agents/skills", ".opencode/skill", ".opencode/skills"),
     walk_to="to-worktree", walk_outer_wins=True,
+    dot_scanned_roots=(".claude/skills", ".agents/skills"),
     configured_roots=(
         ConfiguredRoots((".config/opencode/config.json", ".config/opencode/opencode.json",
                          ".config/opencode/opencode.jsonc"), "home", ("skills", "paths"),

@@ -10,7 +10,9 @@ by" (all through `discovery_gap`), built from the same facts discovery scans wit
 - a project skill of a runtime that loads workspace skills only in a trusted folder (Gemini CLI)
   is not found in a folder that is not trusted (`runtime_config.workspace_trust`);
 - a runtime with a folder cap (Codex's 2,000 per root) does not find a skill its breadth-first scan
-  of the root does not reach (`runtime_view.root_entries` of the same root).
+  of the root does not reach (`runtime_view.root_entries` of the same root);
+- a deep scan does not enter the folders it skips (`node_modules` for most, names starting with a
+  dot except in OpenCode's `.claude` and `.agents` roots).
 """
 
 from __future__ import annotations
@@ -35,11 +37,28 @@ def discovery_gap(profile: RuntimeProfile, location: SkillLocation, home: Path |
     depth = location.depth_in_root
     if depth is not None and in_target_skills_root(location, profile) \
             and profile.finds_at_depth(depth):
-        return _trust_gap(profile, location, home, personal) or _cap_gap(profile, location)
+        return (_skipped_gap(profile, location) or _trust_gap(profile, location, home, personal)
+                or _cap_gap(profile, location))
     if _in_configured_root(profile, location, home, personal):
         return None
     root = root_name(location)
     return f"it does not look for it in `{root}`" if root else "it lies in no skills root"
+
+
+def _skipped_gap(profile: RuntimeProfile, location: SkillLocation) -> str | None:
+    """A deep scan (`runtime_view._deep_entries`) does not enter some folder on the way."""
+    from wave_lsp.core.workspace.runtime_view import scanned_root
+
+    root, path = location.skills_root, location.path
+    if root is None or path is None:
+        return None
+    scan = scanned_root(profile, root, location.scope, "")
+    if not scan.deep:
+        return None  # a one-level scan lists every folder of the root
+    for part in path.parent.relative_to(root).parts:
+        if part in scan.skipped or (scan.skips_dot_folders and part.startswith(".")):
+            return f"its scan of `{root_name(location)}` does not enter folders named `{part}`"
+    return None
 
 
 def _trust_gap(profile: RuntimeProfile, location: SkillLocation, home: Path | None,
@@ -59,11 +78,9 @@ def _cap_gap(profile: RuntimeProfile, location: SkillLocation) -> str | None:
     root, path = location.skills_root, location.path
     if cap is None or root is None or path is None:
         return None
-    from wave_lsp.core.workspace.runtime_view import Root, root_entries
+    from wave_lsp.core.workspace.runtime_view import root_entries, scanned_root
 
-    entries = root_entries(Root(root, location.scope, "", min_depth=profile.min_scan_depth,
-                                max_depth=profile.max_scan_depth,
-                                skipped=profile.scan_skipped_folders, max_folders=cap))
+    entries = root_entries(scanned_root(profile, root, location.scope, ""))
     if not entries.truncated:
         return None
     real = os.path.realpath(path.parent)

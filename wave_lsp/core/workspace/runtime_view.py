@@ -68,6 +68,7 @@ class Root:
     #: folders it visits, the root included (None: no cap)
     skipped: frozenset[str] = frozenset({"node_modules", ".git", ".hg", ".svn"})
     max_folders: int | None = None
+    skips_dot_folders: bool = True  #: a deep scan does not enter `.name` folders
 
     @property
     def deep(self) -> bool:
@@ -148,22 +149,24 @@ def roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
         scope, _, folder = entry.partition(":")
         if scope == "project" and project is not None and trusted:
             bases = walk if folder in profile.walked_roots else [project]
-            found += [_scanned(profile, base / folder, "project",
+            found += [scanned_root(profile, base / folder, "project",
                                f"project `{shown_path(base / folder, project)}`")
                       for base in bases]
         elif scope == "personal" and personal and home is not None:
-            found.append(_scanned(profile, home / folder, "personal", f"personal `~/{folder}`"))
+            found.append(scanned_root(profile, home / folder, "personal", f"personal `~/{folder}`"))
     if project is not None and trusted:
         found = _with_configured_roots(profile, found, project, home, personal)
     return found
 
 
-def _scanned(profile: RuntimeProfile, path: Path, scope: str, label: str,
+def scanned_root(profile: RuntimeProfile, path: Path, scope: str, label: str,
              any_depth: bool = False) -> Root:
     """A root scanned the way `profile` scans its roots (or at any depth)."""
     low, high = (0, None) if any_depth else (profile.min_scan_depth, profile.max_scan_depth)
+    dots = f"{path.parent.name}/{path.name}" not in profile.dot_scanned_roots
     return Root(path, scope, label, min_depth=low, max_depth=high,
-                skipped=profile.scan_skipped_folders, max_folders=profile.max_scan_folders)
+                skipped=profile.scan_skipped_folders, max_folders=profile.max_scan_folders,
+                skips_dot_folders=dots)
 
 
 def _walk_in_precedence(profile: RuntimeProfile, project: Path | None, home: Path | None,
@@ -183,7 +186,7 @@ def _with_configured_roots(profile: RuntimeProfile, found: list[Root], project: 
     for path, config, file in configured_root_paths(profile, project, home, personal):
         inside = path == project or project in path.parents
         label = f"`{shown_path(path, project)}` (from `{shown_path(file, project)}`)"
-        root = _scanned(profile, path, "project" if inside else "personal",
+        root = scanned_root(profile, path, "project" if inside else "personal",
                         f"configured root {label}", config.scan == "any-depth")
         (first if config.wins else last).append(root)
     return first + found + last
@@ -261,7 +264,8 @@ DEEPEST_SCAN = 8
 def _deep_entries(root: Root) -> RootEntries:
     """The skill entries of a root its profile scans at other depths than one (Gemini CLI also
     reads `<root>/SKILL.md`; Codex follows folders six deep, OpenCode any depth), breadth first in
-    name order, skipping folders whose name starts with a dot and the root's `skipped` names.
+    name order, skipping the root's `skipped` names and (`skips_dot_folders`) folders whose name
+    starts with a dot.
     With a folder cap (Codex's 2,000, the root included) a folder is entered only while fewer
     have been: the entries are marked `truncated` when one was left out."""
     deepest = DEEPEST_SCAN if root.max_depth is None else min(root.max_depth, DEEPEST_SCAN)
@@ -285,8 +289,8 @@ def _deep_entries(root: Root) -> RootEntries:
             except OSError:
                 continue
             for child in children:
-                if child.name.startswith(".") or child.name in root.skipped \
-                        or not _is_folder(child):
+                if (root.skips_dot_folders and child.name.startswith(".")) \
+                        or child.name in root.skipped or not _is_folder(child):
                     continue
                 if root.max_folders is not None and not _enter(child, entered, root.max_folders):
                     found.truncated = True
