@@ -10,14 +10,14 @@ by" (all through `discovery_gap`), built from the same facts discovery scans wit
 - a project skill of a runtime that loads workspace skills only in a trusted folder (Gemini CLI)
   is not found in a folder that is not trusted (`runtime_config.workspace_trust`);
 - a runtime with a folder cap (Codex's 2,000 per root) does not find a skill its breadth-first scan
-  of the root does not reach (`runtime_view.root_entries` of the same root);
+  of the root does not reach (`runtime_view.within_cap`: the same scan, stopped once it enters the
+  skill's folder);
 - a deep scan does not enter the folders it skips (`node_modules` for most, names starting with a
   dot except in OpenCode's `.claude` and `.agents` roots).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from wave_lsp.core.runtime.profiles import RuntimeProfile
@@ -78,13 +78,9 @@ def _cap_gap(profile: RuntimeProfile, location: SkillLocation) -> str | None:
     root, path = location.skills_root, location.path
     if cap is None or root is None or path is None:
         return None
-    from wave_lsp.core.workspace.runtime_view import root_entries, scanned_root
+    from wave_lsp.core.workspace.runtime_view import scanned_root, within_cap
 
-    entries = root_entries(scanned_root(profile, root, location.scope, ""))
-    if not entries.truncated:
-        return None
-    real = os.path.realpath(path.parent)
-    if any(entry_real == real for _path, entry_real, _info in entries):
+    if within_cap(scanned_root(profile, root, location.scope, ""), path.parent):
         return None
     return (f"its scan of `{root.parent.name}/{root.name}` stops after {cap:,} folders (breadth "
             "first, in the order the file system lists them; wave-lsp follows name order) and "

@@ -263,53 +263,80 @@ DEEPEST_SCAN = 8
 
 def _deep_entries(root: Root) -> RootEntries:
     """The skill entries of a root its profile scans at other depths than one (Gemini CLI also
-    reads `<root>/SKILL.md`; Codex follows folders six deep, OpenCode any depth), breadth first in
-    name order, skipping the root's `skipped` names and (`skips_dot_folders`) folders whose name
-    starts with a dot.
-    With a folder cap (Codex's 2,000, the root included) a folder is entered only while fewer
-    have been: the entries are marked `truncated` when one was left out."""
-    deepest = DEEPEST_SCAN if root.max_depth is None else min(root.max_depth, DEEPEST_SCAN)
+    reads `<root>/SKILL.md`; Codex follows folders six deep, OpenCode any depth): the `SKILL.md`
+    of every folder `BreadthFirst` enters at a depth the root's profile reads, marked
+    `truncated` when the scan stopped at the folder cap."""
     found = RootEntries()
-    level = [root.path]
-    entered = {os.path.realpath(root.path)} if root.max_folders is not None else set()
-    for depth in range(deepest + 1):
-        deeper: list[Path] = []
-        for folder in level:
-            if depth >= root.min_depth:
-                try:
-                    info = os.stat(folder / SKILL_FILE)
-                    if stat.S_ISREG(info.st_mode):
-                        found.append((folder / SKILL_FILE, os.path.realpath(folder), info))
-                except OSError:
-                    pass
-            if depth == deepest:
-                continue
-            try:
-                children = sorted(os.scandir(folder), key=lambda entry: entry.name)
-            except OSError:
-                continue
-            for child in children:
-                if (root.skips_dot_folders and child.name.startswith(".")) \
-                        or child.name in root.skipped or not _is_folder(child):
-                    continue
-                if root.max_folders is not None and not _enter(child, entered, root.max_folders):
-                    found.truncated = True
-                    continue
-                deeper.append(Path(child.path))
-        level = deeper
+    scan = BreadthFirst(root)
+    for folder, depth in scan:
+        if depth < root.min_depth:
+            continue
+        try:
+            info = os.stat(folder / SKILL_FILE)
+            if stat.S_ISREG(info.st_mode):
+                found.append((folder / SKILL_FILE, os.path.realpath(folder), info))
+        except OSError:
+            pass
+    found.truncated = scan.truncated
     return found
 
 
-def _enter(child: os.DirEntry[str], entered: set[str], cap: int) -> bool:
-    """Whether a capped scan enters `child`: a folder seen before (by real path) is not entered
-    again and does not count; a new one only while fewer than `cap` were entered."""
-    real = os.path.realpath(child.path)
-    if real in entered:
-        return False
-    if len(entered) >= cap:
-        return False
-    entered.add(real)
-    return True
+def within_cap(root: Root, folder: Path) -> bool:
+    """False only when the capped scan of `root` stops before it enters `folder` (compared by
+    real path); the scan ends as soon as it enters it, so a skill near the top of a large root
+    costs a few folders."""
+    wanted = os.path.realpath(folder)
+    scan = BreadthFirst(root)
+    if any(os.path.realpath(entered) == wanted for entered, _depth in scan):
+        return True
+    return not scan.truncated
+
+
+class BreadthFirst:
+    """The folders a deep scan of a root enters, with their depth, breadth first in name order:
+    not deeper than the root's `max_depth` (as deep as `DEEPEST_SCAN` for "any depth"), skipping
+    the root's `skipped` names and (`skips_dot_folders`) names starting with a dot. With a folder
+    cap (Codex's 2,000, the root included, each real path once) a folder is entered only while
+    fewer have been; `truncated` then says one was left out."""
+
+    def __init__(self, root: Root) -> None:
+        self.root = root
+        self.truncated = False
+
+    def __iter__(self) -> Iterator[tuple[Path, int]]:
+        root = self.root
+        deepest = DEEPEST_SCAN if root.max_depth is None else min(root.max_depth, DEEPEST_SCAN)
+        level = [root.path]
+        entered = {os.path.realpath(root.path)} if root.max_folders is not None else set()
+        for depth in range(deepest + 1):
+            deeper: list[Path] = []
+            for folder in level:
+                yield folder, depth
+                if depth < deepest:
+                    deeper += self._children(folder, entered)
+            level = deeper
+
+    def _children(self, folder: Path, entered: set[str]) -> list[Path]:
+        root = self.root
+        try:
+            children = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError:
+            return []
+        found: list[Path] = []
+        for child in children:
+            if (root.skips_dot_folders and child.name.startswith(".")) \
+                    or child.name in root.skipped or not _is_folder(child):
+                continue
+            if root.max_folders is not None:
+                real = os.path.realpath(child.path)
+                if real in entered:
+                    continue  # reached before: not entered again, not counted
+                if len(entered) >= root.max_folders:
+                    self.truncated = True
+                    continue
+                entered.add(real)
+            found.append(Path(child.path))
+        return found
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:
