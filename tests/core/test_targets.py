@@ -149,6 +149,15 @@ FACTS = [
     Fact("codex", "§9.5 description over 1,024: invalid description", skill(
         "my-skill", "Use when asked. " + "x" * 1030), code="SK053", severity=Severity.ERROR,
         loads=False),
+    Fact("codex", "§9.5 metadata.short-description over 1,024: invalid", skill(
+        "my-skill", "Does X. Use when Y.", "metadata:", "  short-description: " + "x" * 1030),
+        code="SK053", severity=Severity.ERROR, loads=False, says="metadata.short-description"),
+    Fact("codex", "§9.5 metadata.short-description is measured on one line", skill(
+        "my-skill", "Does X. Use when Y.", "metadata:",
+        "  short-description: |\n" + "    x\n" * 512), absent=("SK053",), loads=True),
+    Fact("copilot", "§9.5 metadata.short-description is not read elsewhere", skill(
+        "my-skill", "Does X. Use when Y.", "metadata:", "  short-description: " + "x" * 1030),
+        absent=("SK053",), loads=True),
     Fact("copilot", "§9.5 description over 1,024: truncated, not rejected", skill(
         "my-skill", "Use when asked. " + "x" * 1030), code="SK053", severity=Severity.WARNING,
         loads=True),

@@ -235,6 +235,9 @@ class RuntimeProfile:
     name_must_match_folder: bool = False
     name_limit: int | None = 64  #: characters `name` may have (None: no limit)
     description_limit: int | None = 1024  #: characters `description` may have (None: no limit)
+    #: characters `metadata.short-description` may have before the skill is rejected (Codex's
+    #: `MAX_SHORT_DESCRIPTION_LEN`; None: the runtime does not read it)
+    short_description_limit: int | None = None
     #: what happens over a limit: "reject" the skill, "truncate" the value, "none" (no limit)
     over_limit: Literal["reject", "truncate", "none"] = "reject"
     #: characters of `name` replaced by `-` in the command name (Gemini CLI)
@@ -423,7 +426,7 @@ CODEX = replace(
     collision="both", settings_folder=".codex", own_roots=(".codex/skills",),
     walked_roots=(".agents/skills", ".codex/skills"), walk_to="to-project-root",
     project_markers_setting=(".codex/config.toml", "project_root_markers"),
-    scan_skipped_folders=frozenset(), max_scan_folders=2000,
+    scan_skipped_folders=frozenset(), max_scan_folders=2000, short_description_limit=1024,
     name_source="name-or-folder", name_must_match_folder=False, command_sigil="$",
     injects_frontmatter=True, trims_body=False, arguments_delivery="part of the prompt, as typed",
     manual_only_switch="`policy: allow_implicit_invocation: false` in `agents/openai.yaml`",
