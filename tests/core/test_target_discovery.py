@@ -357,3 +357,12 @@ def test_scan_and_reach_agree_on_skipped_folders(repo: Path, target: str, relpat
     assert (_loaded(target, repo, home) == [f"repo/{relpath}"]) == found
     gap = discovery_gap(PROFILES[target], locate(path, home=home), home)
     assert (gap is None) == found, gap
+
+
+def test_a_later_trust_choice_replaces_an_earlier_one() -> None:
+    untrusted = settings_from_mapping({"target": "portable", "workspace-trust": "untrusted"})
+    gemini = next(m for m in untrusted.profile.members if m.name == "gemini-cli")
+    assert gemini.workspace_trust == "untrusted"
+    again = untrusted.merged(workspace_trust="auto")
+    assert again.profile is PROFILES["portable"]
+    assert untrusted.merged(target="gemini-cli").profile.workspace_trust == "untrusted"

@@ -216,6 +216,8 @@ class RuntimeProfile:
     #: what wave-lsp assumes about the folder's trust (the `workspace-trust` setting): "auto"
     #: reads the runtime's trust file, "trusted" and "untrusted" decide for every folder
     workspace_trust: Literal["auto", "trusted", "untrusted"] = "auto"
+    #: the profile a `with_workspace_trust` variant was made from (None: not a variant)
+    trust_base: RuntimeProfile | None = None
     #: config files of the runtime that name more skills roots, and how it reads them
     #: (`wave_lsp.core.workspace.runtime_config.ConfiguredRoots`)
     configured_roots: tuple[ConfiguredRoots, ...] = ()
@@ -570,14 +572,21 @@ def with_workspace_trust(profile: RuntimeProfile, trust: str) -> RuntimeProfile:
     """`profile` as wave-lsp reads it with the user's `workspace-trust` choice (`TRUST_CHOICES`):
     the same profile for "auto" or a runtime without workspace trust; for an aggregate, its
     members so read. One object per choice, so sessions and tables keyed by profile stay apt."""
-    if trust == "auto" or trust not in TRUST_CHOICES:
+    if trust not in TRUST_CHOICES:
         return profile
+    base = profile.trust_base or profile
+    if trust == "auto":
+        return base
+    if profile is not base:
+        return with_workspace_trust(base, trust)
     if profile.members:
         members = tuple(with_workspace_trust(member, trust) for member in profile.members)
-        return profile if members == profile.members else replace(profile, members=members)
+        return profile if members == profile.members else replace(
+            profile, members=members, trust_base=profile)
     if not profile.workspace_trust_gated:
         return profile
-    return replace(profile, workspace_trust="trusted" if trust == "trusted" else "untrusted")
+    return replace(profile, workspace_trust="trusted" if trust == "trusted" else "untrusted",
+                   trust_base=profile)
 
 
 @cache
