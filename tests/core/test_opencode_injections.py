@@ -116,3 +116,15 @@ def test_the_hover_on_format_bang(tmp_path: Path, target: str, fragment: str | N
         assert found is None or "Injected command" not in found.markdown
     else:
         assert found is not None and fragment in found.markdown
+
+
+@pytest.mark.parametrize(("target", "labels"), [("opencode", ["runs unchecked"]),
+                                                ("claude-code", [])])
+def test_the_inlay_hint_on_format_bang(tmp_path: Path, target: str, labels: list[str]) -> None:
+    from wave_lsp.core.features import FeatureContext
+    from wave_lsp.core.features.inlay import inlay_hints
+
+    text = _skill("Rust: format!`x`\n")
+    context = FeatureContext.for_text(text, tmp_path / ".agents/skills/my-skill/SKILL.md",
+                                      Settings.for_target(target))
+    assert [h.label for h in inlay_hints(context) if h.kind == "permission"] == labels

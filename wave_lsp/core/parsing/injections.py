@@ -109,6 +109,16 @@ def find_unanchored_injections(text: str, start: int = 0) -> tuple[Injection, ..
     return tuple(_injection("inline", match) for match in _INLINE_CANDIDATE.finditer(text, start))
 
 
+def injections_as_read(text: str, start: int = 0, *, needs_lookbehind: bool = True,
+                       skip_code_spans: bool = False) -> tuple[Injection, ...]:
+    """The injections of `text[start:]` as a runtime finds them, given its facts
+    (`RuntimeProfile.injection_needs_lookbehind`, `skips_injections_in_code_spans`): OpenCode's
+    unanchored pattern, or Claude Code's and Wave's."""
+    if not needs_lookbehind:
+        return find_unanchored_injections(text, start)
+    return find_injections(text, start, skip_code_spans=skip_code_spans).items
+
+
 def _inline_matches(text: str, start: int, *, after_word: bool) -> Iterator[re.Match[str]]:
     """The matches `INLINE_PATTERN.finditer(text, start)` yields (`after_word`: those of
     `AFTER_WORD_PATTERN`), found by scanning for `!`` and looking at the character before it: a

@@ -36,11 +36,7 @@ from typing import Any
 
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.injections import (
-    Injection,
-    find_injections,
-    find_unanchored_injections,
-)
+from wave_lsp.core.parsing.injections import Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime import arguments as args_module
 from wave_lsp.core.runtime.execution import (
@@ -153,10 +149,9 @@ def body_injections(document: SkillDocument, profile: RuntimeProfile) -> list[In
 def profile_injections(text: str, start: int, profile: RuntimeProfile) -> list[Injection]:
     """The injections of `text[start:]` as `profile`'s runtime finds them: Claude Code's and
     Wave's patterns, or OpenCode's, which has no look-behind (`` format!`x` `` runs there)."""
-    if not profile.injection_needs_lookbehind:
-        return list(find_unanchored_injections(text, start))
-    return list(find_injections(text, start,
-                                skip_code_spans=profile.skips_injections_in_code_spans).items)
+    return list(injections_as_read(text, start,
+                                   needs_lookbehind=profile.injection_needs_lookbehind,
+                                   skip_code_spans=profile.skips_injections_in_code_spans))
 
 
 @dataclass(slots=True)
