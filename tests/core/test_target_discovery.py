@@ -366,3 +366,16 @@ def test_a_later_trust_choice_replaces_an_earlier_one() -> None:
     again = untrusted.merged(workspace_trust="auto")
     assert again.profile is PROFILES["portable"]
     assert untrusted.merged(target="gemini-cli").profile.workspace_trust == "untrusted"
+
+
+def test_check_reads_the_trust_file_of_the_users_home(repo: Path,
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    home = repo.parent / "home"
+    _write(home, ".gemini/trustedFolders.json", json.dumps({str(repo): "DO_NOT_TRUST"}))
+    path = _write(repo, ".gemini/skills/mine/SKILL.md")
+    monkeypatch.setenv("HOME", str(home))
+    assert main(["check", str(path), "--target", "gemini-cli", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    codes = [f["code"] for file in report["files"] for f in file["findings"]]
+    assert codes == ["SK002"]

@@ -28,9 +28,11 @@ from wave_lsp.core.workspace.runtime_config import configured_root_paths, worksp
 def discovery_gap(profile: RuntimeProfile, location: SkillLocation, home: Path | None = None,
                   personal: bool = True) -> str | None:
     """None when `profile`'s runtime finds the file where it lies; otherwise why it does not, as a
-    clause that follows "Not discovered by <runtime>: " (a validator finds every file)."""
+    clause that follows "Not discovered by <runtime>: " (a validator finds every file). `home`:
+    the user's home folder (None: `Path.home()`, as discovery takes it)."""
     if not profile.scans_roots:
         return None
+    home = home if home is not None else Path.home()
     if location.scope == "plugin":
         return None if profile.loads_claude_plugins and in_target_skills_root(location, profile) \
             else "it does not load Claude Code plugins"
