@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, Rule, Severity, rules
+from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, Evidence, Rule, Severity, rules
 from wave_lsp.core.rules import all_checks, implemented_codes
 
 _LEVEL = {None: "–", 1: "error", 2: "warning", 3: "information", 4: "hint"}
@@ -133,11 +133,24 @@ LESS_SURE_FINDINGS = {
 
 
 def _evidence(item: Rule) -> str:
+    """The rule's facts as a table: per target, what the runtime does (or the project's advice),
+    where that is seen, and the version it was verified against."""
     if not item.evidence:
         return ""
-    rows = "\n".join(f"| {e.fact} | {e.source} | {e.verified} |" for e in item.evidence)
-    return ("\n## Evidence\n\n| runtime fact | source | verified against |\n|---|---|---|\n"
-            f"{rows}\n")
+    rows = "\n".join(f"| {_cell(e.target_label)} | {_cell(e.fact)} | {_cell(e.source)} | "
+                     f"{_cell(e.verified)} |" for e in item.evidence)
+    return ("\n## Evidence\n\n| targets | fact | source | verified against |\n"
+            f"|---|---|---|---|\n{rows}\n")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def evidence_line(evidence: Evidence) -> str:
+    """One fact as `wave-lsp rule` prints it."""
+    return (f"Evidence ({evidence.target_label}): {evidence.fact} (source: {evidence.source}; "
+            f"verified against: {evidence.verified})")
 
 
 def _applicability(item: Rule) -> str:
@@ -177,8 +190,7 @@ def describe_rule(item: Rule, *, brief: bool = False) -> str:
     if item.stops_loading:
         parts.append(stops_loading_text(item))
     parts.append(confidence_text(item))
-    for e in item.evidence:
-        parts.append(f"Evidence: {e.fact} (source: {e.source}; verified against {e.verified})")
+    parts.extend(evidence_line(e) for e in item.evidence)
     parts.append(where_checked(item.code))
     return "\n\n".join(parts)
 

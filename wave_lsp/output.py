@@ -182,7 +182,8 @@ def to_sarif(reports: list[FileReport], target: str) -> dict[str, Any]:
         **({"helpUri": url} if (url := rule(code).url) else {}),
         "help": {"text": f"{rule(code).why} Fix: {rule(code).fix} "
                          f"(`wave-lsp rule {code}` prints the whole page.)"},
-        "properties": {"confidence": rule(code).confidence.label},
+        "properties": {"confidence": rule(code).confidence.label,
+                       "evidence": [e.to_json() for e in rule(code).evidence]},
     } for code in used]
     driver: dict[str, Any] = {"name": "wave-lsp", "version": __version__}
     if PUBLIC_HOME_URL:

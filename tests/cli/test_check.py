@@ -218,3 +218,18 @@ def test_json_output_validates_against_its_schema(capsys, monkeypatch) -> None:
     schema = json.loads((ROOT / "schemas" / "check-output.schema.json").read_text("utf-8"))
     jsonschema.Draft202012Validator(schema).validate(data)
     assert len(data["files"]) == 5
+
+
+def test_sarif_rules_carry_the_catalog_evidence(tmp_path, capsys, monkeypatch) -> None:
+    """Each rule of a SARIF log carries its evidence rows (fact, source, version, targets) as
+    properties, exactly as the catalog holds them (docs/design/rules.md *Evidence*)."""
+    from wave_lsp.core.checking.catalog import rule
+
+    monkeypatch.chdir(tmp_path)
+    skill(tmp_path, "bad/SKILL.md", BROKEN)
+    main(["check", "--format", "sarif", "--no-personal"])
+    driver = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]
+    assert driver["rules"]
+    for item in driver["rules"]:
+        expected = [row.to_json() for row in rule(item["id"]).evidence]
+        assert expected and item["properties"]["evidence"] == expected

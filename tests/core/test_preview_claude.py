@@ -111,3 +111,32 @@ def test_preview_names_the_command_by_folder(tmp_path: Path) -> None:
                         folder="folder")
     result = run(path, target="claude-code")
     assert result.to_json()["skill"]["name"] == "folder"
+
+
+@pytest.mark.parametrize(("command", "claude"), [
+    # Claude Code merges stderr into the output in the order written (probes inj-stderr-*)
+    ("echo err >&2; echo out; echo err2 >&2", "err\nout\nerr2"),
+    ("echo err >&2", "err"),
+])
+def test_a_successful_commands_stderr(tmp_path: Path, command: str, claude: str) -> None:
+    """Claude Code shows it in the order written; Wave shows stdout only."""
+    text = f"---\ndescription: d\nallowed-tools: Bash(echo *)\n---\nA: !`{command}`\n"
+    path = claude_skill(tmp_path / "claude", text)
+    result = run(path, mode="execute", target="claude-code")
+    assert result.ok, result.error
+    assert rendered_body(result.text or "", path.parent) == f"A: {claude}\n"
+    path = claude_skill(tmp_path / "wave", text)
+    result = run(path, mode="execute", target="wave")
+    assert result.ok, result.error
+    assert "err" not in (result.text or "")
+
+
+def test_a_failing_commands_streams_are_one_under_stderr(tmp_path: Path) -> None:
+    """Claude Code's failure message shows the one merged stream under `[stderr]` (probe
+    inj-failing-streams)."""
+    path = claude_skill(tmp_path, "---\ndescription: d\nallowed-tools: Bash(echo *), Bash(ls *)\n"
+                                  "---\nA: !`echo out; echo err >&2; ls nosuchfile`\n")
+    result = run(path, mode="execute", target="claude-code")
+    assert not result.ok
+    assert result.error is not None
+    assert result.error.split(": ", 1)[1].startswith("[stderr]\nout\nerr\nls: ")

@@ -155,17 +155,48 @@ def _page(code: str) -> Path | None:
     return None
 
 
+#: what `evidence-target` says of a fact that holds under every target
+ALL_TARGETS = "all"
+#: how an advice row starts its fact, and what it gives as its version: the project's own
+#: judgement, which no runtime version can verify (docs/design/rules.md *Evidence*)
+ADVICE_PREFIX = "advice: "
+ADVICE_VERIFIED = "not a runtime fact"
+#: how a fact that no source confirmed starts, and what it gives as its version
+UNVERIFIED_PREFIX = "unverified: "
+UNVERIFIED_VERIFIED = "not verified"
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """One runtime fact a rule rests on: what the runtime does, where that is seen (its source
-    code, its documentation, an observed run), and the runtime version it was verified against."""
+    """One fact a rule rests on: what the runtime does, where that is seen (its source code, its
+    documentation, an oracle probe), the runtime version it was verified against, and the catalog
+    columns (targets) it is about. An *advice* row is the project's own judgement instead."""
 
     fact: str
     source: str
     verified: str
+    #: the catalog columns the fact is about; empty: every target
+    targets: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, str]:
-        return {"fact": self.fact, "source": self.source, "verified": self.verified}
+    @property
+    def is_advice(self) -> bool:
+        return self.fact.startswith(ADVICE_PREFIX)
+
+    @property
+    def is_unverified(self) -> bool:
+        return self.fact.startswith(UNVERIFIED_PREFIX)
+
+    def covers(self, column: str) -> bool:
+        """Whether the fact is about the target of catalog column `column`."""
+        return not self.targets or column in self.targets
+
+    @property
+    def target_label(self) -> str:
+        return ", ".join(self.targets) if self.targets else ALL_TARGETS
+
+    def to_json(self) -> dict[str, object]:
+        return {"fact": self.fact, "source": self.source, "verified": self.verified,
+                "targets": list(self.targets) or [ALL_TARGETS]}
 
 
 @cache
@@ -288,15 +319,31 @@ def _confidence(code: str, value: object) -> Confidence:
 
 
 def _evidence(code: str, entry: dict[str, Any]) -> tuple[Evidence, ...]:
-    """`evidence`, `evidence-source` and `evidence-verified`: parallel arrays of strings (the
-    catalog keeps to one-line values), one item per runtime fact."""
+    """`evidence`, `evidence-source`, `evidence-verified` and `evidence-target`: parallel arrays
+    of strings (the catalog keeps to one-line values), one item per fact; a target item is
+    `all` or catalog columns separated by spaces."""
     facts = entry.get("evidence", [])
     sources = entry.get("evidence-source", [])
     verified = entry.get("evidence-verified", [])
-    if not (len(facts) == len(sources) == len(verified)):
-        raise ValueError(f"{code}: evidence, evidence-source and evidence-verified must have one "
-                         "item each per fact")
-    return tuple(Evidence(*item) for item in zip(facts, sources, verified, strict=True))
+    targets = entry.get("evidence-target", [])
+    if not (len(facts) == len(sources) == len(verified) == len(targets)):
+        raise ValueError(f"{code}: evidence, evidence-source, evidence-verified and "
+                         "evidence-target must have one item each per fact")
+    return tuple(Evidence(fact, source, version, _evidence_targets(code, target))
+                 for fact, source, version, target
+                 in zip(facts, sources, verified, targets, strict=True))
+
+
+def _evidence_targets(code: str, text: str) -> tuple[str, ...]:
+    """One `evidence-target` item as catalog columns (empty for `all`)."""
+    names = tuple(text.split())
+    if names == (ALL_TARGETS,):
+        return ()
+    unknown = [name for name in names if name not in CATALOG_COLUMNS]
+    if not names or unknown:
+        raise ValueError(f"{code}: evidence-target must be `all` or catalog columns "
+                         f"(got {text!r})")
+    return names
 
 
 def rule(code: str) -> Rule:

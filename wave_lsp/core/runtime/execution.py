@@ -71,10 +71,14 @@ def read_only_environment() -> dict[str, str]:
 
 
 def run_command(command: str, cwd: Path, timeout: float = TIMEOUT_SECONDS,
-                environment: dict[str, str] | None = None) -> Outcome:
+                environment: dict[str, str] | None = None, merge_stderr: bool = False) -> Outcome:
+    """Run `command` in the runtime's shell. With `merge_stderr` its stderr shares one file with
+    its stdout (the child's descriptors 1 and 2 are the same open file, as `2>&1` makes them), so
+    `stdout` holds both in the order written and `stderr` is empty."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         process = subprocess.Popen([*shell(), command], cwd=cwd, stdin=subprocess.DEVNULL,
-                                   stdout=out, stderr=err, start_new_session=True,
+                                   stdout=out, stderr=out if merge_stderr else err,
+                                   start_new_session=True,
                                    preexec_fn=_limit_file_size, env=environment)
         timed_out = False
         try:

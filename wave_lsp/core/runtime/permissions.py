@@ -999,22 +999,32 @@ GIT_VALUE_OPTIONS = frozenset({"-C", "--git-dir", "--work-tree", "--namespace", 
 EXPANDS = "an expansion, assignment or wrapper"
 #: where a read-only command's output may go (`-` is a file of that name to bash)
 READ_ONLY_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
-#: text whose words tree-sitter-bash reads differently from bash (it drops an escaped blank and a
-#: quoted piece of blanks, and splits on \v, \f and \r, which bash keeps inside a word)
-MISREAD_TEXT = re.compile(r"[\v\f\r]|\\\s")
+#: text whose words tree-sitter-bash reads differently from bash (it drops an escaped blank, a
+#: quoted piece of blanks and a newline inside quotes, and splits on \v, \f and \r, which bash
+#: keeps inside a word)
+MISREAD_TEXT = re.compile(r"[\v\f\r\n]|\\\s")
 BLANK_QUOTES = re.compile(r"(['\"])[ \t]*\1")
+#: the same in a whole command line, where newlines separate commands
+MISREAD_LINE = re.compile(r"[\v\f\r]|\\[^\S\n]")
+#: pieces after which tree-sitter-bash ends a word that bash continues: a quote or a `{` followed
+#: by an escape (`'a'\;'b'` and `0{\a` are one word to bash, two to the parser), and a `$"…"`
+#: locale string, whose leading text the parser drops (`-$"x"` is `-x` to bash)
+QUOTE_THEN_ESCAPE = re.compile(r"['\"{]\\|\$\"")
 #: quoted text the engine cannot read back exactly as bash does
 QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 
 
 def _misread(written: str) -> bool:
     """Word shapes where tree-sitter-bash's words differ from bash's (found by comparing both on
-    generated words): an escaped blank, a quoted piece of blanks only, an unquoted `}` or `]`
-    (other than git's `@{…}`)."""
-    if MISREAD_TEXT.search(written):
+    generated words, `tests/security/test_word_differential.py`): an escaped blank, a quoted
+    piece of blanks only, a quote followed by an escape, an unquoted `}` or `]` (other than
+    git's `@{…}`)."""
+    if MISREAD_TEXT.search(written) or QUOTE_THEN_ESCAPE.search(written):
         return True
-    if BLANK_QUOTES.search(written) and not BLANK_QUOTES.fullmatch(written):
-        return True  # a blank quoted piece inside a longer word (`l" "/x`); `''` alone is read
+    if written.startswith("="):
+        return True  # `==x` and `=~x` start like test operators: the parser drops the `==`
+    if BLANK_QUOTES.search(written) and written not in ("''", '""'):
+        return True  # a quoted piece of blanks (`" "`, `l" "/x`); an empty `''` alone is read
     unquoted = re.sub(r"@\{[^{}]*\}", "", QUOTED.sub("", written))
     return "}" in unquoted or "]" in unquoted
 
@@ -1023,7 +1033,7 @@ def _misread(written: str) -> bool:
 LIVE_EXPANSION = re.compile(r"[*?\[]|^~|[=:]~")
 
 
-def _expands(word: Word) -> bool:
+def still_expands(word: Word) -> bool:
     """The shell still expands `word` (`pattern` also marks a `~` or `{` that bash leaves alone,
     as in `HEAD~3` or `stash@{0}`); a quoted or escaped pattern word counts as expanding."""
     if not word.pattern:
@@ -1048,7 +1058,7 @@ def _stays_inside(part: Part, rule: PermissionRule) -> bool:
                 if not path.startswith(folder.rstrip("/") + "/"):
                     continue
                 # a glob is judged by what it matches now (`…/u*/secret` through a link `up`)
-                matches = _glob_matches(path) if _expands(word) else [path]
+                matches = _glob_matches(path) if still_expands(word) else [path]
                 if not all(_under(match, folder) for match in matches):
                     return False
     return True
@@ -1324,6 +1334,24 @@ def deny_forms(part: Part) -> set[str]:
 
 
 # -- decisions ----------------------------------------------------------------------------------
+def word_reading_problem(part: Part, line: str) -> str | None:
+    """Why the engine cannot vouch that `part`'s words, as it read them from `line`, are the
+    words bash passes to the program (None when it can): a word computed at run time, or a shape
+    where tree-sitter-bash and bash split or join words differently (`_misread`; looked for in
+    the whole line too, because the parser may leave a word bash reads, such as an escaped tab,
+    out of the part). Words that still expand as globs are judged by their matches
+    (`readonly.glob_problem`), not here. `tests/security/test_word_differential.py` compares
+    this reading with bash's own."""
+    if any(word.value is None for word in part.words):
+        return "a word the shell still expands"
+    unsure = next((word.written for word in part.words if _misread(word.written)), None)
+    if (unsure is not None or MISREAD_TEXT.search(part.text) or QUOTE_THEN_ESCAPE.search(line)
+            or MISREAD_LINE.search(line)):
+        return (f"`{unsure or part.text}` has words the parser may split or join differently "
+                "from bash")
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     behavior: str  #: "allow", "ask" or "deny"
@@ -1406,27 +1434,24 @@ class PermissionEngine:
             if split.inputs or split.writes:
                 return "a redirection of a command group"
             for part in split.parts:
-                problem = self._part_problem(part, profile)
+                problem = self._part_problem(part, text, profile)
                 if problem is not None:
                     return problem
         return None
 
-    def _part_problem(self, part: Part, profile: RuntimeProfile) -> str | None:
+    def _part_problem(self, part: Part, text: str, profile: RuntimeProfile) -> str | None:
         if part.expansion or part.assignments or part.wrapped:
             return EXPANDS
         if part.inputs:
             return f"the input redirection `{part.inputs[0]}`"
         if any(word.value not in READ_ONLY_SINKS for word in part.writes):
             return "an output redirection"
-        if any(word.value is None for word in part.words):
-            return "a word the shell still expands"
-        unsure = next((word.written for word in part.words if _misread(word.written)), None)
-        if unsure is not None or MISREAD_TEXT.search(part.text):
-            return (f"`{unsure or part.text}` has words the parser may split or join differently "
-                    "from bash")
+        problem = word_reading_problem(part, text)
+        if problem is not None:
+            return problem
         program = _basename(part.program) or ""
         for word in part.words[1:]:
-            if _expands(word):
+            if still_expands(word):
                 problem = glob_problem(program, word.written, self.project)
                 if problem:
                     return problem

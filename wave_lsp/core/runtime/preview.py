@@ -434,16 +434,19 @@ def _execute(result: Invocation, plan: Plan) -> bool:
             result.error = (f'Shell command not run for pattern "{planned.injection.pattern}": '
                             f"{changed}")
             return False
+        merged = result.profile.merges_command_stderr
         outcome = run_command(planned.shell_command, cwd, timeout,
-                              read_only_environment() if planned.decision.read_only else None)
+                              read_only_environment() if planned.decision.read_only else None,
+                              merge_stderr=merged)
         planned.executed, planned.exit_code = True, outcome.exit_code
         if outcome.exit_code == 0:
             shown, saved = shown_output(placed_output(outcome.stdout, result.profile, tool))
         elif result.profile.aborts_on_command_failure:
             result.ok = False
-            parts = [outcome.stdout.strip()] if outcome.stdout.strip() else []
-            if outcome.stderr.strip():  # 2.1.332 leaves out an empty part and its label
-                parts.append(f"[stderr]\n{outcome.stderr.strip()}")
+            stdout, stderr = ("", outcome.stdout) if merged else (outcome.stdout, outcome.stderr)
+            parts = [stdout.strip()] if stdout.strip() else []
+            if stderr.strip():  # 2.1.332 leaves out an empty part and its label
+                parts.append(f"[stderr]\n{stderr.strip()}")
             result.error = (f'Shell command failed for pattern "{planned.injection.pattern}": '
                             + "\n".join(parts))
             return False

@@ -140,6 +140,9 @@ class RuntimeProfile:
     #: built-in read-only commands (`git status`, `ls`) run without any permission rule
     #: (`wave_lsp.core.runtime.readonly`; Claude Code yes, Wave's permission manager no)
     auto_allows_read_only: bool = False
+    #: an injected command's stderr goes into the same stream as its stdout, in the order
+    #: written (as `2>&1` does); a failure shows that stream under `[stderr]`
+    merges_command_stderr: bool = False
 
     # -- how the runtime reads a SKILL.md (docs/design/runtime-facts.md §3.1-§3.7) --------------
     #: the lenient YAML readings (`wave_lsp.core.parsing.yamltree.READINGS`) under which a
@@ -362,7 +365,7 @@ CLAUDE_CODE = RuntimeProfile(
     precedence="managed > personal > project (deeper project folders first)",
     settings_folder=".claude", honours_shell_field=True, aborts_on_command_failure=True,
     command_timeout_seconds=120.0,  # the Bash tool's 2 minutes (§3.7)
-    auto_allows_read_only=True,
+    auto_allows_read_only=True, merges_command_stderr=True,
     frontmatter_readings=frozenset({BUN, QUOTE_RETRY, TAB_RETRY}), strips_bom=True,
     frontmatter_ends_at_first_dashes=True, body_description_default="Skill",
     labels_listing_with_name=True, listing_controls_as_spaces=True,
@@ -381,6 +384,8 @@ CLAUDE_CODE = RuntimeProfile(
         # verified by the harness (tests/oracle): the listing's control characters, and the
         # argument words ending at the first shell operator after a word
         "listing_controls_as_spaces": "2.1.332", "argument_words": "2.1.332",
+        # the probes inj-stderr-*, inj-failing-streams: `err`, `out`, `err2` in that order
+        "merges_command_stderr": "2.1.332",
     }),
     yaml_loader="quoting-retry", name_source="folder", name_limit=None, description_limit=None,
     over_limit="none", own_roots=(".claude/skills",),

@@ -34,6 +34,7 @@ import re
 import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 
@@ -667,6 +668,7 @@ GLOB_COMMANDS = frozenset({"ls", "cat", "head", "tail", "wc", "stat", "grep", "d
                            "cmp", "realpath", "readlink", "sha256sum", "sha1sum", "md5sum"})
 #: a glob made of `*` and `?` only: bracket expressions are refused (bash's `[!x]`, `[^x]` and
 #: `[[:class:]]` differ from Python's matching, so their matches cannot be checked)
+_GLOB_CHARACTER = re.compile(r"[*?]")
 _PLAIN_GLOB = re.compile(r"[^'\"\\{}~$`\[\]=:@]*[*?][^'\"\\{}~$`\[\]=:@]*")
 
 
@@ -679,6 +681,12 @@ def glob_problem(program: str, pattern: str, cwd: Path | None) -> str | None:
         return f"`{pattern}` is a glob the shell expands"
     if cwd is None:
         return f"`{pattern}` is a glob, and there is no working directory to expand it in"
+    # a name's leading dot is matched only by a written `.` (`*` never matches `..`)
+    if any(segment.startswith(".") and _GLOB_CHARACTER.search(segment)
+           and (fnmatchcase("..", segment) or fnmatchcase(".", segment))
+           for segment in pattern.split("/")):
+        return (f"`{pattern}` may match `..`, the folder above (bash before 5.2 matches it; "
+                "macOS ships bash 3.2)")
     import glob as globbing
 
     for match in globbing.glob(pattern, root_dir=cwd):
