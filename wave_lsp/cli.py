@@ -38,6 +38,11 @@ def _add_common(command: argparse.ArgumentParser) -> None:
     command.add_argument("--no-personal", action="store_true",
                          help="do not consult personal roots and settings (~/.wave, ~/.claude, "
                               "~/.agents)")
+    command.add_argument("--workspace-trust", choices=("auto", "trusted", "untrusted"),
+                         help="whether runtimes that load workspace skills only in a trusted "
+                              "folder (Gemini CLI) trust the project (default: auto, what "
+                              "~/.gemini/trustedFolders.json says; a folder it has no rule for "
+                              "counts as trusted)")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -417,7 +422,8 @@ def _settings(args: argparse.Namespace, parser: argparse.ArgumentParser, start: 
         parser.exit(EXIT_USAGE, f"wave-lsp: {error}\n")
     for problem in unknown_keys(section):
         print(f"wave-lsp: warning: {where}: {problem}", file=sys.stderr)
-    return settings.merged(target=args.target, personal=False if args.no_personal else None)
+    return settings.merged(target=args.target, personal=False if args.no_personal else None,
+                           workspace_trust=getattr(args, "workspace_trust", None))
 
 
 def run_preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -489,7 +495,7 @@ def _list_targets(args: argparse.Namespace, parser: argparse.ArgumentParser,
     import json
     from pathlib import Path
 
-    from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
+    from wave_lsp.core.runtime.profiles import PROFILES, TARGETS, with_workspace_trust
     from wave_lsp.core.workspace.where import RUNTIMES, where_rows
 
     if args.targets.strip() == "all":
@@ -502,6 +508,7 @@ def _list_targets(args: argparse.Namespace, parser: argparse.ArgumentParser,
                                     f"choose `all` or from {', '.join(TARGETS)}\n")
         chosen = tuple(m for name in names for m in (PROFILES[name].members or (PROFILES[name],)))
         chosen = tuple(dict.fromkeys(chosen))
+    chosen = tuple(with_workspace_trust(p, settings.workspace_trust) for p in chosen)
     rows = where_rows(chosen, project, settings.home or Path.home(), settings.personal, Path.cwd())
     if args.format == "json":
         print(json.dumps({"version": 1, "targets": [p.name for p in chosen], "skills": rows},

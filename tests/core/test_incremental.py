@@ -372,3 +372,25 @@ def test_an_event_during_a_listing_is_not_lost() -> None:
             first = session.project(WAVE, t.project, t.home)
         assert "beta" not in first.by_name  # listed before it was written
         assert "beta" in session.project(WAVE, t.project, t.home).by_name
+
+
+@pytest.mark.parametrize("target", ["codex", "opencode", "gemini-cli"])
+def test_a_deep_scan_follows_nested_skills_by_listing_again(target: str) -> None:
+    """A root scanned at other depths than one (Codex six deep, OpenCode any depth, Gemini CLI the
+    root itself too): an event about a SKILL.md in it makes the snapshot list the disk again, so
+    a nested skill appears and goes as a fresh session sees it."""
+    from wave_lsp.core.runtime.profiles import PROFILES
+
+    profile = PROFILES[target]
+    with tempfile.TemporaryDirectory() as folder:
+        project, home = Path(folder) / "proj", Path(folder) / "home"
+        nested = project / ".agents/skills/group/new/SKILL.md"
+        nested.parent.mkdir(parents=True)
+        home.mkdir()
+        session = WorkspaceSession(freshness_seconds=None)
+        assert session.project(profile, project, home).skills == ()
+        nested.write_text("---\nname: new\ndescription: Does it. Use when asked.\n---\n", "utf-8")
+        session.apply_changes([(nested, C)])
+        fresh = WorkspaceSession(freshness_seconds=None).project(profile, project, home)
+        after = session.project(profile, project, home)
+        assert [s.name for s in after.skills] == [s.name for s in fresh.skills]

@@ -149,6 +149,15 @@ FACTS = [
     Fact("codex", "§9.5 description over 1,024: invalid description", skill(
         "my-skill", "Use when asked. " + "x" * 1030), code="SK053", severity=Severity.ERROR,
         loads=False),
+    Fact("codex", "§9.5 metadata.short-description over 1,024: invalid", skill(
+        "my-skill", "Does X. Use when Y.", "metadata:", "  short-description: " + "x" * 1030),
+        code="SK053", severity=Severity.ERROR, loads=False, says="metadata.short-description"),
+    Fact("codex", "§9.5 metadata.short-description is measured on one line", skill(
+        "my-skill", "Does X. Use when Y.", "metadata:",
+        "  short-description: |\n" + "    x\n" * 512), absent=("SK053",), loads=True),
+    Fact("copilot", "§9.5 metadata.short-description is not read elsewhere", skill(
+        "my-skill", "Does X. Use when Y.", "metadata:", "  short-description: " + "x" * 1030),
+        absent=("SK053",), loads=True),
     Fact("copilot", "§9.5 description over 1,024: truncated, not rejected", skill(
         "my-skill", "Use when asked. " + "x" * 1030), code="SK053", severity=Severity.WARNING,
         loads=True),
@@ -289,7 +298,8 @@ def test_where_it_loads_one_line_per_runtime(tmp_path: Path) -> None:
         SkillDocument.from_text(skill("other-name")), locate(path, home=tmp_path / "home"))}
     assert answers["codex"].line() == "Codex: loads as `$other-name`"
     assert answers["copilot"].line() == "Copilot: discovered, not loaded (SK039)"
-    assert answers["claude-code"].line() == "Claude Code: not discovered here"
+    assert answers["claude-code"].line() == ("Claude Code: not discovered here (it does not look "
+                                             "for it in `.agents/skills`)")
     assert "portable" not in answers
 
 
@@ -316,16 +326,6 @@ def test_opencode_counts_from_one_and_appends_the_base_directory(tmp_path: Path)
     shown = _preview(tmp_path, "opencode", skill(body="Fix $1 then $2.\n"), "bug fast")
     assert shown.startswith("Fix bug then fast.")
     assert "\n\nBase directory for this skill: " in shown
-
-
-def test_opencode_decides_no_permission(tmp_path: Path) -> None:
-    path = tmp_path / ".agents/skills/my-skill/SKILL.md"
-    path.parent.mkdir(parents=True)
-    text = skill(body="Fetch: !`git fetch`\n")
-    home = tmp_path / "home"
-    result = invoke(SkillDocument.from_text(text), locate(path, home=home),
-                    Settings.for_target("opencode", home=home), "")
-    assert result.ok and [p.decision.allowed for p in result.injections] == [True]
 
 
 # -- portable: the strictest reading over the nine, naming who drops the skill ----------------------

@@ -168,27 +168,35 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
 def _not_discovered(document: SkillDocument, location: SkillLocation,
                     settings: Settings) -> list[Finding]:
     """SK002 under an aggregate: the skill lies in a skills root that some of its runtimes never
-    scan (`.claude/skills` for Codex and Gemini CLI), so there it is not found at all
-    (docs/design/product.md *Where a skill loads*)."""
+    scan (`.claude/skills` for Codex and Gemini CLI), or where one of them does not reach it (a
+    folder it does not trust, beyond its folder cap), so there it is not found at all
+    (docs/design/product.md *Where a skill loads*; `reach.discovery_gap`)."""
     from wave_lsp.core.workspace.location import root_name
-    from wave_lsp.core.workspace.where import discovers
+    from wave_lsp.core.workspace.reach import discovery_gap
 
     if location.skills_root is None or location.scope == "plugin" or \
             not reported("SK002", settings):
         return []
     runtimes = [m for m in settings.profile.members if m.kind == "runtime"]
-    missing = [m.runtime for m in runtimes if not discovers(m, location)]
-    if not missing:
-        return []
-    shared = [m.runtime for m in runtimes if m.scans_root(".agents/skills")]
+    gaps = [(m, discovery_gap(m, location, settings.home, settings.personal)) for m in runtimes]
     root = root_name(location)
-    advice = (f"`.agents/skills/<name>/SKILL.md` is read by {runtime_names(shared)} alike"
-              if root != ".agents/skills" else
-              f"no skills root is read by every runtime; {runtime_names(missing)} need a copy "
-              "(or a link) in a root of their own")
-    finding = Finding(code="SK002", span=document.opener_span,
-                      message=f"Not discovered by {runtime_names(missing)}: they do not look for "
-                              f"it in `{root}`. {advice[:1].upper()}{advice[1:]}.")
+    elsewhere = f"it does not look for it in `{root}`"
+    missing = [m.runtime for m, gap in gaps if gap == elsewhere]
+    others = " ".join(f"Not discovered by {m.runtime}: {gap}." for m, gap in gaps
+                      if gap and gap != elsewhere)
+    if not missing and not others:
+        return []
+    message = others
+    if missing:
+        shared = [m.runtime for m in runtimes if m.scans_root(".agents/skills")]
+        advice = (f"`.agents/skills/<name>/SKILL.md` is read by {runtime_names(shared)} alike"
+                  if root != ".agents/skills" else
+                  f"no skills root is read by every runtime; {runtime_names(missing)} need a "
+                  "copy (or a link) in a root of their own")
+        message = (f"Not discovered by {runtime_names(missing)}: they do not look for it in "
+                   f"`{root}`. {advice[:1].upper()}{advice[1:]}." + (f" {others}" if others
+                                                                      else ""))
+    finding = Finding(code="SK002", span=document.opener_span, message=message)
     return finalize([finding], document, settings)
 
 

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wave_lsp.core.checking.catalog import Severity, rules
-from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE, PROFILES, TARGETS, RuntimeProfile
+from wave_lsp.core.runtime.profiles import (
+    DEFAULT_PROFILE,
+    PROFILES,
+    TARGETS,
+    TRUST_CHOICES,
+    RuntimeProfile,
+    with_workspace_trust,
+)
 
 if TYPE_CHECKING:
     from wave_lsp.core.workspace.location import SkillLocation
@@ -44,6 +51,18 @@ class Settings:
     #: file is checked for the target chosen from where it lives (`for_file`); the front ends set
     #: it, the core's default is the explicit `wave`
     auto_target: bool = False
+    #: what wave-lsp assumes about workspace trust (Gemini CLI loads workspace skills only in a
+    #: trusted folder): "auto" reads the runtime's trust file, "trusted" or "untrusted" decide
+    #: for every folder (`workspace-trust`, `--workspace-trust`, `wave.workspaceTrust`)
+    workspace_trust: str = "auto"
+
+    def __post_init__(self) -> None:
+        if self.workspace_trust not in TRUST_CHOICES:
+            raise SettingsError(f"workspace trust must be one of {', '.join(TRUST_CHOICES)}, "
+                                f"not {self.workspace_trust!r}")
+        # the profile as read with this choice (the same object for "auto")
+        object.__setattr__(self, "profile", with_workspace_trust(self.profile,
+                                                                 self.workspace_trust))
 
     @classmethod
     def for_target(cls, target: str, **values: Any) -> Settings:
@@ -179,6 +198,12 @@ def settings_from_mapping(data: Mapping[str, Any], base: Settings | None = None)
         changes["settings_files"] = tuple(files)
     if "personal" in data or "personalSkills" in data:
         changes["personal"] = bool(data.get("personal", data.get("personalSkills")))
+    trust = data.get("workspaceTrust", data.get("workspace-trust"))
+    if trust not in (None, ""):
+        if trust not in TRUST_CHOICES:
+            raise SettingsError(f"workspace-trust must be one of {', '.join(TRUST_CHOICES)}, "
+                                f"not {trust!r}")
+        changes["workspace_trust"] = str(trust)
     return settings.merged(**changes)
 
 
@@ -192,7 +217,7 @@ def _as_list(value: Any) -> list[str]:
 
 #: the keys `[tool.wave-lsp]` understands (`settings_from_mapping`)
 KNOWN_KEYS = ("target", "select", "ignore", "rules", "severity", "settingsFiles", "settings-files",
-              "personal", "personalSkills")
+              "personal", "personalSkills", "workspace-trust", "workspaceTrust")
 
 
 def unknown_keys(data: Mapping[str, Any]) -> list[str]:

@@ -21,7 +21,7 @@ from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
 from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
-from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.runtime.profiles import RuntimeProfile, with_workspace_trust
 from wave_lsp.core.runtime.substitute import VariableValues, resolve
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 
@@ -83,9 +83,13 @@ def _field(ctx: FeatureContext, offset: int) -> HoverText | None:
 
 def where_markdown(ctx: FeatureContext) -> str:
     """Where this skill loads, one line per runtime (`wave_lsp.core.workspace.where`)."""
-    from wave_lsp.core.workspace.where import where_it_loads
+    from wave_lsp.core.workspace.where import RUNTIMES, where_it_loads
 
-    lines = [f"- {answer.line()}" for answer in where_it_loads(ctx.document, ctx.location)]
+    settings = ctx.settings
+    runtimes = tuple(with_workspace_trust(p, settings.workspace_trust) for p in RUNTIMES)
+    lines = [f"- {answer.line()}" for answer in where_it_loads(
+        ctx.document, ctx.location, profiles=runtimes, home=settings.home,
+        personal=settings.personal)]
     return "Where it loads:\n\n" + "\n".join(lines)
 
 
@@ -206,16 +210,15 @@ def _skill_reference(ctx: FeatureContext, offset: int) -> HoverText | None:
 
 
 def _injection(ctx: FeatureContext, offset: int) -> HoverText | None:
-    from wave_lsp.core.parsing.injections import find_injections
-
     document = ctx.document
     if offset < document.body_offset:
         return None
-    found = [i for i in find_injections(document.text, document.body_offset).items
+    from wave_lsp.core.runtime.preview import plan_injections, profile_injections
+
+    found = [i for i in profile_injections(document.text, document.body_offset, ctx.profile)
              if i.span.start <= offset < i.span.end]
     if not found:
         return None
-    from wave_lsp.core.runtime.preview import plan_injections
 
     plan = plan_injections(document, ctx.location, ctx.settings)
     planned = next((p for p in plan.injections if p.injection.span == found[0].span), None)
@@ -237,7 +240,10 @@ def injection_markdown(planned: PlannedInjection) -> str:
         where = f" in `{decision.rule.path}`" if decision.rule.path and \
             decision.rule.source != "allowed-tools" else ""
         lines.append(f"Rule: `{decision.rule.raw}` ({decision.rule.source}{where}).")
-    if not decision.allowed:
+    if planned.unchecked_by_runtime:
+        lines[1] = (f"The runtime runs it with no permission check. wave-lsp's engine, which "
+                    f"decides whether `preview --execute` runs it: {verdict}. {decision.reason}")
+    elif not decision.allowed:
         lines.append("The whole invocation aborts: no command runs and the model gets no text.")
     return "\n\n".join(lines)
 

@@ -10,7 +10,8 @@ may run, for the current target (docs/design/lsp.md *Inlay hints and semantic to
   the preview and the hover show (`wave_lsp.core.runtime.preview.plan_injections`).
 
 Labels stay short; the tooltip (Markdown) explains. The placeholders are found by the runtime's own
-patterns (`variables.PLACEHOLDER`, `arguments.argument_references`, `find_injections`).
+patterns (`variables.PLACEHOLDER`, `arguments.argument_references`, `injections_as_read`: the
+target's own injection pattern).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Literal
 
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.features.hover import argument_markdown, injection_markdown, variable_markdown
-from wave_lsp.core.parsing.injections import CommandSpans, Injection, find_injections
+from wave_lsp.core.parsing.injections import CommandSpans, Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
 from wave_lsp.core.runtime.permissions import Decision
@@ -48,7 +49,9 @@ def inlay_hints(ctx: FeatureContext, within: Span | None = None) -> list[InlayHi
     end = len(document.text) if within is None else within.end
     if start > end:
         return []
-    injections = list(find_injections(document.text, document.body_offset).items)
+    profile = ctx.profile
+    injections = list(injections_as_read(document.text, document.body_offset,
+                                         needs_lookbehind=profile.injection_needs_lookbehind))
     commands = CommandSpans(injections)
     hints = [*_variable_hints(ctx, commands, start, end),
              *_argument_hints(ctx, commands, start, end),
@@ -159,5 +162,7 @@ def _injection_hints(ctx: FeatureContext, injections: list[Injection]) -> Iterat
     for injection in injections:
         planned = by_span.get(injection.span)
         if planned is not None:
-            yield InlayHint(injection.span.end, decision_label(planned.decision),
-                            injection_markdown(planned), "permission")
+            # a runtime that runs it unchecked (OpenCode): say so; the tooltip gives wave-lsp's
+            label = "runs unchecked" if planned.unchecked_by_runtime else decision_label(
+                planned.decision)
+            yield InlayHint(injection.span.end, label, injection_markdown(planned), "permission")

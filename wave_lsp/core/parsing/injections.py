@@ -6,6 +6,10 @@ Exactly Claude Code's patterns, which Wave adopts (docs/design/runtime-facts.md 
 stands at the start of a line or after white space (`/(?<=^|\\s)!`([^`]+)`/m`), so `` `#REF!` ``,
 `format!` and `KEY=!`x`` are text. Patterns run over the raw body, code fences included. The
 command is the captured text, trimmed; an empty command is skipped by the runtimes.
+
+OpenCode (docs/design/runtime-facts.md §9.7) has one pattern only, `` /!`([^`]+)`/g `` over the
+whole template: no look-behind (so `` format!`x` `` is a command), no ```` ```! ```` blocks, no
+code-span rule (`find_unanchored_injections`).
 """
 
 from __future__ import annotations
@@ -96,6 +100,23 @@ def _find(text: str, start: int, skip_code_spans: bool = False) -> Injections:
                        if not any(s.start <= m.start() < s.end for s in taken))
     found.sort(key=lambda item: item.span.start)
     return Injections(tuple(found), unclosed, after_word)
+
+
+@lru_cache(maxsize=64)
+def find_unanchored_injections(text: str, start: int = 0) -> tuple[Injection, ...]:
+    """Every `` !`cmd` `` of `text[start:]` wherever it stands, as OpenCode's `` /!`([^`]+)`/g ``
+    finds them (left to right, without overlap), in document order."""
+    return tuple(_injection("inline", match) for match in _INLINE_CANDIDATE.finditer(text, start))
+
+
+def injections_as_read(text: str, start: int = 0, *, needs_lookbehind: bool = True,
+                       skip_code_spans: bool = False) -> tuple[Injection, ...]:
+    """The injections of `text[start:]` as a runtime finds them, given its facts
+    (`RuntimeProfile.injection_needs_lookbehind`, `skips_injections_in_code_spans`): OpenCode's
+    unanchored pattern, or Claude Code's and Wave's."""
+    if not needs_lookbehind:
+        return find_unanchored_injections(text, start)
+    return find_injections(text, start, skip_code_spans=skip_code_spans).items
 
 
 def _inline_matches(text: str, start: int, *, after_word: bool) -> Iterator[re.Match[str]]:

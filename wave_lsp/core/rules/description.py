@@ -71,6 +71,7 @@ def _description(ctx: CheckContext) -> tuple[FieldEntry, str] | None:
 
 @check("SK052", "SK053", "SK054", "SK056")
 def description_text(ctx: CheckContext) -> Iterator[Finding]:
+    yield from _short_description(ctx)
     found = _description(ctx)
     if found is None:
         return
@@ -99,6 +100,24 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding("SK056", span, "`description` says what the skill is but not *when* to "
                                          "use it; add a sentence such as \"Use when the user asks "
                                          "to …\" so the model knows when to pick it.")
+
+
+def _short_description(ctx: CheckContext) -> Iterator[Finding]:
+    """SK053 for `metadata.short-description` under a runtime that limits it (Codex rejects the
+    skill: `invalid metadata.short-description: exceeds maximum length of 1024 characters`)."""
+    limit = ctx.profile.short_description_limit
+    entry = ctx.document.fields.get("metadata")
+    if limit is None or entry is None or entry.node.kind != "mapping":
+        return
+    for key, value in entry.node.pairs:
+        text = value.value() if key.value() == "short-description" else None
+        collapsed = " ".join(text.split()) if isinstance(text, str) else ""
+        if len(collapsed) > limit:  # Codex measures it on one line, white space collapsed
+            yield ctx.finding("SK053", value.span,
+                              f"`metadata.short-description` has {len(collapsed):,} characters "
+                              f"(limit {limit:,}): {ctx.profile.runtime} rejects the skill "
+                              "(`invalid metadata.short-description: exceeds maximum length of "
+                              f"{limit} characters`). Shorten it.")
 
 
 def _angle_brackets(ctx: CheckContext, entry: FieldEntry) -> Iterator[int]:

@@ -26,6 +26,7 @@ from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, WAVE
 from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.workspace.location import SKILL_FILE, in_target_skills_root
+from wave_lsp.core.workspace.reach import discovery_gap
 
 
 def first_line_span(ctx: CheckContext) -> Span:
@@ -74,7 +75,13 @@ def skill_location(ctx: CheckContext) -> Iterator[Finding]:
     is_skill_file = location.path.name.lower() == SKILL_FILE.lower()
     if is_skill_file and location.scope != "plugin" and \
             ctx.profile.finds_at_depth(location.depth_in_root):
-        return  # this runtime scans that deep (Gemini CLI reads `<root>/SKILL.md`, Codex deeper)
+        # this runtime scans that deep (Gemini CLI reads `<root>/SKILL.md`, Codex deeper); it
+        # may still not reach it: an untrusted folder, a folder cap (`reach.discovery_gap`)
+        gap = discovery_gap(ctx.profile, location, ctx.settings.home, ctx.settings.personal)
+        if gap is not None and not ctx.profile.members:
+            yield ctx.finding("SK002", first_line_span(ctx),
+                              f"Not discovered by {ctx.profile.runtime}: {gap}.")
+        return
     if location.depth_in_root == 0 and is_skill_file:
         message = (f"This SKILL.md lies directly in `{shown_root}/`: runtimes load only "
                    f"`{shown_root}/<skill-name>/SKILL.md`. Move it into a folder named after "

@@ -13,13 +13,17 @@ Wave).
    that is not allowed aborts the invocation with exactly
    `Shell command permission check failed for pattern "<pattern>": <reason>` and no text.
    Dry-run runs nothing. Execute mode runs the allowed commands (`wave_lsp.core.runtime.execution`).
+   A runtime that runs its commands with no permission check (OpenCode, whose pattern also has no
+   look-behind: `profile_injections`) does not abort: the dry-run lists every command it would
+   run, each still decided by wave-lsp's engine, and execute mode runs nothing unless the engine
+   allows every one of them (docs/design/product.md *Preview* step 4).
 5. A structured result (`Invocation.to_json`), the same for the CLI and the language server, and
    two texts for people: `preview_markdown` (the read-only document an editor shows) and
    `preview_summary` (a few lines for a message).
 
 Argument text is never treated as a command and never reaches a shell: injections are found in the
-document before substitution, and under `claude-code` (whose runtime would splice the arguments
-into the command) a command changed by argument substitution is shown but never executed.
+document before substitution, and under `claude-code` and `opencode` (whose runtimes would splice
+the arguments into the command) a command changed by argument substitution is shown but never executed.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from typing import Any
 
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.injections import Injection, find_injections
+from wave_lsp.core.parsing.injections import Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime import arguments as args_module
 from wave_lsp.core.runtime.execution import (
@@ -139,9 +143,15 @@ def shell_tool(document: SkillDocument, profile: RuntimeProfile) -> str:
 def body_injections(document: SkillDocument, profile: RuntimeProfile) -> list[Injection]:
     """The injections of the body `profile`'s runtime sends (`read_as`), empty ones included: an
     inline one in a code span is text under a runtime that skips them."""
-    start = read_as(document, profile).body_offset
-    return list(find_injections(document.text, start,
-                                skip_code_spans=profile.skips_injections_in_code_spans).items)
+    return profile_injections(document.text, read_as(document, profile).body_offset, profile)
+
+
+def profile_injections(text: str, start: int, profile: RuntimeProfile) -> list[Injection]:
+    """The injections of `text[start:]` as `profile`'s runtime finds them: Claude Code's and
+    Wave's patterns, or OpenCode's, which has no look-behind (`` format!`x` `` runs there)."""
+    return list(injections_as_read(text, start,
+                                   needs_lookbehind=profile.injection_needs_lookbehind,
+                                   skip_code_spans=profile.skips_injections_in_code_spans))
 
 
 @dataclass(slots=True)
@@ -152,6 +162,9 @@ class PlannedInjection:
     from_arguments: bool = False  #: argument text was spliced in (claude-code)
     #: the pattern as the runtime sees it (after substitution): what the abort message quotes
     shown_pattern: str = ""
+    #: the runtime runs it without asking any permission rule (OpenCode): `decision` is then
+    #: wave-lsp's own, which decides only whether `preview --execute` runs it
+    unchecked_by_runtime: bool = False
     executed: bool = False
     exit_code: int | None = None
     output_preview: str | None = None
@@ -160,7 +173,8 @@ class PlannedInjection:
     def to_json(self, document: SkillDocument) -> dict[str, Any]:
         return {"pattern": self.injection.pattern, "command": self.shell_command,
                 "range": document.lines.range(self.injection.span).to_json(),
-                **self.decision.to_json(), "executed": self.executed, "exitCode": self.exit_code,
+                **self.decision.to_json(), "runtimeChecks": not self.unchecked_by_runtime,
+                "executed": self.executed, "exitCode": self.exit_code,
                 "outputPreview": self.output_preview,
                 "outputFile": str(self.output_file) if self.output_file else None}
 
@@ -256,15 +270,15 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
                                                        profile)
         command = substitute(command, values, in_shell=True).text
         pattern = substitute(pattern, values, in_shell=True).text
+        # (a runtime that runs every command unchecked, OpenCode, still gets wave-lsp's decision:
+        # it gates `preview --execute`, never the runtime's behaviour the preview shows)
         decision = _fail_closed(rules) or _unsafe_values(injection.command, values, tool)
-        if not profile.injections_permission_checked:  # OpenCode runs every one
-            decision = Decision("allow", f"{profile.runtime} runs injected commands without a "
-                                         "permission check")
         if decision is None:  # the same command is decided once (a long skill repeats some)
             decision = decided.get(command)
         if decision is None:
             decision = decided[command] = engine.check(command)
-        planned.append(PlannedInjection(injection, command, decision, spliced, pattern))
+        planned.append(PlannedInjection(injection, command, decision, spliced, pattern,
+                                        not profile.injections_permission_checked))
     if profile.splices_arguments_into_commands and raw_arguments:
         planned += _argument_injections(document, raw_arguments, words, names, values, engine,
                                         {p.shown_pattern for p in planned}, rules)
@@ -284,13 +298,15 @@ def _argument_injections(document: SkillDocument, raw: str, words: list[str], na
                       values, in_shell=True).text
     found = []
     at = Span(start, start)
-    skip = values.profile.skips_injections_in_code_spans
-    for item in find_injections(text, skip_code_spans=skip).items:
-        if item.empty or item.pattern in known:
+    profile = values.profile
+    for item in profile_injections(text, 0, profile):
+        if item.empty or item.pattern in known or (item.kind == "block"
+                                                   and not profile.runs_injection_blocks):
             continue
         injection = Injection(item.kind, item.pattern, item.command, at, at)
         decision = _fail_closed(rules) or engine.check(item.command)
-        found.append(PlannedInjection(injection, item.command, decision, True, item.pattern))
+        found.append(PlannedInjection(injection, item.command, decision, True, item.pattern,
+                                      not profile.injections_permission_checked))
     return found
 
 
@@ -356,8 +372,11 @@ def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
                 f"{settings.profile.runtime} runs none of the skill's commands and shows "
                 f"`{settings.profile.disabled_injection_text}` in their place")
         denied = next((p for p in plan.injections if not p.decision.allowed), None)
-        if denied is not None:
+        if denied is not None and not denied.unchecked_by_runtime:
             result.ok, result.error = False, permission_message(denied)
+            return result
+        if denied is not None and mode == "execute":  # every decision before anything runs
+            result.ok, result.error = False, unchecked_refusal(denied, result.profile)
             return result
         if mode == "execute" and not _execute(result, plan):
             return result
@@ -366,6 +385,16 @@ def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
     finally:
         if arguments_file is not None:
             arguments_file.close()
+
+
+def unchecked_refusal(planned: PlannedInjection, profile: RuntimeProfile) -> str:
+    """Why `preview --execute` runs nothing for a runtime that runs its commands unchecked
+    (OpenCode): the runtime would run this one, wave-lsp's permission engine does not allow it."""
+    return (f'Shell commands not run: wave-lsp\'s permission engine does not allow pattern '
+            f'"{planned.shown_pattern or planned.injection.pattern}" ({planned.decision.reason}). '
+            f"{profile.runtime} would run it {profile.injections_run_when}, with no permission "
+            "check; wave-lsp runs a command only when its engine allows it. The dry-run shows "
+            "every command the runtime would run.")
 
 
 def not_user_invocable(document: SkillDocument, location: SkillLocation,
@@ -522,14 +551,23 @@ def injection_lines(result: Invocation) -> list[str]:
         line = lines.position(planned.injection.span.start).line + 1
         decision = planned.decision
         state = ("ran, exit code " + str(planned.exit_code)) if planned.executed else "not run"
+        verdict = f"{decision.behavior} — {decision.reason}"
+        if planned.unchecked_by_runtime:
+            verdict = (f"{result.profile.runtime} runs it with no permission check; wave-lsp's "
+                       f"engine (for --execute): {verdict}")
         described.append(f"injection {index} (line {line}) `{planned.shell_command}`: "
-                         f"{decision.behavior} — {decision.reason} [{state}]")
+                         f"{verdict} [{state}]")
     return described
 
 
 def commands_that_run(result: Invocation) -> int:
     """How many commands this invocation runs (execute) or would run (dry-run): none when one is
-    refused, since the first refusal aborts the whole invocation."""
+    refused, since the first refusal aborts the whole invocation. A runtime that runs commands
+    unchecked (OpenCode) runs every one of them; in execute mode wave-lsp counts those it ran."""
+    if any(planned.unchecked_by_runtime for planned in result.injections):
+        if result.mode == "execute":
+            return sum(planned.executed for planned in result.injections)
+        return len(result.injections)
     if any(not planned.decision.allowed for planned in result.injections):
         return 0
     return len(result.injections)

@@ -49,6 +49,26 @@ YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", 
 Collision = Literal["rank", "both"]
 
 
+@dataclass(frozen=True, slots=True)
+class ConfiguredRoots:
+    """Where a runtime's own configuration names more skills roots (docs/design/runtime-facts.md
+    §9.1): the files it reads (relative to a folder; the last one that sets the key wins), under
+    which key, and what relative paths in it are relative to."""
+
+    #: the files, relative to the folder `files_in` names
+    files: tuple[str, ...]
+    #: "home" (the home folder), "walk" (each folder of the profile's walk, the outermost first)
+    #: or "workspace" (the working folder)
+    files_in: Literal["home", "walk", "workspace"]
+    key: tuple[str, ...]  #: the setting, as the keys leading to it (`("skills", "paths")`)
+    #: "list": a list of paths; "object": paths as keys, each on (`true`) or off. Relative
+    #: paths are relative to the working folder, and `~/` is the home folder
+    form: Literal["list", "object"]
+    scan: Literal["any-depth", "profile"]  #: `**/SKILL.md`, or the profile's own depths
+    #: these roots beat the profile's others (OpenCode loads them last, and the last one wins)
+    wins: bool = False
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class RuntimeProfile:
     """How one target loads, lists and invokes skills."""
@@ -180,6 +200,41 @@ class RuntimeProfile:
     max_scan_depth: int | None = 1
     #: the project roots, in words, as the runtime finds them (walk-up rules), for messages
     project_roots_rule: str = ""
+    #: project roots looked for in every folder of a walk from the working folder (docs/design/
+    #: runtime-facts.md §9.1): "to-project-root" walks up to the first folder holding one of
+    #: `project_markers` (Codex; no marker: the working folder only), "to-worktree" up to the
+    #: git root (OpenCode; no git root: the working folder only); the home folder ends a walk
+    walked_roots: tuple[str, ...] = ()
+    walk_to: Literal["", "to-project-root", "to-worktree"] = ""
+    #: of two same-named skills in walked folders, the outer folder's wins (OpenCode loads the
+    #: walk from the working folder upwards and keeps the last); else the deeper folder's
+    walk_outer_wins: bool = False
+    #: what marks the project root a walk stops at, and the user config file (under the home
+    #: folder) and key that replace them (Codex: `project_root_markers` in `~/.codex/config.toml`)
+    project_markers: tuple[str, ...] = (".git",)
+    project_markers_setting: tuple[str, str] | None = None
+    #: folders below a skills root a scan never enters (besides names starting with a dot)
+    scan_skipped_folders: frozenset[str] = frozenset({"node_modules", ".git", ".hg", ".svn"})
+    #: the roots whose scan enters folders named with a leading dot (OpenCode globs its
+    #: `.claude` and `.agents` roots with `dot: true`); elsewhere a deep scan skips them
+    dot_scanned_roots: tuple[str, ...] = ()
+    #: the scan of one skills root stops after this many folders (Codex:
+    #: `MAX_SKILLS_DIRS_PER_ROOT: usize = 2000`, the root included, breadth first); None: no cap
+    max_scan_folders: int | None = None
+    #: project (workspace) skills load only in a folder the user trusts (Gemini CLI): the user's
+    #: trust file and settings file under the home folder, in the runtime's format
+    #: (`wave_lsp.core.workspace.runtime_config`)
+    workspace_trust_gated: bool = False
+    trust_folders_file: str = ""
+    trust_settings_file: str = ""
+    #: what wave-lsp assumes about the folder's trust (the `workspace-trust` setting): "auto"
+    #: reads the runtime's trust file, "trusted" and "untrusted" decide for every folder
+    workspace_trust: Literal["auto", "trusted", "untrusted"] = "auto"
+    #: the profile a `with_workspace_trust` variant was made from (None: not a variant)
+    trust_base: RuntimeProfile | None = None
+    #: config files of the runtime that name more skills roots, and how it reads them
+    #: (`wave_lsp.core.workspace.runtime_config.ConfiguredRoots`)
+    configured_roots: tuple[ConfiguredRoots, ...] = ()
     #: the roots in precedence order, highest first, as `project:<folder>` / `personal:<folder>`,
     #: when project and personal roots interleave (OpenCode); None: every project root, then
     #: every personal one
@@ -196,6 +251,9 @@ class RuntimeProfile:
     name_must_match_folder: bool = False
     name_limit: int | None = 64  #: characters `name` may have (None: no limit)
     description_limit: int | None = 1024  #: characters `description` may have (None: no limit)
+    #: characters `metadata.short-description` may have before the skill is rejected (Codex's
+    #: `MAX_SHORT_DESCRIPTION_LEN`; None: the runtime does not read it)
+    short_description_limit: int | None = None
     #: what happens over a limit: "reject" the skill, "truncate" the value, "none" (no limit)
     over_limit: Literal["reject", "truncate", "none"] = "reject"
     #: characters of `name` replaced by `-` in the command name (Gemini CLI)
@@ -384,13 +442,17 @@ CODEX = replace(
     skills_roots=(".agents/skills", ".codex/skills"),
     personal_roots=(".agents/skills", ".codex/skills"),
     min_scan_depth=0, max_scan_depth=6,
-    project_roots_rule="`.agents/skills` in every folder from the project root (the first ancestor "
-                       "with a project marker, `.git` by default) down to the working folder, "
-                       "and `.codex/skills`; personal `~/.agents/skills`, `$CODEX_HOME/skills`, "
-                       "admin `/etc/codex/skills`",
+    project_roots_rule="`.agents/skills` and `.codex/skills` in every folder from the project root "
+                       "(the first ancestor with a project marker, `.git` by default, or "
+                       "`project_root_markers` of `~/.codex/config.toml`) down to the working "
+                       "folder; personal `~/.agents/skills`, `$CODEX_HOME/skills`, admin "
+                       "`/etc/codex/skills`; at most 2,000 folders per root",
     precedence="both skills of one name load (Repo, then User, System, Admin); a plain `$name` "
                "then selects neither",
     collision="both", settings_folder=".codex", own_roots=(".codex/skills",),
+    walked_roots=(".agents/skills", ".codex/skills"), walk_to="to-project-root",
+    project_markers_setting=(".codex/config.toml", "project_root_markers"),
+    scan_skipped_folders=frozenset(), max_scan_folders=2000, short_description_limit=1024,
     name_source="name-or-folder", name_must_match_folder=False, command_sigil="$",
     injects_frontmatter=True, trims_body=False, arguments_delivery="part of the prompt, as typed",
     manual_only_switch="`policy: allow_implicit_invocation: false` in `agents/openai.yaml`",
@@ -408,6 +470,8 @@ COPILOT = replace(
     precedence="workspace > personal, `.github/skills` > `.agents/skills` > `.claude/skills`; "
                "the first skill of a name wins and later ones are skipped",
     settings_folder=".github", own_roots=(".github/skills", ".copilot/skills"),
+    configured_roots=(ConfiguredRoots((".vscode/settings.json",), "workspace",
+                                      ("chat.agentSkillsLocations",), "object", "profile"),),
     yaml_loader="error-collecting", name_source="name",
     name_must_match_folder=True, over_limit="truncate",
     arguments_delivery="part of the prompt, as typed",
@@ -440,13 +504,25 @@ OPENCODE = replace(
                 "project:.agents/skills", "project:.claude/skills",
                 "personal:.agents/skills", "personal:.claude/skills"),
     min_scan_depth=0, max_scan_depth=None,
-    project_roots_rule="`.claude/skills` and `.agents/skills` of every folder from the working "
-                       "folder up to the worktree, then `.opencode/{skill,skills}`",
+    project_roots_rule="`.claude/skills`, `.agents/skills` and `.opencode/{skill,skills}` of every "
+                       "folder from the working folder up to the worktree (the git root), then "
+                       "`skills.paths` of `opencode.json`",
     precedence="the last skill loaded wins: personal `~/.claude`, `~/.agents`, then the project's "
                "`.claude`, `.agents` (walking up), then the config folders (`.opencode`, "
                "`~/.config/opencode`)",
     settings_folder=".opencode", yaml_loader="colon-retry", strips_bom=True,
     reads_unclosed_frontmatter_to_end=True,  # gray-matter (parser probe, runtime-facts §10)
+    walked_roots=(".claude/skills", ".agents/skills", ".opencode/skill", ".opencode/skills"),
+    walk_to="to-worktree", walk_outer_wins=True,
+    dot_scanned_roots=(".claude/skills", ".agents/skills"),
+    configured_roots=(
+        ConfiguredRoots((".config/opencode/config.json", ".config/opencode/opencode.json",
+                         ".config/opencode/opencode.jsonc"), "home", ("skills", "paths"),
+                        "list", "any-depth", wins=True),
+        ConfiguredRoots(("opencode.json", "opencode.jsonc", ".opencode/opencode.json",
+                         ".opencode/opencode.jsonc"), "walk", ("skills", "paths"), "list",
+                        "any-depth", wins=True),
+    ),
     own_roots=(".opencode/skills", ".opencode/skill", ".config/opencode/skills",
                ".config/opencode/skill"),
     name_source="name", name_limit=None, description_limit=None, over_limit="none",
@@ -469,6 +545,8 @@ GEMINI_CLI = replace(
                "`.gemini/skills` within each; the later tier replaces the earlier one with a "
                "conflict warning",
     settings_folder=".gemini", own_roots=(".gemini/skills",), yaml_loader="line-fallback",
+    workspace_trust_gated=True, trust_folders_file=".gemini/trustedFolders.json",
+    trust_settings_file=".gemini/settings.json",
     name_source="name",
     name_limit=None, description_limit=None, over_limit="none",
     name_replaced_chars=':\\/<>*?"|',
@@ -509,6 +587,31 @@ DEFAULT_PROFILE = WAVE
 
 def profile_named(name: str) -> RuntimeProfile | None:
     return PROFILES.get(name)
+
+
+TRUST_CHOICES = ("auto", "trusted", "untrusted")
+
+
+@cache
+def with_workspace_trust(profile: RuntimeProfile, trust: str) -> RuntimeProfile:
+    """`profile` as wave-lsp reads it with the user's `workspace-trust` choice (`TRUST_CHOICES`):
+    the same profile for "auto" or a runtime without workspace trust; for an aggregate, its
+    members so read. One object per choice, so sessions and tables keyed by profile stay apt."""
+    if trust not in TRUST_CHOICES:
+        return profile
+    base = profile.trust_base or profile
+    if trust == "auto":
+        return base
+    if profile is not base:
+        return with_workspace_trust(base, trust)
+    if profile.members:
+        members = tuple(with_workspace_trust(member, trust) for member in profile.members)
+        return profile if members == profile.members else replace(
+            profile, members=members, trust_base=profile)
+    if not profile.workspace_trust_gated:
+        return profile
+    return replace(profile, workspace_trust="trusted" if trust == "trusted" else "untrusted",
+                   trust_base=profile)
 
 
 @cache

@@ -75,6 +75,7 @@ class SkillIndex:
         roots = [folder for folder in self.folders if folder.is_dir()]
         if settings.personal:
             roots += [self.home / root for root in ALL_SKILLS_ROOTS if (self.home / root).is_dir()]
+        roots += self._roots_outside(roots, settings)
         entries: dict[Path, SkillEntry] = {}
         facts = FolderFacts()  # what the walk learns about folders serves locating the skills
         found = (path.absolute() for path in find_skill_files(roots, facts)
@@ -90,6 +91,27 @@ class SkillIndex:
                 if summary is not None:
                     entries[path] = entry_of(path, summary)
         self._entries = entries
+
+    def _roots_outside(self, walked: list[Path], settings: Settings) -> list[Path]:
+        """The skills roots the target's discovery scans from each workspace folder that lie
+        outside the folders walked already: the parents a runtime walks up to (Codex, OpenCode)
+        and the roots its config files add (docs/design/product.md *Discovery*). With no target
+        configured, those of every runtime."""
+        from wave_lsp.core.runtime.profiles import PROFILES
+        from wave_lsp.core.workspace.runtime_view import roots
+
+        profile = settings.profile
+        profiles = ([p for p in PROFILES.values() if p.kind == "runtime"] if settings.auto_target
+                    else list(profile.members or (profile,)))
+        found: list[Path] = []
+        for folder in self.folders:
+            for candidate in profiles:
+                for root in roots(candidate, folder, self.home, settings.personal):
+                    path = root.path
+                    if root.scope == "project" and path not in found and path.is_dir() and \
+                            not any(path == w or w in path.parents for w in walked):
+                        found.append(path)
+        return found
 
     def update(self, path: Path, document: SkillDocument) -> None:
         if path.name == SKILL_FILE:

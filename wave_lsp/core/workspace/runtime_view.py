@@ -42,6 +42,11 @@ from wave_lsp.core.workspace.location import (
     locate,
     marketplace_plugins,
 )
+from wave_lsp.core.workspace.runtime_config import (
+    configured_root_paths,
+    walk_folders,
+    workspace_trust,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +64,26 @@ class Root:
     #: None: any depth, as deep as `DEEPEST_SCAN`)
     min_depth: int = 1
     max_depth: int | None = 1
+    #: folder names the scan never enters (besides names starting with a dot), and the most
+    #: folders it visits, the root included (None: no cap)
+    skipped: frozenset[str] = frozenset({"node_modules", ".git", ".hg", ".svn"})
+    max_folders: int | None = None
+    skips_dot_folders: bool = True  #: a deep scan does not enter `.name` folders
+
+    @property
+    def deep(self) -> bool:
+        """The root is scanned otherwise than one folder down (`_deep_entries`)."""
+        return (self.min_depth, self.max_depth) != (1, 1) or self.max_folders is not None
+
+
+Entry = tuple[Path, str, os.stat_result]
+
+
+class RootEntries(list[Entry]):
+    """The skill entries of one root; `truncated` when the scan stopped at the profile's folder
+    cap (`RuntimeProfile.max_scan_folders`) before it had seen the whole root."""
+
+    truncated: bool = False
 
 
 @dataclass(slots=True)
@@ -116,17 +141,55 @@ def roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
     order = profile.root_order or (
         *(f"project:{folder}" for folder in reversed(profile.skills_roots)),
         *(f"personal:{folder}" for folder in reversed(profile.personal_skills_roots())))
+    trusted = project is not None and workspace_trust(profile, project, home, personal) != \
+        "untrusted"
+    walk = _walk_in_precedence(profile, project, home, personal) if trusted else []
     found: list[Root] = []
     for entry in order:
         scope, _, folder = entry.partition(":")
-        low, high = profile.min_scan_depth, profile.max_scan_depth
-        if scope == "project" and project is not None:
-            found.append(Root(project / folder, "project", f"project `{folder}`",
-                              min_depth=low, max_depth=high))
+        if scope == "project" and project is not None and trusted:
+            bases = walk if folder in profile.walked_roots else [project]
+            found += [scanned_root(profile, base / folder, "project",
+                               f"project `{shown_path(base / folder, project)}`")
+                      for base in bases]
         elif scope == "personal" and personal and home is not None:
-            found.append(Root(home / folder, "personal", f"personal `~/{folder}`",
-                              min_depth=low, max_depth=high))
+            found.append(scanned_root(profile, home / folder, "personal", f"personal `~/{folder}`"))
+    if project is not None and trusted:
+        found = _with_configured_roots(profile, found, project, home, personal)
     return found
+
+
+def scanned_root(profile: RuntimeProfile, path: Path, scope: str, label: str,
+             any_depth: bool = False) -> Root:
+    """A root scanned the way `profile` scans its roots (or at any depth)."""
+    low, high = (0, None) if any_depth else (profile.min_scan_depth, profile.max_scan_depth)
+    dots = f"{path.parent.name}/{path.name}" not in profile.dot_scanned_roots
+    return Root(path, scope, label, min_depth=low, max_depth=high,
+                skipped=profile.scan_skipped_folders, max_folders=profile.max_scan_folders,
+                skips_dot_folders=dots)
+
+
+def _walk_in_precedence(profile: RuntimeProfile, project: Path | None, home: Path | None,
+                        personal: bool) -> list[Path]:
+    """The folders of the profile's walk from `project`, highest precedence first."""
+    if project is None:
+        return []
+    folders = walk_folders(profile, project, home, personal)
+    return list(reversed(folders)) if profile.walk_outer_wins else folders
+
+
+def _with_configured_roots(profile: RuntimeProfile, found: list[Root], project: Path,
+                           home: Path | None, personal: bool) -> list[Root]:
+    """`found` with the roots the runtime's config files add, before the others when they win."""
+    first: list[Root] = []
+    last: list[Root] = []
+    for path, config, file in configured_root_paths(profile, project, home, personal):
+        inside = path == project or project in path.parents
+        label = f"`{shown_path(path, project)}` (from `{shown_path(file, project)}`)"
+        root = scanned_root(profile, path, "project" if inside else "personal",
+                        f"configured root {label}", config.scan == "any-depth")
+        (first if config.wins else last).append(root)
+    return first + found + last
 
 
 def _nested_roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
@@ -186,45 +249,94 @@ def list_roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
     return [(root, root_entries(root)) for root in roots(profile, project, home, personal) + plugins]
 
 
-def root_entries(root: Root) -> list[tuple[Path, str, os.stat_result]]:
+def root_entries(root: Root) -> RootEntries:
     """The skill entries of one root (only the one it is restricted to, if any)."""
-    if (root.min_depth, root.max_depth) != (1, 1):
-        return list(_deep_entries(root))
-    return [entry for entry in _skill_entries(root.path)
-            if root.only is None or entry[0].parent.name == root.only]
+    if root.deep:
+        return _deep_entries(root)
+    return RootEntries(entry for entry in _skill_entries(root.path)
+                       if root.only is None or entry[0].parent.name == root.only)
 
 
 #: how deep a profile that scans "any depth" is followed (a guard against link loops)
 DEEPEST_SCAN = 8
-_SKIPPED_FOLDERS = frozenset({"node_modules", ".git", ".hg", ".svn"})
 
 
-def _deep_entries(root: Root) -> Iterator[tuple[Path, str, os.stat_result]]:
+def _deep_entries(root: Root) -> RootEntries:
     """The skill entries of a root its profile scans at other depths than one (Gemini CLI also
-    reads `<root>/SKILL.md`; Codex follows folders six deep, OpenCode any depth), breadth first,
-    skipping folders whose name starts with a dot and `node_modules`."""
-    deepest = DEEPEST_SCAN if root.max_depth is None else min(root.max_depth, DEEPEST_SCAN)
-    level = [root.path]
-    for depth in range(deepest + 1):
-        deeper: list[Path] = []
-        for folder in level:
-            if depth >= root.min_depth:
-                try:
-                    info = os.stat(folder / SKILL_FILE)
-                    if stat.S_ISREG(info.st_mode):
-                        yield folder / SKILL_FILE, os.path.realpath(folder), info
-                except OSError:
-                    pass
-            if depth == deepest:
+    reads `<root>/SKILL.md`; Codex follows folders six deep, OpenCode any depth): the `SKILL.md`
+    of every folder `BreadthFirst` enters at a depth the root's profile reads, marked
+    `truncated` when the scan stopped at the folder cap."""
+    found = RootEntries()
+    scan = BreadthFirst(root)
+    for folder, depth in scan:
+        if depth < root.min_depth:
+            continue
+        try:
+            info = os.stat(folder / SKILL_FILE)
+            if stat.S_ISREG(info.st_mode):
+                found.append((folder / SKILL_FILE, os.path.realpath(folder), info))
+        except OSError:
+            pass
+    found.truncated = scan.truncated
+    return found
+
+
+def within_cap(root: Root, folder: Path) -> bool:
+    """False only when the capped scan of `root` stops before it enters `folder` (compared by
+    real path); the scan ends as soon as it enters it, so a skill near the top of a large root
+    costs a few folders."""
+    wanted = os.path.realpath(folder)
+    scan = BreadthFirst(root)
+    if any(os.path.realpath(entered) == wanted for entered, _depth in scan):
+        return True
+    return not scan.truncated
+
+
+class BreadthFirst:
+    """The folders a deep scan of a root enters, with their depth, breadth first in name order:
+    not deeper than the root's `max_depth` (as deep as `DEEPEST_SCAN` for "any depth"), skipping
+    the root's `skipped` names and (`skips_dot_folders`) names starting with a dot. With a folder
+    cap (Codex's 2,000, the root included, each real path once) a folder is entered only while
+    fewer have been; `truncated` then says one was left out."""
+
+    def __init__(self, root: Root) -> None:
+        self.root = root
+        self.truncated = False
+
+    def __iter__(self) -> Iterator[tuple[Path, int]]:
+        root = self.root
+        deepest = DEEPEST_SCAN if root.max_depth is None else min(root.max_depth, DEEPEST_SCAN)
+        level = [root.path]
+        entered = {os.path.realpath(root.path)} if root.max_folders is not None else set()
+        for depth in range(deepest + 1):
+            deeper: list[Path] = []
+            for folder in level:
+                yield folder, depth
+                if depth < deepest:
+                    deeper += self._children(folder, entered)
+            level = deeper
+
+    def _children(self, folder: Path, entered: set[str]) -> list[Path]:
+        root = self.root
+        try:
+            children = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError:
+            return []
+        found: list[Path] = []
+        for child in children:
+            if (root.skips_dot_folders and child.name.startswith(".")) \
+                    or child.name in root.skipped or not _is_folder(child):
                 continue
-            try:
-                children = sorted(os.scandir(folder), key=lambda entry: entry.name)
-            except OSError:
-                continue
-            deeper += [Path(child.path) for child in children
-                       if not child.name.startswith(".") and child.name not in _SKIPPED_FOLDERS
-                       and _is_folder(child)]
-        level = deeper
+            if root.max_folders is not None:
+                real = os.path.realpath(child.path)
+                if real in entered:
+                    continue  # reached before: not entered again, not counted
+                if len(entered) >= root.max_folders:
+                    self.truncated = True
+                    continue
+                entered.add(real)
+            found.append(Path(child.path))
+        return found
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:

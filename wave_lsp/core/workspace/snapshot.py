@@ -294,6 +294,11 @@ def changed_entries(snapshot: ProjectSnapshot, path: Path,
             if not _inside(text, base):
                 continue
             inside_a_root = True
+            if root.deep:  # a scan at other depths (Codex, OpenCode, Gemini CLI): list it again
+                if os.path.basename(text).lower() == SKILL_FILE.lower() or \
+                        change is not FileChange.CHANGED:
+                    return None
+                continue
             name, _, deeper = text[len(base) + 1:].partition(os.sep)
             if (root.only is None or name == root.only) and \
                     (deeper == "" or deeper.lower() == SKILL_FILE.lower()):

@@ -19,7 +19,8 @@ from wave_lsp.core.checking.loading import load_verdict
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.listing import truthy
 from wave_lsp.core.runtime.profiles import PROFILES, RuntimeProfile
-from wave_lsp.core.workspace.location import SkillLocation, in_target_skills_root
+from wave_lsp.core.workspace.location import SkillLocation
+from wave_lsp.core.workspace.reach import discovery_gap
 from wave_lsp.core.workspace.session import WorkspaceSession
 
 #: every runtime a skill can be loaded by (not the aggregate `portable`), in target order
@@ -35,6 +36,8 @@ class RuntimeLoad:
     loads: bool  #: it finds it and loads it
     command: str | None  #: what the user types (`/deploy`, `$deploy`); None: no command
     stopped_by: str | None = None  #: the rule whose error drops the skill
+    #: why the runtime does not find the file where it lies (None when it does)
+    not_found_because: str | None = None
 
     def line(self) -> str:
         """One line for people: `Copilot: loads as /deploy`."""
@@ -43,7 +46,8 @@ class RuntimeLoad:
             state = "accepts it" if self.loads else f"rejects it ({self.stopped_by})"
             return f"{runtime}: {state}"
         if not self.discovers:
-            return f"{runtime}: not discovered here"
+            because = f" ({self.not_found_because})" if self.not_found_because else ""
+            return f"{runtime}: not discovered here{because}"
         if not self.loads:
             return f"{runtime}: discovered, not loaded ({self.stopped_by or 'unreadable'})"
         return f"{runtime}: loads as `{self.command}`" if self.command else (
@@ -52,16 +56,13 @@ class RuntimeLoad:
     def to_json(self) -> dict[str, object]:
         return {"target": self.profile.name, "runtime": self.profile.runtime,
                 "discovers": self.discovers, "loads": self.loads, "command": self.command,
-                "stoppedBy": self.stopped_by}
+                "stoppedBy": self.stopped_by, "notFoundBecause": self.not_found_because}
 
 
-def discovers(profile: RuntimeProfile, location: SkillLocation) -> bool:
-    """`profile` finds this SKILL.md where it lies."""
-    if location.scope == "plugin":
-        return profile.loads_claude_plugins and in_target_skills_root(location, profile)
-    depth = location.depth_in_root
-    return (depth is not None and in_target_skills_root(location, profile)
-            and profile.finds_at_depth(depth))
+def discovers(profile: RuntimeProfile, location: SkillLocation, home: Path | None = None,
+              personal: bool = True) -> bool:
+    """`profile` finds this SKILL.md where it lies (`reach.discovery_gap`)."""
+    return discovery_gap(profile, location, home, personal) is None
 
 
 def command_of(profile: RuntimeProfile, document: SkillDocument,
@@ -81,16 +82,17 @@ def command_of(profile: RuntimeProfile, document: SkillDocument,
 
 def where_it_loads(document: SkillDocument, location: SkillLocation,
                    session: WorkspaceSession | None = None,
-                   profiles: tuple[RuntimeProfile, ...] = RUNTIMES) -> list[RuntimeLoad]:
+                   profiles: tuple[RuntimeProfile, ...] = RUNTIMES, home: Path | None = None,
+                   personal: bool = True) -> list[RuntimeLoad]:
     """For each runtime of `profiles`: does it discover, load and name this skill."""
     session = session or WorkspaceSession()
     answers: list[RuntimeLoad] = []
     for profile in profiles:
-        found = discovers(profile, location) if profile.scans_roots else True
+        gap = discovery_gap(profile, location, home, personal)
         verdict = load_verdict(document, location, profile, session)
         stopped = verdict.stopped_by.code if verdict.stopped_by is not None else None
-        answers.append(RuntimeLoad(profile, found, found and verdict.loads,
-                                   command_of(profile, document, location), stopped))
+        answers.append(RuntimeLoad(profile, gap is None, gap is None and verdict.loads,
+                                   command_of(profile, document, location), stopped, gap))
     return answers
 
 
@@ -121,9 +123,16 @@ def where_rows(profiles: tuple[RuntimeProfile, ...], project: Path | None, home:
         if document is None:
             continue
         location = locate(path, home=home)
-        answers = where_it_loads(document, location, session, profiles)
+        answers = where_it_loads(document, location, session, profiles, home, personal)
         shown: list[dict[str, object]] = []
         for answer in answers:
+            listed = (answer.profile.name, key) in shadowed
+            if answer.profile.scans_roots and answer.discovers != listed:
+                # discovery from this folder decides: a walk, a configured root, a folder cap
+                answer = RuntimeLoad(answer.profile, listed, listed and answer.loads,
+                                     answer.command, answer.stopped_by,
+                                     None if listed else answer.not_found_because or
+                                     "not in what it scans from this folder")
             if answer.loads and shadowed.get((answer.profile.name, key)):
                 answer = RuntimeLoad(answer.profile, True, False, answer.command, "SK130")
             shown.append(answer.to_json())

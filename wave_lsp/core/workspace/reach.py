@@ -1,0 +1,105 @@
+"""Does a runtime find this SKILL.md where it lies, and if not, why (docs/design/product.md *Where a
+skill loads*; docs/design/runtime-facts.md §9.1).
+
+One answer for SK002, `list --targets all`, the hover on `name` and `portable`'s "not discovered
+by" (all through `discovery_gap`), built from the same facts discovery scans with
+(`runtime_view.roots`), so that they agree:
+
+- the file lies in a skills root the profile scans, at a depth it scans (`location`), or below a
+  root the runtime's config files add (`runtime_config.configured_root_paths`);
+- a project skill of a runtime that loads workspace skills only in a trusted folder (Gemini CLI)
+  is not found in a folder that is not trusted (`runtime_config.workspace_trust`);
+- a runtime with a folder cap (Codex's 2,000 per root) does not find a skill its breadth-first scan
+  of the root does not reach (`runtime_view.within_cap`: the same scan, stopped once it enters the
+  skill's folder);
+- a deep scan does not enter the folders it skips (`node_modules` for most, names starting with a
+  dot except in OpenCode's `.claude` and `.agents` roots).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.location import SkillLocation, in_target_skills_root, root_name
+from wave_lsp.core.workspace.runtime_config import configured_root_paths, workspace_trust
+
+
+def discovery_gap(profile: RuntimeProfile, location: SkillLocation, home: Path | None = None,
+                  personal: bool = True) -> str | None:
+    """None when `profile`'s runtime finds the file where it lies; otherwise why it does not, as a
+    clause that follows "Not discovered by <runtime>: " (a validator finds every file). `home`:
+    the user's home folder (None: `Path.home()`, as discovery takes it)."""
+    if not profile.scans_roots:
+        return None
+    home = home if home is not None else Path.home()
+    if location.scope == "plugin":
+        return None if profile.loads_claude_plugins and in_target_skills_root(location, profile) \
+            else "it does not load Claude Code plugins"
+    depth = location.depth_in_root
+    if depth is not None and in_target_skills_root(location, profile) \
+            and profile.finds_at_depth(depth):
+        return (_skipped_gap(profile, location) or _trust_gap(profile, location, home, personal)
+                or _cap_gap(profile, location))
+    if _in_configured_root(profile, location, home, personal):
+        return None
+    root = root_name(location)
+    return f"it does not look for it in `{root}`" if root else "it lies in no skills root"
+
+
+def _skipped_gap(profile: RuntimeProfile, location: SkillLocation) -> str | None:
+    """A deep scan (`runtime_view._deep_entries`) does not enter some folder on the way."""
+    from wave_lsp.core.workspace.runtime_view import scanned_root
+
+    root, path = location.skills_root, location.path
+    if root is None or path is None:
+        return None
+    scan = scanned_root(profile, root, location.scope, "")
+    if not scan.deep:
+        return None  # a one-level scan lists every folder of the root
+    for part in path.parent.relative_to(root).parts:
+        if part in scan.skipped or (scan.skips_dot_folders and part.startswith(".")):
+            return f"its scan of `{root_name(location)}` does not enter folders named `{part}`"
+    return None
+
+
+def _trust_gap(profile: RuntimeProfile, location: SkillLocation, home: Path | None,
+               personal: bool) -> str | None:
+    if location.scope != "project" or location.project_root is None:
+        return None
+    if workspace_trust(profile, location.project_root, home, personal) != "untrusted":
+        return None
+    why = ("the `workspace-trust` setting says so" if profile.workspace_trust == "untrusted"
+           else f"`~/{profile.trust_folders_file}` does not trust it")
+    return (f"it loads workspace skills only in a trusted folder, and `{location.project_root}` "
+            f"is not trusted ({why})")
+
+
+def _cap_gap(profile: RuntimeProfile, location: SkillLocation) -> str | None:
+    cap = profile.max_scan_folders
+    root, path = location.skills_root, location.path
+    if cap is None or root is None or path is None:
+        return None
+    from wave_lsp.core.workspace.runtime_view import scanned_root, within_cap
+
+    if within_cap(scanned_root(profile, root, location.scope, ""), path.parent):
+        return None
+    return (f"its scan of `{root.parent.name}/{root.name}` stops after {cap:,} folders (breadth "
+            "first, in the order the file system lists them; wave-lsp follows name order) and "
+            "does not reach this one. Move the skill up, or keep other folders (`node_modules`, "
+            "build output) out of the skills root")
+
+
+def _in_configured_root(profile: RuntimeProfile, location: SkillLocation, home: Path | None,
+                        personal: bool) -> bool:
+    """The file lies below a root the runtime's config names, at a depth it scans there."""
+    path, project = location.path, location.project_root
+    if path is None or project is None or not profile.configured_roots:
+        return False
+    for root, config, _file in configured_root_paths(profile, project, home, personal):
+        if root not in path.parents:
+            continue
+        depth = len(path.parent.relative_to(root).parts)
+        if config.scan == "any-depth" or profile.finds_at_depth(depth):
+            return True
+    return False
