@@ -133,6 +133,8 @@ def bash_words(line: str, folder: Path) -> list[str] | None:
 @example(line="cat 'x y' \"a\\\"b\" a\\*")
 @example(line="cat HEAD~3 stash@{0} '*'")
 @example(line="cat \"a\\\nb\" ''")
+@example(line="cat { {")
+@example(line="cat  ==\"\"")
 def test_the_words_the_engine_vouches_for_are_bashs_words(line: str, decoy_folder: Path) -> None:
     ours = engine_words(line)
     if ours is None:

@@ -1011,7 +1011,7 @@ READ_ONLY_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
 MISREAD_TEXT = re.compile(r"[\v\f\r\n]|\\\s")
 BLANK_QUOTES = re.compile(r"(['\"])[ \t]*\1")
 #: the same in a whole command line, where newlines separate commands
-MISREAD_LINE = re.compile(r"[\v\f\r]|\\[^\S\n]")
+MISREAD_LINE = re.compile(r"[\v\f\r]|\\[^\S\n]|(?:^|[ \t])=")  # `==x`: the parser drops `==`
 #: pieces after which tree-sitter-bash ends a word that bash continues: a quote or a `{` followed
 #: by an escape (`'a'\;'b'` and `0{\a` are one word to bash, two to the parser), and a `$"…"`
 #: locale string, whose leading text the parser drops (`-$"x"` is `-x` to bash)
@@ -1032,6 +1032,8 @@ def _misread(written: str) -> bool:
     if BLANK_QUOTES.search(written) and written not in ("''", '""'):
         return True  # a quoted piece of blanks (`" "`, `l" "/x`); an empty `''` alone is read
     unquoted = re.sub(r"@\{[^{}]*\}", "", QUOTED.sub("", written))
+    if re.search(r"[ \t]", unquoted):
+        return True  # the parser joined two words (`{ {` is one word to it, two to bash)
     return "}" in unquoted or "]" in unquoted
 
 
