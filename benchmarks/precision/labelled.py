@@ -50,6 +50,8 @@ RESULTS = CORPUS / "_results"
 VERDICTS = ("claude-code-verdicts.tsv", "claude-code-verdicts-clones.tsv")
 #: labels the developer added for findings the independent labels do not cover (not independent)
 ADDED = HERE / "labelled-2-added.tsv"
+#: labels made by a review session that did not write the rules (2026-12-02): independent
+INDEPENDENT = HERE / "labelled-2-independent.tsv"
 sys.path.insert(0, str(REPO))
 
 
@@ -167,7 +169,8 @@ def collect_clones(clones: Path, target: str = "claude-code") -> list[Found]:
 def read_labels(added: bool = False) -> list[Label]:
     """The independent labels, and with `added` the developer's (`labelled-2-added.tsv`)."""
     labels: list[Label] = []
-    for path in [RESULTS / name for name in VERDICTS] + ([ADDED] if added else []):
+    for path in ([RESULTS / name for name in VERDICTS] + [INDEPENDENT]
+                 + ([ADDED] if added else [])):
         with open(path, encoding="utf-8", newline="") as handle:
             lines = (line for line in handle if not line.startswith("#"))
             for row in csv.DictReader(lines, delimiter="\t"):
