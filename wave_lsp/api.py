@@ -69,7 +69,7 @@ def check_files(files: list[Path], settings: Settings, jobs: int | None = 1) -> 
 def iter_reports(files: list[Path], settings: Settings, jobs: int | None = 1
                  ) -> Iterator[FileReport]:
     """The report of each of `files`, in this order, each as soon as it is known, so that a
-    caller can write it out and let it go (docs/design/product.md *Output, streamed*); with `jobs`
+    caller can write it out and let it go (docs/design/product.md); with `jobs`
     other than 1 (see `worker_count`), from worker processes forked after the projects' skills
     have been read once (the workers inherit them, so the workspace rules of every worker see
     every skill).

@@ -1,4 +1,4 @@
-"""The reports of `check` are streamed (docs/design/product.md *Output, streamed*): each file's
+"""The reports of `check` are streamed (docs/design/product.md): each file's
 report is written as it comes and let go, the JSON and SARIF documents are byte for byte the
 documents built whole (`to_json`, `to_sarif`, which the MCP server returns), and the output goes
 out through one buffer, one `write` for a small run whatever the stream's own buffering."""
