@@ -1010,25 +1010,24 @@ READ_ONLY_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
 #: keeps inside a word)
 MISREAD_TEXT = re.compile(r"[\v\f\r\n]|\\\s")
 BLANK_QUOTES = re.compile(r"(['\"])[ \t]*\1")
-#: the same in a whole command line, where newlines separate commands
-MISREAD_LINE = re.compile(r"[\v\f\r]|\\[^\S\n]|(?:^|[ \t])=")  # `==x`: the parser drops `==`
-#: pieces after which tree-sitter-bash ends a word that bash continues: a quote or a `{` followed
-#: by an escape (`'a'\;'b'` and `0{\a` are one word to bash, two to the parser), and a `$"…"`
-#: locale string, whose leading text the parser drops (`-$"x"` is `-x` to bash)
-QUOTE_THEN_ESCAPE = re.compile(r"['\"{]\\|\$\"")
+#: the same in a whole command line (where newlines separate commands), and the pieces after
+#: which tree-sitter-bash ends or shortens a word that bash continues: a quote or a `{` followed
+#: by an escape (`'a'\;'b'` and `0{\a` are one word to bash, two to the parser), a `$"…"`
+#: locale string (the parser drops the text before it: `-$"x"` is `-x` to bash), a word starting
+#: with `=` (`==x`: the parser drops the `==`). Looked for in the whole line: the parser may
+#: leave the piece out of the part it reports.
+MISREAD_LINE = re.compile(r"[\v\f\r]|\\[^\S\n]|['\"{]\\|\$\"|(?:^|[ \t])=")
 #: quoted text the engine cannot read back exactly as bash does
 QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 
 
 def _misread(written: str) -> bool:
     """Word shapes where tree-sitter-bash's words differ from bash's (found by comparing both on
-    generated words, `tests/security/test_word_differential.py`): an escaped blank, a quoted
-    piece of blanks only, a quote followed by an escape, an unquoted `}` or `]` (other than
-    git's `@{…}`)."""
-    if MISREAD_TEXT.search(written) or QUOTE_THEN_ESCAPE.search(written):
+    generated words, `tests/security/test_word_differential.py`): an escaped blank or a newline,
+    a quoted piece of blanks, an unquoted blank, an unquoted `}` or `]` (other than git's
+    `@{…}`). The shapes seen only in the whole line are `MISREAD_LINE`'s."""
+    if MISREAD_TEXT.search(written):
         return True
-    if written.startswith("="):
-        return True  # `==x` and `=~x` start like test operators: the parser drops the `==`
     if BLANK_QUOTES.search(written) and written not in ("''", '""'):
         return True  # a quoted piece of blanks (`" "`, `l" "/x`); an empty `''` alone is read
     unquoted = re.sub(r"@\{[^{}]*\}", "", QUOTED.sub("", written))
@@ -1345,16 +1344,14 @@ def deny_forms(part: Part) -> set[str]:
 def word_reading_problem(part: Part, line: str) -> str | None:
     """Why the engine cannot vouch that `part`'s words, as it read them from `line`, are the
     words bash passes to the program (None when it can): a word computed at run time, or a shape
-    where tree-sitter-bash and bash split or join words differently (`_misread`; looked for in
-    the whole line too, because the parser may leave a word bash reads, such as an escaped tab,
-    out of the part). Words that still expand as globs are judged by their matches
-    (`readonly.glob_problem`), not here. `tests/security/test_word_differential.py` compares
-    this reading with bash's own."""
+    where tree-sitter-bash and bash split or join words differently (`_misread` on each word,
+    `MISREAD_TEXT` on the part, `MISREAD_LINE` on the whole line). Words that still expand as
+    globs are judged by their matches (`readonly.glob_problem`), not here.
+    `tests/security/test_word_differential.py` compares this reading with bash's own."""
     if any(word.value is None for word in part.words):
         return "a word the shell still expands"
     unsure = next((word.written for word in part.words if _misread(word.written)), None)
-    if (unsure is not None or MISREAD_TEXT.search(part.text) or QUOTE_THEN_ESCAPE.search(line)
-            or MISREAD_LINE.search(line)):
+    if unsure is not None or MISREAD_TEXT.search(part.text) or MISREAD_LINE.search(line):
         return (f"`{unsure or part.text}` has words the parser may split or join differently "
                 "from bash")
     return None

@@ -84,7 +84,7 @@ def _cap_gap(profile: RuntimeProfile, location: SkillLocation) -> str | None:
 
     if within_cap(scanned_root(profile, root, location.scope, ""), path.parent):
         return None
-    return (f"its scan of `{root.parent.name}/{root.name}` stops after {cap:,} folders (breadth "
+    return (f"its scan of `{root_name(location)}` stops after {cap:,} folders (breadth "
             "first, in the order the file system lists them; wave-lsp follows name order) and "
             "does not reach this one. Move the skill up, or keep other folders (`node_modules`, "
             "build output) out of the skills root")
