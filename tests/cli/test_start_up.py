@@ -91,7 +91,8 @@ wave_lsp.core.runtime wave_lsp.core.runtime.arguments wave_lsp.core.runtime.list
 wave_lsp.core.runtime.loaders wave_lsp.core.runtime.profiles wave_lsp.core.runtime.reads
 wave_lsp.core.runtime.toolrules wave_lsp.core.runtime.variables
 wave_lsp.core.workspace wave_lsp.core.workspace.default_target wave_lsp.core.workspace.discovery
-wave_lsp.core.workspace.disk_view wave_lsp.core.workspace.reach wave_lsp.core.workspace.runtime_config wave_lsp.core.workspace.folder_facts
+wave_lsp.core.workspace.disk_view wave_lsp.core.workspace.reach
+wave_lsp.core.workspace.runtime_config wave_lsp.core.workspace.folder_facts
 wave_lsp.core.workspace.location wave_lsp.core.workspace.runtime_view
 wave_lsp.core.workspace.session wave_lsp.core.workspace.snapshot
 """)
