@@ -59,6 +59,39 @@ async function runCommand(page, title) {
   await page.keyboard.press("Enter");
 }
 
+// Type `typed` at the start of line 4 of the `typing` skill (no other check opens it), ask for completion until a row labelled
+// `label` is shown (a request sent before the server answers its first one may show nothing, so
+// it is asked again, up to LONG_WAIT), hand the rows to `inspect`, then put the file back as it
+// was on disk (File: Revert File), whatever happened, so that no later check sees the typing.
+async function suggestAt(page, typed, label, inspect) {
+  await openFile(page, ".wave/skills/typing/SKILL.md");
+  await page.keyboard.press("Control+G");
+  await page.locator(".quick-input-widget input").fill(":4");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type(typed);
+  const rows = page.locator(".suggest-widget .monaco-list-row");
+  try {
+    const deadline = Date.now() + LONG_WAIT;
+    for (;;) {
+      await page.keyboard.press("Control+Space");
+      try {
+        await rows.filter({ hasText: label }).first().waitFor({ timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await page.keyboard.press("Escape");
+      }
+    }
+    await inspect(rows);
+  } finally {
+    await page.keyboard.press("Escape");
+    await runCommand(page, "File: Revert File");
+    // the revert is done when the tab is clean again (its change then reaches the server before
+    // any later request from this client)
+    await page.locator(".tab.active.dirty").waitFor({ state: "detached", timeout: LONG_WAIT });
+  }
+}
+
 // what VS Code's own skill validator says about the broken skills (wave-lsp words it otherwise)
 const VSCODE_OWN = ["must be 'true' or 'false'", "Duplicate key"];
 
@@ -132,39 +165,20 @@ try {
   });
 
   await check("completion offers allowed-tools in the frontmatter", async () => {
-    await openFile(page, ".wave/skills/good/SKILL.md");
-    await page.keyboard.press("Control+G");
-    await page.locator(".quick-input-widget input").fill(":4");
-    await page.keyboard.press("Enter");
-    await page.keyboard.type("allo");
-    await page.keyboard.press("Control+Space");
-    await page.locator(".suggest-widget .monaco-list-row", { hasText: "allowed-tools" }).first()
-      .waitFor({ timeout: LONG_WAIT });
-    await page.screenshot({ path: path.join(SHOTS, "completion.png") });
-    await page.keyboard.press("Escape");
-    await page.keyboard.press("Control+Z");
+    await suggestAt(page, "allo", "allowed-tools", async () => {
+      await page.screenshot({ path: path.join(SHOTS, "completion.png") });
+    });
   });
 
   await check("completion offers `context` once (VS Code's own skill completion is off)", async () => {
-    await openFile(page, ".wave/skills/good/SKILL.md");
-    await page.keyboard.press("Control+G");
-    await page.locator(".quick-input-widget input").fill(":4");
-    await page.keyboard.press("Enter");
-    await page.keyboard.type("cont");
-    try {
-      await page.keyboard.press("Control+Space");
-      const rows = page.locator(".suggest-widget .monaco-list-row");
-      await rows.filter({ hasText: "context" }).first().waitFor({ timeout: LONG_WAIT });
+    await suggestAt(page, "cont", "context", async (rows) => {
       await page.screenshot({ path: path.join(SHOTS, "completion-context.png") });
       // each row's label: its aria-label starts with it
       const offered = await rows.evaluateAll((list) => list.map((row) => row.getAttribute("aria-label") ?? ""));
       console.log("  offered:", offered.join(" | "));
       const count = offered.filter((label) => /^context\b/.test(label)).length;
       if (count !== 1) throw new Error(`\`context\` is offered ${count} times`);
-    } finally {
-      await page.keyboard.press("Escape");
-      await page.keyboard.press("Control+Z");
-    }
+    });
   });
 
   await check("preview opens the rendered invocation", async () => {

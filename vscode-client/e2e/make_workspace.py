@@ -33,6 +33,15 @@ SKILLS = {
         "---\n"
         "# Greeting\n\nSay hello to $ARGUMENTS from ${WAVE_SKILL_DIR}.\n"
     ),
+    # the completion checks type into this one, so that no other check sees their typing
+    "typing": (
+        "---\n"
+        "name: typing\n"
+        "description: Greets people. Use when the user asks for a greeting.\n"
+        "\n"
+        "---\n"
+        "# Greeting\n\nSay hello to $ARGUMENTS.\n"
+    ),
 }
 
 
