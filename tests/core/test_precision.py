@@ -316,6 +316,17 @@ def test_awk_field_in_a_shell_block_is_substituted(tmp_path: Path) -> None:
     assert "argument 3" in found(report, "SK116")[0].message
 
 
+def test_a_dollar_zero_under_wave_becomes_empty_not_an_argument(tmp_path: Path) -> None:
+    """Wave counts `$N` from 1: `$0` is no argument, it is always replaced by nothing; Claude
+    Code counts from 0, so there it is the first argument."""
+    body = "```\nTotal: $0.50 each\n```\n"
+    (wave,) = found(run(tmp_path / "w", ARGS + body, target="wave"), "SK116")
+    assert "`$0` is no argument there, so it becomes empty" in wave.message
+    assert "argument 0" not in wave.message
+    (claude,) = found(run(tmp_path / "c", ARGS + body, target="claude-code"), "SK116")
+    assert "it becomes the user's argument 1" in claude.message
+
+
 def test_large_amounts_stay_under_claude_code(tmp_path: Path) -> None:
     body = "```\nImplied value per share: $243\n```\n"
     assert found(run(tmp_path, ARGS + body, target="claude-code"), "SK116") == []

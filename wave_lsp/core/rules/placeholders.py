@@ -245,10 +245,12 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
                      if profile.keeps_missing_indexed_argument else "becomes empty when there is none")
         when = "" if takes else (" when the skill is invoked with arguments (`/name text`, or "
                                  "the Skill tool's `args`)")
+        becomes = (f"it becomes the user's argument {position}{when} (and {otherwise})"
+                   if position >= 1 else
+                   f"`{text}` is no argument there, so it becomes empty{when}")
         finding = ctx.finding("SK116", span,
                               f"`{text}` is {why or 'inside code'}, but {profile.runtime} "
-                              f"substitutes code too: it becomes the user's argument {position}"
-                              f"{when} (and {otherwise}). Write `\\{text}` to keep it.",
+                              f"substitutes code too: {becomes}. Write `\\{text}` to keep it.",
                               fixes=fixes)
         if why is None:  # nothing says whether it is input or text
             finding.confidence = Confidence.HEURISTIC
