@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -120,15 +121,42 @@ def test_plugin_skills_are_namespaced(tree) -> None:
             ("tools:fmt", "plugin", None), ("fmt", "project", None)}
 
 
-def test_ignored_skill_folders(tmp_path: Path) -> None:
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".gitignore").write_text("build/\n", "utf-8")
+IGNORED_CASES = [
+    # (.gitignore, skill path, files git tracks, the ignored folder SK133 names or None)
+    ("vendor/\n", "vendor/acme/.claude/skills/my-skill/SKILL.md", [], "vendor"),
+    ("acme/\n", "acme/.claude/skills/my-skill/SKILL.md", [], "acme"),
+    # Claude Code asks about the folder holding `.claude/skills`, not about `.claude` itself
+    (".claude/\n", "acme/.claude/skills/my-skill/SKILL.md", [], None),
+    # the git root's own skills root is loaded at start-up whatever .gitignore says
+    (".claude/\n", ".claude/skills/my-skill/SKILL.md", [], None),
+    # git never ignores a folder that holds a tracked file
+    ("vendor/\n", "vendor/acme/.claude/skills/my-skill/SKILL.md",
+     ["vendor/acme/README.md"], None),
+    # a file pattern does not hide a skill folder
+    ("*.md\n", "acme/.claude/skills/my-skill/SKILL.md", [], None),
+    ("node_modules/\n", "node_modules/pkg/.claude/skills/my-skill/SKILL.md", [], "node_modules"),
+]
+
+
+@pytest.mark.parametrize(("ignore", "relpath", "tracked", "named"), IGNORED_CASES)
+def test_ignored_skill_folders(tmp_path: Path, ignore: str, relpath: str, tracked: list[str],
+                               named: str | None) -> None:
+    if tracked:
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+        for name in tracked:
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name).write_text("x\n", "utf-8")
+        subprocess.run(["git", "-C", str(tmp_path), "add", "-f", *tracked], check=True)
+    else:
+        (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text(ignore, "utf-8")
     text = "---\nname: my-skill\ndescription: X. Use when asked.\n---\n"
-    ignored = run(tmp_path, text, relpath="build/my-skill/SKILL.md")
-    assert [f.code for f in ignored.findings] == ["SK133"]
-    assert "`.gitignore`" in ignored.findings[0].message
-    kept = run(tmp_path, text, relpath="src/my-skill/SKILL.md")
-    assert kept.findings == []
+    result = run(tmp_path, text, target="claude-code", relpath=relpath)
+    found = [f for f in result.findings if f.code == "SK133"]
+    if named is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and f"`{named}" in found[0].message
 
 
 def test_collision_message_names_the_winner_and_the_reason(tmp_path: Path) -> None:

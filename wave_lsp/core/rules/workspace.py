@@ -16,8 +16,11 @@ what else the user has installed, and Claude Code drops the least-used descripti
 Both look only at skills that load together
 (`RuntimeSkill.lists_beside`): a plugin whose source lies in the project is not installed by being
 there, so its skills collide and share a listing only with each other (and the personal skills),
-not with the project's own skills or another plugin's. SK133 covers a SKILL.md under `node_modules` or
-a gitignored folder of its repository.
+not with the project's own skills or another plugin's. SK133 covers a SKILL.md under `node_modules`, and a
+nested project skills root (`<folder>/.claude/skills` below the git root) whose folder git ignores:
+Claude Code asks `git check-ignore` about that folder before it loads the root (so a `.claude/`
+pattern alone, a folder that holds a tracked file, or the git root's own skills root never hide a
+skill; probe `disc-gitignored-root`).
 """
 
 from __future__ import annotations
@@ -132,27 +135,58 @@ def ignored_skill_dir(ctx: CheckContext) -> Iterator[Finding]:
     path = ctx.location.path
     if path is None:
         return
-    reason = _ignored(ctx, path)
-    if reason:
-        yield ctx.finding("SK133", ctx.document.opener_span,
-                          f"This skill lies {reason}: runtimes skip such folders, so it is never "
-                          "loaded. Move it out.")
-
-
-def _ignored(ctx: CheckContext, path: Path) -> str | None:
     if "node_modules" in path.parts:
-        return "under `node_modules`"
-    git_root = ctx.session.git_root(path.parent)
-    if git_root is None:
+        yield ctx.finding("SK133", ctx.document.opener_span,
+                          "This skill lies under `node_modules`: runtimes skip such folders, so it "
+                          "is never loaded. Move it out.")
+        return
+    ignored = _ignored(ctx)
+    if ignored:
+        folder, ignore_file = ignored
+        yield ctx.finding("SK133", ctx.document.opener_span,
+                          f"`{folder}/`, which holds this skill's skills folder, is ignored by "
+                          f"`{ignore_file}`: Claude Code skips a nested skills folder that git "
+                          "ignores, so this skill is never loaded. Move it out, or stop ignoring "
+                          "the folder.")
+
+
+def _ignored(ctx: CheckContext) -> tuple[str, str] | None:
+    """(the ignored folder, the `.gitignore` that ignores it), both relative to the git root."""
+    base = _nested_project_folder(ctx)
+    if base is None:
         return None
-    relative = path.relative_to(git_root)
-    for depth in range(len(relative.parts) - 1):
-        folder = git_root.joinpath(*relative.parts[: depth])
-        ignore_file = folder / ".gitignore"
+    git_root = ctx.session.git_root(base)
+    if git_root is None or git_root not in base.parents:
+        return None  # the git root's own skills root is loaded at start-up, ignored or not
+    relative = base.relative_to(git_root).parts
+    for depth in range(len(relative)):
+        ignore_file = git_root.joinpath(*relative[:depth], ".gitignore")
         spec = ctx.session.ignore_spec(ignore_file)
         if spec is None:
             continue
-        below = Path(*relative.parts[depth:]).as_posix()
-        if spec.match_file(below):
-            return f"in a folder ignored by `{ignore_file.relative_to(git_root).as_posix()}`"
+        for end in range(depth + 1, len(relative) + 1):
+            if spec.match_file("/".join(relative[depth:end]) + "/") and \
+                    not _holds_tracked_file(git_root, relative):
+                return ("/".join(relative[:end]),
+                        ignore_file.relative_to(git_root).as_posix())
     return None
+
+
+def _nested_project_folder(ctx: CheckContext) -> Path | None:
+    """The folder holding this skill's skills root (`<folder>/.claude/skills`) when it is a
+    project folder, the one whose `.gitignore` status decides (docs/design/rules.md *Workspace*,
+    SK133: Claude Code runs `git check-ignore` on that folder before it loads a nested skills
+    root, and never on the git root's own)."""
+    location = ctx.location
+    if location.scope != "project" or location.skills_root is None:
+        return None
+    return location.project_root
+
+
+def _holds_tracked_file(git_root: Path, relative: tuple[str, ...]) -> bool:
+    """Whether git tracks a file below `git_root/relative`: git never ignores a folder that holds
+    one (`git check-ignore` says so)."""
+    from wave_lsp.core.workspace.discovery import read_git_index  # only once a pattern matched
+
+    prefix = "/".join(relative) + "/"
+    return any(name.startswith(prefix) for name in read_git_index(git_root))
