@@ -383,11 +383,16 @@ def test_skill_md_in_a_plugins_commands_folder(tmp_path: Path) -> None:
     assert "Rename it to `SKILL.md`" in codes(elsewhere, "SK001")[0].message
 
 
-def test_a_plugin_skill_name_with_a_space_is_a_warning(tmp_path: Path) -> None:
+def test_a_plugin_skill_name_with_a_space_is_information(tmp_path: Path) -> None:
+    """Claude Code 2.1.332 names a plugin skill after its folder, so a blank in `name` only drops
+    the label (probe disc-plugin-name-space); SK039 names the command and the label it shows."""
     write(tmp_path, {"plug/.claude-plugin/plugin.json": '{"name": "plug"}'})
     text = "---\nname: plugin auditor\ndescription: Audits plugins. Use when asked.\n---\nBody.\n"
     report = run(tmp_path, text, target="claude-code", relpath="plug/skills/plugin-auditor/SKILL.md")
-    assert [f.severity for f in codes(report, "SK037")] == [Severity.WARNING]
+    assert [f.severity for f in codes(report, "SK037")] == [Severity.INFORMATION]
+    labelled = run(tmp_path, text.replace("plugin auditor", "auditor"), target="claude-code",
+                   relpath="plug/skills/plugin-auditor/SKILL.md")
+    assert "`- plug:plugin-auditor (plug:auditor): …`" in codes(labelled, "SK039")[0].message
 
 
 GUIDE_SKILLS = ("---\nname: skill-builder\ndescription: Guides writing new skills. Use when creating "

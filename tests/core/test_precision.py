@@ -294,7 +294,10 @@ def test_plugin_skill_name_with_a_space(tmp_path: Path) -> None:
     write(tmp_path, {"plugin-auditor/.claude-plugin/plugin.json": '{"name": "plugin-auditor"}'})
     report = run(tmp_path, head("Plugin Auditor"),
                  relpath="plugin-auditor/skills/plugin-auditor/SKILL.md", target="claude-code")
-    assert [f.severity for f in found(report, "SK037")] == [Severity.WARNING]
+    # Claude Code 2.1.332 runs it as `/plugin-auditor:plugin-auditor` (the folder) and drops the
+    # label (probe disc-plugin-name-space): nothing fails, so information, as for any skill
+    assert [f.severity for f in found(report, "SK037")] == [Severity.INFORMATION]
+    assert "by its folder name" in found(report, "SK037")[0].message
     standalone = run(tmp_path / "other", head("Plugin Auditor"), target="claude-code")
     assert [f.severity for f in found(standalone, "SK037")] == [Severity.INFORMATION]
 

@@ -202,11 +202,11 @@ def test_list_command_json_contract(tree, capsys, monkeypatch) -> None:
     assert result["skills"] == [
         {"name": "deploy", "scope": "project", "path": ".wave/skills/deploy/SKILL.md",
          "modelInvocable": False, "userInvocable": True, "listingChars": 0, "shadowedBy": None,
-         "listingLine": None, "loads": True, "stoppedBy": None},
+         "aliases": [], "listingLine": None, "loads": True, "stoppedBy": None},
         {"name": "deploy", "scope": "personal", "path": str(home / ".wave/skills/deploy/SKILL.md"),
          "modelInvocable": True, "userInvocable": True, "listingChars": 38,
          "shadowedBy": ".wave/skills/deploy/SKILL.md",
-         "listingLine": "- deploy: Does deploy. Use when asked.", "loads": True,
+         "aliases": [], "listingLine": "- deploy: Does deploy. Use when asked.", "loads": True,
          "stoppedBy": None},
     ]
     assert main(["list"]) == 0
@@ -422,3 +422,32 @@ def test_the_walk_finds_each_skill_file_once_through_links(tmp_path: Path) -> No
     resolved = {os.path.realpath(project / path) for path in found}
     assert resolved == {os.path.realpath(project / ".wave/skills/alpha/SKILL.md"),
                         os.path.realpath(project / "library/beta/SKILL.md")}
+
+
+PLUGIN_NAMES = [
+    # (folder, frontmatter name, command, alias, the listing's label) under claude-code 2.1.332
+    # (probes disc-plugin-name-field, disc-plugin-name-space, disc-plugin-name-variants)
+    ("folder-name", "fancy", "kit:folder-name", "kit:fancy", "kit:folder-name (kit:fancy)"),
+    ("alpha", "Alpha", "kit:alpha", "kit:Alpha", "kit:alpha (kit:Alpha)"),
+    ("my-skill", "my skill", "kit:my-skill", "kit:my skill", "kit:my-skill"),
+    ("iota", "a/b", "kit:iota", "kit:a/b", "kit:iota"),
+    ("zeta", "zeta", "kit:zeta", None, "kit:zeta"),
+]
+
+
+@pytest.mark.parametrize(("folder", "name", "command", "alias", "shown"), PLUGIN_NAMES)
+def test_claude_code_names_plugin_skills_by_folder(tmp_path: Path, folder: str, name: str,
+                                                   command: str, alias: str | None,
+                                                   shown: str) -> None:
+    from wave_lsp.core.checking.loading import skill_rows
+
+    plugin = tmp_path / "plugins/kit"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin/plugin.json").write_text('{"name": "kit"}', "utf-8")
+    skill = plugin / "skills" / folder / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(f'---\nname: "{name}"\ndescription: Does it.\n---\nBody.\n', "utf-8")
+    (tmp_path / ".git").mkdir()
+    rows = skill_rows(CLAUDE_CODE, tmp_path, tmp_path / "home", False, tmp_path)
+    assert [(row["name"], row["aliases"], row["listingLine"]) for row in rows] == [
+        (command, [alias] if alias else [], f"- {shown}: Does it.")]

@@ -75,6 +75,10 @@ def wave_outcome(rows: list[dict[str, Any]], command: str, args: str | None, mod
                  project: Path, home: Path) -> Outcome:
     """What wave-lsp predicts `/command args` (mode "slash") or the Skill tool (mode "tool")
     gives the model."""
+    if mode == "slash" and len(command.split(None, 1)) > 1:
+        # a typed `/name rest` line: the command name ends at the first blank, as in any shell
+        command, rest = command.split(None, 1)
+        args = f"{rest} {args}" if args else rest
     row = row_for(rows, command)
     if row is None:
         return Outcome("unknown", command)

@@ -53,12 +53,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
      "for it",
      [("disc-legacy-command", "listed"), ("disc-legacy-command", "slash#0"),
       ("disc-legacy-command", "tool#0")]),
-    ("a plugin skill in folder `folder-name` with `name: fancy`: Claude Code lists it by folder "
-     "with the name as a label ('- kit2:folder-name (kit2:fancy): …') and both `/kit2:folder-name` "
-     "and `/kit2:fancy` work; wave-lsp names it `kit2:fancy` only (runtime-facts §3.2 says the "
-     "name replaces the folder since 2.1.216)",
-     [("disc-plugin-name-field", "listed"), ("disc-plugin-name-field", "slash#1"),
-      ("disc-plugin-name-field", "tool#1")]),
     ("a plugin skill without a description: Claude Code does not list it (runtime-facts §3.5: a "
      "plugin command needs an explicit description); `wave-lsp list` puts `kit:bare` in the "
      "listing",

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from wave_lsp.core.checking import schema
-from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.document import FieldEntry
@@ -180,14 +179,14 @@ def name_characters(ctx: CheckContext) -> Iterator[Finding]:
         suggestion = suggest_name(value.name)
         fixes = ([_set_name(ctx, value.entry, suggestion, f"Rename to `{suggestion}`")]
                  if suggestion else [])
-        plugin = ctx.location.plugin
-        if plugin is not None and " " in value.name and ctx.profile.keys_skills_by_folder:
-            # a plugin skill's command is `<plugin>:<name>` (issue 16): a space breaks it
+        if ctx.profile.labels_listing_with_name and not display_label(value.name, ""):
+            # Claude Code names the command after the folder and shows `name` as a label only
+            # when it is one (probes disc-name-variants, disc-plugin-name-space)
             yield ctx.finding("SK037", value.span,
-                              f"`name` contains {shown_chars}: in a plugin, {ctx.profile.runtime} "
-                              f"names the command `{plugin.name}:<name>` after `name`, and a "
-                              "space splits it. Use letters, digits and `-`.", fixes=fixes,
-                              level=Severity.WARNING)
+                              f"`name` contains {shown_chars}: {ctx.profile.runtime} still runs "
+                              "the skill by its folder name, but does not show this `name` in "
+                              "the listing, and `/name` cannot be typed with it. Use letters, "
+                              "digits and `-`.", fixes=fixes)
             return
         yield ctx.finding("SK037", value.span,
                           f"`name` contains {shown_chars}: only letters, digits and `-` are "
@@ -231,11 +230,14 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     name = nfkc(entry.value.strip())
     if name == nfkc(folder):
         return
-    if ctx.profile.labels_listing_with_name and ctx.location.scope != "plugin":
+    if ctx.profile.labels_listing_with_name:
+        plugin = ctx.location.plugin if ctx.location.scope == "plugin" else None
+        command = f"{plugin.name}:{folder}" if plugin else folder
         label = display_label(entry.value.strip(), folder)
-        shown_as = (f"lists it as `- {folder} ({label}): …` and accepts `/{label}` too"
+        label = f"{plugin.name}:{label}" if plugin and label else label
+        shown_as = (f"lists it as `- {command} ({label}): …` and accepts `/{label}` too"
                     if label else "does not show this `name` at all (not a valid label)")
-        claude = f"Claude Code names the command `/{folder}` after the folder, {shown_as}"
+        claude = f"Claude Code names the command `/{command}` after the folder, {shown_as}"
     else:
         claude = (f"Claude Code names the command `/{folder}` after the folder and shows "
                   "`name` only as a label")

@@ -105,10 +105,34 @@ def listing_entry(document: FieldValues, location: SkillLocation) -> ListingEntr
 
 def command_name(document: FieldValues, location: SkillLocation, profile: RuntimeProfile) -> str:
     """The name `/name` invokes under `profile`: the folder name where the runtime keys skills by
-    folder (a plugin's skill keeps `<plugin>:<name>`), else `skill_name`."""
-    if profile.keys_skills_by_folder and location.scope != "plugin" and location.dir_name:
-        return location.dir_name
+    folder (a plugin's skill as `<plugin>:<folder>`: Claude Code 2.1.332, probes
+    disc-plugin-name-field, disc-plugin-name-variants), else `skill_name`."""
+    if profile.keys_skills_by_folder and location.dir_name:
+        plugin = location.plugin if location.scope == "plugin" else None
+        if plugin is None:
+            return location.dir_name
+        if location.skill_dir != plugin.root:  # a plugin-root SKILL.md is named by `name`
+            return f"{plugin.name}:{location.dir_name}"
     return skill_name(document, location)
+
+
+def name_alias(document: FieldValues, location: SkillLocation, profile: RuntimeProfile,
+               command: str) -> str | None:
+    """The other name that invokes the skill where the runtime labels the listing with `name`
+    (`labels_listing_with_name`): the frontmatter `name` (a plugin's as `<plugin>:<name>`) when
+    it differs from the command, whether or not it is a valid label (Claude Code 2.1.332 finds a
+    command by its display name too; probes disc-name-variants, disc-plugin-name-space)."""
+    if not profile.labels_listing_with_name:
+        return None
+    value = document.value("name")
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    text = (("true" if value else "false") if isinstance(value, bool) else str(value)).strip()
+    if not text:
+        return None
+    if location.scope == "plugin" and location.plugin is not None:
+        text = f"{location.plugin.name}:{text}"
+    return None if text == command else text
 
 
 #: Claude Code ignores a frontmatter `name` longer than this (`Frontmatter "name" … is over`)
@@ -152,6 +176,8 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     shown = name
     if profile.labels_listing_with_name:
         label = display_label(values.value("name"), name)
+        if label and location.scope == "plugin" and location.plugin is not None:
+            label = f"{location.plugin.name}:{label}"
         shown = f"{name} ({label})" if label else name
     combined = reading.description or ""
     when = values.value("when_to_use")

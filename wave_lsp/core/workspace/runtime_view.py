@@ -439,6 +439,18 @@ def summary_of_document(path: Path, document: FieldValues, home: Path | None,
                         hint if isinstance(hint, str) else None, location.scope)
 
 
+def runtime_name(profile: RuntimeProfile, root: Root, path: Path, listing: ListingEntry) -> str:
+    """The name the runtime keys a skill by: its folder where it keys skills by folder (a plugin's
+    skill as `<plugin>:<folder>`, except a plugin-root SKILL.md), else the listed name."""
+    if not profile.keys_skills_by_folder:
+        return listing.name
+    if not root.plugin:
+        return path.parent.name
+    if root.group.split("#", 1)[0] == str(path.parent):  # the group is the plugin's root
+        return listing.name
+    return f"{root.plugin}:{path.parent.name}"
+
+
 #: how `runtime_skills` obtains a summary: (SKILL.md, home, its stat) -> summary
 Summarize = Callable[[Path, Path | None, os.stat_result], SkillSummary | None]
 
@@ -464,8 +476,7 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
             if summary is None:
                 continue
             listing = summary.listing
-            by_folder = profile.keys_skills_by_folder and not root.plugin
-            name = path.parent.name if by_folder else listing.name
+            name = runtime_name(profile, root, path, listing)
             skill = RuntimeSkill(name, path, root.scope, root, rank, listing, summary.description,
                                  summary.document, real)
             loaded[real] = skill

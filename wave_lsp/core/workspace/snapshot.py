@@ -39,6 +39,7 @@ from wave_lsp.core.workspace.runtime_view import (
     RuntimeSkill,
     SkillSummary,
     root_entries,
+    runtime_name,
 )
 
 #: the scopes whose skills load in every session, so they are in every group's listing
@@ -526,7 +527,6 @@ def _runtime_skill(profile: RuntimeProfile, root: Root, rank: int, entry: Entry,
     summary = summarize(path, info)
     if summary is None:
         return None
-    by_folder = profile.keys_skills_by_folder and not root.plugin
-    name = path.parent.name if by_folder else summary.listing.name
+    name = runtime_name(profile, root, path, summary.listing)
     return RuntimeSkill(name, path, root.scope, root, rank, summary.listing, summary.description,
                         summary.document, real)
