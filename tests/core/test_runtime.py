@@ -451,3 +451,31 @@ def test_claude_code_names_plugin_skills_by_folder(tmp_path: Path, folder: str, 
     rows = skill_rows(CLAUDE_CODE, tmp_path, tmp_path / "home", False, tmp_path)
     assert [(row["name"], row["aliases"], row["listingLine"]) for row in rows] == [
         (command, [alias] if alias else [], f"- {shown}: Does it.")]
+
+
+@pytest.mark.parametrize(("frontmatter", "listed"), [
+    ("", False),  # no frontmatter: described by the body's first line, so not listed
+    ("---\nname: bare\n---\n", False),
+    ("---\nwhen_to_use: when asked\n---\n", True),
+    ("---\ndescription: Does it.\n---\n", True),
+])
+def test_claude_code_lists_a_plugin_skill_only_with_a_description(
+        tmp_path: Path, frontmatter: str, listed: bool) -> None:
+    """Probe disc-plugin-no-description: 2.1.332 leaves it out of the listing; `/kit:bare` and
+    the Skill tool still run it. SK050 says so."""
+    from wave_lsp.core.checking.loading import skill_rows
+
+    plugin = tmp_path / "plugins/kit"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin/plugin.json").write_text('{"name": "kit"}', "utf-8")
+    text = frontmatter + "# Bare plugin skill\nBody.\n"
+    skill = plugin / "skills/bare/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(text, "utf-8")
+    (tmp_path / ".git").mkdir()
+    [row] = skill_rows(CLAUDE_CODE, tmp_path, tmp_path / "home", False, tmp_path)
+    assert (row["listingLine"] is not None) == listed and row["modelInvocable"] is True
+    if frontmatter.startswith("---\nname"):
+        report = run(tmp_path, text, target="claude-code", relpath="plugins/kit/skills/bare/SKILL.md")
+        [found] = [f for f in report.findings if f.code == "SK050"]
+        assert "out of the model's listing" in found.message

@@ -68,7 +68,7 @@ def row_for(rows: list[dict[str, Any]], command: str) -> dict[str, Any] | None:
 def listed(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The rows wave-lsp puts in the model's listing, by name."""
     return {row["name"]: row for row in rows
-            if row["loads"] and row["modelInvocable"] and not row.get("shadowedBy")}
+            if row["loads"] and row["listingLine"] and not row.get("shadowedBy")}
 
 
 def wave_outcome(rows: list[dict[str, Any]], command: str, args: str | None, mode: str,

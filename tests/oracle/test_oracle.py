@@ -53,10 +53,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
      "for it",
      [("disc-legacy-command", "listed"), ("disc-legacy-command", "slash#0"),
       ("disc-legacy-command", "tool#0")]),
-    ("a plugin skill without a description: Claude Code does not list it (runtime-facts §3.5: a "
-     "plugin command needs an explicit description); `wave-lsp list` puts `kit:bare` in the "
-     "listing",
-     [("disc-plugin-no-description", "listed")]),
     ("`description: *w` (an alias of `when_to_use: &w reuse me`): Claude Code lists "
      "'reuse me - reuse me'; wave-lsp's listingLine falls back to the body ('Body. - reuse me')",
      [("fm-anchor-alias", "listing-text")]),

@@ -35,6 +35,11 @@ def description_missing(ctx: CheckContext) -> Iterator[Finding]:
                        "when to use the skill",
     }.get(ctx.profile, "the model decides whether to use a skill from its description alone, "
                       "so this skill is never chosen")
+    if ctx.profile.lists_plugin_skills_only_when_described and ctx.location.scope == "plugin" \
+            and not ctx.document.has("when_to_use"):
+        consequence = (f"{ctx.profile.runtime} leaves a plugin's skill without one out of the "
+                       "model's listing, so the model never chooses it (it runs only when "
+                       "someone names it)")
     yield ctx.finding("SK050", ctx.document.opener_span,
                       f"The frontmatter has no `description`: {consequence}. Add one that says "
                       "what the skill does and when to use it.")

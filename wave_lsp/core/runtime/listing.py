@@ -173,6 +173,11 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     user = _flag(values.value("user-invocable"), True, words)
     if not model:
         return ListingEntry(name, "", False, user)
+    when = values.value("when_to_use")
+    when_text = when if isinstance(when, str) else coerce_description(when) or ""
+    if reading.described_from_body and not when_text and location.scope == "plugin" \
+            and profile.lists_plugin_skills_only_when_described:
+        return ListingEntry(name, "", True, user)  # invocable by name, but not listed
     shown = name
     if profile.labels_listing_with_name:
         label = display_label(values.value("name"), name)
@@ -180,8 +185,6 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
             label = f"{location.plugin.name}:{label}"
         shown = f"{name} ({label})" if label else name
     combined = reading.description or ""
-    when = values.value("when_to_use")
-    when_text = when if isinstance(when, str) else coerce_description(when) or ""
     if when_text:
         combined = f"{combined} - {when_text}" if combined else when_text
     if profile.listing_controls_as_spaces:
@@ -224,7 +227,7 @@ class Listing:
 def render_listing(entries: list[ListingEntry], budget: int = DEFAULT_LISTING_BUDGET) -> Listing:
     """Claude Code's overflow algorithm (v2.1.88): when the entries do not fit, every description
     gets the same share; below 20 characters only names are listed."""
-    visible = [entry for entry in entries if entry.model_invocable]
+    visible = [entry for entry in entries if entry.model_invocable and entry.text]
     full = "\n".join(entry.text for entry in visible)
     if len(full) <= budget or not visible:
         return Listing(full, budget, len(full), {}, count=len(visible))
@@ -297,6 +300,6 @@ class ListingTotals:
 
 def listing_totals(entries: Iterable[ListingEntry],
                    budget: int = DEFAULT_LISTING_BUDGET) -> ListingTotals:
-    visible = [entry for entry in entries if entry.model_invocable]
+    visible = [entry for entry in entries if entry.model_invocable and entry.text]
     return ListingTotals(len(visible), sum(len(entry.text) for entry in visible),
                          sum(len(entry.name) + 4 for entry in visible), budget)
