@@ -202,11 +202,11 @@ def test_list_command_json_contract(tree, capsys, monkeypatch) -> None:
     assert result["skills"] == [
         {"name": "deploy", "scope": "project", "path": ".wave/skills/deploy/SKILL.md",
          "modelInvocable": False, "userInvocable": True, "listingChars": 0, "shadowedBy": None,
-         "aliases": [], "listingLine": None, "loads": True, "stoppedBy": None},
+         "aliases": [], "activatesOn": None, "listingLine": None, "loads": True, "stoppedBy": None},
         {"name": "deploy", "scope": "personal", "path": str(home / ".wave/skills/deploy/SKILL.md"),
          "modelInvocable": True, "userInvocable": True, "listingChars": 38,
          "shadowedBy": ".wave/skills/deploy/SKILL.md",
-         "aliases": [], "listingLine": "- deploy: Does deploy. Use when asked.", "loads": True,
+         "aliases": [], "activatesOn": None, "listingLine": "- deploy: Does deploy. Use when asked.", "loads": True,
          "stoppedBy": None},
     ]
     assert main(["list"]) == 0
@@ -479,3 +479,25 @@ def test_claude_code_lists_a_plugin_skill_only_with_a_description(
         report = run(tmp_path, text, target="claude-code", relpath="plugins/kit/skills/bare/SKILL.md")
         [found] = [f for f in report.findings if f.code == "SK050"]
         assert "out of the model's listing" in found.message
+
+
+@pytest.mark.parametrize(("paths", "waits"), [
+    ('"**/*.ts"', ["**/*.ts"]),
+    ('"src/*.{ts,tsx}, docs/**"', ["src/*.ts", "src/*.tsx", "docs"]),
+    ('["lib/**/*.py"]', ["lib/**/*.py"]),
+    ('"**"', None),  # every pattern `**`: no `paths` at all (probe fm-paths-everything)
+    ('""', None),
+])
+def test_claude_code_hides_a_conditional_skill(tmp_path: Path, paths: str,
+                                               waits: list[str] | None) -> None:
+    """Probe fm-paths-quoted: with `paths` patterns the skill is neither listed nor known to
+    `/name` until a matching file is touched; `list` says which patterns wake it."""
+    from wave_lsp.core.checking.loading import skill_rows
+
+    skill = tmp_path / ".claude/skills/typed/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(f"---\ndescription: Types.\npaths: {paths}\n---\nBody.\n", "utf-8")
+    (tmp_path / ".git").mkdir()
+    [row] = skill_rows(CLAUDE_CODE, tmp_path, tmp_path / "home", False, tmp_path)
+    assert row["activatesOn"] == waits
+    assert (row["listingLine"] is None) == (waits is not None)

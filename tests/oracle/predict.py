@@ -80,7 +80,9 @@ def wave_outcome(rows: list[dict[str, Any]], command: str, args: str | None, mod
         command, rest = command.split(None, 1)
         args = f"{rest} {args}" if args else rest
     row = row_for(rows, command)
-    if row is None:
+    if row is None or row.get("activatesOn"):
+        # a conditional skill is unknown until a file its `paths` match is touched: no probe
+        # touches one before the first turn
         return Outcome("unknown", command)
     if mode == "tool" and not row["modelInvocable"]:
         # wave-lsp words no Skill-tool refusal: the decision is compared

@@ -60,8 +60,10 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
      "the text before it ('- c-c1: a'); wave-lsp shows it as a space ('- c-c1: a b'), as it "
      "does every other control character",
      [("fm-c1-apc", "listing-text")]),
-    ("`paths: **/*.ts` (no file touched): Claude Code neither lists the skill nor knows "
-     "`/fm-glob-paths` (the prompt goes to the model as text); wave-lsp lists and renders it",
+    ("an unquoted `paths: **/*.ts` (no file touched): Claude Code's YAML rejects the undefined "
+     "alias and its quoting retry reads the pattern, so it neither lists the skill nor knows "
+     "`/fm-glob-paths`; wave-lsp's parser takes `**/*.ts` for an alias, so `paths` has no "
+     "pattern and the skill is listed and rendered (a quoted pattern agrees: fm-paths-quoted)",
      [("fm-glob-paths", "listed"), ("fm-glob-paths", "slash#0")]),
 ]
 #: (probe, aspect) → the disagreement, precisely

@@ -24,8 +24,10 @@ from wave_lsp.core.checking.engine import run_rules
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
+from wave_lsp.core.runtime.conditional import activating_patterns
 from wave_lsp.core.runtime.listing import ListingEntry, name_alias, runtime_listing_entry
 from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
 
@@ -161,13 +163,16 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
         row = skill.to_json(relative_to)
         document = load_document(skill.path)
         if document is None:
-            rows.append({**row, "aliases": [], "listingLine": None,
+            rows.append({**row, "aliases": [], "activatesOn": None, "listingLine": None,
                          **LoadVerdict(False).to_json()})
             continue
         location = locate(skill.path, home=home)
         entry = runtime_listing_entry(document, location, profile)
         alias = name_alias(document, location, profile, skill.name)
-        row.update(aliases=[alias] if alias else [], modelInvocable=entry.model_invocable,
+        values = read_as(document, profile).values
+        waits = activating_patterns(values) if profile.hides_conditional_skills else []
+        row.update(aliases=[alias] if alias else [], activatesOn=waits or None,
+                   modelInvocable=entry.model_invocable,
                    userInvocable=entry.user_invocable, listingChars=entry.chars,
                    listingLine=entry.text or None)
         rows.append({**row, **load_verdict(document, location, profile, session).to_json()})

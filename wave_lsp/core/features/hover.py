@@ -258,7 +258,7 @@ def _paths(ctx: FeatureContext, entry: FieldEntry) -> HoverText | None:
 
     import pathspec
 
-    from wave_lsp.core.rules.invocation import path_patterns
+    from wave_lsp.core.runtime.conditional import path_patterns
 
     patterns = path_patterns(entry.value)
     root = ctx.location.project_root or ctx.location.skill_dir

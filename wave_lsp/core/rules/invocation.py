@@ -14,6 +14,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
 from wave_lsp.core.rules.helpers import closest, shown, type_name
 from wave_lsp.core.rules.registry import check
+from wave_lsp.core.runtime.conditional import path_patterns
 from wave_lsp.core.runtime.listing import truthy
 from wave_lsp.core.runtime.toolrules import entries
 
@@ -261,38 +262,6 @@ def non_scalar_items(node: YamlNode) -> list[YamlNode]:
     """Items of a YAML list that are not scalars (or are scalars that are not text)."""
     return [item for item in node.items
             if item.kind != "scalar" or not isinstance(item.value(), str)]
-
-
-def path_patterns(value: object) -> list[str]:
-    """`paths` as Claude Code reads it: commas split a string (not inside `{}`), braces expand."""
-    raw: list[str] = []
-    if isinstance(value, str):
-        depth, current = 0, ""
-        for char in value:
-            depth += char == "{"
-            depth -= char == "}"
-            if char == "," and depth <= 0:
-                raw.append(current)
-                current = ""
-            else:
-                current += char
-        raw.append(current)
-    elif isinstance(value, list):
-        raw = [v for v in value if isinstance(v, str)]
-    patterns: list[str] = []
-    for item in (r.strip() for r in raw):
-        if not item:
-            continue
-        patterns.extend(_expand_braces(item))
-    return [p[: -len("/**")] if p.endswith("/**") and p != "/**" else p for p in patterns]
-
-
-def _expand_braces(pattern: str) -> list[str]:
-    match = re.search(r"\{([^{}]*)\}", pattern)
-    if not match:
-        return [pattern]
-    head, tail = pattern[: match.start()], pattern[match.end() :]
-    return [x for option in match.group(1).split(",") for x in _expand_braces(head + option + tail)]
 
 
 @check("SK100")

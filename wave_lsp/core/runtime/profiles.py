@@ -175,6 +175,9 @@ class RuntimeProfile:
     #: a plugin's skill with neither a frontmatter `description` nor `when_to_use` is left out of
     #: the model's listing (the model can still invoke it by name)
     lists_plugin_skills_only_when_described: bool = False
+    #: a skill with `paths` patterns is neither listed nor known to `/name` until a file they
+    #: match is read or edited in the session (`wave_lsp.core.runtime.conditional`)
+    hides_conditional_skills: bool = False
     #: `user-invocable: false` refuses `/name` with this message (`{name}`: the command name)
     not_user_invocable_message: str | None = None
     #: each run of control characters (C0, including newlines and tabs, DEL and C1) in a listing
@@ -385,7 +388,7 @@ CLAUDE_CODE = RuntimeProfile(
     frontmatter_readings=frozenset({BUN, QUOTE_RETRY, TAB_RETRY}), strips_bom=True,
     frontmatter_ends_at_first_dashes=True, body_description_default="Skill",
     labels_listing_with_name=True, listing_controls_as_spaces=True,
-    lists_plugin_skills_only_when_described=True,
+    lists_plugin_skills_only_when_described=True, hides_conditional_skills=True,
     not_user_invocable_message=("This skill can only be invoked by Claude, not directly by users. "
                                 'Ask Claude to use the "{name}" skill for you.'),
     skips_injections_in_code_spans=True, trims_command_output=True,
@@ -396,7 +399,7 @@ CLAUDE_CODE = RuntimeProfile(
         "frontmatter_readings": "2.1.332", "strips_bom": "2.1.332",
         "frontmatter_ends_at_first_dashes": "2.1.332", "body_description_default": "2.1.332",
         "labels_listing_with_name": "2.1.332", "not_user_invocable_message": "2.1.332",
-        "lists_plugin_skills_only_when_described": "2.1.332",
+        "lists_plugin_skills_only_when_described": "2.1.332", "hides_conditional_skills": "2.1.332",
         "skips_injections_in_code_spans": "2.1.332", "trims_command_output": "2.1.332",
         "empty_command_output": "2.1.332", "arguments_appended_after": "2.1.332",
         # verified by the harness (tests/oracle): the listing's control characters, and the

@@ -1,0 +1,51 @@
+"""Conditional skills (docs/design/runtime-facts.md §3.2, `paths`): the patterns a skill's `paths`
+holds as Claude Code reads them, and whether they make the skill conditional, hidden from the
+listing and from `/name` until a file they match is read or edited in the session (probes
+fm-glob-paths, fm-paths-everything)."""
+
+from __future__ import annotations
+
+import re
+
+from wave_lsp.core.parsing.document import FieldValues
+
+
+def activating_patterns(values: FieldValues) -> list[str]:
+    """The patterns that make a skill conditional ([] when it is not: no `paths`, no pattern, or
+    only `**`, which Claude Code treats as no `paths`)."""
+    patterns = path_patterns(values.value("paths"))
+    if all(pattern.strip("/") == "**" for pattern in patterns):
+        return []
+    return patterns
+
+
+def path_patterns(value: object) -> list[str]:
+    """`paths` as Claude Code reads it: commas split a string (not inside `{}`), braces expand."""
+    raw: list[str] = []
+    if isinstance(value, str):
+        depth, current = 0, ""
+        for char in value:
+            depth += char == "{"
+            depth -= char == "}"
+            if char == "," and depth <= 0:
+                raw.append(current)
+                current = ""
+            else:
+                current += char
+        raw.append(current)
+    elif isinstance(value, list):
+        raw = [v for v in value if isinstance(v, str)]
+    patterns: list[str] = []
+    for item in (r.strip() for r in raw):
+        if not item:
+            continue
+        patterns.extend(_expand_braces(item))
+    return [p[: -len("/**")] if p.endswith("/**") and p != "/**" else p for p in patterns]
+
+
+def _expand_braces(pattern: str) -> list[str]:
+    match = re.search(r"\{([^{}]*)\}", pattern)
+    if not match:
+        return [pattern]
+    head, tail = pattern[: match.start()], pattern[match.end() :]
+    return [x for option in match.group(1).split(",") for x in _expand_braces(head + option + tail)]
