@@ -265,3 +265,43 @@ def test_each_install_command_works_and_so_does_its_mcp_hint(tool: str, tmp_path
     # the environment's interpreter, from the script's `#!` line (pipx adds ` -E`)
     python = program.resolve().read_text("utf-8").splitlines()[0].removeprefix("#!").split()[0]
     subprocess.run([python, "-c", "import mcp.server.mcpserver"], check=True, timeout=60)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_the_readmes_pre_commit_config_runs_against_a_clone(tmp_path: Path) -> None:
+    """The README's `.pre-commit-config.yaml` as a user pastes it, with `repo:` pointing at their
+    clone (as the README says until the repository is published) where its `rev:` tag exists:
+    `pre-commit run --all-files` installs the hook and reports the error."""
+    from tests.clients.test_readme import blocks
+
+    snippet = blocks("yaml")["pre-commit"]
+    rev = re.search(r"rev: (\S+)\n", snippet)
+    assert rev
+    environment = {"HOME": str(tmp_path), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+                   "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t",
+                   "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
+                   "GIT_COMMITTER_EMAIL": "t@example.invalid", **{
+                       key: value for key, value in os.environ.items()
+                       if key.startswith(("PIP_", "SSL_", "REQUESTS_"))}}
+    clone = tmp_path / "wave-lsp"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, env=environment,
+                   timeout=120)
+    tags = subprocess.run(["git", "tag", "--list", rev[1]], cwd=clone, capture_output=True,
+                          text=True, check=True, env=environment).stdout
+    if not tags.strip():  # not released yet: the user (here the test) tags their clone
+        subprocess.run(["git", "tag", rev[1]], cwd=clone, check=True, env=environment)
+    project = tmp_path / "project"
+    skill = project / ".wave" / "skills" / "notes" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: notes\ndescription: Drafts notes. Use when: asked\n---\n", "utf-8")
+    config = re.sub(r"repo: \S+", f"repo: {clone}", snippet)
+    assert config != snippet
+    (project / ".pre-commit-config.yaml").write_text(config, "utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True, env=environment)
+    subprocess.run(["git", "add", "."], cwd=project, check=True, env=environment)
+    result = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"],
+                            cwd=project, capture_output=True, text=True, timeout=540,
+                            env=environment)
+    assert result.returncode == 1, result.stdout + result.stderr  # SK021 is an error under wave
+    assert "SK021" in result.stdout and "wave-lsp" in result.stdout
