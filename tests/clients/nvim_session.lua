@@ -37,6 +37,8 @@ if client then
   result.client = client.name
   result.root_dir = client.config.root_dir
   result.offset_encoding = client.offset_encoding
+  -- the server offers pull diagnostics only to clients that can be told to pull again
+  result.pulls = (client.server_capabilities or {}).diagnosticProvider ~= nil
   result.filetype = vim.bo[bufnr].filetype
 end
 

@@ -10,6 +10,7 @@ Skipped when an editor or its plugin is missing, unless `WAVE_LSP_REQUIRE_EDITOR
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -20,8 +21,9 @@ from tests.clients.editors import editor_env, make_skill, require
 from tests.clients.readme_snippets import readme_snippet
 
 HERE = Path(__file__).parent
-#: where Debian's vim-ale puts the plugin
-ALE = Path("/usr/share/vim-ale")
+#: where Debian's vim-ale puts the plugin (WAVE_LSP_ALE_DIR names another copy, such as the
+#: package unpacked with `dpkg -x` where it cannot be installed)
+ALE = Path(os.environ.get("WAVE_LSP_ALE_DIR", "/usr/share/vim-ale"))
 
 
 def emacs_with_lsp_mode() -> str | None:

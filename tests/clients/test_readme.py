@@ -74,20 +74,26 @@ def test_the_install_block_names_only_clone_installs() -> None:
     assert "git+https://" not in text
 
 
+def headings(markdown: Path) -> set[str]:
+    """The anchors GitHub makes of a Markdown file's headings (fenced blocks left out)."""
+    prose = _FENCE.sub("", markdown.read_text("utf-8"))
+    return {github_anchor(m[1]) for m in re.finditer(r"^#+ (.+)$", prose, re.MULTILINE)}
+
+
 @pytest.mark.parametrize("readme", READMES, ids=lambda p: p.relative_to(REPO).as_posix())
 def test_every_link_is_relative_and_leads_somewhere(readme: Path) -> None:
-    text = readme.read_text("utf-8")
-    prose = _FENCE.sub("", text)
-    anchors = {github_anchor(m[1]) for m in re.finditer(r"^#+ (.+)$", prose, re.MULTILINE)}
-    links = _LINK.findall(prose)
+    """A link leads to a file that exists and, with `#anchor`, to a heading of it (in this
+    README or in the Markdown file it names)."""
+    links = _LINK.findall(_FENCE.sub("", readme.read_text("utf-8")))
     assert links
     for target in links:
         assert not re.match(r"\w+:", target), f"{readme.name}: {target} is not relative"
         path, _, anchor = target.partition("#")
-        if not path:
-            assert anchor in anchors, f"{readme.name}: no heading for #{anchor}"
-        else:
-            assert (readme.parent / path).exists(), f"{readme.name}: {target} does not exist"
+        linked = readme.parent / path if path else readme
+        assert linked.exists(), f"{readme.name}: {target} does not exist"
+        if anchor:
+            assert linked.suffix == ".md" and anchor in headings(linked), (
+                f"{readme.name}: no heading for {target}")
 
 
 def test_web_addresses_only_where_they_say_they_are_not_published_yet() -> None:

@@ -2,11 +2,14 @@
 the rule catalog inside; the wheel installs into a fresh virtual environment and checks the
 bundled examples from another directory; `--version` shows the one version of the package. The
 GitHub Action (`action.yml`) runs its steps' commands here as GitHub would run them, and the
-example workflows under docs/ci are valid YAML that use the documented options."""
+example workflows under docs/ci are valid YAML that use the documented options. The README's
+install lines (pipx, uv, pip) run as written in a copy of the checkout, and so does the command
+`wave-lsp mcp` names when the `mcp` extra is missing (README *MCP server*)."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -193,3 +196,112 @@ def test_the_pre_commit_hook_runs_from_the_repository(tmp_path: Path) -> None:
                             timeout=540, env=environment)
     assert result.returncode == 1, result.stdout + result.stderr  # SK021 is an error under wave
     assert "SK021" in result.stdout
+
+
+def _clone_without_environments(destination: Path) -> Path:
+    """This checkout's files as a user's clone has them (no virtual environment, no build
+    output, no node_modules)."""
+    import shutil
+
+    shutil.copytree(REPO, destination, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "node_modules", "dist", "build", "__pycache__", ".pytest_cache",
+        ".mypy_cache", ".ruff_cache", "*.vsix"))
+    return destination
+
+
+def _install_block() -> list[str]:
+    from tests.clients.test_readme import blocks
+
+    return [line.split("#", 1)[0].strip() for line in blocks("shell")["install"].splitlines()
+            if line.split("#", 1)[0].strip()]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("tool", ["pipx", "uv", "pip"])
+def test_each_install_command_works_and_so_does_its_mcp_hint(tool: str, tmp_path: Path) -> None:
+    """The README's install line for `tool`, run as written in a clone, gives a `wave-lsp`; that
+    `wave-lsp mcp` (no `mcp` extra) names a command which, run as written, adds the SDK to the
+    same environment. pipx and uv are used when they are installed (no test dependency; .ci/run
+    installs them);
+    pip runs in a fresh virtual environment, the "active" one."""
+    import shutil
+
+    (command,) = [line for line in _install_block() if line.split()[0] == tool]
+    clone = _clone_without_environments(tmp_path / "wave-lsp")
+    # the user's environment (index and certificate settings) with the tools' homes in tmp_path
+    environment = {**os.environ, "HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin",
+                   "PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(tmp_path / "bin"),
+                   "UV_TOOL_DIR": str(tmp_path / "uv-tools"), "UV_TOOL_BIN_DIR": str(tmp_path / "bin"),
+                   "UV_CACHE_DIR": str(tmp_path / "uv-cache")}
+    if tool == "pip":
+        venv.create(tmp_path / "active", with_pip=True)
+        bin_dir = tmp_path / "active" / "bin"
+        environment.update(VIRTUAL_ENV=str(tmp_path / "active"))
+    else:
+        # next to this interpreter (.ci/run installs both there), else on PATH
+        found = shutil.which(tool, path=f"{Path(sys.executable).parent}{os.pathsep}"
+                                        f"{os.environ.get('PATH', '')}")
+        if found is None:
+            pytest.skip(f"{tool} is not installed")
+        bin_dir = tmp_path / "bin"
+        environment["PATH"] = f"{Path(found).parent}:/usr/bin:/bin"
+    environment["PATH"] = f"{bin_dir}:{environment['PATH']}"
+    installed = subprocess.run(["bash", "-c", command], cwd=clone, env=environment,
+                               capture_output=True, text=True, timeout=600)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    program = bin_dir / "wave-lsp"
+    version = subprocess.run([str(program), "--version"], capture_output=True, text=True,
+                             timeout=60, env=environment)
+    assert version.stdout.strip() == f"wave-lsp {wave_lsp.__version__}", version.stderr
+    missing = subprocess.run([str(program), "mcp"], capture_output=True, text=True, timeout=60,
+                             env=environment, stdin=subprocess.DEVNULL, cwd=tmp_path)
+    assert missing.returncode == 2, missing.stderr
+    hint = missing.stderr.split("install it with ", 1)[1].strip().split(" (", 1)[0]
+    assert hint.startswith({"pipx": "pipx inject", "uv": "uv tool install", "pip": "pip install"}[tool])
+    added = subprocess.run(["bash", "-c", hint], cwd=tmp_path, env=environment,
+                           capture_output=True, text=True, timeout=600)
+    assert added.returncode == 0, hint + "\n" + added.stdout + added.stderr
+    # the environment's interpreter, from the script's `#!` line (pipx adds ` -E`)
+    python = program.resolve().read_text("utf-8").splitlines()[0].removeprefix("#!").split()[0]
+    subprocess.run([python, "-c", "import mcp.server.mcpserver"], check=True, timeout=60)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_the_readmes_pre_commit_config_runs_against_a_clone(tmp_path: Path) -> None:
+    """The README's `.pre-commit-config.yaml` as a user pastes it, with `repo:` pointing at their
+    clone (as the README says until the repository is published) where its `rev:` tag exists:
+    `pre-commit run --all-files` installs the hook and reports the error."""
+    from tests.clients.test_readme import blocks
+
+    snippet = blocks("yaml")["pre-commit"]
+    rev = re.search(r"rev: (\S+)\n", snippet)
+    assert rev
+    environment = {"HOME": str(tmp_path), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+                   "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t",
+                   "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
+                   "GIT_COMMITTER_EMAIL": "t@example.invalid", **{
+                       key: value for key, value in os.environ.items()
+                       if key.startswith(("PIP_", "SSL_", "REQUESTS_"))}}
+    clone = tmp_path / "wave-lsp"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, env=environment,
+                   timeout=120)
+    tags = subprocess.run(["git", "tag", "--list", rev[1]], cwd=clone, capture_output=True,
+                          text=True, check=True, env=environment).stdout
+    if not tags.strip():  # not released yet: the user (here the test) tags their clone
+        subprocess.run(["git", "tag", rev[1]], cwd=clone, check=True, env=environment)
+    project = tmp_path / "project"
+    skill = project / ".wave" / "skills" / "notes" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: notes\ndescription: Drafts notes. Use when: asked\n---\n", "utf-8")
+    config = re.sub(r"repo: \S+", f"repo: {clone}", snippet)
+    assert config != snippet
+    (project / ".pre-commit-config.yaml").write_text(config, "utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True, env=environment)
+    subprocess.run(["git", "add", "."], cwd=project, check=True, env=environment)
+    result = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"],
+                            cwd=project, capture_output=True, text=True, timeout=540,
+                            env=environment)
+    assert result.returncode == 1, result.stdout + result.stderr  # SK021 is an error under wave
+    assert "SK021" in result.stdout and "wave-lsp" in result.stdout

@@ -3,6 +3,7 @@ related information, and exact positions in every encoding."""
 
 from __future__ import annotations
 
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,11 @@ async def test_diagnostics_carry_code_source_link_data_and_version(client: Langu
     duplicate = next(d for d in found if d.code == "SK022")
     assert duplicate.source == "wave-lsp"
     assert duplicate.code_description.href.endswith("/docs/rules/SK022.md")
+    # the link works offline: a page on this machine, the rule's own
+    href = duplicate.code_description.href
+    assert href.startswith("file:///")
+    page = Path(urllib.parse.unquote(urllib.parse.urlparse(href).path))
+    assert page.read_text("utf-8").startswith("# SK022 ")
     assert duplicate.range.start == types.Position(4, 0)
     assert duplicate.related_information and duplicate.related_information[0].location.uri == uri
     assert duplicate.related_information[0].location.range.start.line == 1

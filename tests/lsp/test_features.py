@@ -201,3 +201,31 @@ async def test_symbols_links_definition_and_lens(client: LanguageClient, workspa
         text_document=doc_id(uri)))
     assert "tokens" in lenses[0].command.title
     assert lenses[0].range.start.line == 0
+
+
+# -- wording the editor shows (issue 29) ---------------------------------------------------------
+async def test_a_skill_wave_does_not_load_gets_a_lens_that_says_so(client: LanguageClient,
+                                                                   workspace: Path) -> None:
+    """The cost lens of a skill Wave cannot load says so and names the fix; it does not call the
+    skill resident in every conversation."""
+    text = "---\nname: unloaded\ndescription: Use when: asked\n---\nRun it.\n"
+    uri = open_document(client, workspace / ".wave/skills/unloaded/SKILL.md", text)
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=doc_id(uri)))
+    titles = [lens.command.title for lens in lenses if lens.command is not None]
+    assert titles[0].startswith("Not loaded by Wave: fix SK021 on line 3 to list it;"), titles
+    assert not any("resident in every conversation" in title for title in titles), titles
+
+
+async def test_sk086_under_claude_code_does_not_suggest_the_variable_it_reports(
+        client: LanguageClient, workspace: Path) -> None:
+    """A skill under `.claude/skills` is checked for Claude Code (no target configured): there
+    `${WAVE_SKILL_DIR}` is the unknown variable, and the message offers `${CLAUDE_SKILL_DIR}`."""
+    text = ("---\nname: vars\ndescription: Runs it. Use when asked.\n"
+            "allowed-tools: Bash(${WAVE_SKILL_DIR}/run.sh)\n---\nRun it.\n")
+    uri = open_document(client, workspace / ".claude/skills/vars/SKILL.md", text)
+    (finding,) = [d for d in await diagnostics(client, uri) if d.code == "SK086"]
+    assert finding.message.startswith("`${WAVE_SKILL_DIR}` is not a variable this runtime knows")
+    advice = finding.message.split("Use ", 1)[1]
+    assert "${CLAUDE_SKILL_DIR}" in advice and "WAVE_SKILL_DIR" not in advice, finding.message
+    assert finding.range.start == position_of(text, "${WAVE_SKILL_DIR}", 0, encoding_of(client))

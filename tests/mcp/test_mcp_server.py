@@ -233,10 +233,56 @@ def test_without_the_sdk_a_client_is_told_what_to_install(tmp_path) -> None:
 
 @pytest.mark.parametrize(("prefix", "first"), [
     ("/home/u/.local/share/pipx/venvs/wave-lsp", "pipx inject wave-lsp 'mcp>=2.3,<3'"),
-    ("/home/u/.local/share/uv/tools/wave-lsp", "uv tool install --force 'wave-lsp[mcp]'"),
+    # no receipt to read: the clone form first, the index form is named as not working yet
+    ("/home/u/.local/share/uv/tools/wave-lsp", "uv tool install --force '.[mcp]' from a clone"),
     ("/home/u/project/.venv", "pip install 'wave-lsp[mcp]'"),
 ])
 def test_the_hint_names_the_tool_that_installed_wave_lsp(prefix: str, first: str) -> None:
     from wave_lsp.mcp import install_hint
 
     assert install_hint(prefix).startswith(first)
+
+
+@pytest.mark.parametrize(("requirement", "source"), [
+    ('{ name = "wave-lsp", directory = "/home/u/src/wave-lsp" }', "/home/u/src/wave-lsp"),
+    ('{ name = "wave-lsp", path = "/home/u/dist/wave_lsp-0.1.0-py3-none-any.whl" }',
+     "/home/u/dist/wave_lsp-0.1.0-py3-none-any.whl"),
+    ('{ name = "wave-lsp", git = "https://example.invalid/wave-lsp" }',
+     "git+https://example.invalid/wave-lsp"),
+])
+def test_a_uv_tool_is_reinstalled_from_the_source_its_receipt_names(
+        tmp_path: Path, requirement: str, source: str) -> None:
+    """uv records where it installed a tool from (`uv-receipt.toml`, whatever UV_TOOL_DIR is);
+    before publication `wave-lsp[mcp]` alone is on no index, so the hint names that source
+    (`uv tool install --force 'wave-lsp[mcp] @ SOURCE'`, which uv accepts)."""
+    from wave_lsp.mcp import install_hint
+
+    prefix = tmp_path / "my-tools" / "wave-lsp"
+    prefix.mkdir(parents=True)
+    (prefix / "uv-receipt.toml").write_text(
+        f"[tool]\nrequirements = [{requirement}]\n", "utf-8")
+    assert install_hint(str(prefix)) == f"uv tool install --force 'wave-lsp[mcp] @ {source}'"
+
+
+def test_a_uv_tool_from_the_index_or_an_unreadable_receipt_gets_both_forms(tmp_path: Path) -> None:
+    from wave_lsp.mcp import install_hint
+
+    prefix = tmp_path / "wave-lsp"
+    prefix.mkdir()
+    (prefix / "uv-receipt.toml").write_text('[tool]\nrequirements = [{ name = "wave-lsp" }]\n',
+                                            "utf-8")
+    from_index = install_hint(str(prefix))
+    assert from_index.startswith("uv tool install --force '.[mcp]' from a clone")
+    assert "uv tool install --force 'wave-lsp[mcp]'" in from_index
+    (prefix / "uv-receipt.toml").write_text("not = [toml", "utf-8")
+    assert install_hint(str(prefix)) == from_index
+
+
+def test_a_pipx_environment_is_known_by_its_metadata_wherever_pipx_keeps_it(tmp_path: Path) -> None:
+    from wave_lsp.mcp import install_hint
+
+    prefix = tmp_path / "opt" / "wave-lsp"  # PIPX_HOME elsewhere: no `pipx/venvs` in the path
+    prefix.mkdir(parents=True)
+    assert install_hint(str(prefix)).startswith("pip install 'wave-lsp[mcp]'")
+    (prefix / "pipx_metadata.json").write_text("{}", "utf-8")
+    assert install_hint(str(prefix)).startswith("pipx inject wave-lsp 'mcp>=2.3,<3'")

@@ -12,7 +12,10 @@ When the client goes away, the first write that finds the pipe closed logs one l
 session; later writes are dropped (pygls would log a traceback for each of them, and a push client
 leaves hundreds of diagnostics behind). A `$/cancelRequest` for a request already answered is the
 normal race of a client that cancels what it no longer needs: logged at debug level, not as a
-warning (Neovim shows every line of the server's stderr as an error).
+warning (Neovim shows every line of the server's stderr as an error). So is a message that
+arrives between `shutdown` and `exit` (Neovim 0.7 sends some as it quits): a request is answered
+with `InvalidRequest`, as the protocol wants, anything else is dropped, and neither is a warning
+(pygls would warn "Server shutting down. No more requests!" and leave a request unanswered).
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from lsprotocol.types import EXIT
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import RPCRequest
 
 log = logging.getLogger("wave_lsp")
 
@@ -122,5 +127,12 @@ class WaveProtocol(LanguageServerProtocol):
             self._send_response(message.id, None, error.to_response_error())
             return
         if isinstance(message, dict):  # an unreadable notification: nothing to answer
+            return
+        method = getattr(message, "method", None)
+        if self._shutdown and method != EXIT:
+            if isinstance(message, RPCRequest):
+                refusal = JsonRpcInvalidRequest(f"the server is shutting down: {method} not served")
+                self._send_response(message.id, None, refusal.to_response_error())
+            log.debug("after shutdown: dropped %s", method or "a response")
             return
         super().handle_message(message)
