@@ -206,7 +206,8 @@ def test_list_command_json_contract(tree, capsys, monkeypatch) -> None:
         {"name": "deploy", "scope": "personal", "path": str(home / ".wave/skills/deploy/SKILL.md"),
          "modelInvocable": True, "userInvocable": True, "listingChars": 38,
          "shadowedBy": ".wave/skills/deploy/SKILL.md",
-         "aliases": [], "activatesOn": None, "listingLine": "- deploy: Does deploy. Use when asked.", "loads": True,
+         "aliases": [], "activatesOn": None,
+         "listingLine": "- deploy: Does deploy. Use when asked.", "loads": True,
          "stoppedBy": None},
     ]
     assert main(["list"]) == 0

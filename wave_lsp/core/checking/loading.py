@@ -24,7 +24,6 @@ from wave_lsp.core.checking.engine import run_rules
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
-from wave_lsp.core.runtime.conditional import activating_patterns
 from wave_lsp.core.runtime.listing import ListingEntry, name_alias, runtime_listing_entry
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.reads import read_as
@@ -155,6 +154,7 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
     skill the target discovers from `project`, highest precedence first, with whether it loads
     and its line in the model's listing exactly as the runtime writes it (`listingLine`, None
     when the model does not see the skill; `listingChars` its length)."""
+    from wave_lsp.core.runtime.conditional import activating_patterns
     from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     session = WorkspaceSession(freshness_seconds=None)  # one snapshot of the disk for all rows

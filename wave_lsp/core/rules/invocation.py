@@ -14,7 +14,6 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
 from wave_lsp.core.rules.helpers import closest, shown, type_name
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.conditional import path_patterns
 from wave_lsp.core.runtime.listing import truthy
 from wave_lsp.core.runtime.toolrules import entries
 
@@ -238,6 +237,8 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
                                                 and not isinstance(i.value(), str)]:
         yield ctx.finding("SK099", item.content_span,
                           f"A `paths` pattern must be text, not {type_name(item.value())}.")
+    from wave_lsp.core.runtime.conditional import path_patterns  # only for a skill with `paths`
+
     patterns = path_patterns(entry.value)
     if not patterns:
         yield ctx.finding("SK099", ctx.entry_span(entry),

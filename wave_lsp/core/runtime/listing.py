@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from wave_lsp.core.parsing.document import FieldValues, SkillDocument
-from wave_lsp.core.runtime.conditional import activating_patterns
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.reads import coerce_description, read_as
 from wave_lsp.core.workspace.location import SkillLocation
@@ -179,8 +178,11 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     if reading.described_from_body and not when_text and location.scope == "plugin" \
             and profile.lists_plugin_skills_only_when_described:
         return ListingEntry(name, "", True, user)  # invocable by name, but not listed
-    if profile.hides_conditional_skills and activating_patterns(values):
-        return ListingEntry(name, "", True, user)  # listed once a matching file is touched
+    if profile.hides_conditional_skills and values.value("paths") is not None:
+        from wave_lsp.core.runtime.conditional import activating_patterns  # only with `paths`
+
+        if activating_patterns(values):
+            return ListingEntry(name, "", True, user)  # listed once a matching file is touched
     shown = name
     if profile.labels_listing_with_name:
         label = display_label(values.value("name"), name)
