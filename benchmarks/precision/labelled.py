@@ -97,6 +97,14 @@ def mirror(root: Path) -> None:
                 target.touch()
 
 
+def corpus_path(root: Path, where: Path) -> str:
+    """`where` as a path of the corpus (relative to the copy's `root`), else as it is."""
+    try:
+        return where.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(where)
+
+
 def collect(target: str = "claude-code") -> tuple[list[Found], set[str]]:
     """Every finding (all severities) of `check .` on the stored copy, and the files checked
     (corpus paths)."""
@@ -121,14 +129,10 @@ def collect(target: str = "claude-code") -> tuple[list[Found], set[str]]:
             reports = split_by_file(check_files([root / f for f in files], settings))
         finally:
             os.chdir(before)
-        checked.update(f.as_posix() for f in files)
+        checked.update(corpus_path(root, root / f) for f in files)
         for report in reports:
             for finding in report.findings:
-                where = Path(finding.path) if finding.path else report.path
-                try:
-                    relative = where.resolve().relative_to(root.resolve()).as_posix()
-                except ValueError:
-                    relative = str(where)
+                relative = corpus_path(root, Path(finding.path) if finding.path else report.path)
                 line = finding.range.start.line + 1 if finding.range and not finding.path else 1
                 column = finding.range.start.character + 1 if finding.range and not finding.path \
                     else 1
