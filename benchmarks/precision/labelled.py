@@ -24,6 +24,9 @@ it is left out of recall; the output says how many were left out and in how many
 
 `--clones DIR` is the README's other fair run: each labelled file checked in a full clone of its
 repository at the corpus commit (`clones.py` makes them), the whole clone being the project.
+`--every-file` (with `--clones`) checks every skill file of each clone as well, the run the
+labeller's Part 2b labels come from; the labels cover those files only in part, so precision
+there counts many findings without a label as false.
 
 `labelled-2-added.tsv` labels findings the independent labels do not cover (new findings of the
 mechanisms they judge), made by the developer of issue 27 and so not independent: the figure with
@@ -141,14 +144,18 @@ def collect(target: str = "claude-code") -> tuple[list[Found], set[str]]:
     return found, checked
 
 
-def collect_clones(clones: Path, target: str = "claude-code") -> tuple[list[Found], set[str]]:
+def collect_clones(clones: Path, target: str = "claude-code",
+                   every_file: bool = False) -> tuple[list[Found], set[str]]:
     """Every finding on the labelled files, each checked in a full clone of its repository at the
     corpus commit (`clones/<owner>__<repo>/`, made by `clones.py`), paths mapped back to the corpus
     layout, and the files checked (corpus paths). The whole clone is the project (its plugins,
-    its other skills and files); only the labelled files are checked, as the README asks."""
+    its other skills and files); only the labelled files are checked, as the README asks. With
+    `every_file`, every skill file `check .` finds in each clone is checked too, named
+    `<owner>__<repo>/<path in the repository>` as the labeller's Part 2b names them."""
     from wave_lsp.api import check_files
     from wave_lsp.core.checking.checker import split_by_file
     from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.workspace.discovery import find_skill_files
 
     with open(CORPUS / "SOURCES.tsv", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
@@ -157,6 +164,20 @@ def collect_clones(clones: Path, target: str = "claude-code") -> tuple[list[Foun
         where = clones / row["repo"].replace("/", "__") / row["path_in_repo"]
         if where.exists():
             by_path[str(where)] = row["corpus_path"]
+    if every_file:
+        before = Path.cwd()
+        for repository in sorted({row["repo"].replace("/", "__") for row in rows}):
+            os.chdir(clones / repository)
+            try:
+                for name in find_skill_files([Path(".")]):
+                    if name.suffix.lower() in (".md", ".markdown") or name.name == "SKILL.md":
+                        where = clones / repository / name  # `name` may be absolute
+                        # not resolved: a folder linked to another (`.agents/skills` ->
+                        # `skills`) is a path of its own, as the labeller names it
+                        inside = os.path.relpath(where, clones / repository)
+                        by_path.setdefault(str(where), f"{repository}/{Path(inside).as_posix()}")
+            finally:
+                os.chdir(before)
     found: list[Found] = []
     with tempfile.TemporaryDirectory(prefix="wave-labelled-") as temporary:
         settings = Settings.for_target(target, home=Path(temporary), personal=False)
@@ -309,6 +330,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="list the errors and warnings without a label")
     parser.add_argument("--clones", type=Path, metavar="DIR",
                         help="check the labelled files in full clones under DIR (clones.py)")
+    parser.add_argument("--every-file", action="store_true",
+                        help="with --clones: check every skill file of each clone, not only the "
+                             "labelled ones (wider than the README's run: the labels cover the "
+                             "other files only in part)")
     parser.add_argument("--write-unlabelled", type=Path, metavar="FILE",
                         help="write the errors and warnings without an independent label as TSV "
                              "(repo, path, line, code, message) for a labeller")
@@ -318,7 +343,10 @@ def main(argv: list[str] | None = None) -> int:
     if not CORPUS.exists():
         print(f"no corpus at {CORPUS}", file=sys.stderr)
         return 2
-    found, checked = collect_clones(args.clones) if args.clones else collect()
+    if args.every_file and not args.clones:
+        parser.error("--every-file needs --clones")
+    found, checked = (collect_clones(args.clones, every_file=args.every_file) if args.clones
+                      else collect())
     labels = read_labels()
     matched = match(found, labels)
     if args.dump:
@@ -329,7 +357,9 @@ def main(argv: list[str] | None = None) -> int:
                 verdict = matched[item].verdict if item in matched else ""
                 writer.writerow([item.code, item.severity, item.path, item.line, item.column,
                                  verdict, item.message.replace("\n", " ")])
-    print(f"## labelled-2, claude-code ({'full clones' if args.clones else 'stored copy'})\n")
+    run = ("full clones, every skill file" if args.every_file else "full clones") if args.clones \
+        else "stored copy"
+    print(f"## labelled-2, claude-code ({run})\n")
     print("\n".join(table(found, matched)))
     scored = recall(found, labels, read_missed(), checked)
     total = max(scored.problems, 1)
@@ -351,8 +381,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"with the developer's labels of {ADDED.name} (not independent): precision "
           f"{100 * true / max(len(loud), 1):.0f} % ({true} of {len(loud)}; {left} still unlabelled)")
     if args.write_unlabelled:
-        write_unlabelled(args.write_unlabelled, unlabelled, "full clones" if args.clones
-                         else "stored copy")
+        write_unlabelled(args.write_unlabelled, unlabelled, run)
     if args.unlabelled:
         for item in unlabelled:
             print("  ", item.code, item.severity, f"{item.path}:{item.line}:{item.column}",
