@@ -71,3 +71,32 @@ def test_recall_leaves_out_the_true_problems_of_files_the_run_did_not_check(scor
     assert (scored.problems, scored.strong, scored.weak) == (2, 1, 1)
     assert [line.split("\t")[0] for line in scored.lost] == ["a/SKILL.md:7"]
     assert (scored.left_out, scored.left_out_files) == (3, 2)
+
+
+def test_every_file_names_the_other_skill_files_as_the_labeller_does(
+        scoring, tmp_path: Path, monkeypatch) -> None:
+    """`--every-file` checks every skill file of a clone, each named `<owner>__<repo>/<path in
+    the repository>` without resolving a linked folder (`.agents/skills` -> `skills`), so that
+    the labeller's Part 2b labels meet their findings; the labelled files keep their corpus
+    paths."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "SOURCES.tsv").write_text(
+        "corpus_path\trepo\tcommit\tpath_in_repo\n"
+        "o__r/skills/a/SKILL.md\to/r\tabc\tskills/a/SKILL.md\n", "utf-8")
+    monkeypatch.setattr(scoring, "CORPUS", corpus)
+    clone = tmp_path / "clones" / "o__r"
+    text = "---\nname: {}\ndescription: Does x. Use when asked.\n---\nBody.\n"
+    for name in ("a", "b"):
+        (clone / "skills" / name).mkdir(parents=True)
+        (clone / "skills" / name / "SKILL.md").write_text(text.format(name), "utf-8")
+    (clone / ".agents").mkdir()
+    (clone / ".agents" / "skills").symlink_to(clone / "skills", target_is_directory=True)
+    (clone / ".git").mkdir()
+    _, labelled_only = scoring.collect_clones(tmp_path / "clones")
+    assert labelled_only == {"o__r/skills/a/SKILL.md"}
+    _, every = scoring.collect_clones(tmp_path / "clones", every_file=True)
+    # discovery meets each file through the linked folder first; the names stay unresolved,
+    # and the labelled file keeps its corpus path as well (the labeller names both)
+    assert every == {"o__r/skills/a/SKILL.md", "o__r/.agents/skills/a/SKILL.md",
+                     "o__r/.agents/skills/b/SKILL.md"}
