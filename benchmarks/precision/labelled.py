@@ -52,7 +52,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "labelled-2"
 RESULTS = CORPUS / "_results"
-VERDICTS = ("claude-code-verdicts.tsv", "claude-code-verdicts-clones.tsv")
+#: the independent labels of the corpus (the sample: findings on other SKILL.md files of the clones,
+#: which only `--every-file` checks)
+VERDICTS = ("claude-code-verdicts.tsv", "claude-code-verdicts-clones.tsv",
+            "claude-code-verdicts-clones-sample.tsv")
 #: labels the developer added for findings the independent labels do not cover (not independent)
 ADDED = HERE / "labelled-2-added.tsv"
 #: labels made by a review session that did not write the rules (2026-12-02): independent

@@ -36,6 +36,12 @@ def write(root: Path, files: dict[str, str]) -> None:
     ("```bash\npython3 scripts/report.py --out x\n```\n", {}, Confidence.LIKELY),
     ("```bash\nscripts/validate.sh agents/x.md\n```\n", {}, Confidence.LIKELY),
     ("```bash\ncd x && ./scripts/transcribe audio.mp3\n```\n", {}, Confidence.LIKELY),
+    # a Python module run with -m is given the script to run (issue 27)
+    ("```bash\nuv run python -m runtime.harness scripts/z3_solve.py prove x\n```\n", {},
+     Confidence.LIKELY),
+    ("```bash\npython3 -u -m pytest scripts/check_x.py\n```\n", {}, Confidence.LIKELY),
+    # the module is run, the path only follows it on the line: still a guess
+    ("```bash\npython -m build && ls scripts/dist.py\n```\n", {}, Confidence.HEURISTIC),
     ("Check it with `cat references/limits.md`.\n", {}, Confidence.LIKELY),
     # an instruction in prose names it
     ("Read `references/api.md` before you start.\n", {}, Confidence.LIKELY),
