@@ -16,12 +16,17 @@ that sits on a line of `_results/claude-code-missed.tsv` (±1; one finding per l
 problem, now reported (TP). The labels are TP / FP / ADVICE / COND; precision is TP / (every error
 and warning), so a finding without a label counts as false until it is labelled by the README's
 criterion. Recall is over the true problems the labels know:
-every TP label and every line of `_results/claude-code-missed.tsv`; one is *found* when a finding
-of any code sits on its line (±1) at error or warning level (and, in a second column, at any
-severity).
+every TP label and every line of `_results/claude-code-missed.tsv` **on a file the run checked**;
+one is *found* when a finding of any code sits on its line (±1) at error or warning level (and, in
+a second column, at any severity). A true problem on a file the run did not check (the labeller
+also judged other SKILL.md files of the full clones, which neither run checks) cannot be found, so
+it is left out of recall; the output says how many were left out and in how many files.
 
 `--clones DIR` is the README's other fair run: each labelled file checked in a full clone of its
 repository at the corpus commit (`clones.py` makes them), the whole clone being the project.
+`--every-file` (with `--clones`) checks every skill file of each clone as well, the run the
+labeller's Part 2b labels come from; the labels cover those files only in part, so precision
+there counts many findings without a label as false.
 
 `labelled-2-added.tsv` labels findings the independent labels do not cover (new findings of the
 mechanisms they judge), made by the developer of issue 27 and so not independent: the figure with
@@ -47,7 +52,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "labelled-2"
 RESULTS = CORPUS / "_results"
-VERDICTS = ("claude-code-verdicts.tsv", "claude-code-verdicts-clones.tsv")
+#: the independent labels of the corpus (the sample: findings on other SKILL.md files of the clones,
+#: which only `--every-file` checks)
+VERDICTS = ("claude-code-verdicts.tsv", "claude-code-verdicts-clones.tsv",
+            "claude-code-verdicts-clones-sample.tsv")
 #: labels the developer added for findings the independent labels do not cover (not independent)
 ADDED = HERE / "labelled-2-added.tsv"
 #: labels made by a review session that did not write the rules (2026-12-02): independent
@@ -95,14 +103,24 @@ def mirror(root: Path) -> None:
                 target.touch()
 
 
-def collect(target: str = "claude-code") -> list[Found]:
-    """Every finding (all severities) of `check .` on the stored copy."""
+def corpus_path(root: Path, where: Path) -> str:
+    """`where` as a path of the corpus (relative to the copy's `root`), else as it is."""
+    try:
+        return where.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(where)
+
+
+def collect(target: str = "claude-code") -> tuple[list[Found], set[str]]:
+    """Every finding (all severities) of `check .` on the stored copy, and the files checked
+    (corpus paths)."""
     from wave_lsp.api import check_files
     from wave_lsp.core.checking.checker import split_by_file
     from wave_lsp.core.checking.config import Settings
     from wave_lsp.core.workspace.discovery import find_skill_files
 
     found: list[Found] = []
+    checked: set[str] = set()
     with tempfile.TemporaryDirectory(prefix="wave-labelled-") as temporary:
         root = Path(temporary) / "corpus"
         mirror(root)
@@ -117,29 +135,30 @@ def collect(target: str = "claude-code") -> list[Found]:
             reports = split_by_file(check_files([root / f for f in files], settings))
         finally:
             os.chdir(before)
+        checked.update(corpus_path(root, root / f) for f in files)
         for report in reports:
             for finding in report.findings:
-                where = Path(finding.path) if finding.path else report.path
-                try:
-                    relative = where.resolve().relative_to(root.resolve()).as_posix()
-                except ValueError:
-                    relative = str(where)
+                relative = corpus_path(root, Path(finding.path) if finding.path else report.path)
                 line = finding.range.start.line + 1 if finding.range and not finding.path else 1
                 column = finding.range.start.character + 1 if finding.range and not finding.path \
                     else 1
                 found.append(Found(finding.code, relative, line, column,
                                    finding.severity.name.lower(), finding.message))
-    return found
+    return found, checked
 
 
-def collect_clones(clones: Path, target: str = "claude-code") -> list[Found]:
+def collect_clones(clones: Path, target: str = "claude-code",
+                   every_file: bool = False) -> tuple[list[Found], set[str]]:
     """Every finding on the labelled files, each checked in a full clone of its repository at the
     corpus commit (`clones/<owner>__<repo>/`, made by `clones.py`), paths mapped back to the corpus
-    layout. The whole clone is the project (its plugins, its other skills and files); only the
-    labelled files are checked, as the README asks."""
+    layout, and the files checked (corpus paths). The whole clone is the project (its plugins,
+    its other skills and files); only the labelled files are checked, as the README asks. With
+    `every_file`, every skill file `check .` finds in each clone is checked too, named
+    `<owner>__<repo>/<path in the repository>` as the labeller's Part 2b names them."""
     from wave_lsp.api import check_files
     from wave_lsp.core.checking.checker import split_by_file
     from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.workspace.discovery import find_skill_files
 
     with open(CORPUS / "SOURCES.tsv", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
@@ -148,6 +167,20 @@ def collect_clones(clones: Path, target: str = "claude-code") -> list[Found]:
         where = clones / row["repo"].replace("/", "__") / row["path_in_repo"]
         if where.exists():
             by_path[str(where)] = row["corpus_path"]
+    if every_file:
+        before = Path.cwd()
+        for repository in sorted({row["repo"].replace("/", "__") for row in rows}):
+            os.chdir(clones / repository)
+            try:
+                for name in find_skill_files([Path(".")]):
+                    if name.suffix.lower() in (".md", ".markdown") or name.name == "SKILL.md":
+                        where = clones / repository / name  # `name` may be absolute
+                        # not resolved: a folder linked to another (`.agents/skills` ->
+                        # `skills`) is a path of its own, as the labeller names it
+                        inside = os.path.relpath(where, clones / repository)
+                        by_path.setdefault(str(where), f"{repository}/{Path(inside).as_posix()}")
+            finally:
+                os.chdir(before)
     found: list[Found] = []
     with tempfile.TemporaryDirectory(prefix="wave-labelled-") as temporary:
         settings = Settings.for_target(target, home=Path(temporary), personal=False)
@@ -163,7 +196,7 @@ def collect_clones(clones: Path, target: str = "claude-code") -> list[Found]:
             column = finding.range.start.character + 1 if finding.range else 1
             found.append(Found(finding.code, relative, line, column,
                                finding.severity.name.lower(), finding.message))
-    return found
+    return found, set(by_path.values())
 
 
 def read_labels(added: bool = False) -> list[Label]:
@@ -218,15 +251,30 @@ def match(found: list[Found], labels: list[Label]) -> dict[Found, Label]:
     return result
 
 
-def recall(found: list[Found], labels: list[Label],
-           missed: list[tuple[str, int, str]]) -> tuple[int, int, int, list[str]]:
-    """(true problems, found at error or warning, found at any severity, the ones not found)."""
+@dataclass(frozen=True, slots=True)
+class Recall:
+    """The true problems the labels know on the files a run checked, and how many were found."""
+
+    problems: int
+    strong: int  # found at error or warning
+    weak: int  # found at any severity
+    lost: list[str]
+    left_out: int  # true problems on files the run did not check
+    left_out_files: int
+
+
+def recall(found: list[Found], labels: list[Label], missed: list[tuple[str, int, str]],
+           checked: set[str]) -> Recall:
+    """Recall over the TP labels and missed problems of the files in `checked`; the ones on other
+    files are counted as left out (no finding can be on them)."""
     at: dict[str, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
     for item in found:
         at[item.path][item.line].add(item.severity)
     problems = [(label.path, label.line, f"{label.code} {label.message[:90]}")
                 for label in labels if label.verdict == "TP"]
     problems += [(path, line, f"missed: {problem[:90]}") for path, line, problem in missed]
+    outside = [problem for problem in problems if problem[0] not in checked]
+    problems = [problem for problem in problems if problem[0] in checked]
     strong = weak = 0
     lost = []
     for path, line, what in problems:
@@ -237,7 +285,8 @@ def recall(found: list[Found], labels: list[Label],
             lost.append(f"{path}:{line}\t{what}" + ("\t(below warning)" if near else ""))
         if near:
             weak += 1
-    return len(problems), strong, weak, lost
+    return Recall(len(problems), strong, weak, lost, len(outside),
+                  len({path for path, _, _ in outside}))
 
 
 def table(found: list[Found], matched: dict[Found, Label]) -> list[str]:
@@ -284,6 +333,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="list the errors and warnings without a label")
     parser.add_argument("--clones", type=Path, metavar="DIR",
                         help="check the labelled files in full clones under DIR (clones.py)")
+    parser.add_argument("--every-file", action="store_true",
+                        help="with --clones: check every skill file of each clone, not only the "
+                             "labelled ones (wider than the README's run: the labels cover the "
+                             "other files only in part)")
     parser.add_argument("--write-unlabelled", type=Path, metavar="FILE",
                         help="write the errors and warnings without an independent label as TSV "
                              "(repo, path, line, code, message) for a labeller")
@@ -293,7 +346,10 @@ def main(argv: list[str] | None = None) -> int:
     if not CORPUS.exists():
         print(f"no corpus at {CORPUS}", file=sys.stderr)
         return 2
-    found = collect_clones(args.clones) if args.clones else collect()
+    if args.every_file and not args.clones:
+        parser.error("--every-file needs --clones")
+    found, checked = (collect_clones(args.clones, every_file=args.every_file) if args.clones
+                      else collect())
     labels = read_labels()
     matched = match(found, labels)
     if args.dump:
@@ -304,14 +360,19 @@ def main(argv: list[str] | None = None) -> int:
                 verdict = matched[item].verdict if item in matched else ""
                 writer.writerow([item.code, item.severity, item.path, item.line, item.column,
                                  verdict, item.message.replace("\n", " ")])
-    print(f"## labelled-2, claude-code ({'full clones' if args.clones else 'stored copy'})\n")
+    run = ("full clones, every skill file" if args.every_file else "full clones") if args.clones \
+        else "stored copy"
+    print(f"## labelled-2, claude-code ({run})\n")
     print("\n".join(table(found, matched)))
-    total, strong, weak, lost = recall(found, labels, read_missed())
-    print(f"\nrecall of the true problems the labels know ({total}): "
-          f"{100 * strong / total:.0f} % as error or warning ({strong}), "
-          f"{100 * weak / total:.0f} % at any severity ({weak})")
+    scored = recall(found, labels, read_missed(), checked)
+    total = max(scored.problems, 1)
+    print(f"\nrecall of the true problems the labels know on the {len(checked)} files checked "
+          f"({scored.problems}): {100 * scored.strong / total:.0f} % as error or warning "
+          f"({scored.strong}), {100 * scored.weak / total:.0f} % at any severity ({scored.weak})")
+    print(f"left out of recall: {scored.left_out} true problems on {scored.left_out_files} files "
+          "this run did not check (labelled on other files of the full clones)")
     if args.lost:
-        for line in lost:
+        for line in scored.lost:
             print("  NOT FOUND", line)
     unlabelled = [item for item in found
                   if item.severity in ("error", "warning") and item not in matched]
@@ -323,8 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"with the developer's labels of {ADDED.name} (not independent): precision "
           f"{100 * true / max(len(loud), 1):.0f} % ({true} of {len(loud)}; {left} still unlabelled)")
     if args.write_unlabelled:
-        write_unlabelled(args.write_unlabelled, unlabelled, "full clones" if args.clones
-                         else "stored copy")
+        write_unlabelled(args.write_unlabelled, unlabelled, run)
     if args.unlabelled:
         for item in unlabelled:
             print("  ", item.code, item.severity, f"{item.path}:{item.line}:{item.column}",

@@ -13,9 +13,11 @@ prints, per target, precision per rule and overall: true / reported. "advice" me
 fair advice but not a mistake the author must fix, so it counts against precision at warning or
 error level; a finding without a label counts as false until it is labelled (and, with
 `--unlabelled`, is listed). Labels whose finding is no longer reported are listed too (a removed
-true finding is a regression), and recall is the labelled-true findings still reported as error
-or warning over all labelled-true ones. The second corpus, `labelled-2`, is scored by
-`labelled.py`.
+true finding is a regression; "(below warning)" when a finding of that code is still on its line
+at information or hint), and recall is the labelled-true findings still reported as error or
+warning over the labelled-true ones of the skills the run checked (the labels of a skill the run
+did not check, such as one missing from the stored corpus, are left out and counted). The second
+corpus, `labelled-2`, is scored by `labelled.py`.
 
 `--dump FILE` writes every error and warning (with message and flagged text) as TSV, the input for
 labelling.
@@ -140,6 +142,7 @@ def collect(targets: list[str], trees: Path | None = None) -> list[Reported]:
     with tempfile.TemporaryDirectory(prefix="wave-precision-") as temporary:
         root = Path(temporary) / "corpus"
         skills = mirror_upstream(root, trees) if trees else mirror(root)
+        CHECKED[:] = [skill for skill, _ in skills]
         folders = {skill: path.parent for skill, path in skills}
         by_path = {path: skill for skill, path in skills}
         for target in targets:
@@ -170,6 +173,8 @@ def collect(targets: list[str], trees: Path | None = None) -> list[Reported]:
 
 #: the information and hint findings of the last `collect` (recall at any severity)
 QUIET: list[Reported] = []
+#: the skills (corpus folders) the last `collect` checked: recall is over their labels only
+CHECKED: list[str] = []
 
 
 def key(code: str, flagged: str, occurrence: int) -> str:
@@ -256,8 +261,11 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(table(found, labels, target)))
         print()
     reported = {item.ident for item in found}
+    checked = set(CHECKED)
+    outside = [row for ident, row in labels.items()
+               if ident[0] in args.targets and ident[1] not in checked]
     gone = [row for ident, row in labels.items()
-            if ident[0] in args.targets and ident not in reported]
+            if ident[0] in args.targets and ident[1] in checked and ident not in reported]
     lost = [row for row in gone if row["label"] == "true"]
     print(f"labels whose finding is no longer an error or warning: {len(gone)} "
           f"(of them labelled true: {len(lost)})")
@@ -273,8 +281,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"{100 * kept / (kept + missing):.0f} % as error or warning ({kept} of "
                   f"{kept + missing}), {100 * (kept + below) / (kept + missing):.0f} % at any "
                   f"severity ({kept + below})")
+    print(f"left out of recall: {sum(1 for row in outside if row['label'] == 'true')} true "
+          f"labels on {len({row['skill'] for row in outside})} skills this run did not check")
+    quiet_at = {item.ident[:4] for item in QUIET}
     for row in lost:
-        print("  LOST TRUE", *(row[c] for c in LABEL_COLUMNS))
+        below = tuple(row[c] for c in LABEL_COLUMNS[:4]) in quiet_at
+        print("  LOST TRUE", *(row[c] for c in LABEL_COLUMNS),
+              *(["(below warning)"] if below else []))
     unlabelled = [item for item in found if item.ident not in labels]
     print(f"findings without a label: {len(unlabelled)}")
     if args.write_unlabelled:

@@ -36,6 +36,12 @@ def write(root: Path, files: dict[str, str]) -> None:
     ("```bash\npython3 scripts/report.py --out x\n```\n", {}, Confidence.LIKELY),
     ("```bash\nscripts/validate.sh agents/x.md\n```\n", {}, Confidence.LIKELY),
     ("```bash\ncd x && ./scripts/transcribe audio.mp3\n```\n", {}, Confidence.LIKELY),
+    # a Python module run with -m is given the script to run (issue 27)
+    ("```bash\nuv run python -m runtime.harness scripts/z3_solve.py prove x\n```\n", {},
+     Confidence.LIKELY),
+    ("```bash\npython3 -u -m pytest scripts/check_x.py\n```\n", {}, Confidence.LIKELY),
+    # the module is run, the path only follows it on the line: still a guess
+    ("```bash\npython -m build && ls scripts/dist.py\n```\n", {}, Confidence.HEURISTIC),
     ("Check it with `cat references/limits.md`.\n", {}, Confidence.LIKELY),
     # an instruction in prose names it
     ("Read `references/api.md` before you start.\n", {}, Confidence.LIKELY),
@@ -137,3 +143,37 @@ def test_a_skill_counting_from_one_under_its_input_heading(tmp_path: Path, body:
     hits = [f for f in codes(report, "SK115") if "never uses `$0`" in f.message]
     assert bool(hits) == warned
     assert all(f.severity == Severity.WARNING for f in hits)
+
+
+# -- SK117: a plugin variable a guide to writing commands means as written ---------------------
+
+GUIDE = ("---\nname: create-workflow-command\ndescription: Create a workflow command that runs "
+         "steps through sub-agents. Use when asked for one.\n---\n")
+AGENT = ("---\nname: do-in-steps\ndescription: Execute a task as ordered steps run by sub-agents. "
+         "Use when asked.\n---\n")
+MARKDOWN_TEMPLATE = "The command file:\n\n```markdown\nRead ${CLAUDE_PLUGIN_ROOT}/tasks/a.md\n```\n"
+MENTION = "Use `${CLAUDE_PLUGIN_ROOT}` for portable paths within a plugin.\n"
+
+
+@pytest.mark.parametrize(("head", "body", "severity"), [
+    # a guide shows or writes a plugin's command file: the literal is its content
+    (GUIDE, MARKDOWN_TEMPLATE, Severity.INFORMATION),
+    (GUIDE, "````md\n---\ndescription: x\n---\nRun ${CLAUDE_PLUGIN_ROOT}/s.sh\n````\n",
+     Severity.INFORMATION),
+    # a guide names the variable on its own
+    (GUIDE, MENTION, Severity.INFORMATION),
+    # a guide's own step the model carries out: the path must work
+    (GUIDE, "```bash\nmkdir -p ${CLAUDE_PLUGIN_ROOT}/tasks\n```\n", Severity.WARNING),
+    (GUIDE, "1. **Directories**:\n   - `${CLAUDE_PLUGIN_ROOT}/tasks/` - task files\n",
+     Severity.WARNING),
+    # in other skills a Markdown block is a prompt for a sub-agent, and a mention asks for the
+    # value: both must work
+    (AGENT, MARKDOWN_TEMPLATE, Severity.WARNING),
+    (AGENT, "Provide the value of `${CLAUDE_PLUGIN_ROOT}` to each agent.\n", Severity.WARNING),
+])
+def test_a_plugin_variable_outside_a_plugin_is_a_guess_only_where_a_guide_shows_it(
+        tmp_path: Path, head: str, body: str, severity: Severity) -> None:
+    report = run(tmp_path, head + body, target="claude-code")
+    (finding,) = codes(report, "SK117")
+    assert finding.severity == severity
+    assert ("nothing is wrong" in finding.message) is (severity == Severity.INFORMATION)

@@ -25,7 +25,12 @@ Decisions (so that findings are ones an author agrees with):
 - SK117 reports any unknown `${NAME}` in prose, but inside code only names that look like ours
   (`WAVE_…`, `CLAUDE_…`): `${HOME}` in a shell example is the user's shell's business. A plugin
   variable in a skill outside any plugin is a warning; a plugin is a folder with a plugin
-  manifest or a marketplace entry whose `source` holds the skill (`location.find_plugin`).
+  manifest or a marketplace entry whose `source` holds the skill (`location.find_plugin`). It is
+  heuristic (information) where a guide to writing skills or commands may mean it as written
+  (issue 27): inside a Markdown block (a command file it shows or writes for a plugin) or alone
+  in inline code (the variable named, "use `${CLAUDE_PLUGIN_ROOT}` for paths"); used in a shell
+  block or a path it stays a warning, and so does every use in other skills (a Markdown block
+  there is often a prompt for a sub-agent, a mention often asks for the value).
 - SK118 reports `$name` in prose (not code, not injections) when `name` starts with a lowercase
   letter — `$HOME`-style environment variables are left alone — and is not declared.
 - SK119 reports argument placeholders inside injected commands.
@@ -323,6 +328,30 @@ def _input_template(text: str, match: re.Match[str]) -> bool:
     return bool(_TEMPLATE_LINE.match(text[line_start:match.start()]))
 
 
+#: fences whose content is a Markdown document the skill shows or has the model write
+_DOCUMENT_LANGUAGES = frozenset({"markdown", "md"})
+
+
+def _shown_as_text(text: str, structure: MarkdownBody, span: Span, guide: bool) -> str | None:
+    """Why a plugin variable may be meant as written in a guide to writing skills or commands
+    (issue 27): inside a Markdown block (a command file the guide shows or has the model write
+    for a plugin, where the literal is the content) or alone in inline code (the variable named,
+    "use `${CLAUDE_PLUGIN_ROOT}` for paths"). Elsewhere such a block is often a prompt the model
+    passes to a sub-agent, and a mention often asks for the value ("provide the value of
+    `${CLAUDE_PLUGIN_ROOT}`"): there the path must work. None: it is used."""
+    if not guide:
+        return None
+    fence = structure.fence_at(span.start)
+    if fence is not None and fence.info.split(" ")[0].lower() in _DOCUMENT_LANGUAGES:
+        return "it is in a Markdown example of a guide to writing commands, which may be a file " \
+               "for a plugin"
+    code = structure.code_at(span.start)
+    if fence is None and code is not None and text[code.start:code.end].strip() == \
+            text[span.start:span.end]:
+        return "a guide to writing commands names it on its own, as a mention of the variable"
+    return None
+
+
 @check("SK117")
 def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
     structure = parse_body(ctx.text, ctx.document.body_offset)
@@ -338,11 +367,17 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
         if known is not None and ctx.profile.expands(name):
             if known.plugin_only and not plugin:
                 found += 1
-                yield ctx.finding("SK117", span, f"`${{{name}}}` has a value only in plugin "
-                                                 "skills; this skill is not in a plugin (no "
-                                                 "plugin manifest or marketplace entry holds "
-                                                 "it), so it stays literal.",
-                                  level=Severity.WARNING)
+                shown = _shown_as_text(ctx.text, structure, span, _writing_guide(ctx))
+                finding = ctx.finding("SK117", span, f"`${{{name}}}` has a value only in plugin "
+                                                     "skills; this skill is not in a plugin (no "
+                                                     "plugin manifest or marketplace entry holds "
+                                                     "it), so it stays literal"
+                                      + (f" ({shown}: if it is meant as written, nothing is "
+                                         "wrong)." if shown else "."),
+                                      level=Severity.WARNING)
+                if shown:
+                    finding.confidence = Confidence.HEURISTIC
+                yield finding
             elif known.shell_only and not _inside(match.start(), injections):
                 found += 1
                 yield ctx.finding("SK117", span, f"`${{{name}}}` is replaced only inside injected "

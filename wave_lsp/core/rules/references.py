@@ -283,9 +283,11 @@ def _line_before(text: str, offset: int) -> str:
 
 
 MAX_LEAD = 80
-#: a command word right before the path: what runs it or reads it
+#: a command word right before the path: what runs it or reads it (a Python module run with
+#: `-m` reads the path it is given: `python -m runtime.harness scripts/x.py`)
 _RUNS_OR_READS = re.compile(
-    r"(?:^|[\s`(;&|])(?:python[\d.]*|uv\s+run(?:\s+python[\d.]*)?|uvx|bash|sh|zsh|node|"
+    r"(?:^|[\s`(;&|])(?:(?:uv\s+run\s+)?python[\d.]*(?:\s+-[\w-]+)*(?:\s+-m\s+[\w.]+)?|"
+    r"uv\s+run|uvx|bash|sh|zsh|node|"
     r"deno(?:\s+run)?|bun(?:\s+run)?|npx(?:\s+(?:tsx|ts-node))?|tsx|ts-node|ruby|perl|Rscript|"
     r"source|cat|less|head|tail|php|pwsh|powershell)(?:\s+-[\w-]+)*\s+[\"']?$")
 #: the path is the command itself: at the start of a line or after `$ `, `&&`, `;`, `|`, `(`
