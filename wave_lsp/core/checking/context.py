@@ -23,10 +23,10 @@ from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.disk_view import DiskView
 from wave_lsp.core.workspace.location import SkillLocation
 from wave_lsp.core.workspace.session import WorkspaceSession
-from wave_lsp.core.workspace.snapshot import ProjectSnapshot
 
 if TYPE_CHECKING:
     from wave_lsp.core.runtime.preview import Plan
+    from wave_lsp.core.workspace.snapshot import ProjectSnapshot
 
 
 @dataclass(slots=True)

@@ -30,24 +30,12 @@ from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.disk_view import ListingCache
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root
-from wave_lsp.core.workspace.runtime_view import (
-    SkillSummary,
-    list_roots,
-    read_summary,
-    runtime_skills,
-    signature,
-)
-from wave_lsp.core.workspace.snapshot import (
-    FileChange,
-    ProjectSnapshot,
-    SnapshotChange,
-    changed_entries,
-    unwatched_unchanged,
-    updated,
-)
 
 if TYPE_CHECKING:
     import pathspec
+
+    from wave_lsp.core.workspace.runtime_view import SkillSummary
+    from wave_lsp.core.workspace.snapshot import FileChange, ProjectSnapshot, SnapshotChange
 
 #: a session forgets its oldest summaries beyond this many files (bounded memory)
 MAX_SUMMARIES = 100_000
@@ -131,6 +119,8 @@ class WorkspaceSession:
                 facts: FolderFacts | None = None) -> SkillSummary | None:
         """The summary of one SKILL.md, read once per file version (mtime and size); `facts`:
         what the current pass over the disk knows about folders."""
+        from wave_lsp.core.workspace.runtime_view import read_summary  # only where skills are read
+
         if info is None:
             try:
                 info = path.stat()
@@ -186,6 +176,11 @@ class WorkspaceSession:
                 personal: bool = True) -> ProjectSnapshot:
         """What `profile` loads from `root` now; rebuilt only when a SKILL.md of a skills root
         changed (looked at after `freshness_seconds`, or after `expire`)."""
+        # a one-file check outside every skills root builds no snapshot: imported here, not at
+        # start-up (tests/cli/test_start_up.py)
+        from wave_lsp.core.workspace.runtime_view import list_roots, runtime_skills, signature
+        from wave_lsp.core.workspace.snapshot import ProjectSnapshot, unwatched_unchanged
+
         key = (profile, str(root), str(home), personal)
         remembered = self._projects.get(key)
         now = time.monotonic()
@@ -296,6 +291,8 @@ class WorkspaceSession:
 
     def _update(self, remembered: _Remembered, changes: list[tuple[Path, FileChange]]
                 ) -> tuple[ProjectSnapshot, SnapshotChange] | None:
+        from wave_lsp.core.workspace.snapshot import SnapshotChange, changed_entries, updated
+
         snapshot = remembered.snapshot
         entries: list[tuple[int, str]] = []
         for path, change in changes:
