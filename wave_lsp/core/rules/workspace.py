@@ -22,7 +22,6 @@ a gitignored folder of its repository.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,10 +39,10 @@ if TYPE_CHECKING:  # a skill outside every project has no snapshot: runtime_view
 def _me(ctx: CheckContext) -> RuntimeSkill | None:
     """The skill of the snapshot that is this document (None when the target does not load it)."""
     project = ctx.project
-    path = ctx.location.path
-    if project is None or path is None:
+    folder = ctx.real_skill_dir
+    if project is None or folder is None or ctx.location.path is None:
         return None
-    return project.by_real_dir.get(os.path.realpath(path.parent))
+    return project.by_real_dir.get(folder)
 
 
 def _name_span(ctx: CheckContext) -> Span:

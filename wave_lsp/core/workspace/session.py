@@ -230,8 +230,12 @@ class WorkspaceSession:
         """The document a snapshot already parsed for this file and text, if any."""
         # a copy: the language server's worker thread reads the session while the event loop
         # may add a project (tuple() copies the values without releasing the GIL)
-        for remembered in tuple(self._projects.values()):
-            skill = remembered.snapshot.by_real_dir.get(os.path.realpath(path.parent))
+        projects = tuple(self._projects.values())
+        if not projects:
+            return None
+        real = self.real_folder(path.parent)
+        for remembered in projects:
+            skill = remembered.snapshot.by_real_dir.get(real)
             document = skill.document if skill is not None else None
             if document is not None and skill is not None and skill.path.name == path.name \
                     and document.text == text:
@@ -239,6 +243,16 @@ class WorkspaceSession:
         return None
 
     # -- other facts about the disk -------------------------------------------------------------
+    def real_folder(self, folder: Path) -> str:
+        """`os.path.realpath(folder)`: once per folder and run when the session is one snapshot
+        of the disk (`pass_facts`; a check asks it for the skill's folder from several rules and
+        to find the snapshot's document, an `lstat` per part of the path each time), else
+        asked now."""
+        facts = self.pass_facts
+        if facts is None:
+            return os.path.realpath(folder)
+        return facts.answer("realpath", str(folder), os.path.realpath)
+
     def git_root(self, folder: Path) -> Path | None:
         # one lookup, no store-then-read: `expire` may clear the dict from the event loop while
         # the language server's worker thread is here
