@@ -33,14 +33,17 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules), "gc_enabled": gc
 #: what a one-file check of a valid skill never needs: the protocol and server libraries, the
 #: JSON schema validator (`quick_schema` vouches for valid values), tree-sitter and the permission
 #: engine (no injection to decide), tomllib (no pyproject.toml; the catalog has its own reader),
-#: fixing, the documentation, the preview, the workers' machinery, and shutil (with bz2 and lzma),
-#: which argparse would import to measure the terminal
+#: fixing, the documentation, the preview, the workers' machinery, shutil (with bz2 and lzma),
+#: which argparse would import to measure the terminal, and discovery's model of the runtimes
+#: (roots, config files, reach, project snapshots): the skill lies in no skills root
 NOT_IMPORTED = ("pygls", "lsprotocol", "jsonschema", "tree_sitter", "tree_sitter_bash", "mcp",
                 "tomllib", "importlib.metadata", "multiprocessing", "logging", "difflib",
                 "shutil", "bz2", "lzma",
                 "wave_lsp.lsp", "wave_lsp.mcp", "wave_lsp.docs", "wave_lsp.core.features",
                 "wave_lsp.core.runtime.permissions", "wave_lsp.core.runtime.preview",
-                "wave_lsp.core.checking.fixing", "wave_lsp.core.workspace.forked", "pickle", "signal")
+                "wave_lsp.core.checking.fixing", "wave_lsp.core.workspace.forked", "pickle", "signal",
+                "wave_lsp.core.workspace.runtime_view", "wave_lsp.core.workspace.runtime_config",
+                "wave_lsp.core.workspace.reach", "wave_lsp.core.workspace.snapshot")
 
 
 def run_as_the_command(cwd: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
@@ -91,10 +94,8 @@ wave_lsp.core.runtime wave_lsp.core.runtime.arguments wave_lsp.core.runtime.list
 wave_lsp.core.runtime.loaders wave_lsp.core.runtime.profiles wave_lsp.core.runtime.reads
 wave_lsp.core.runtime.toolrules wave_lsp.core.runtime.variables
 wave_lsp.core.workspace wave_lsp.core.workspace.default_target wave_lsp.core.workspace.discovery
-wave_lsp.core.workspace.disk_view wave_lsp.core.workspace.reach
-wave_lsp.core.workspace.runtime_config wave_lsp.core.workspace.folder_facts
-wave_lsp.core.workspace.location wave_lsp.core.workspace.runtime_view
-wave_lsp.core.workspace.session wave_lsp.core.workspace.snapshot
+wave_lsp.core.workspace.disk_view wave_lsp.core.workspace.folder_facts
+wave_lsp.core.workspace.location wave_lsp.core.workspace.session
 """)
 #: the installed packages it imports: ruamel.yaml and its C parser, nothing else
 ONE_FILE_PACKAGES = frozenset({"ruamel", "_ruamel_yaml"})

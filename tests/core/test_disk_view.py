@@ -58,6 +58,24 @@ def test_answers_equal_the_system_calls(tree: Path, relative: str) -> None:
         assert view.realpath(path) == os.path.realpath(path)
 
 
+@pytest.mark.parametrize("through_a_link", [False, True])
+@pytest.mark.parametrize("relative", PATHS)
+def test_a_view_told_the_skill_folders_real_path_resolves_below_it_like_the_system(
+        tree: Path, relative: str, through_a_link: bool) -> None:
+    """A check tells its view the skill folder's real path (`CheckContext.disk`); the folders
+    below it (`references/`, a linked folder, a missing one) are then resolved from it."""
+    folder = tree / "skill"
+    if through_a_link:
+        os.symlink("skill", tree / "link")
+        folder, relative = tree / "link", relative.replace("skill", "link", 1)
+    path = os.path.join(str(tree), relative)
+    view = DiskView(ListingCache())
+    view.knows_real(folder, os.path.realpath(folder))
+    for _ in range(2):
+        assert view.realpath(path) == os.path.realpath(path)
+        assert view.is_file(path) == os.path.isfile(path)
+
+
 def test_relative_paths_are_answered_like_the_system(tree: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tree / "skill")

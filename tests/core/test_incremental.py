@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from wave_lsp.core.runtime.listing import ListingEntry, listing_totals, render_listing
 from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE, RuntimeProfile
-from wave_lsp.core.workspace import session as session_module
+from wave_lsp.core.workspace import runtime_view
 from wave_lsp.core.workspace.session import WorkspaceSession
 from wave_lsp.core.workspace.snapshot import FileChange, Layered, ProjectSnapshot
 
@@ -143,8 +143,8 @@ class Follower:
         if self.strict and all(_in_a_root(path, before) for path, _ in events):
             assert not change.full  # followed incrementally, not rebuilt
         derived = self.session.projects()
-        with mock.patch("wave_lsp.core.workspace.session.list_roots",
-                        wraps=session_module.list_roots) as listed:
+        with mock.patch("wave_lsp.core.workspace.runtime_view.list_roots",
+                        wraps=runtime_view.list_roots) as listed:
             after = self.current()
         if self.watching and not change.full:  # the look at the personal root found it in step
             assert derived[0] is after and not listed.called
@@ -360,14 +360,14 @@ def test_an_event_during_a_listing_is_not_lost() -> None:
         t.write("wave", "a", "alpha")
         session = WorkspaceSession(freshness_seconds=None)
         session.watch([t.project])
-        real_list_roots = session_module.list_roots
+        real_list_roots = runtime_view.list_roots
 
         def listing_then_event(*arguments: object) -> object:
             listed = real_list_roots(*arguments)  # type: ignore[arg-type]
             session.apply_changes(t.write("wave", "b", "beta"))  # arrives meanwhile
             return listed
 
-        with mock.patch("wave_lsp.core.workspace.session.list_roots",
+        with mock.patch("wave_lsp.core.workspace.runtime_view.list_roots",
                         side_effect=listing_then_event):
             first = session.project(WAVE, t.project, t.home)
         assert "beta" not in first.by_name  # listed before it was written

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wave_lsp.core.checking.config import Settings
-from wave_lsp.core.workspace import forked, location
+from wave_lsp.core.workspace import forked, location, runtime_view
 from wave_lsp.core.workspace import session as session_module
 from wave_lsp.core.workspace.discovery import find_skill_files
 from wave_lsp.core.workspace.folder_facts import FolderFacts
@@ -447,6 +447,6 @@ def test_an_index_read_in_two_processes_is_the_index_read_in_one(
     def read_again(path: Path, *args: object, **kwargs: object) -> None:
         assert path.name == "SKILL.md" and path.is_dir(), f"{path} read again"
 
-    monkeypatch.setattr(session_module, "read_summary", read_again)
+    monkeypatch.setattr(runtime_view, "read_summary", read_again)
     both.rebuild([project], settings_)
     assert both.skills() == alone.skills()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from wave_lsp.cli import main
 from wave_lsp.core.runtime.listing import ListingEntry, render_listing
 from wave_lsp.core.runtime.profiles import CLAUDE_CODE, PROFILES, WAVE
 from wave_lsp.core.workspace.runtime_view import runtime_skills
+from wave_lsp.core.workspace.session import WorkspaceSession
 
 
 def make(root: Path, relative: str, name: str | None = None, extra: str = "") -> Path:
@@ -316,20 +318,20 @@ def test_the_load_decision_reuses_the_checks_session(tmp_path: Path, monkeypatch
     snapshots the project. The decision must use the session of the check that asks, not a fresh
     one per file: with a fresh one `check` read every SKILL.md once per file (quadratic: 300
     skills took 86 s instead of 2 s). Counted, not timed: each SKILL.md is summarised once."""
-    from wave_lsp.core.workspace import session as session_module
+    from wave_lsp.core.workspace import runtime_view  # session imports it where it reads
 
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
     for number in range(6):
         make(project, f".claude/skills/s{number}")
     reads: list[Path] = []
-    real_read_summary = session_module.read_summary
+    real_read_summary = runtime_view.read_summary
 
     def counted(path: Path, *args: object) -> object:
         reads.append(path)
         return real_read_summary(path, *args)  # type: ignore[arg-type]  # the real arguments
 
-    monkeypatch.setattr(session_module, "read_summary", counted)
+    monkeypatch.setattr(runtime_view, "read_summary", counted)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert main(["check", "--target", "agentskills", "--format", "json", str(project)]) in (0, 1)
     assert len(json.loads(capsys.readouterr().out)["files"]) == 6
@@ -340,20 +342,22 @@ def test_list_decides_loading_with_one_snapshot_of_the_project(tmp_path: Path, m
                                                                capsys) -> None:
     """As for `check`: under the validator target the rows of `list` share one session (300
     skills took 65 s); counted, not timed: one project snapshot for all rows."""
-    from wave_lsp.core.workspace import session as session_module
+    from wave_lsp.core.workspace import runtime_view  # session imports it where it builds one
 
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
     for number in range(6):
         make(project, f".claude/skills/s{number}")
     snapshots: list[object] = []
-    real_runtime_skills = session_module.runtime_skills
+    real_runtime_skills = runtime_view.runtime_skills
 
     def counted(*args: object) -> object:
-        snapshots.append(args)
+        # the session's snapshots only (discovery calls it for the listing itself)
+        if sys._getframe(1).f_code is WorkspaceSession.project.__code__:
+            snapshots.append(args)
         return real_runtime_skills(*args)  # type: ignore[arg-type]  # the real arguments
 
-    monkeypatch.setattr(session_module, "runtime_skills", counted)
+    monkeypatch.setattr(runtime_view, "runtime_skills", counted)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.chdir(project)
     assert main(["list", "--target", "agentskills", "--format", "json"]) == 0

@@ -23,10 +23,10 @@ from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.disk_view import DiskView
 from wave_lsp.core.workspace.location import SkillLocation
 from wave_lsp.core.workspace.session import WorkspaceSession
-from wave_lsp.core.workspace.snapshot import ProjectSnapshot
 
 if TYPE_CHECKING:
     from wave_lsp.core.runtime.preview import Plan
+    from wave_lsp.core.workspace.snapshot import ProjectSnapshot
 
 
 @dataclass(slots=True)
@@ -88,6 +88,13 @@ class CheckContext:
         return located
 
     @cached_property
+    def real_skill_dir(self) -> str | None:
+        """The real path of the skill's folder (`os.path.realpath`), asked once per check: the
+        workspace rules and SK114 need it (None when the document has no folder)."""
+        folder = self.location.skill_dir
+        return None if folder is None else self.session.real_folder(folder)
+
+    @cached_property
     def project(self) -> ProjectSnapshot | None:
         """What the target loads from this document's project (None outside every project)."""
         location = self.location
@@ -101,7 +108,11 @@ class CheckContext:
     def disk(self) -> DiskView:
         """The files and folders this run looks at, each folder listed once (cached by the
         session while the folder is unchanged)."""
-        return DiskView(self.session.listings)
+        view = DiskView(self.session.listings)
+        folder, real = self.location.skill_dir, self.real_skill_dir
+        if folder is not None and real is not None:
+            view.knows_real(folder, real)
+        return view
 
     @cached_property
     def injection_plan(self) -> Plan:

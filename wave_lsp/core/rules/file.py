@@ -26,7 +26,6 @@ from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, WAVE
 from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.workspace.location import SKILL_FILE, in_target_skills_root
-from wave_lsp.core.workspace.reach import discovery_gap
 
 
 def first_line_span(ctx: CheckContext) -> Span:
@@ -77,6 +76,8 @@ def skill_location(ctx: CheckContext) -> Iterator[Finding]:
             ctx.profile.finds_at_depth(location.depth_in_root):
         # this runtime scans that deep (Gemini CLI reads `<root>/SKILL.md`, Codex deeper); it
         # may still not reach it: an untrusted folder, a folder cap (`reach.discovery_gap`)
+        from wave_lsp.core.workspace.reach import discovery_gap  # only in a skills root
+
         gap = discovery_gap(ctx.profile, location, ctx.settings.home, ctx.settings.personal)
         if gap is not None and not ctx.profile.members:
             yield ctx.finding("SK002", first_line_span(ctx),

@@ -339,7 +339,7 @@ def reference_cycle(ctx: CheckContext) -> Iterator[Finding]:
     skill_dir = ctx.location.skill_dir
     if skill_dir is None or not skill_dir.is_dir():
         return
-    root = Path(os.path.realpath(skill_dir))
+    root = Path(ctx.real_skill_dir or os.path.realpath(skill_dir))
     disk = ctx.disk
     starts: dict[Path, Reference] = {}
     helpers: dict[str, Path | None] = {}  # target as written -> helper (a target repeats)

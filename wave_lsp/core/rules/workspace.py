@@ -25,25 +25,27 @@ skill; probe `disc-gitignored-root`).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Related
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import listing_entry
-from wave_lsp.core.workspace.runtime_view import RuntimeSkill, legacy_commands, why_wins
+
+if TYPE_CHECKING:  # a skill outside every project has no snapshot: runtime_view not imported
+    from wave_lsp.core.workspace.runtime_view import RuntimeSkill
 
 
 def _me(ctx: CheckContext) -> RuntimeSkill | None:
     """The skill of the snapshot that is this document (None when the target does not load it)."""
     project = ctx.project
-    path = ctx.location.path
-    if project is None or path is None:
+    folder = ctx.real_skill_dir
+    if project is None or folder is None or ctx.location.path is None:
         return None
-    return project.by_real_dir.get(os.path.realpath(path.parent))
+    return project.by_real_dir.get(folder)
 
 
 def _name_span(ctx: CheckContext) -> Span:
@@ -72,6 +74,8 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
                           related=[Related(f"the other `{name}`", path=str(s.path))
                                    for s in rivals])
         return
+    from wave_lsp.core.workspace.runtime_view import why_wins
+
     ahead = [s for s in rivals if s.rank < me.rank or (s.rank == me.rank and s.path < me.path)]
     if ahead:
         winner = ahead[0]
@@ -120,6 +124,8 @@ def command_shadowed(ctx: CheckContext) -> Iterator[Finding]:
     me = _me(ctx)
     if me is None or me.root.plugin:
         return
+    from wave_lsp.core.workspace.runtime_view import legacy_commands
+
     home = ctx.settings.home or Path.home()
     project = ctx.location.project_root or home
     command = legacy_commands(ctx.profile, project, home).get(me.name)

@@ -156,10 +156,15 @@ class DiskView:
             return os.path.realpath(text)
         real_parent = self._real.get(parent)
         if real_parent is None:
-            real_parent = self._real[parent] = os.path.realpath(parent)
+            real_parent = self._real[parent] = self._real_folder(parent)
         if self.is_link(os.path.join(real_parent, name)):
             return os.path.realpath(text)
         return os.path.join(real_parent, name)
+
+    def knows_real(self, folder: Path | str, real: str) -> None:
+        """`real` is what `os.path.realpath(folder)` says (the caller asked already): the
+        folders below it are resolved from it."""
+        self._real[os.fspath(folder)] = real
 
     def entries(self, folder: Path | str) -> dict[str, str]:
         """The names in `folder` with their kinds (`DIRECTORY`, `FILE`, `OTHER`, `LINK`), from its
@@ -168,6 +173,16 @@ class DiskView:
         return {} if listing is None else listing.entries
 
     # -- internals ----------------------------------------------------------------------------
+    def _real_folder(self, folder: str) -> str:
+        """`os.path.realpath(folder)`; from its parent's real path when that is known and the
+        folder is no symbolic link (a skill's `references/` below its known folder)."""
+        above, name = os.path.split(folder)
+        real_above = self._real.get(above)
+        if real_above is None or not _plain(name):
+            return os.path.realpath(folder)
+        inside = os.path.join(real_above, name)
+        return os.path.realpath(folder) if self.is_link(inside) else inside
+
     def _look_up(self, text: str) -> str | None:
         parent, name = os.path.split(text)
         listing = self._listing(parent) if _plain(name) else None

@@ -42,11 +42,6 @@ from wave_lsp.core.workspace.location import (
     locate,
     marketplace_plugins,
 )
-from wave_lsp.core.workspace.runtime_config import (
-    configured_root_paths,
-    walk_folders,
-    workspace_trust,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +136,8 @@ def roots(profile: RuntimeProfile, project: Path | None, home: Path | None,
     order = profile.root_order or (
         *(f"project:{folder}" for folder in reversed(profile.skills_roots)),
         *(f"personal:{folder}" for folder in reversed(profile.personal_skills_roots())))
+    from wave_lsp.core.workspace.runtime_config import workspace_trust  # not for one file
+
     trusted = project is not None and workspace_trust(profile, project, home, personal) != \
         "untrusted"
     walk = _walk_in_precedence(profile, project, home, personal) if trusted else []
@@ -174,6 +171,8 @@ def _walk_in_precedence(profile: RuntimeProfile, project: Path | None, home: Pat
     """The folders of the profile's walk from `project`, highest precedence first."""
     if project is None:
         return []
+    from wave_lsp.core.workspace.runtime_config import walk_folders
+
     folders = walk_folders(profile, project, home, personal)
     return list(reversed(folders)) if profile.walk_outer_wins else folders
 
@@ -183,6 +182,8 @@ def _with_configured_roots(profile: RuntimeProfile, found: list[Root], project: 
     """`found` with the roots the runtime's config files add, before the others when they win."""
     first: list[Root] = []
     last: list[Root] = []
+    from wave_lsp.core.workspace.runtime_config import configured_root_paths
+
     for path, config, file in configured_root_paths(profile, project, home, personal):
         inside = path == project or project in path.parents
         label = f"`{shown_path(path, project)}` (from `{shown_path(file, project)}`)"

@@ -30,24 +30,12 @@ from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.disk_view import ListingCache
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root
-from wave_lsp.core.workspace.runtime_view import (
-    SkillSummary,
-    list_roots,
-    read_summary,
-    runtime_skills,
-    signature,
-)
-from wave_lsp.core.workspace.snapshot import (
-    FileChange,
-    ProjectSnapshot,
-    SnapshotChange,
-    changed_entries,
-    unwatched_unchanged,
-    updated,
-)
 
 if TYPE_CHECKING:
     import pathspec
+
+    from wave_lsp.core.workspace.runtime_view import SkillSummary
+    from wave_lsp.core.workspace.snapshot import FileChange, ProjectSnapshot, SnapshotChange
 
 #: a session forgets its oldest summaries beyond this many files (bounded memory)
 MAX_SUMMARIES = 100_000
@@ -131,6 +119,8 @@ class WorkspaceSession:
                 facts: FolderFacts | None = None) -> SkillSummary | None:
         """The summary of one SKILL.md, read once per file version (mtime and size); `facts`:
         what the current pass over the disk knows about folders."""
+        from wave_lsp.core.workspace.runtime_view import read_summary  # only where skills are read
+
         if info is None:
             try:
                 info = path.stat()
@@ -186,6 +176,11 @@ class WorkspaceSession:
                 personal: bool = True) -> ProjectSnapshot:
         """What `profile` loads from `root` now; rebuilt only when a SKILL.md of a skills root
         changed (looked at after `freshness_seconds`, or after `expire`)."""
+        # a one-file check outside every skills root builds no snapshot: imported here, not at
+        # start-up (tests/cli/test_start_up.py)
+        from wave_lsp.core.workspace.runtime_view import list_roots, runtime_skills, signature
+        from wave_lsp.core.workspace.snapshot import ProjectSnapshot, unwatched_unchanged
+
         key = (profile, str(root), str(home), personal)
         remembered = self._projects.get(key)
         now = time.monotonic()
@@ -235,8 +230,12 @@ class WorkspaceSession:
         """The document a snapshot already parsed for this file and text, if any."""
         # a copy: the language server's worker thread reads the session while the event loop
         # may add a project (tuple() copies the values without releasing the GIL)
-        for remembered in tuple(self._projects.values()):
-            skill = remembered.snapshot.by_real_dir.get(os.path.realpath(path.parent))
+        projects = tuple(self._projects.values())
+        if not projects:
+            return None
+        real = self.real_folder(path.parent)
+        for remembered in projects:
+            skill = remembered.snapshot.by_real_dir.get(real)
             document = skill.document if skill is not None else None
             if document is not None and skill is not None and skill.path.name == path.name \
                     and document.text == text:
@@ -244,6 +243,16 @@ class WorkspaceSession:
         return None
 
     # -- other facts about the disk -------------------------------------------------------------
+    def real_folder(self, folder: Path) -> str:
+        """`os.path.realpath(folder)`: once per folder and run when the session is one snapshot
+        of the disk (`pass_facts`; a check asks it for the skill's folder from several rules and
+        to find the snapshot's document, an `lstat` per part of the path each time), else
+        asked now."""
+        facts = self.pass_facts
+        if facts is None:
+            return os.path.realpath(folder)
+        return facts.answer("realpath", str(folder), os.path.realpath)
+
     def git_root(self, folder: Path) -> Path | None:
         # one lookup, no store-then-read: `expire` may clear the dict from the event loop while
         # the language server's worker thread is here
@@ -296,6 +305,8 @@ class WorkspaceSession:
 
     def _update(self, remembered: _Remembered, changes: list[tuple[Path, FileChange]]
                 ) -> tuple[ProjectSnapshot, SnapshotChange] | None:
+        from wave_lsp.core.workspace.snapshot import SnapshotChange, changed_entries, updated
+
         snapshot = remembered.snapshot
         entries: list[tuple[int, str]] = []
         for path, change in changes:
