@@ -1,7 +1,8 @@
 """The five targets of issue 28 (`codex`, `copilot`, `cursor`, `opencode`, `gemini-cli`): one fixture
 per fact of docs/design/runtime-facts.md §9 that changes a finding, the parser probe's inputs as
 golden cases for the two loaders it measured (§9.6), `portable` naming the runtimes that drop a
-skill, and the CLI, language-server settings and MCP server accepting every target.
+skill, and the settings accepting every target (each surface per target: tests/cli/test_targets.py,
+tests/lsp/test_targets.py, tests/mcp/test_mcp_targets.py).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.config import Settings, settings_from_mapping
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.preview import invoke
-from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
+from wave_lsp.core.runtime.profiles import PROFILES
 from wave_lsp.core.workspace.location import locate
 from wave_lsp.core.workspace.where import command_of, discovers, where_it_loads
 
@@ -367,28 +368,6 @@ def test_portable_is_clean_for_a_skill_every_runtime_loads(tmp_path: Path) -> No
 
 
 # -- every surface accepts every target ------------------------------------------------------------
-@pytest.mark.parametrize("target", NEW)
-def test_cli_checks_under_each_new_target(target: str, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / ".agents/skills/my-skill/SKILL.md"
-    path.parent.mkdir(parents=True)
-    path.write_text(skill("other-name"), "utf-8")
-    code = main(["check", str(path), "--target", target, "--no-personal", "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    assert code in (0, 1)
-    assert report["target"] == target
-    loads = report["files"][0]["loads"]
-    assert loads is (target != "copilot")  # only Copilot drops a name that is not the folder's
-
-
-def test_unknown_target_exits_2_with_the_valid_ones(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["check", ".", "--target", "nope"])
-    assert exit_info.value.code == 2
-    error = capsys.readouterr().err
-    assert all(name in error for name in TARGETS)
-
-
 def test_unknown_target_in_pyproject_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.wave-lsp]\ntarget = "nope"\n', "utf-8")
@@ -403,18 +382,6 @@ def test_unknown_target_in_pyproject_exits_2(tmp_path: Path, monkeypatch: pytest
 @pytest.mark.parametrize("target", NEW)
 def test_language_server_setting_selects_the_profile(target: str) -> None:
     assert settings_from_mapping({"target": target}).profile is PROFILES[target]
-
-
-@pytest.mark.parametrize("target", NEW)
-def test_mcp_check_under_each_new_target(target: str, tmp_path: Path) -> None:
-    from wave_lsp.mcp.handlers import ProjectTools
-
-    path = tmp_path / ".agents/skills/my-skill/SKILL.md"
-    path.parent.mkdir(parents=True)
-    path.write_text(GOOD, "utf-8")
-    result = ProjectTools(tmp_path).check([".agents"], target=target, personal=False)
-    assert result["target"] == target
-    assert [f["path"] for f in result["files"]] == [".agents/skills/my-skill/SKILL.md"]
 
 
 def test_list_targets_all_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
