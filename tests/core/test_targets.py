@@ -8,6 +8,7 @@ tests/lsp/test_targets.py, tests/mcp/test_mcp_targets.py).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,44 +35,54 @@ def skill(name: str = "my-skill", description: str = "Does X. Use when Y.", *ext
     return "---\n" + "".join(line + "\n" for line in [*lines, *extra]) + "---\n" + body
 
 
-# -- the parser probe (runtime-facts.md §9.6): inputs verbatim, verdicts as measured ---------------
-PROBE = {
-    "plain": "---\nname: my-skill\ndescription: Does X. Use when Y.\n---\nBody\n",
-    "unquoted colon-space": "---\nname: my-skill\ndescription: Use when: the user asks about "
-                            "PDFs\n---\nBody\n",
-    "folded block scalar": "---\nname: my-skill\ndescription: >-\n  Does X.\n  Use when Y.\n---\n"
-                           "Body\n",
-    "duplicate key": "---\nname: my-skill\ndescription: first\ndescription: second\n---\nBody\n",
-    "name is a number": "---\nname: 123\ndescription: d\n---\nBody\n",
-    "UTF-8 BOM": "\ufeff---\nname: my-skill\ndescription: d\n---\nBody\n",
-    "CRLF": "---\r\nname: my-skill\r\ndescription: d\r\n---\r\nBody\r\n",
-    "name != folder": "---\nname: other-name\ndescription: d\n---\nBody\n",
-    "Claude-style glob (alias)": "---\nname: my-skill\ndescription: d\npaths: **/*.ts\n---\nBody\n",
-    "block scalar + another bad line": "---\nname: my-skill\ndescription: >-\n  Does X.\n  Use "
-                                       "when Y.\nargument-hint: [file]: optional\n---\nBody\n",
-    "quoted description + bad line": "---\nname: my-skill\ndescription: \"Does X\"\nwhen: a: b\n"
-                                     "---\nBody\n",
-    "hyphenated key with colon": "---\nname: my-skill\ndescription: d\nargument-hint: file: "
-                                 "optional\n---\nBody\n",
-    "description missing": "---\nname: my-skill\n---\nBody\n",
-}
-#: parser_probe.out.txt: True = "loaded", False = "SKIPPED"
-PROBE_LOADS = {
-    "gemini-cli": {"plain": True, "unquoted colon-space": True, "folded block scalar": True,
-                   "duplicate key": True, "name is a number": True, "UTF-8 BOM": False,
-                   "CRLF": True, "name != folder": True, "Claude-style glob (alias)": True,
-                   "block scalar + another bad line": True,
-                   "quoted description + bad line": True, "hyphenated key with colon": True,
-                   "description missing": False},
-    "opencode": {"plain": True, "unquoted colon-space": True, "folded block scalar": True,
-                 "duplicate key": False, "name is a number": False, "UTF-8 BOM": True,
-                 "CRLF": True, "name != folder": True, "Claude-style glob (alias)": False,
-                 "block scalar + another bad line": False,
-                 "quoted description + bad line": True, "hyphenated key with colon": False,
-                 "description missing": False},
-}
+# -- the parser probe (runtime-facts.md §9.6, §10): its own inputs and its measured verdicts -------
+PROBE_FOLDER = Path(__file__).resolve().parents[1] / "data" / "parser-probe"
+#: a case of `parser_probe.mjs`: `  'label': `text`,` (a JavaScript template literal)
+_PROBE_CASE = re.compile(r"^  '(?P<label>[^']+)': `(?P<text>[^`]*)`,$", re.MULTILINE)
+_JS_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "`": "`", "$": "$"}
+#: a verdict of `parser_probe.out.txt`, for the two targets the probe re-implements
+_PROBE_VERDICT = re.compile(r"^  (?P<target>gemini-cli|opencode) +: (?P<verdict>.*)$")
+_PROBE_VALUES = re.compile(r'name=(?P<name>"(?:[^"\\]|\\.)*") '
+                           r'description=(?P<description>"(?:[^"\\]|\\.)*")$')
+
+
+def _js_text(literal: str) -> str:
+    return re.sub(r"\\(u[0-9A-Fa-f]{4}|.)", lambda m: chr(int(m[1][1:], 16))
+                  if m[1].startswith("u") else _JS_ESCAPES[m[1]], literal)
+
+
+def _probe_inputs() -> dict[str, str]:
+    source = (PROBE_FOLDER / "parser_probe.mjs").read_text("utf-8")
+    return {m["label"]: _js_text(m["text"]) for m in _PROBE_CASE.finditer(source)}
+
+
+def _probe_verdicts() -> dict[str, dict[str, str]]:
+    """{target: {case: the probe's line}}."""
+    verdicts: dict[str, dict[str, str]] = {"gemini-cli": {}, "opencode": {}}
+    case = ""
+    for line in (PROBE_FOLDER / "parser_probe.out.txt").read_text("utf-8").splitlines():
+        if line.startswith("## "):
+            case = line[3:]
+        elif found := _PROBE_VERDICT.match(line):
+            verdicts[found["target"]][case] = found["verdict"]
+    return verdicts
+
+
+PROBE = _probe_inputs()
+PROBE_VERDICTS = _probe_verdicts()
 #: cases where the probe shows Gemini CLI's line parser keeping the value as written
 PROBE_KEPT_AS_WRITTEN = {"block scalar + another bad line", "quoted description + bad line"}
+
+
+def test_the_probe_files_are_read_whole() -> None:
+    """Every case of the probe's script has a verdict of both targets in its output (18: the 13 of
+    the runtimes reference and the 5 added on 2026-12-02)."""
+    assert len(PROBE) == 18
+    assert {"plain", "UTF-8 BOM", "tab indentation", "frontmatter is a sequence"} <= set(PROBE)
+    assert PROBE["UTF-8 BOM"].startswith("\ufeff---\n") and "\r\n" in PROBE["CRLF"]
+    assert PROBE["tab indentation"].count("\t") == 1
+    for target, verdicts in PROBE_VERDICTS.items():
+        assert set(verdicts) == set(PROBE), target
 
 
 def _probe_file(tmp_path: Path, text: str) -> Path:
@@ -82,17 +93,41 @@ def _probe_file(tmp_path: Path, text: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("target", sorted(PROBE_LOADS))
+@pytest.mark.parametrize("target", sorted(PROBE_VERDICTS))
 @pytest.mark.parametrize("case", sorted(PROBE))
 def test_probe_verdicts(case: str, target: str, tmp_path: Path) -> None:
     from wave_lsp.core.checking.checker import check_file
 
+    measured = PROBE_VERDICTS[target][case]
+    loads = measured.startswith("loaded")
+    assert loads or measured.startswith("SKIPPED"), measured
     path = _probe_file(tmp_path, PROBE[case])
     report = check_file(path, Settings.for_target(target, home=tmp_path / "home"), strict=True)
     assert report.verdict is not None
-    assert report.verdict.loads is PROBE_LOADS[target][case], (case, report.verdict.stopped_by)
+    assert report.verdict.loads is loads, (case, measured, report.verdict.stopped_by)
     errors = [f for f in report.findings if f.severity == Severity.ERROR]
-    assert bool(errors) is not PROBE_LOADS[target][case], [f.message for f in errors]
+    assert bool(errors) is not loads, [f.message for f in errors]
+
+
+#: the probe's lines where the runtime's own rescue (not the YAML library) read the values
+_RESCUED = {"gemini-cli": "loaded via fallback", "opencode": "loaded via fallbackSanitization"}
+
+
+@pytest.mark.parametrize(("target", "case"), sorted(
+    (target, case) for target, verdicts in PROBE_VERDICTS.items()
+    for case, verdict in verdicts.items() if verdict.startswith(_RESCUED[target])))
+def test_the_rescued_values_are_the_probes(target: str, case: str) -> None:
+    """Gemini CLI's line parser and OpenCode's colon retry (`wave_lsp.core.runtime.loaders`) read
+    the same `name` and `description` as the probe measured."""
+    from wave_lsp.core.runtime.loaders import rescue
+
+    values = _PROBE_VALUES.search(PROBE_VERDICTS[target][case])
+    assert values is not None
+    # the probe's line says the YAML library failed (or read no strings), so the rescue runs
+    saved = rescue(PROFILES[target], SkillDocument.from_text(PROBE[case]), failed=True)
+    assert saved is not None and saved.loads
+    assert (saved.name, saved.description) == (json.loads(values["name"]),
+                                               json.loads(values["description"]))
 
 
 @pytest.mark.parametrize("case", sorted(PROBE_KEPT_AS_WRITTEN))
