@@ -554,3 +554,38 @@ def test_portable_says_which_runtimes_never_find_the_file(relpath: str, missing:
             "link) in a root of their own."]
     else:
         assert any(m.startswith(missing) for m in found), found
+
+
+# -- `portable` reports every skill one of its runtimes drops ----------------------------------------
+#: skills each dropped by at least one runtime: the facts and probe cases above that drop one, and
+#: the runtimes' other drops (Wave's name rule, a frontmatter-less file, an unterminated quote)
+DROPPED = {
+    **{f"fact {f.target}: {f.fact}": (f.text, f.relpath) for f in FACTS if f.loads is False},
+    **{f"probe {case}": (text, ".agents/skills/my-skill/SKILL.md") for case, text in PROBE.items()
+       if any(not PROBE_VERDICTS[t][case].startswith("loaded") for t in PROBE_VERDICTS)},
+    "Wave: upper case in `name`": (skill("My-Skill"), ".agents/skills/my-skill/SKILL.md"),
+    "no frontmatter": ("# Notes\nBody\n", ".agents/skills/my-skill/SKILL.md"),
+    "an unterminated quote": (skill("my-skill", '"never closed'), ".claude/skills/my-skill/SKILL.md"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DROPPED))
+def test_portable_reports_every_runtimes_drop_and_names_it(case: str, tmp_path: Path) -> None:
+    """Each runtime's own check (`--target T`) decides whether it drops the skill; `portable`
+    must then not load it, count that runtime in `droppedBy` and name it in an error."""
+    text, relpath = DROPPED[case]
+    (tmp_path / ".git").mkdir()
+    runtimes = [p for p in PROFILES["portable"].members if p.kind == "runtime"]
+    dropping = []
+    for profile in runtimes:
+        verdict = run(tmp_path, text, target=profile.name, relpath=relpath).verdict
+        assert verdict is not None
+        if not verdict.loads:
+            dropping.append(profile.runtime)
+    assert dropping, "the fixture must be dropped by some runtime"
+    report = run(tmp_path, text, target="portable", relpath=relpath)
+    assert report.verdict is not None and not report.verdict.loads
+    assert set(report.verdict.dropped_by) == set(dropping)
+    named = " ".join(f.message.split(":", 1)[0] for f in report.findings
+                     if f.severity == Severity.ERROR and f.message.startswith("Dropped by "))
+    assert all(runtime in named for runtime in dropping), (dropping, named)
