@@ -263,6 +263,37 @@ FACTS = [
          code="SK002", severity=Severity.WARNING),
     Fact("codex", "§9.1 six levels deep is found", skill("f"),
          relpath=".agents/skills/a/b/c/d/e/f/SKILL.md", absent=("SK002",)),
+    # more facts of the audit (docs/design/targets-facts.md)
+    Fact("copilot", "§9.5 no `description`: skipped (missing-description)", skill("my-skill", ""),
+         code="SK050", severity=Severity.ERROR, loads=False),
+    Fact("copilot", "§9.5 `name: 123` counts as no name (getStringAttribute)",
+         "---\nname: 123\ndescription: Does X. Use when Y.\n---\nBody\n",
+         relpath=".agents/skills/123/SKILL.md", code="SK031", severity=Severity.ERROR,
+         loads=False),
+    Fact("copilot", "§9.5 a name over 64 is truncated, then differs from the folder",
+         skill("a" * 65), relpath=f".agents/skills/{'a' * 65}/SKILL.md", code="SK033",
+         severity=Severity.ERROR, loads=False),
+    Fact("copilot", "§9.4 `allowed-tools` is not an attribute VS Code accepts",
+         skill("my-skill", "Use when asked.", "allowed-tools: Read"), code="SK070",
+         severity=Severity.INFORMATION, says="Copilot ignores it"),
+    Fact("opencode", "§9.4 `allowed-tools` is not read",
+         skill("my-skill", "Use when asked.", "allowed-tools: Read"), code="SK070",
+         severity=Severity.INFORMATION, says="OpenCode ignores it"),
+    Fact("opencode", "§9.8 `disable-model-invocation` is not read",
+         skill("my-skill", "Use when asked.", "disable-model-invocation: true"), code="SK070",
+         severity=Severity.INFORMATION, says="its model may still pick this skill"),
+    Fact("gemini-cli", "§9.8 no equivalent of `disable-model-invocation`",
+         skill("my-skill", "Use when asked.", "disable-model-invocation: true"), code="SK070",
+         severity=Severity.INFORMATION, says="its model may still pick this skill"),
+    Fact("gemini-cli", "§9.3 a leading blank line: the regex does not match",
+         "\n" + GOOD, code="SK005", severity=Severity.ERROR, loads=False),
+    Fact("gemini-cli", "§9.1 never deeper than one level", skill("f"),
+         relpath=".agents/skills/a/f/SKILL.md", code="SK002", severity=Severity.WARNING),
+    Fact("codex", "§9.1 folders whose name starts with `.` are skipped", GOOD,
+         relpath=".agents/skills/.hidden/my-skill/SKILL.md", code="SK002",
+         severity=Severity.WARNING, says="does not enter folders named `.hidden`"),
+    Fact("opencode", "§9.1 `**/SKILL.md`: any depth", skill("f"),
+         relpath=".agents/skills/a/b/c/d/e/f/g/f/SKILL.md", absent=("SK002",)),
     # §0 evidence: Cursor is known from its documentation only
     Fact("cursor", "§9 Cursor's findings say they rest on its documentation",
          skill("my-skill", "Use when asked.", "colour: blue"), code="SK070",
@@ -515,11 +546,14 @@ def test_the_language_server_chooses_per_file_unless_configured(tmp_path: Path) 
 @pytest.mark.parametrize(("target", "says"), [
     ("codex", "Codex loads them all, and a plain `$my-skill` selects none of them"),  # §9.2
     ("copilot", "wins"),  # the first one of a name wins
+    ("gemini-cli", "project `.agents/skills` beats project `.gemini/skills`"),  # §9.2 the tiers
 ])
 def test_name_collisions_per_runtime(target: str, says: str, tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
+    other = ".gemini/skills/other/SKILL.md" if target == "gemini-cli" else \
+        ".agents/skills/other/SKILL.md"
     report = run(tmp_path, GOOD, target=target, relpath=".agents/skills/my-skill/SKILL.md",
-                 files={".agents/skills/other/SKILL.md": GOOD})
+                 files={other: GOOD})
     found = [f for f in report.findings if f.code == "SK130"]
     assert found and says in found[0].message
 
@@ -589,3 +623,12 @@ def test_portable_reports_every_runtimes_drop_and_names_it(case: str, tmp_path: 
     named = " ".join(f.message.split(":", 1)[0] for f in report.findings
                      if f.severity == Severity.ERROR and f.message.startswith("Dropped by "))
     assert all(runtime in named for runtime in dropping), (dropping, named)
+
+
+def test_opencode_the_last_skill_loaded_wins(tmp_path: Path) -> None:
+    """§9.2: the config folders (`.opencode/skills`) load after `.agents/skills` and win."""
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, GOOD, target="opencode", relpath=".agents/skills/my-skill/SKILL.md",
+                 files={".opencode/skills/other/SKILL.md": GOOD})
+    [collision] = [f for f in report.findings if f.code == "SK130"]
+    assert "wins: project `.opencode/skills` beats project `.agents/skills`" in collision.message
