@@ -292,6 +292,9 @@ FACTS = [
     Fact("codex", "§9.1 folders whose name starts with `.` are skipped", GOOD,
          relpath=".agents/skills/.hidden/my-skill/SKILL.md", code="SK002",
          severity=Severity.WARNING, says="does not enter folders named `.hidden`"),
+    Fact("codex", "§10 only a file named exactly `SKILL.md` counts", GOOD,
+         relpath=".agents/skills/my-skill/skill.md", code="SK001", severity=Severity.WARNING,
+         says="Rename it to `SKILL.md`"),
     Fact("opencode", "§9.1 `**/SKILL.md`: any depth", skill("f"),
          relpath=".agents/skills/a/b/c/d/e/f/g/f/SKILL.md", absent=("SK002",)),
     # §0 evidence: Cursor is known from its documentation only
