@@ -635,3 +635,24 @@ def test_opencode_the_last_skill_loaded_wins(tmp_path: Path) -> None:
                  files={".opencode/skills/other/SKILL.md": GOOD})
     [collision] = [f for f in report.findings if f.code == "SK130"]
     assert "wins: project `.opencode/skills` beats project `.agents/skills`" in collision.message
+
+
+@pytest.mark.parametrize(("skills", "target", "over"), [
+    (40, "codex", True),  # about 12,900 characters: over Codex's 8,000
+    (20, "codex", False),  # about 6,300
+    (40, "gemini-cli", False),  # no budget found (§9.9)
+    (40, "opencode", False),
+])
+def test_the_listing_budget_per_runtime(skills: int, target: str, over: bool,
+                                        tmp_path: Path) -> None:
+    """§9.9: Codex's `DEFAULT_SKILL_METADATA_CHAR_BUDGET: usize = 8_000` characters when the
+    context window is unknown; no budget was found for Gemini CLI or OpenCode."""
+    (tmp_path / ".git").mkdir()
+    described = "Use when asked. " + "x" * 290
+    files = {f".agents/skills/s{i}/SKILL.md": skill(f"s{i}", described) for i in range(skills)}
+    report = run(tmp_path, skill("my-skill", described), target=target,
+                 relpath=".agents/skills/my-skill/SKILL.md", files=files)
+    found = [f.message for f in report.findings if f.code == "SK131"]
+    assert bool(found) is over, found
+    if over:
+        assert "over the 8,000-character budget" in found[0]
