@@ -34,7 +34,7 @@ EXPECTED = {
     "codex": Expected("error", "so Codex cannot load this skill", False),
     "copilot": Expected("warning", "VS Code marks the error and keeps only the fields", True),
     #: an error that does not claim the skill is dropped: Cursor's loader is not documented
-    "cursor": Expected("error", "this follows its documentation only", True),
+    "cursor": Expected("error", "as Cursor's is assumed to be, cannot load", True),
     "opencode": Expected("information", "OpenCode's colon retry rewrites the value", True),
     "gemini-cli": Expected("information", "Gemini CLI's line parser reads `name` and", True),
 }

@@ -43,9 +43,16 @@ def _consequence(ctx: CheckContext) -> str:
     profile = ctx.profile
     if profile.lenient_frontmatter:
         return empty_metadata(ctx)
-    generic = (f"{profile.reader_name} marks the error and keeps only the fields its parser "
-               "recovers" if profile.yaml_loader == "error-collecting"
-               else f"{profile.runtime} cannot load this skill")
+    if profile.yaml_loader == "error-collecting":
+        generic = (f"{profile.reader_name} marks the error and keeps only the fields its parser "
+                   "recovers")
+    elif profile.evidence == "docs":
+        # its loader is not documented: strict is assumed, without claiming the skill is dropped
+        # (docs/design/runtime-facts.md §9.6)
+        generic = (f"a strict loader, as {profile.runtime}'s is assumed to be, cannot load this "
+                   "skill")
+    else:
+        generic = f"{profile.runtime} cannot load this skill"
     return _CONSEQUENCE.get(profile, generic)
 
 
