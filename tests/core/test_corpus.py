@@ -1,5 +1,8 @@
-"""The real-world corpus (../shared/corpus/real): nothing raises, every range is inside its file,
-and findings agree with skills-ref where both speak about the same thing."""
+"""The real-world corpora (../shared/corpus/real and the reviewed ../shared/corpus/labelled-2) and the
+skills of the repository (examples/, plugins/, the sample tests/data/real): nothing raises under any
+target and every range is inside its file; on the real corpus, findings agree with skills-ref where
+both speak about the same thing. The shared corpora's tests skip when ../shared is not beside the
+repository; the repository's own skills are always checked."""
 
 from __future__ import annotations
 
@@ -12,19 +15,20 @@ from wave_lsp.core.checking.checker import check_file
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.runtime.profiles import TARGETS
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = REPO.parent / "shared" / "corpus"
 FILES = sorted((CORPUS / "real").rglob("SKILL.md")) if CORPUS.exists() else []
+LABELLED = sorted((CORPUS / "labelled-2").rglob("SKILL.md")) if CORPUS.exists() else []
+#: the skills the repository ships or keeps as a sample
+OWN = sorted(path for folder in ("examples", "plugins", "tests/data/real")
+             for path in (REPO / folder).rglob("SKILL.md"))
 
-pytestmark = pytest.mark.skipif(not FILES, reason="the shared corpus is not beside the repo")
+needs_corpus = pytest.mark.skipif(not FILES, reason="the shared corpus is not beside the repo")
 
 
-# The corpus tests check all 675 skills: 30-40 s each on a loaded two-core machine, too close to the
-# suite's 60 s; 300 s is still a bound (an endless loop on one skill fails them).
-@pytest.mark.timeout(300)
-@pytest.mark.parametrize("target", TARGETS)
-def test_corpus_never_raises_and_ranges_are_valid(target: str, tmp_path) -> None:
-    settings = Settings.for_target(target, home=tmp_path)
-    for path in FILES:
+def assert_never_raises_and_ranges_are_valid(files: list[Path], target: str, home: Path) -> None:
+    settings = Settings.for_target(target, home=home)
+    for path in files:
         report = check_file(path, settings, strict=True)
         assert report.document is not None
         lines = report.document.lines
@@ -34,6 +38,29 @@ def test_corpus_never_raises_and_ranges_are_valid(target: str, tmp_path) -> None
             assert end.character <= len(lines.line_text(end.line)), path
 
 
+# The corpus tests check all 675 skills: 30-40 s each on a loaded two-core machine, too close to the
+# suite's 60 s; 300 s is still a bound (an endless loop on one skill fails them).
+@needs_corpus
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("target", TARGETS)
+def test_corpus_never_raises_and_ranges_are_valid(target: str, tmp_path) -> None:
+    assert_never_raises_and_ranges_are_valid(FILES, target, tmp_path)
+
+
+@pytest.mark.skipif(not LABELLED, reason="the shared corpus is not beside the repo")
+@pytest.mark.timeout(300)  # 343 skills: about half the real corpus's time
+@pytest.mark.parametrize("target", TARGETS)
+def test_labelled_corpus_never_raises_and_ranges_are_valid(target: str, tmp_path) -> None:
+    assert_never_raises_and_ranges_are_valid(LABELLED, target, tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_repositorys_skills_never_raise_and_ranges_are_valid(target: str, tmp_path) -> None:
+    assert len(OWN) >= 25, OWN  # examples, the plugin's skill and the sample are all found
+    assert_never_raises_and_ranges_are_valid(OWN, target, tmp_path)
+
+
+@needs_corpus
 def test_agreement_with_skills_ref(tmp_path) -> None:
     """Where skills-ref reports a name/dir mismatch, uppercase or a long description, so do we."""
     expected = {"Directory name": "SK039", "must be lowercase": "SK034",
@@ -55,6 +82,7 @@ def test_agreement_with_skills_ref(tmp_path) -> None:
     assert checked > 40
 
 
+@needs_corpus
 @pytest.mark.timeout(300)  # 40 s on a loaded machine (see above)
 def test_loading_verdict_under_agentskills_is_skills_refs(tmp_path) -> None:
     """*Does it load?* under the validator target: rejected exactly where skills-ref rejects,
@@ -94,6 +122,7 @@ def _mirror_with_listed_files(source: Path, destination: Path) -> Path:
     return destination / "SKILL.md"
 
 
+@needs_corpus
 @pytest.mark.timeout(300)  # 40 s on a loaded machine (see above)
 def test_broken_references_are_really_missing_upstream(tmp_path) -> None:
     """Every SK112 on the corpus names a path that the upstream skill folder does not hold."""

@@ -1,12 +1,14 @@
 """The five targets of issue 28 (`codex`, `copilot`, `cursor`, `opencode`, `gemini-cli`): one fixture
 per fact of docs/design/runtime-facts.md §9 that changes a finding, the parser probe's inputs as
 golden cases for the two loaders it measured (§9.6), `portable` naming the runtimes that drop a
-skill, and the CLI, language-server settings and MCP server accepting every target.
+skill, and the settings accepting every target (each surface per target: tests/cli/test_targets.py,
+tests/lsp/test_targets.py, tests/mcp/test_mcp_targets.py).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.config import Settings, settings_from_mapping
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.preview import invoke
-from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
+from wave_lsp.core.runtime.profiles import PROFILES
 from wave_lsp.core.workspace.location import locate
 from wave_lsp.core.workspace.where import command_of, discovers, where_it_loads
 
@@ -33,44 +35,54 @@ def skill(name: str = "my-skill", description: str = "Does X. Use when Y.", *ext
     return "---\n" + "".join(line + "\n" for line in [*lines, *extra]) + "---\n" + body
 
 
-# -- the parser probe (runtime-facts.md §9.6): inputs verbatim, verdicts as measured ---------------
-PROBE = {
-    "plain": "---\nname: my-skill\ndescription: Does X. Use when Y.\n---\nBody\n",
-    "unquoted colon-space": "---\nname: my-skill\ndescription: Use when: the user asks about "
-                            "PDFs\n---\nBody\n",
-    "folded block scalar": "---\nname: my-skill\ndescription: >-\n  Does X.\n  Use when Y.\n---\n"
-                           "Body\n",
-    "duplicate key": "---\nname: my-skill\ndescription: first\ndescription: second\n---\nBody\n",
-    "name is a number": "---\nname: 123\ndescription: d\n---\nBody\n",
-    "UTF-8 BOM": "\ufeff---\nname: my-skill\ndescription: d\n---\nBody\n",
-    "CRLF": "---\r\nname: my-skill\r\ndescription: d\r\n---\r\nBody\r\n",
-    "name != folder": "---\nname: other-name\ndescription: d\n---\nBody\n",
-    "Claude-style glob (alias)": "---\nname: my-skill\ndescription: d\npaths: **/*.ts\n---\nBody\n",
-    "block scalar + another bad line": "---\nname: my-skill\ndescription: >-\n  Does X.\n  Use "
-                                       "when Y.\nargument-hint: [file]: optional\n---\nBody\n",
-    "quoted description + bad line": "---\nname: my-skill\ndescription: \"Does X\"\nwhen: a: b\n"
-                                     "---\nBody\n",
-    "hyphenated key with colon": "---\nname: my-skill\ndescription: d\nargument-hint: file: "
-                                 "optional\n---\nBody\n",
-    "description missing": "---\nname: my-skill\n---\nBody\n",
-}
-#: parser_probe.out.txt: True = "loaded", False = "SKIPPED"
-PROBE_LOADS = {
-    "gemini-cli": {"plain": True, "unquoted colon-space": True, "folded block scalar": True,
-                   "duplicate key": True, "name is a number": True, "UTF-8 BOM": False,
-                   "CRLF": True, "name != folder": True, "Claude-style glob (alias)": True,
-                   "block scalar + another bad line": True,
-                   "quoted description + bad line": True, "hyphenated key with colon": True,
-                   "description missing": False},
-    "opencode": {"plain": True, "unquoted colon-space": True, "folded block scalar": True,
-                 "duplicate key": False, "name is a number": False, "UTF-8 BOM": True,
-                 "CRLF": True, "name != folder": True, "Claude-style glob (alias)": False,
-                 "block scalar + another bad line": False,
-                 "quoted description + bad line": True, "hyphenated key with colon": False,
-                 "description missing": False},
-}
+# -- the parser probe (runtime-facts.md §9.6, §10): its own inputs and its measured verdicts -------
+PROBE_FOLDER = Path(__file__).resolve().parents[1] / "data" / "parser-probe"
+#: a case of `parser_probe.mjs`: `  'label': `text`,` (a JavaScript template literal)
+_PROBE_CASE = re.compile(r"^  '(?P<label>[^']+)': `(?P<text>[^`]*)`,$", re.MULTILINE)
+_JS_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "`": "`", "$": "$"}
+#: a verdict of `parser_probe.out.txt`, for the two targets the probe re-implements
+_PROBE_VERDICT = re.compile(r"^  (?P<target>gemini-cli|opencode) +: (?P<verdict>.*)$")
+_PROBE_VALUES = re.compile(r'name=(?P<name>"(?:[^"\\]|\\.)*") '
+                           r'description=(?P<description>"(?:[^"\\]|\\.)*")$')
+
+
+def _js_text(literal: str) -> str:
+    return re.sub(r"\\(u[0-9A-Fa-f]{4}|.)", lambda m: chr(int(m[1][1:], 16))
+                  if m[1].startswith("u") else _JS_ESCAPES[m[1]], literal)
+
+
+def _probe_inputs() -> dict[str, str]:
+    source = (PROBE_FOLDER / "parser_probe.mjs").read_text("utf-8")
+    return {m["label"]: _js_text(m["text"]) for m in _PROBE_CASE.finditer(source)}
+
+
+def _probe_verdicts() -> dict[str, dict[str, str]]:
+    """{target: {case: the probe's line}}."""
+    verdicts: dict[str, dict[str, str]] = {"gemini-cli": {}, "opencode": {}}
+    case = ""
+    for line in (PROBE_FOLDER / "parser_probe.out.txt").read_text("utf-8").splitlines():
+        if line.startswith("## "):
+            case = line[3:]
+        elif found := _PROBE_VERDICT.match(line):
+            verdicts[found["target"]][case] = found["verdict"]
+    return verdicts
+
+
+PROBE = _probe_inputs()
+PROBE_VERDICTS = _probe_verdicts()
 #: cases where the probe shows Gemini CLI's line parser keeping the value as written
 PROBE_KEPT_AS_WRITTEN = {"block scalar + another bad line", "quoted description + bad line"}
+
+
+def test_the_probe_files_are_read_whole() -> None:
+    """Every case of the probe's script has a verdict of both targets in its output (18: the 13 of
+    the runtimes reference and the 5 added on 2026-12-02)."""
+    assert len(PROBE) == 18
+    assert {"plain", "UTF-8 BOM", "tab indentation", "frontmatter is a sequence"} <= set(PROBE)
+    assert PROBE["UTF-8 BOM"].startswith("\ufeff---\n") and "\r\n" in PROBE["CRLF"]
+    assert PROBE["tab indentation"].count("\t") == 1
+    for target, verdicts in PROBE_VERDICTS.items():
+        assert set(verdicts) == set(PROBE), target
 
 
 def _probe_file(tmp_path: Path, text: str) -> Path:
@@ -81,17 +93,41 @@ def _probe_file(tmp_path: Path, text: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("target", sorted(PROBE_LOADS))
+@pytest.mark.parametrize("target", sorted(PROBE_VERDICTS))
 @pytest.mark.parametrize("case", sorted(PROBE))
 def test_probe_verdicts(case: str, target: str, tmp_path: Path) -> None:
     from wave_lsp.core.checking.checker import check_file
 
+    measured = PROBE_VERDICTS[target][case]
+    loads = measured.startswith("loaded")
+    assert loads or measured.startswith("SKIPPED"), measured
     path = _probe_file(tmp_path, PROBE[case])
     report = check_file(path, Settings.for_target(target, home=tmp_path / "home"), strict=True)
     assert report.verdict is not None
-    assert report.verdict.loads is PROBE_LOADS[target][case], (case, report.verdict.stopped_by)
+    assert report.verdict.loads is loads, (case, measured, report.verdict.stopped_by)
     errors = [f for f in report.findings if f.severity == Severity.ERROR]
-    assert bool(errors) is not PROBE_LOADS[target][case], [f.message for f in errors]
+    assert bool(errors) is not loads, [f.message for f in errors]
+
+
+#: the probe's lines where the runtime's own rescue (not the YAML library) read the values
+_RESCUED = {"gemini-cli": "loaded via fallback", "opencode": "loaded via fallbackSanitization"}
+
+
+@pytest.mark.parametrize(("target", "case"), sorted(
+    (target, case) for target, verdicts in PROBE_VERDICTS.items()
+    for case, verdict in verdicts.items() if verdict.startswith(_RESCUED[target])))
+def test_the_rescued_values_are_the_probes(target: str, case: str) -> None:
+    """Gemini CLI's line parser and OpenCode's colon retry (`wave_lsp.core.runtime.loaders`) read
+    the same `name` and `description` as the probe measured."""
+    from wave_lsp.core.runtime.loaders import rescue
+
+    values = _PROBE_VALUES.search(PROBE_VERDICTS[target][case])
+    assert values is not None
+    # the probe's line says the YAML library failed (or read no strings), so the rescue runs
+    saved = rescue(PROFILES[target], SkillDocument.from_text(PROBE[case]), failed=True)
+    assert saved is not None and saved.loads
+    assert (saved.name, saved.description) == (json.loads(values["name"]),
+                                               json.loads(values["description"]))
 
 
 @pytest.mark.parametrize("case", sorted(PROBE_KEPT_AS_WRITTEN))
@@ -227,6 +263,40 @@ FACTS = [
          code="SK002", severity=Severity.WARNING),
     Fact("codex", "§9.1 six levels deep is found", skill("f"),
          relpath=".agents/skills/a/b/c/d/e/f/SKILL.md", absent=("SK002",)),
+    # more facts of the audit (docs/design/targets-facts.md)
+    Fact("copilot", "§9.5 no `description`: skipped (missing-description)", skill("my-skill", ""),
+         code="SK050", severity=Severity.ERROR, loads=False),
+    Fact("copilot", "§9.5 `name: 123` counts as no name (getStringAttribute)",
+         "---\nname: 123\ndescription: Does X. Use when Y.\n---\nBody\n",
+         relpath=".agents/skills/123/SKILL.md", code="SK031", severity=Severity.ERROR,
+         loads=False),
+    Fact("copilot", "§9.5 a name over 64 is truncated, then differs from the folder",
+         skill("a" * 65), relpath=f".agents/skills/{'a' * 65}/SKILL.md", code="SK033",
+         severity=Severity.ERROR, loads=False),
+    Fact("copilot", "§9.4 `allowed-tools` is not an attribute VS Code accepts",
+         skill("my-skill", "Use when asked.", "allowed-tools: Read"), code="SK070",
+         severity=Severity.INFORMATION, says="Copilot ignores it"),
+    Fact("opencode", "§9.4 `allowed-tools` is not read",
+         skill("my-skill", "Use when asked.", "allowed-tools: Read"), code="SK070",
+         severity=Severity.INFORMATION, says="OpenCode ignores it"),
+    Fact("opencode", "§9.8 `disable-model-invocation` is not read",
+         skill("my-skill", "Use when asked.", "disable-model-invocation: true"), code="SK070",
+         severity=Severity.INFORMATION, says="its model may still pick this skill"),
+    Fact("gemini-cli", "§9.8 no equivalent of `disable-model-invocation`",
+         skill("my-skill", "Use when asked.", "disable-model-invocation: true"), code="SK070",
+         severity=Severity.INFORMATION, says="its model may still pick this skill"),
+    Fact("gemini-cli", "§9.3 a leading blank line: the regex does not match",
+         "\n" + GOOD, code="SK005", severity=Severity.ERROR, loads=False),
+    Fact("gemini-cli", "§9.1 never deeper than one level", skill("f"),
+         relpath=".agents/skills/a/f/SKILL.md", code="SK002", severity=Severity.WARNING),
+    Fact("codex", "§9.1 folders whose name starts with `.` are skipped", GOOD,
+         relpath=".agents/skills/.hidden/my-skill/SKILL.md", code="SK002",
+         severity=Severity.WARNING, says="does not enter folders named `.hidden`"),
+    Fact("codex", "§10 only a file named exactly `SKILL.md` counts", GOOD,
+         relpath=".agents/skills/my-skill/skill.md", code="SK001", severity=Severity.WARNING,
+         says="Rename it to `SKILL.md`"),
+    Fact("opencode", "§9.1 `**/SKILL.md`: any depth", skill("f"),
+         relpath=".agents/skills/a/b/c/d/e/f/g/f/SKILL.md", absent=("SK002",)),
     # §0 evidence: Cursor is known from its documentation only
     Fact("cursor", "§9 Cursor's findings say they rest on its documentation",
          skill("my-skill", "Use when asked.", "colour: blue"), code="SK070",
@@ -367,28 +437,6 @@ def test_portable_is_clean_for_a_skill_every_runtime_loads(tmp_path: Path) -> No
 
 
 # -- every surface accepts every target ------------------------------------------------------------
-@pytest.mark.parametrize("target", NEW)
-def test_cli_checks_under_each_new_target(target: str, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / ".agents/skills/my-skill/SKILL.md"
-    path.parent.mkdir(parents=True)
-    path.write_text(skill("other-name"), "utf-8")
-    code = main(["check", str(path), "--target", target, "--no-personal", "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    assert code in (0, 1)
-    assert report["target"] == target
-    loads = report["files"][0]["loads"]
-    assert loads is (target != "copilot")  # only Copilot drops a name that is not the folder's
-
-
-def test_unknown_target_exits_2_with_the_valid_ones(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["check", ".", "--target", "nope"])
-    assert exit_info.value.code == 2
-    error = capsys.readouterr().err
-    assert all(name in error for name in TARGETS)
-
-
 def test_unknown_target_in_pyproject_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.wave-lsp]\ntarget = "nope"\n', "utf-8")
@@ -403,18 +451,6 @@ def test_unknown_target_in_pyproject_exits_2(tmp_path: Path, monkeypatch: pytest
 @pytest.mark.parametrize("target", NEW)
 def test_language_server_setting_selects_the_profile(target: str) -> None:
     assert settings_from_mapping({"target": target}).profile is PROFILES[target]
-
-
-@pytest.mark.parametrize("target", NEW)
-def test_mcp_check_under_each_new_target(target: str, tmp_path: Path) -> None:
-    from wave_lsp.mcp.handlers import ProjectTools
-
-    path = tmp_path / ".agents/skills/my-skill/SKILL.md"
-    path.parent.mkdir(parents=True)
-    path.write_text(GOOD, "utf-8")
-    result = ProjectTools(tmp_path).check([".agents"], target=target, personal=False)
-    assert result["target"] == target
-    assert [f["path"] for f in result["files"]] == [".agents/skills/my-skill/SKILL.md"]
 
 
 def test_list_targets_all_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -513,11 +549,14 @@ def test_the_language_server_chooses_per_file_unless_configured(tmp_path: Path) 
 @pytest.mark.parametrize(("target", "says"), [
     ("codex", "Codex loads them all, and a plain `$my-skill` selects none of them"),  # §9.2
     ("copilot", "wins"),  # the first one of a name wins
+    ("gemini-cli", "project `.agents/skills` beats project `.gemini/skills`"),  # §9.2 the tiers
 ])
 def test_name_collisions_per_runtime(target: str, says: str, tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
+    other = ".gemini/skills/other/SKILL.md" if target == "gemini-cli" else \
+        ".agents/skills/other/SKILL.md"
     report = run(tmp_path, GOOD, target=target, relpath=".agents/skills/my-skill/SKILL.md",
-                 files={".agents/skills/other/SKILL.md": GOOD})
+                 files={other: GOOD})
     found = [f for f in report.findings if f.code == "SK130"]
     assert found and says in found[0].message
 
@@ -552,3 +591,68 @@ def test_portable_says_which_runtimes_never_find_the_file(relpath: str, missing:
             "link) in a root of their own."]
     else:
         assert any(m.startswith(missing) for m in found), found
+
+
+# -- `portable` reports every skill one of its runtimes drops ----------------------------------------
+#: skills each dropped by at least one runtime: the facts and probe cases above that drop one, and
+#: the runtimes' other drops (Wave's name rule, a frontmatter-less file, an unterminated quote)
+DROPPED = {
+    **{f"fact {f.target}: {f.fact}": (f.text, f.relpath) for f in FACTS if f.loads is False},
+    **{f"probe {case}": (text, ".agents/skills/my-skill/SKILL.md") for case, text in PROBE.items()
+       if any(not PROBE_VERDICTS[t][case].startswith("loaded") for t in PROBE_VERDICTS)},
+    "Wave: upper case in `name`": (skill("My-Skill"), ".agents/skills/my-skill/SKILL.md"),
+    "no frontmatter": ("# Notes\nBody\n", ".agents/skills/my-skill/SKILL.md"),
+    "an unterminated quote": (skill("my-skill", '"never closed'), ".claude/skills/my-skill/SKILL.md"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DROPPED))
+def test_portable_reports_every_runtimes_drop_and_names_it(case: str, tmp_path: Path) -> None:
+    """Each runtime's own check (`--target T`) decides whether it drops the skill; `portable`
+    must then not load it, count that runtime in `droppedBy` and name it in an error."""
+    text, relpath = DROPPED[case]
+    (tmp_path / ".git").mkdir()
+    runtimes = [p for p in PROFILES["portable"].members if p.kind == "runtime"]
+    dropping = []
+    for profile in runtimes:
+        verdict = run(tmp_path, text, target=profile.name, relpath=relpath).verdict
+        assert verdict is not None
+        if not verdict.loads:
+            dropping.append(profile.runtime)
+    assert dropping, "the fixture must be dropped by some runtime"
+    report = run(tmp_path, text, target="portable", relpath=relpath)
+    assert report.verdict is not None and not report.verdict.loads
+    assert set(report.verdict.dropped_by) == set(dropping)
+    named = " ".join(f.message.split(":", 1)[0] for f in report.findings
+                     if f.severity == Severity.ERROR and f.message.startswith("Dropped by "))
+    assert all(runtime in named for runtime in dropping), (dropping, named)
+
+
+def test_opencode_the_last_skill_loaded_wins(tmp_path: Path) -> None:
+    """§9.2: the config folders (`.opencode/skills`) load after `.agents/skills` and win."""
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, GOOD, target="opencode", relpath=".agents/skills/my-skill/SKILL.md",
+                 files={".opencode/skills/other/SKILL.md": GOOD})
+    [collision] = [f for f in report.findings if f.code == "SK130"]
+    assert "wins: project `.opencode/skills` beats project `.agents/skills`" in collision.message
+
+
+@pytest.mark.parametrize(("skills", "target", "over"), [
+    (40, "codex", True),  # about 12,900 characters: over Codex's 8,000
+    (20, "codex", False),  # about 6,300
+    (40, "gemini-cli", False),  # no budget found (§9.9)
+    (40, "opencode", False),
+])
+def test_the_listing_budget_per_runtime(skills: int, target: str, over: bool,
+                                        tmp_path: Path) -> None:
+    """§9.9: Codex's `DEFAULT_SKILL_METADATA_CHAR_BUDGET: usize = 8_000` characters when the
+    context window is unknown; no budget was found for Gemini CLI or OpenCode."""
+    (tmp_path / ".git").mkdir()
+    described = "Use when asked. " + "x" * 290
+    files = {f".agents/skills/s{i}/SKILL.md": skill(f"s{i}", described) for i in range(skills)}
+    report = run(tmp_path, skill("my-skill", described), target=target,
+                 relpath=".agents/skills/my-skill/SKILL.md", files=files)
+    found = [f.message for f in report.findings if f.code == "SK131"]
+    assert bool(found) is over, found
+    if over:
+        assert "over the 8,000-character budget" in found[0]

@@ -43,9 +43,16 @@ def _consequence(ctx: CheckContext) -> str:
     profile = ctx.profile
     if profile.lenient_frontmatter:
         return empty_metadata(ctx)
-    generic = (f"{profile.reader_name} marks the error and keeps only the fields its parser "
-               "recovers" if profile.yaml_loader == "error-collecting"
-               else f"{profile.runtime} cannot load this skill")
+    if profile.yaml_loader == "error-collecting":
+        generic = (f"{profile.reader_name} marks the error and keeps only the fields its parser "
+                   "recovers")
+    elif profile.evidence == "docs":
+        # its loader is not documented: strict is assumed, without claiming the skill is dropped
+        # (docs/design/runtime-facts.md §9.6)
+        generic = (f"a strict loader, as {profile.runtime}'s is assumed to be, cannot load this "
+                   "skill")
+    else:
+        generic = f"{profile.runtime} cannot load this skill"
     return _CONSEQUENCE.get(profile, generic)
 
 
@@ -277,14 +284,21 @@ def yaml_tag(ctx: CheckContext) -> Iterator[Finding]:
     }.get(ctx.profile, "skills-ref rejects tags (\"do not specify types in markup\")")
     for node in capped((n for n in root.walk() if n.tag_span), _LIMIT):
         assert node.tag_span is not None
+        level = None
+        said = consequence
+        if node.tag in ctx.profile.resolved_standard_tags:
+            # a standard tag loads (the parser probe's `explicit !!str tag`); a custom one is
+            # the catalog's case
+            level = Severity.WARNING
+            said = f"{ctx.profile.runtime}'s YAML loader resolves this standard tag, but {consequence}"
         fixes = []
         if node.kind == "scalar" and node.style is None:
             value_span = Span(node.tag_span.start, node.content_span.end)
             fixes.append(Fix("Remove the tag and quote the value",
                              [TextEdit(value_span, double_quoted(node.text))], preferred=True))
         yield ctx.finding("SK024", node.tag_span,
-                          f"Explicit tag `{node.tag}`: {consequence}. Quote the value instead.",
-                          fixes=fixes)
+                          f"Explicit tag `{node.tag}`: {said}. Quote the value instead.",
+                          fixes=fixes, level=level)
 
 
 @check("SK025")
@@ -321,17 +335,35 @@ def _block_list_fix(ctx: CheckContext, key: YamlNode, node: YamlNode) -> list[Fi
 @check("SK026")
 def tab_indent(ctx: CheckContext) -> Iterator[Finding]:
     loading = loaded_by(ctx)
+    own = None if loading is not None else _tab_rescue(ctx)
     for start, end in capped(_leading_tabs(ctx), _LIMIT):
         edit = TextEdit(Span(start, end), ctx.text[start:end].replace("\t", "  "))
+        level = Severity.WARNING if loading is not None else None
         if loading is not None:
             message = (f"A tab is used as indentation: YAML forbids it. {loading} (since "
                        f"2.1.332; 2.1.88 did not), but {_STRICT}. Indent with spaces.")
+        elif own is not None and own[1] is not None:
+            message = (f"A tab is used as indentation: YAML forbids it and strict parsers fail "
+                       f"here, but {own[0]}. Indent with spaces.")
+            level = own[1]
         else:
+            consequence = own[0] if own is not None else _consequence(ctx)
             message = ("A tab is used as indentation: YAML forbids it and every parser fails "
-                       f"here ({_consequence(ctx)}). Indent with spaces.")
+                       f"here ({consequence}). Indent with spaces.")
         yield ctx.finding("SK026", Span(start, end), message,
                           fixes=[Fix("Replace the tabs with spaces", [edit], preferred=True)],
-                          level=Severity.WARNING if loading is not None else None)
+                          level=level)
+
+
+def _tab_rescue(ctx: CheckContext) -> tuple[str, Severity | None] | None:
+    """What the target's loader does with tab indentation when its reading is not Claude Code's
+    (docs/design/runtime-facts.md §10, the parser probe's `tab indentation`): a loader that
+    tolerates it reads the fields (a warning: measured on one shape of file), and Gemini CLI's
+    line parser takes over from js-yaml; None: the catalog's consequence."""
+    if ctx.profile.tolerates_tab_indentation:
+        return (f"{ctx.profile.runtime}'s YAML loader reads the tab-indented lines and loads "
+                "the skill"), Severity.WARNING
+    return _rescued(ctx, failed=True)
 
 
 def _leading_tabs(ctx: CheckContext) -> list[tuple[int, int]]:

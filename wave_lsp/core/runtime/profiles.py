@@ -154,6 +154,12 @@ class RuntimeProfile:
     reads_unclosed_frontmatter_to_end: bool = False
     #: a byte that is not UTF-8 is read as U+FFFD and the skill loads (else it may be dropped)
     replaces_invalid_utf8: bool = False
+    #: a tab used as indentation does not stop its YAML loader (gray-matter's js-yaml 3 read a
+    #: tab-indented mapping with every field in the parser probe, runtime-facts.md §10)
+    tolerates_tab_indentation: bool = False
+    #: the YAML 1.1/1.2 standard tags (`!!str`, `!!int`, …) its YAML loader resolves: a value so
+    #: tagged loads (js-yaml's default schema; parser probe `explicit !!str tag`)
+    resolved_standard_tags: frozenset[str] = frozenset()
 
     # -- how the runtime reads a SKILL.md (docs/design/runtime-facts.md §3.1-§3.7) --------------
     #: the lenient YAML readings (`wave_lsp.core.parsing.yamltree.READINGS`) under which a
@@ -435,6 +441,11 @@ AGENTSKILLS = RuntimeProfile(
     name_source="name", name_must_match_folder=True,
 )
 
+#: the tags of js-yaml's default schema (js-yaml 4 `DEFAULT_SCHEMA`, js-yaml 3 `DEFAULT_SAFE_SCHEMA`:
+#: the core types plus timestamp, merge, binary, omap, pairs and set)
+JS_YAML_TAGS = frozenset({"!!str", "!!seq", "!!map", "!!null", "!!bool", "!!int", "!!float",
+                          "!!timestamp", "!!merge", "!!binary", "!!omap", "!!pairs", "!!set"})
+
 #: what the runtimes below share: no `${…}` variables, no permission settings of their own, no
 #: legacy command files (each profile changes the rest)
 _PLAIN = replace(
@@ -520,6 +531,7 @@ OPENCODE = replace(
                "`~/.config/opencode`)",
     settings_folder=".opencode", yaml_loader="colon-retry", strips_bom=True,
     reads_unclosed_frontmatter_to_end=True,  # gray-matter (parser probe, runtime-facts §10)
+    tolerates_tab_indentation=True, resolved_standard_tags=JS_YAML_TAGS,  # the same
     walked_roots=(".claude/skills", ".agents/skills", ".opencode/skill", ".opencode/skills"),
     walk_to="to-worktree", walk_outer_wins=True,
     dot_scanned_roots=(".claude/skills", ".agents/skills"),
@@ -553,6 +565,7 @@ GEMINI_CLI = replace(
                "`.gemini/skills` within each; the later tier replaces the earlier one with a "
                "conflict warning",
     settings_folder=".gemini", own_roots=(".gemini/skills",), yaml_loader="line-fallback",
+    resolved_standard_tags=JS_YAML_TAGS,  # js-yaml `load` (runtime-facts.md §9.6)
     workspace_trust_gated=True, trust_folders_file=".gemini/trustedFolders.json",
     trust_settings_file=".gemini/settings.json",
     name_source="name",
