@@ -60,6 +60,9 @@ VERDICTS = ("claude-code-verdicts.tsv", "claude-code-verdicts-clones.tsv",
 ADDED = HERE / "labelled-2-added.tsv"
 #: labels made by a review session that did not write the rules (2026-12-02): independent
 INDEPENDENT = HERE / "labelled-2-independent.tsv"
+#: the labeller's verdicts on the findings a rule change left unlabelled (`to-label` rows: corpus,
+#: target, path/skill, line, code, key, message, label, reason; its labelled-2 rows count here)
+TO_LABEL_INDEPENDENT = HERE / "labels-to-label-independent.tsv"
 sys.path.insert(0, str(REPO))
 
 
@@ -209,6 +212,14 @@ def read_labels(added: bool = False) -> list[Label]:
             for row in csv.DictReader(lines, delimiter="\t"):
                 labels.append(Label(row["code"], row["path"], int(row["line"]), row["verdict"],
                                     row.get("reason", ""), row.get("message", "")))
+    with open(TO_LABEL_INDEPENDENT, encoding="utf-8", newline="") as handle:
+        lines = (line for line in handle if not line.startswith("#"))
+        for row in csv.DictReader(lines, delimiter="\t"):
+            # a relabel request names several lines and judges existing labels: not added here
+            if row["corpus"].startswith("labelled-2") and row["label"] and \
+                    row["line"].isdigit():
+                labels.append(Label(row["code"], row["path/skill"], int(row["line"]),
+                                    row["label"], row.get("reason", ""), row.get("message", "")))
     return labels
 
 
