@@ -46,6 +46,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "real"
 LABELS = HERE / "labels.tsv"
+#: verdicts of a labeller who wrote no rule, on rows of labels.tsv (2026-12-02): they win
+INDEPENDENT = HERE / "labels-real-independent.tsv"
 LABEL_COLUMNS = ("target", "skill", "code", "line", "key", "label", "reason")
 sys.path.insert(0, str(REPO))
 
@@ -183,12 +185,18 @@ def key(code: str, flagged: str, occurrence: int) -> str:
     return hashlib.sha1(f"{code}\0{flagged}\0{occurrence}".encode()).hexdigest()[:10]
 
 
-def read_labels() -> dict[tuple[str, ...], dict[str, str]]:
-    if not LABELS.exists():
-        return {}
-    with open(LABELS, encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    return {tuple(row[c] for c in LABEL_COLUMNS[:5]): row for row in rows}
+def read_labels(independent: bool = True) -> dict[tuple[str, ...], dict[str, str]]:
+    """`labels.tsv` (made by the rules' side), each row the independent labeller judged again
+    (`labels-real-independent.tsv`, same columns) replaced by that verdict unless `independent`
+    is False."""
+    labels: dict[tuple[str, ...], dict[str, str]] = {}
+    for path in (LABELS, INDEPENDENT) if independent else (LABELS,):
+        if not path.exists():
+            continue
+        with open(path, encoding="utf-8", newline="") as handle:
+            for row in csv.DictReader(handle, delimiter="\t"):
+                labels[tuple(row[c] for c in LABEL_COLUMNS[:5])] = row
+    return labels
 
 
 def table(found: list[Reported], labels: dict[tuple[str, ...], dict[str, str]],
