@@ -15,6 +15,7 @@ engine refuses, nothing is compared: refusing is always safe.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -126,6 +127,9 @@ def bash_words(line: str, folder: Path) -> list[str] | None:
     return output.split("\0")[:-1]
 
 
+# 1,500 lines, each run by bash: about 5 s on two idle cores, over the default 60 s on a machine
+# loaded ×10 (it timed out once in a helper's full run)
+@pytest.mark.timeout(300)
 @settings(max_examples=1500, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(line=_lines())
@@ -211,6 +215,7 @@ def glob_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @example(pattern="*/")
 @example(pattern="*/*")
 @example(pattern="o*/*")
+@example(pattern=".//?")
 def test_a_glob_the_engine_allows_matches_what_bash_matches(pattern: str,
                                                             glob_folder: Path) -> None:
     """`readonly.glob_problem` judges an unquoted glob by the files Python's glob matches; the
@@ -226,7 +231,14 @@ def test_a_glob_the_engine_allows_matches_what_bash_matches(pattern: str,
     checked = sorted(globbing.glob(pattern, root_dir=glob_folder)) or [pattern]
     theirs = bash_words(f"cat {pattern}", glob_folder)
     assert theirs is not None
-    assert sorted(theirs[1:]) == checked, pattern
+    # the same files, spelled alike: Python's glob writes `.//?`'s match `./a`, bash `.//a` (a
+    # run of slashes names one folder; `..` and links are compared as written)
+    assert sorted(_one_slash(word) for word in theirs[1:]) == [_one_slash(c) for c in checked], \
+        pattern
+
+
+def _one_slash(path: str) -> str:
+    return re.sub(r"/{2,}", "/", path)
 
 
 @pytest.mark.parametrize("pattern", [".*", "dir/.*", ".?", "dir/.?*", ".*."])
