@@ -26,7 +26,6 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
 from wave_lsp.core.runtime.listing import ListingEntry, name_alias, runtime_listing_entry
 from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
 
@@ -154,7 +153,6 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
     skill the target discovers from `project`, highest precedence first, with whether it loads
     and its line in the model's listing exactly as the runtime writes it (`listingLine`, None
     when the model does not see the skill; `listingChars` its length)."""
-    from wave_lsp.core.runtime.conditional import activating_patterns
     from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     session = WorkspaceSession(freshness_seconds=None)  # one snapshot of the disk for all rows
@@ -169,9 +167,8 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
         location = locate(skill.path, home=home)
         entry = runtime_listing_entry(document, location, profile)
         alias = name_alias(document, location, profile, skill.name)
-        values = read_as(document, profile).values
-        waits = activating_patterns(values) if profile.hides_conditional_skills else []
-        row.update(aliases=[alias] if alias else [], activatesOn=waits or None,
+        row.update(aliases=[alias] if alias else [],
+                   activatesOn=list(entry.activates_on) or None,
                    modelInvocable=entry.model_invocable,
                    userInvocable=entry.user_invocable, listingChars=entry.chars,
                    listingLine=entry.text or None)

@@ -14,7 +14,11 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import yaml11_type
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.listing import LISTING_ENTRY_CAP, listing_description
+from wave_lsp.core.runtime.listing import (
+    LISTING_ENTRY_CAP,
+    listing_description,
+    unlisted_without_description,
+)
 from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
 
 #: words that say *when* a skill applies (English, Chinese, Japanese)
@@ -35,8 +39,7 @@ def description_missing(ctx: CheckContext) -> Iterator[Finding]:
                        "when to use the skill",
     }.get(ctx.profile, "the model decides whether to use a skill from its description alone, "
                       "so this skill is never chosen")
-    if ctx.profile.lists_plugin_skills_only_when_described and ctx.location.scope == "plugin" \
-            and not ctx.document.has("when_to_use"):
+    if unlisted_without_description(ctx.document, ctx.location, ctx.profile):
         consequence = (f"{ctx.profile.runtime} leaves a plugin's skill without one out of the "
                        "model's listing, so the model never chooses it (it runs only when "
                        "someone names it)")

@@ -32,6 +32,8 @@ class ListingEntry:
     model_invocable: bool
     user_invocable: bool
     truncated: bool = False
+    #: the `paths` patterns that keep it out of the listing until a file they match is touched
+    activates_on: tuple[str, ...] = ()
 
     @property
     def chars(self) -> int:
@@ -109,11 +111,19 @@ def command_name(document: FieldValues, location: SkillLocation, profile: Runtim
     disc-plugin-name-field, disc-plugin-name-variants), else `skill_name`."""
     if profile.keys_skills_by_folder and location.dir_name:
         plugin = location.plugin if location.scope == "plugin" else None
-        if plugin is None:
-            return location.dir_name
-        if location.skill_dir != plugin.root:  # a plugin-root SKILL.md is named by `name`
-            return f"{plugin.name}:{location.dir_name}"
+        keyed = folder_command(location.dir_name, plugin.name if plugin else None,
+                               plugin is not None and location.skill_dir == plugin.root)
+        if keyed is not None:
+            return keyed
     return skill_name(document, location)
+
+
+def folder_command(folder: str, plugin: str | None, is_plugin_root: bool) -> str | None:
+    """The command of a runtime that keys skills by folder: the folder's name, a plugin's skill
+    as `<plugin>:<folder>`; None for a plugin-root SKILL.md, which is named by `name`."""
+    if plugin is None:
+        return folder
+    return None if is_plugin_root else f"{plugin}:{folder}"
 
 
 def name_alias(document: FieldValues, location: SkillLocation, profile: RuntimeProfile,
@@ -124,10 +134,8 @@ def name_alias(document: FieldValues, location: SkillLocation, profile: RuntimeP
     command by its display name too; probes disc-name-variants, disc-plugin-name-space)."""
     if not profile.labels_listing_with_name:
         return None
-    value = document.value("name")
-    if value is None or isinstance(value, (dict, list)):
-        return None
-    text = (("true" if value else "false") if isinstance(value, bool) else str(value)).strip()
+    text = _name_text(document.value("name"))
+    text = text.strip() if text is not None else ""
     if not text:
         return None
     if location.scope == "plugin" and location.plugin is not None:
@@ -140,14 +148,22 @@ MAX_DISPLAY_NAME = 256
 _DISPLAY_NAME_CHARACTERS = frozenset("_:.-")
 
 
+def _name_text(value: object) -> str | None:
+    """A frontmatter `name` as Claude Code's `String(name)` writes it (None for none or a
+    collection)."""
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 def display_label(value: object, command: str) -> str | None:
     """The label Claude Code lists beside the command name, `- command (label): …`: the
     frontmatter `name` when it differs from the command, is at most 256 characters of letters,
     marks, digits, `_`, `:`, `.` and `-` (any script), and is not the command's last
     `:`-segment; None otherwise (an invalid `name` is not shown)."""
-    if value is None or isinstance(value, (dict, list)):
+    label = _name_text(value)
+    if label is None:
         return None
-    label = ("true" if value else "false") if isinstance(value, bool) else str(value)
     if (label == command or command.endswith(f":{label}") or not label
             or len(label) > MAX_DISPLAY_NAME):
         return None
@@ -155,6 +171,19 @@ def display_label(value: object, command: str) -> str | None:
         if character not in _DISPLAY_NAME_CHARACTERS and unicodedata.category(character)[0] not in "LMN":
             return None
     return label
+
+
+def _when_to_use(values: FieldValues) -> str:
+    when = values.value("when_to_use")
+    return when if isinstance(when, str) else coerce_description(when) or ""
+
+
+def unlisted_without_description(values: FieldValues, location: SkillLocation,
+                                 profile: RuntimeProfile) -> bool:
+    """A plugin's skill that this runtime leaves out of the listing when it has no frontmatter
+    `description` (`lists_plugin_skills_only_when_described`): it has no `when_to_use` either."""
+    return (profile.lists_plugin_skills_only_when_described and location.scope == "plugin"
+            and not _when_to_use(values))
 
 
 def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
@@ -173,16 +202,14 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     user = _flag(values.value("user-invocable"), True, words)
     if not model:
         return ListingEntry(name, "", False, user)
-    when = values.value("when_to_use")
-    when_text = when if isinstance(when, str) else coerce_description(when) or ""
-    if reading.described_from_body and not when_text and location.scope == "plugin" \
-            and profile.lists_plugin_skills_only_when_described:
+    if reading.described_from_body and unlisted_without_description(values, location, profile):
         return ListingEntry(name, "", True, user)  # invocable by name, but not listed
     if profile.hides_conditional_skills and values.value("paths") is not None:
         from wave_lsp.core.runtime.conditional import activating_patterns  # only with `paths`
 
-        if activating_patterns(values):
-            return ListingEntry(name, "", True, user)  # listed once a matching file is touched
+        if patterns := activating_patterns(values):  # listed once a matching file is touched
+            return ListingEntry(name, "", True, user, activates_on=tuple(patterns))
+    when_text = _when_to_use(values)
     shown = name
     if profile.labels_listing_with_name:
         label = display_label(values.value("name"), name)

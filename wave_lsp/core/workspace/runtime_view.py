@@ -31,7 +31,7 @@ from pathlib import Path
 from wave_lsp.core.parsing.document import FieldValues, SkillDocument, field_values
 from wave_lsp.core.parsing.reading import load_document, read_skill_file
 from wave_lsp.core.parsing.source import decode
-from wave_lsp.core.runtime.listing import ListingEntry, listing_entry
+from wave_lsp.core.runtime.listing import ListingEntry, folder_command, listing_entry
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import (
@@ -445,11 +445,10 @@ def runtime_name(profile: RuntimeProfile, root: Root, path: Path, listing: Listi
     skill as `<plugin>:<folder>`, except a plugin-root SKILL.md), else the listed name."""
     if not profile.keys_skills_by_folder:
         return listing.name
-    if not root.plugin:
-        return path.parent.name
-    if root.group.split("#", 1)[0] == str(path.parent):  # the group is the plugin's root
-        return listing.name
-    return f"{root.plugin}:{path.parent.name}"
+    plugin_root = root.group.split("#", 1)[0]  # a plugin's group is its root
+    keyed = folder_command(path.parent.name, root.plugin,
+                           bool(root.plugin) and plugin_root == str(path.parent))
+    return listing.name if keyed is None else keyed
 
 
 #: how `runtime_skills` obtains a summary: (SKILL.md, home, its stat) -> summary
