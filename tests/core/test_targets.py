@@ -18,6 +18,7 @@ from tests.helpers import run
 from wave_lsp.cli import main
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.config import Settings, settings_from_mapping
+from wave_lsp.core.checking.messages import first_sentence
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.preview import invoke
 from wave_lsp.core.runtime.profiles import PROFILES
@@ -399,12 +400,20 @@ def test_opencode_counts_from_one_and_appends_the_base_directory(tmp_path: Path)
 
 
 # -- portable: the strictest reading over the nine, naming who drops the skill ----------------------
+def _dropped_by(message: str) -> str:
+    """The runtimes an aggregate's message names as dropping the skill ("" when none)."""
+    found = re.search(r"Dropped by ([^.;]*)", message)
+    return found.group(1) if found else ""
+
+
 def test_portable_names_the_runtimes_that_drop_the_skill(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     report = run(tmp_path, skill("other-name"), target="portable",
                  relpath=".agents/skills/my-skill/SKILL.md")
     finding = next(f for f in report.findings if f.code == "SK039")
-    assert finding.message.startswith("Dropped by Copilot; rejected by skills-ref: ")
+    # after the first sentence, which keeps what is wrong and what to do at the front
+    assert "Dropped by Copilot; rejected by skills-ref." in finding.message
+    assert "Dropped by" not in first_sentence(finding.message)
     assert report.verdict is not None and not report.verdict.loads
     assert report.verdict.dropped_by == ("Copilot",)
 
@@ -415,7 +424,7 @@ def test_portable_counts_a_validator_rejection_but_the_skill_loads(tmp_path: Pat
     report = run(tmp_path, skill("my-skill", "Use when asked.", "colour: blue"),
                  target="portable", relpath=".agents/skills/my-skill/SKILL.md")
     finding = next(f for f in report.findings if f.code == "SK070")
-    assert finding.message.startswith("Rejected by skills-ref: ")
+    assert "Rejected by skills-ref." in finding.message
     assert report.verdict is not None and report.verdict.loads
 
 
@@ -426,14 +435,14 @@ def test_portable_reports_a_drop_of_one_runtime_only(tmp_path: Path) -> None:
                  relpath=".agents/skills/my-skill/SKILL.md")
     finding = next(f for f in report.findings if f.code == "SK004")
     assert "Codex" in finding.message and "Gemini CLI" in finding.message
-    assert "OpenCode" not in finding.message.split(":", 1)[0]
+    assert "OpenCode" not in _dropped_by(finding.message)
 
 
 def test_portable_is_clean_for_a_skill_every_runtime_loads(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     report = run(tmp_path, GOOD, target="portable", relpath=".agents/skills/my-skill/SKILL.md")
     assert report.verdict is not None and report.verdict.loads
-    assert not [f for f in report.findings if f.message.startswith("Dropped by")]
+    assert not [f for f in report.findings if "Dropped by" in f.message]
 
 
 # -- every surface accepts every target ------------------------------------------------------------
@@ -623,8 +632,8 @@ def test_portable_reports_every_runtimes_drop_and_names_it(case: str, tmp_path: 
     report = run(tmp_path, text, target="portable", relpath=relpath)
     assert report.verdict is not None and not report.verdict.loads
     assert set(report.verdict.dropped_by) == set(dropping)
-    named = " ".join(f.message.split(":", 1)[0] for f in report.findings
-                     if f.severity == Severity.ERROR and f.message.startswith("Dropped by "))
+    named = " ".join(_dropped_by(f.message) for f in report.findings
+                     if f.severity == Severity.ERROR)
     assert all(runtime in named for runtime in dropping), (dropping, named)
 
 

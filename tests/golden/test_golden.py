@@ -172,10 +172,12 @@ def _no_managed_skills(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.setattr(runtime_view, "MANAGED_ROOT", tmp_path / "managed")
 
 
-def run_case(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, list[dict]]:
+def run_case(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+             targets: list[str] | None = None) -> dict[str, list[dict]]:
+    """The case's findings per target: those of its `case.toml` unless `targets` names others."""
     case = CASES / code
     config = _config(case)
-    targets = config.get("targets", ["wave"])
+    targets = targets or config.get("targets", ["wave"])
     assert code in rules(), f"{code} is not a code of the catalog"
     known = set(rules()[code].severities)  # the catalog's columns: the built-in targets
     assert targets and set(targets) <= known, f"{code}: unknown targets {targets}"

@@ -23,6 +23,7 @@ from wave_lsp.core.checking.loading import (
     stopping_codes,
     verdict_from,
 )
+from wave_lsp.core.checking.messages import after_first_sentence
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
@@ -115,9 +116,9 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
                   session: WorkspaceSession, strict: bool, findings: list[Finding],
                   verdict: LoadVerdict) -> tuple[list[Finding], LoadVerdict]:
     """An aggregate target (`portable`): each finding that stops one of its runtimes from loading
-    the skill says which ones ("Dropped by Copilot and Gemini CLI: …"); a drop the aggregate's own
-    findings do not show is added as the member reports it; and the skill does not load when one
-    of the runtimes drops it (docs/design/rules.md *Targets*)."""
+    the skill says which ones, after its first sentence ("… Dropped by Copilot and Gemini CLI.");
+    a drop the aggregate's own findings do not show is added as the member reports it; and the
+    skill does not load when one of the runtimes drops it (docs/design/rules.md *Targets*)."""
     findings += _not_discovered(document, location, settings)
     drops = member_drops(document, location, settings, session, strict)
     if not drops:
@@ -143,7 +144,7 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
     for finding in findings:
         members = who.get((finding.code, finding.span.start))
         if members:
-            finding.message = f"{_who_drops(members)}: {finding.message}"
+            finding.message = after_first_sentence(finding.message, f"{_who_drops(members)}.")
     findings.sort(key=lambda f: (f.span.start, f.span.end, f.code))
     _name_strictest([f for f in findings if (f.code, f.span.start) not in who], settings.profile)
     # a validator (skills-ref) rejects; the skill does not load when a runtime drops it
@@ -160,8 +161,8 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
     else:
         stopped = copy.copy(stopped)
     members = who.get((stopped.code, stopped.span.start))
-    if members and not stopped.message.startswith(_who_drops(members)):
-        stopped.message = f"{_who_drops(members)}: {stopped.message}"
+    if members and _who_drops(members) not in stopped.message:
+        stopped.message = after_first_sentence(stopped.message, f"{_who_drops(members)}.")
     return findings, LoadVerdict(False, stopped, dropped_by)
 
 
