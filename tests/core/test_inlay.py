@@ -47,10 +47,18 @@ HEAD = "---\nname: x\ndescription: D. Use when asked.\narguments: [issue, branch
 ARGUMENTS = HEAD + "Fix $0, $1 and $2; $ARGUMENTS[1] on $issue/$branch. All: $ARGUMENTS. \\$1 $HOME\n"
 
 
+def test_argument_hints_follow_wave_s_substitution(tmp_path: Path) -> None:
+    """Wave counts from 1 (`$0` always empty) and reads no `arguments` names, no `$ARGUMENTS[N]`
+    (its `$ARGUMENTS` part is all arguments) and no escape (`\\$1` is substituted)."""
+    hints = inlay_hints(context(tmp_path, ARGUMENTS, "wave"))
+    expected = [(after(ARGUMENTS, "$0"), "empty"), (after(ARGUMENTS, "$1"), "arg 1"),
+                (after(ARGUMENTS, "$2"), "arg 2"), (after(ARGUMENTS, "$ARGUMENTS"), "all args"),
+                (after(ARGUMENTS, "$ARGUMENTS", 1), "all args"),
+                (after(ARGUMENTS, "\\$1"), "arg 1")]
+    assert labels(hints) == expected
+
+
 @pytest.mark.parametrize(("target", "expected"), [
-    # wave counts from 1: `$0` is always empty, `$1` is the first argument (declared `issue`)
-    ("wave", [("$0", "empty"), ("$1", "issue"), ("$2", "branch"), ("$ARGUMENTS[1]", "issue"),
-              ("$issue", "arg 1"), ("$branch", "arg 2"), ("$ARGUMENTS", "all args")]),
     # claude-code counts from 0: `$0` is the first argument, `$2` a third nobody declared
     ("claude-code", [("$0", "issue"), ("$1", "branch"), ("$2", "arg 3"),
                      ("$ARGUMENTS[1]", "branch"), ("$issue", "arg 1"), ("$branch", "arg 2"),
@@ -72,7 +80,7 @@ def test_argument_hints_follow_the_profiles_base(tmp_path: Path, target: str,
 def test_argument_tooltips_say_how_the_target_counts(tmp_path: Path) -> None:
     wave = {h.label: h.tooltip for h in inlay_hints(context(tmp_path, ARGUMENTS, "wave"))}
     assert "always empty in `wave`" in wave["empty"]
-    assert "`wave` counts from 1" in wave["issue"] and "is empty when fewer" in wave["issue"]
+    assert "`wave` counts from 1" in wave["arg 1"] and "is empty when fewer" in wave["arg 1"]
     claude = {h.label: h.tooltip for h in inlay_hints(context(tmp_path, ARGUMENTS, "claude-code"))}
     assert "`claude-code` counts from 0" in claude["arg 3"]
     assert "stays as written when fewer" in claude["arg 3"]
@@ -129,7 +137,7 @@ def test_offsets_are_code_points_after_non_ascii_tabs_and_crlf(tmp_path: Path, n
     text = HEAD.replace("\n", newline) + body
     hints = inlay_hints(context(tmp_path, text))
     assert labels(hints) == [(after(text, "${WAVE_SESSION_ID}"), "per session"),
-                             (after(text, "$1"), "issue"), (after(text, "!`ls`"), "needs approval"),
+                             (after(text, "$1"), "arg 1"), (after(text, "!`ls`"), "needs approval"),
                              (after(text, "$ARGUMENTS"), "all args")]
 
 
@@ -187,12 +195,13 @@ def test_only_hints_in_the_range_are_returned(tmp_path: Path) -> None:
     text = HEAD + "One $1\nTwo $2 !`ls`\nThree $ARGUMENTS\n"
     ctx = context(tmp_path, text)
     line = Span(text.index("Two"), text.index("\nThree"))
-    assert labels(inlay_hints(ctx, line)) == [(after(text, "$2"), "branch"),
+    # (wave, the default, reads no `arguments` names: `arg 2`, not `branch`)
+    assert labels(inlay_hints(ctx, line)) == [(after(text, "$2"), "arg 2"),
                                               (after(text, "!`ls`"), "needs approval")]
     # a range inside the frontmatter has none; the end of a range is inclusive
     assert inlay_hints(ctx, Span(0, 4)) == []
     assert labels(inlay_hints(ctx, Span(after(text, "$1"), after(text, "$1")))) == [
-        (after(text, "$1"), "issue")]
+        (after(text, "$1"), "arg 1")]
 
 
 @pytest.mark.parametrize("target", ["wave", "claude-code"])
@@ -200,7 +209,7 @@ def test_argument_tooltips_are_the_hovers(tmp_path: Path, target: str) -> None:
     """The hint and the hover explain a placeholder in the same words, declared names included."""
     ctx = context(tmp_path, ARGUMENTS, target)
     hints = inlay_hints(ctx)
-    assert len(hints) == 7
+    assert len(hints) == {"wave": 6, "claude-code": 7}[target]  # Wave: no names, no escape
     for hint in hints:
         found = hover(ctx, hint.offset - 1)
         assert found is not None and found.markdown == hint.tooltip

@@ -324,7 +324,8 @@ def test_a_dollar_zero_under_wave_becomes_empty_not_an_argument(tmp_path: Path) 
     Code counts from 0, so there it is the first argument."""
     body = "```\nTotal: $0.50 each\n```\n"
     (wave,) = found(run(tmp_path / "w", ARGS + body, target="wave"), "SK116")
-    assert "`$0` is no argument there, so it becomes empty" in wave.message
+    assert "`$0` is no argument there, so it is always empty" in wave.message
+    assert "(`0.50 USD`)" in wave.message  # Wave has no escape: the `$` must go
     assert "argument 0" not in wave.message
     (claude,) = found(run(tmp_path / "c", ARGS + body, target="claude-code"), "SK116")
     assert "it becomes the user's argument 1" in claude.message

@@ -70,8 +70,12 @@ def test_injection_ranges_are_exact() -> None:
 
 # -- arguments ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("target", "raw", "words"), [
+    # Wave's parseCommandArguments (commandArgumentParser.ts at 469391bb): a backslash escapes
+    # only the open quote or a backslash inside quotes, and is literal elsewhere; `""` is dropped
     ("wave", 'one "two three" four', ["one", "two three", "four"]),
-    ("wave", "it\\'s 'a b'", ["it's", "a b"]),
+    ("wave", "it\\'s 'a b'", ["it\\s a", "b"]),
+    ("wave", "'it\\'s' \"a\\\\b\" \"\" c\\d", ["it's", "a\\b", "c\\d"]),
+    ("wave", "   ", []),
     # Claude Code 2.1.332 (tests/oracle probes arg-operators, arg-op-*): the words end at the
     # first operator after a word; operators before the first word are dropped
     ("claude-code", 'one "two three" | four', ["one", "two three"]),
@@ -92,11 +96,17 @@ def test_argument_words(target: str, raw: str, words: list[str]) -> None:
 @pytest.mark.parametrize(("target", "text", "expected"), [
     ("wave", "$1/$2/$0/$3", "a/b c//"),
     ("claude-code", "$0/$1/$2", "a/b c/$2"),
-    ("wave", "$ARGUMENTS[1] $ARGUMENTS", 'a a "b c"'),
+    # Wave's substituteCommandParameters: `/\\$ARGUMENTS/g` and `/\\$(\\d+)/g` with no look-ahead, no
+    # `$ARGUMENTS[N]`, no names, no escape (the backslash stays before the word)
+    ("wave", "$ARGUMENTS[1] $ARGUMENTS", 'a "b c"[1] a "b c"'),
     ("claude-code", "$ARGUMENTS[1]", "b c"),
-    ("wave", "$issue and $branch and $other", "a and b c and $other"),
-    ("wave", "costs \\$1 and \\$issue", "costs $1 and $issue"),
-    ("wave", "$1x stays, $12 is empty", "$1x stays,  is empty"),
+    ("wave", "$issue and $branch and $other", "$issue and $branch and $other"),
+    ("claude-code", "$issue and $branch and $other", "a and b c and $other"),
+    ("wave", "costs \\$1 and \\$issue", "costs \\a and \\$issue"),
+    ("claude-code", "costs \\$1 and \\$issue", "costs $1 and $issue"),
+    ("wave", "$1x is cut, $12 is empty, $250K too", "ax is cut,  is empty, K too"),
+    ("claude-code", "$1x stays, $12 stays", "$1x stays, $12 stays"),
+    ("wave", "$10 before $1", " before a"),
 ])
 def test_argument_substitution(target: str, text: str, expected: str) -> None:
     raw = 'a "b c"'
@@ -105,8 +115,27 @@ def test_argument_substitution(target: str, text: str, expected: str) -> None:
     assert substitute_arguments(text, raw, words, ["issue", "branch"], profile) == expected
 
 
-def test_argument_text_is_not_substituted_again() -> None:
-    assert substitute_arguments("$1 $2", "$2 x", ["$2", "x"], [], PROFILES["wave"]) == "$2 x"
+def test_argument_text_is_not_substituted_again_in_claude_code() -> None:
+    assert substitute_arguments("$0 $1", "$1 x", ["$1", "x"], [],
+                                PROFILES["claude-code"]) == "$1 x"
+
+
+@pytest.mark.parametrize(("text", "raw", "expected"), [
+    # the positional pass runs over the text `$ARGUMENTS` inserted, highest number first
+    ("$ARGUMENTS", "x $1", "x x"),
+    ("$2 $1", "a $1", "a a"),
+    ("$1 $2", "$2 x", "$2 x"),  # `$2` was replaced before `$1` brought one in
+    # String.replace reads `$$`, `$&`, `$\``, `$'` in the inserted text; `$1` stays (no groups)
+    ("[$ARGUMENTS]", "5$$ a$&b", "[5$ a$ARGUMENTSb]"),
+    ("<$ARGUMENTS>", "$`|$'", "<<|>>"),
+    # substituted with no arguments at all: every placeholder becomes empty
+    ("Run $1 for $250K; all: $ARGUMENTS.", "", "Run  for K; all: ."),
+])
+def test_wave_substitution_is_wave_s(text: str, raw: str, expected: str) -> None:
+    """Wave's two passes (commandArgumentParser.ts `substituteCommandParameters`, 469391bb)."""
+    profile = PROFILES["wave"]
+    assert substitute_arguments(text, raw, split_arguments(raw, profile), ["x"],
+                                profile) == expected
 
 
 # -- rendering ------------------------------------------------------------------------------------
@@ -129,7 +158,8 @@ def test_arguments_are_appended_without_a_placeholder(tmp_path: Path) -> None:
 
 def test_placeholders_are_substituted_and_not_appended(tmp_path: Path) -> None:
     path = skill(tmp_path, "Fix $1 on $branch ($ARGUMENTS).\n", "arguments: [issue, branch]")
-    assert run(path, "42 main").text.endswith("Fix 42 on main (42 main).")
+    # Wave reads no `arguments` names: `$branch` reaches the model as written
+    assert run(path, "42 main").text.endswith("Fix 42 on $branch (42 main).")
     assert run(path, "42 main", target="claude-code").text.endswith("Fix main on main (42 main).\n")
 
 

@@ -32,13 +32,20 @@ def shown(text: str, found: list[Token]) -> list[tuple[str, str, str]]:
      [("${WAVE_SKILL_DIR}", "variable", "builtin,readonly"),
       ("${CLAUDE_SESSION_ID}", "variable", "builtin,readonly")]),
     # what the target leaves literal gets no token
-    ("wave", "${NOPE} ${CLAUDE_PROJECT_DIR} ${WAVE_ARGUMENTS_FILE} \\$1 $HOME $name\n", []),
+    ("wave", "${NOPE} ${CLAUDE_PROJECT_DIR} ${WAVE_ARGUMENTS_FILE} $HOME $name\n", []),
+    ("claude-code", "${NOPE} \\$1 $HOME $name\n", []),
+    # Wave has no escape: `\\$1` is substituted (the backslash stays before the word)
+    ("wave", "costs \\$1\n", [("$1", "argument", "builtin")]),
     ("claude-code", "${WAVE_SKILL_DIR} ${CLAUDE_PROJECT_DIR} ${user_config.key}\n",
      [("${CLAUDE_PROJECT_DIR}", "variable", "builtin,readonly"),
       ("${user_config.key}", "variable", "readonly")]),
-    ("wave", "Fix $1, $ARGUMENTS[2], $issue and $ARGUMENTS.\n",
+    ("claude-code", "Fix $1, $ARGUMENTS[2], $issue and $ARGUMENTS.\n",
      [("$1", "argument", "builtin"), ("$ARGUMENTS[2]", "argument", "builtin"),
       ("$issue", "argument", ""), ("$ARGUMENTS", "argument", "builtin")]),
+    # Wave: no `$ARGUMENTS[N]` (its `$ARGUMENTS` is everything, `[2]` text) and no names
+    ("wave", "Fix $1, $ARGUMENTS[2], $issue and $ARGUMENTS.\n",
+     [("$1", "argument", "builtin"), ("$ARGUMENTS", "argument", "builtin"),
+      ("$ARGUMENTS", "argument", "builtin")]),
     ("wave", "Now: !`date -u`\n",
      [("!`", "marker", ""), ("date -u", "command", ""), ("`", "marker", "")]),
     # a block: the fences are markers, each command line its own token

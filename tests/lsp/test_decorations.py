@@ -106,6 +106,7 @@ async def test_semantic_tokens_decode_to_exact_positions(client: LanguageClient,
     assert decode(list(result.data), legend) == expected_tokens(TEXT, encoding_of(client), [
         ("$1", "parameter", builtin), ("${WAVE_SKILL_DIR}", "variable", constant),
         ("$ARGUMENTS", "parameter", builtin), ("${WAVE_SESSION_ID}", "variable", constant),
+        ("$2", "parameter", builtin),  # Wave has no escape: `\\$2` is substituted
         ("!`", "macro", set()), ("echo 😀 hi", "function", set()), ("`", "macro", set()),
         ("!`", "macro", set()), ("curl x", "function", set()), ("`", "macro", set()),
         ("!`", "macro", set()), ("git push", "function", set()), ("`", "macro", set()),
@@ -125,7 +126,7 @@ async def test_semantic_tokens_range(client: LanguageClient, workspace: Path) ->
     # relative to the start of the document, like a full answer
     assert decode(list(result.data), legend) == expected_tokens(TEXT, encoding_of(client), [
         ("$ARGUMENTS", "parameter", {"defaultLibrary"}),
-        ("${WAVE_SESSION_ID}", "variable", constant)])
+        ("${WAVE_SESSION_ID}", "variable", constant), ("$2", "parameter", {"defaultLibrary"})])
 
 
 async def inlay_hints(client: LanguageClient, uri: str, first: int, last: int
@@ -146,10 +147,11 @@ async def test_inlay_hints(client: LanguageClient, workspace: Path) -> None:
     encoding = encoding_of(client)
     hints = await inlay_hints(client, uri, 0, TEXT.count("\n") + 1)
     assert [(hint.position, hint.label) for hint in hints] == [
-        (after(TEXT, "Fix $1", encoding), "issue"),
+        (after(TEXT, "Fix $1", encoding), "arg 1"),  # Wave reads no `arguments` names
         (after(TEXT, "${WAVE_SKILL_DIR}", encoding), short_label(path.parent.as_posix())),
         (after(TEXT, "$ARGUMENTS", encoding), "all args"),
         (after(TEXT, "${WAVE_SESSION_ID}", encoding), "per session"),
+        (after(TEXT, "\\$2", encoding), "arg 2"),
         (after(TEXT, "!`echo 😀 hi`", encoding), "allowed"),
         (after(TEXT, "!`curl x`", encoding), "denied"),
         (after(TEXT, "!`git push`", encoding), "needs approval"),
@@ -163,7 +165,7 @@ async def test_inlay_hints(client: LanguageClient, workspace: Path) -> None:
     assert isinstance(directory, types.MarkupContent)
     assert directory.kind == types.MarkupKind.Markdown
     assert f"Resolves to `{path.parent.as_posix()}`" in directory.value
-    denied = hints[5].tooltip
+    denied = hints[6].tooltip
     assert isinstance(denied, types.MarkupContent) and "Bash(curl *)" in denied.value
 
 
@@ -201,7 +203,8 @@ async def test_a_new_target_refreshes_the_hints(neovim: LanguageClient, own_work
     text = TEXT.replace("Fix $1", "Fix $0 $1")
     uri = open_document(neovim, write(own_workspace, text), text)
     before = await inlay_hints(neovim, uri, 6, 7)
-    assert [hint.label for hint in before[:2]] == ["empty", "issue"]  # wave counts from 1
+    # wave counts from 1 and reads no names
+    assert [hint.label for hint in before[:2]] == ["empty", "arg 1"]
     seen = dict(neovim.decoration_refreshes)
     neovim.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"wave": {"target": "claude-code", "personalSkills": False}}))

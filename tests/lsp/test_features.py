@@ -111,7 +111,9 @@ async def test_completion_in_the_body(client: LanguageClient, workspace: Path) -
     (path.parent / "scripts/fetch.py").write_text("print(1)\n", "utf-8")
     uri = open_document(client, path, BODY)
     dollar = labels(await complete_at(client, uri, BODY, "Use $"))
-    assert {"$ARGUMENTS", "$ARGUMENTS[N]", "$1", "$issue", "${WAVE_SKILL_DIR}"} <= dollar
+    assert {"$ARGUMENTS", "$1", "${WAVE_SKILL_DIR}"} <= dollar
+    # Wave substitutes no `$ARGUMENTS[N]` and no `arguments` names: not offered
+    assert not {"$ARGUMENTS[N]", "$issue"} & dollar
     assert "${CLAUDE_PLUGIN_ROOT}" not in dollar  # not a plugin skill
     assert "${WAVE_SKILL_DIR}" in labels(await complete_at(client, uri, BODY, "Also ${"))
     skills = {i.label: i for i in await complete_at(client, uri, BODY, "Run /")}

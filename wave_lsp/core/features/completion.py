@@ -284,16 +284,18 @@ def _placeholders(ctx: FeatureContext, offset: int, match: re.Match[str]) -> lis
     items = [
         Candidate("$ARGUMENTS", "argument", replace, detail="all arguments, as typed",
                   documentation="The raw text the user typed after `/skill-name`.", sort_text="0"),
-        Candidate("$ARGUMENTS[N]", "argument", replace, insert_text=f"$ARGUMENTS[${{1:{first}}}]",
-                  snippet=True, detail="one argument",
-                  documentation=f"The N-th shell-quoted word ({first}-based "
-                                f"in `{ctx.profile.name}`).", sort_text="1"),
     ]
+    if ctx.profile.argument_syntax != "plain":  # Wave has no `$ARGUMENTS[N]` and no names
+        items.append(Candidate("$ARGUMENTS[N]", "argument", replace,
+                               insert_text=f"$ARGUMENTS[${{1:{first}}}]", snippet=True,
+                               detail="one argument",
+                               documentation=f"The N-th shell-quoted word ({first}-based "
+                                             f"in `{ctx.profile.name}`).", sort_text="1"))
     for n in range(first, first + 3):
         ordinal = n - first + 1
         items.append(Candidate(f"${n}", "argument", replace, detail=f"argument {ordinal}",
                                documentation=_positional_doc(ctx.profile, n), sort_text=f"2{n}"))
-    for name in declared_names(ctx.document.value("arguments")):
+    for name in declared_names(ctx.document.value("arguments"), ctx.profile):
         items.append(Candidate(f"${name}", "argument", replace, detail="declared argument",
                                documentation="Declared in `arguments`.", sort_text="3" + name))
     plugin = ctx.location.plugin is not None

@@ -162,10 +162,10 @@ def _positional(ctx: FeatureContext, offset: int) -> HoverText | None:
     document = ctx.document
     if offset < document.body_offset:
         return None
-    names = declared_names(document.value("arguments"))
+    names = declared_names(document.value("arguments"), ctx.profile)
     line = document.lines.span_of_line(document.lines.line_of(offset))
     reference = next((found for found in argument_references(document.text, names, line.start,
-                                                             line.end)
+                                                             line.end, ctx.profile)
                       if found.span.start <= offset < found.span.end), None)
     if reference is None:
         return None

@@ -110,8 +110,9 @@ def short_label(value: str) -> str:
 def _argument_hints(ctx: FeatureContext, commands: CommandSpans, start: int,
                     end: int) -> Iterator[InlayHint]:
     document, profile = ctx.document, ctx.profile
-    names = declared_names(document.value("arguments"))
-    for reference in argument_references(document.text, names, document.body_offset):
+    names = declared_names(document.value("arguments"), ctx.profile)
+    for reference in argument_references(document.text, names, document.body_offset,
+                                     profile=profile):
         if not start <= reference.span.end <= end:
             continue
         in_command = reference.span.start in commands

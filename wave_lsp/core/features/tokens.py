@@ -74,8 +74,9 @@ def _variables(ctx: FeatureContext, commands: CommandSpans) -> Iterator[Token]:
 
 def _arguments(ctx: FeatureContext, commands: CommandSpans) -> Iterator[Token]:
     document, profile = ctx.document, ctx.profile
-    names = declared_names(document.value("arguments"))
-    for reference in argument_references(document.text, names, document.body_offset):
+    names = declared_names(document.value("arguments"), ctx.profile)
+    for reference in argument_references(document.text, names, document.body_offset,
+                                     profile=profile):
         if reference.span.start in commands and not profile.splices_arguments_into_commands:
             continue
         modifiers: frozenset[TokenModifier] = (frozenset() if reference.name is not None

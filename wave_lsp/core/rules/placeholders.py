@@ -34,6 +34,11 @@ Decisions (so that findings are ones an author agrees with):
 - SK118 reports `$name` in prose (not code, not injections) when `name` starts with a lowercase
   letter — `$HOME`-style environment variables are left alone — and is not declared.
 - SK119 reports argument placeholders inside injected commands.
+- Under plain placeholders (`wave`: docs/design/runtime-facts.md §4.3) the placeholders are Wave's
+  (`$ARGUMENTS`, `$N` with no look-ahead and no escape), substituted on every invocation: an
+  amount in prose is a warning (it always loses its `$` and figures), SK116's advice is `${N}`
+  (awk `$(N)`) or an amount without `$` or a linked file instead of `\\$`, and every `$name` is
+  SK118's, since Wave reads no `arguments`.
 """
 
 from __future__ import annotations
@@ -96,13 +101,31 @@ def _inside(offset: int, spans: _Injections) -> bool:
 
 
 def _arguments(ctx: CheckContext) -> tuple[re.Match[str], ...]:
-    """Unescaped argument placeholders of the body (computed once per document)."""
-    return _argument_matches(ctx.text, ctx.document.body_offset)
+    """The argument placeholders the target substitutes in the body (computed once per document):
+    Claude Code's unescaped ones, or Wave's (docs/design/runtime-facts.md §4.3)."""
+    return _argument_matches(ctx.text, ctx.document.body_offset, ctx.profile.argument_syntax)
+
+
+def _written_arguments(ctx: CheckContext) -> tuple[re.Match[str], ...]:
+    """Claude Code's unescaped placeholders, names included, whatever the target substitutes:
+    what the author wrote as a placeholder (SK118 asks what the target does with a `$name`)."""
+    return _argument_matches(ctx.text, ctx.document.body_offset, "escapable")
 
 
 @lru_cache(maxsize=64)
-def _argument_matches(text: str, start: int) -> tuple[re.Match[str], ...]:
-    return tuple(unescaped_placeholders(text, start))
+def _argument_matches(text: str, start: int, syntax: str) -> tuple[re.Match[str], ...]:
+    return tuple(unescaped_placeholders(text, start, syntax=syntax))
+
+
+def _plain_syntax(ctx: CheckContext) -> bool:
+    """Wave's substitution: no escape, no names, applied on every invocation (docs/design/
+    runtime-facts.md §4.3)."""
+    return ctx.profile.argument_syntax == "plain"
+
+
+def _no_escape(ctx: CheckContext) -> str:
+    """Why `\\$1` does not help under a runtime with plain placeholders."""
+    return f"{ctx.profile.runtime} has no escape: `\\$1` keeps the backslash and is still substituted"
 
 
 @check("SK115")
@@ -121,22 +144,57 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
     for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
         n = int(match.group(4))
         span = Span(match.start(), match.end())
-        amount = "" if declares else f" If you meant the amount `${n}`, write `\\${n}`."
-        if wave and n == 0:
-            yield ctx.finding("SK115", span, f"`$0` is always empty in {runtime}: arguments count "
-                                             "from 1 (`$1` is the first). Claude Code reads `$0` "
-                                             "as the first argument.", level=Severity.WARNING)
+        if _plain_syntax(ctx):
+            yield _plain_positional(ctx, match, declares)
+        elif wave and n == 0:
+            yield ctx.finding("SK115", span, f"`$0` is always empty in {runtime}: write `$1` for "
+                                             "the first argument (arguments count from 1). Claude "
+                                             "Code reads `$0` as the first argument.",
+                              level=Severity.WARNING)
         elif wave:
-            yield ctx.finding("SK115", span, f"`${n}` is argument {n} here ({runtime} counts from 1); "
-                                             f"Claude Code would put argument {n + 1} here. Use "
-                                             "named `arguments` to be explicit." + amount)
+            amount = "" if declares else f" If you meant the amount `${n}`, write `\\${n}`."
+            yield ctx.finding("SK115", span, f"`${n}` is argument {n} here ({runtime} counts from 1): "
+                                             "use named `arguments` to be explicit. Claude Code "
+                                             f"would put argument {n + 1} here." + amount)
         else:
+            amount = "" if declares else f" If you meant the amount `${n}`, write `\\${n}`."
             yield ctx.finding("SK115", span, f"`${n}` is argument {n + 1} here (Claude Code counts "
-                                             f"from 0); Wave would put argument {n} here. Use named "
-                                             "`arguments` to be explicit." + amount)
+                                             "from 0): use named `arguments` to be explicit. Wave "
+                                             f"would put argument {n} here." + amount)
     if ctx.profile.argument_base == 0:
         yield from _first_is_one(ctx, structure, injections)
         yield from _counted_from_one(ctx, structure, injections)
+
+
+def _plain_positional(ctx: CheckContext, match: re.Match[str], declares: bool) -> Finding:
+    """`$N` in prose under plain placeholders (Wave), substituted on every invocation (empty
+    without arguments; docs/design/runtime-facts.md §4.3): an amount is destroyed, `$N` below the
+    profile's base is always empty, any other is an argument."""
+    profile = ctx.profile
+    runtime, base = profile.runtime, profile.argument_base
+    n = int(match.group(4))
+    span = Span(match.start(), match.end())
+    after = ctx.text[match.end():match.end() + 16]
+    if not declares and (_AMOUNT.match(after) or (n >= IMPLAUSIBLE_INDEX and not
+                                                   ctx.document.has("argument-hint"))):
+        amount = _amount(ctx.text, match)
+        return ctx.finding("SK115", span,
+                           f"`${amount}` reads as an amount of money, but {runtime} substitutes "
+                           f"`${n}` on every invocation: write it without `$` right before the "
+                           f"digit (`{amount} USD`). Without arguments `${n}` becomes empty; "
+                           f"{_no_escape(ctx)}.", level=Severity.WARNING)
+    if n < base:
+        return ctx.finding("SK115", span, f"`${n}` is always empty in {runtime}: write `${base}` for "
+                                          f"the first argument (arguments count from {base}). "
+                                          "Claude Code reads `$0` as the first argument.",
+                           level=Severity.WARNING)
+    other = ("Claude Code would put argument " + str(n + 1) + " here" if base == 1
+             else "Wave would put argument " + str(n) + " here")
+    return ctx.finding("SK115", span, f"`${n}` is argument {n + 1 - base} here ({runtime} counts "
+                                      f"from {base}): use `$ARGUMENTS` if the skill must also work "
+                                      f"where arguments count otherwise. {other}; {runtime} "
+                                      f"substitutes no named `arguments`, and `${n}` is empty "
+                                      "without arguments.")
 
 
 def _counted_from_one(ctx: CheckContext, structure: MarkdownBody,
@@ -174,10 +232,10 @@ def _literal_arguments(ctx: CheckContext, structure: MarkdownBody,
     found = (m for m in candidates if takes or m.group(4) is None)
     for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
         yield ctx.finding("SK115", Span(match.start(), match.end()),
-                          f"`{match.group(0)}` reaches the model as written: {profile.runtime} "
-                          f"substitutes no arguments: they arrive as "
-                          f"{profile.arguments_delivery or 'part of the prompt'}. Say in words what the "
-                          "skill expects, e.g. \"the file the user names\".")
+                          f"`{match.group(0)}` reaches the model as written: say in words what the "
+                          "skill expects, e.g. \"the file the user names\". "
+                          f"{profile.runtime} substitutes no arguments: they arrive as "
+                          f"{profile.arguments_delivery or 'part of the prompt'}.")
 
 
 def _first_is_one(ctx: CheckContext, structure: MarkdownBody,
@@ -226,40 +284,94 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
              and not (profile.keeps_missing_indexed_argument and m.group(4) is not None
                       and int(m.group(4)) >= IMPLAUSIBLE_INDEX))
     for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
-        text = match.group(0)
         why = _literal_text(ctx.text, match, structure, guide)
         if guide and why is not None and why.startswith("an example") \
                 and _input_template(ctx.text, match) and _under_input_heading(structure, match):
             continue  # the guide's own `## User Input` block (`Workflow Name: $1`): its input
-        if why is None and (not takes or declared or text in in_prose
+        if why is None and (not takes or declared or match.group(0) in in_prose
                             or _input_template(ctx.text, match)):
             continue  # the skill's own words make it its input: substitution is what it means
-        span = Span(match.start(), match.end())
-        fixes = [ctx.replace_fix(f"Escape as `\\{text}`", Span(match.start(), match.start()),
-                                 "\\")]
-        if match.group(4) is None:  # `$ARGUMENTS` in a guide's example
-            yield ctx.finding("SK116", span,
-                              f"`{text}` is an example in a guide to writing skills or commands, "
-                              f"but {profile.runtime} substitutes this skill's own text: when it "
-                              "is invoked, the example shows the user's words instead (or "
-                              f"nothing). Write `\\{text}` to show it as written.", fixes=fixes)
-            continue
-        index = int(match.group(4))
-        position = index + 1 - profile.argument_base
-        otherwise = ("stays as written when there are fewer"
-                     if profile.keeps_missing_indexed_argument else "becomes empty when there is none")
-        when = "" if takes else (" when the skill is invoked with arguments (`/name text`, or "
-                                 "the Skill tool's `args`)")
-        becomes = (f"it becomes the user's argument {position}{when} (and {otherwise})"
-                   if position >= 1 else
-                   f"`{text}` is no argument there, so it becomes empty{when}")
-        finding = ctx.finding("SK116", span,
-                              f"`{text}` is {why or 'inside code'}, but {profile.runtime} "
-                              f"substitutes code too: {becomes}. Write `\\{text}` to keep it.",
-                              fixes=fixes)
+        finding = (_plain_literal(ctx, match, why) if _plain_syntax(ctx)
+                   else _escaped_literal(ctx, match, why, takes))
         if why is None:  # nothing says whether it is input or text
             finding.confidence = Confidence.HEURISTIC
         yield finding
+
+
+def _escaped_literal(ctx: CheckContext, match: re.Match[str], why: str | None,
+                     takes: bool) -> Finding:
+    """SK116 where a backslash keeps a placeholder literal (Claude Code): the fix escapes it."""
+    profile, text = ctx.profile, match.group(0)
+    span = Span(match.start(), match.end())
+    fixes = [ctx.replace_fix(f"Escape as `\\{text}`", Span(match.start(), match.start()), "\\")]
+    if match.group(4) is None:  # `$ARGUMENTS` in a guide's example
+        return ctx.finding("SK116", span,
+                           f"`{text}` is an example in a guide to writing skills or commands: "
+                           f"write `\\{text}` to show it as written. {profile.runtime} substitutes "
+                           "this skill's own text: when it is invoked, the example shows the "
+                           "user's words instead (or nothing).", fixes=fixes)
+    position = int(match.group(4)) + 1 - profile.argument_base
+    otherwise = ("stays as written when there are fewer"
+                 if profile.keeps_missing_indexed_argument else "becomes empty when there is none")
+    when = "" if takes else (" when the skill is invoked with arguments (`/name text`, or "
+                             "the Skill tool's `args`)")
+    becomes = (f"it becomes the user's argument {position}{when} (and {otherwise})"
+               if position >= 1 else
+               f"`{text}` is no argument there, so it becomes empty{when}")
+    return ctx.finding("SK116", span,
+                       f"`{text}` is {why or 'inside code'}: write `\\{text}` to keep it. "
+                       f"{profile.runtime} substitutes code too: {becomes}.", fixes=fixes)
+
+
+def _plain_literal(ctx: CheckContext, match: re.Match[str], why: str | None) -> Finding:
+    """SK116 under plain placeholders (Wave): no escape, and a body with a placeholder is
+    substituted on every invocation (docs/design/runtime-facts.md §4.3). A shell or awk
+    positional keeps its meaning as `${N}` or awk's `$(N)`, which Wave does not match; an amount
+    loses the `$` before its digit; a guide's `$ARGUMENTS` example moves into a linked file, which
+    is not substituted."""
+    runtime, base = ctx.profile.runtime, ctx.profile.argument_base
+    text = match.group(0)
+    span = Span(match.start(), match.end())
+    if match.group(4) is None:
+        return ctx.finding("SK116", span,
+                           f"`{text}` is an example in a guide to writing skills or commands: move "
+                           f"the example into a file the skill links (`references/…`), which {runtime} "
+                           f"does not substitute. In SKILL.md {runtime} replaces every `{text}` with "
+                           f"the user's words (or nothing) on every invocation; "
+                           f"{_no_escape(ctx)}.")
+    index = int(match.group(4))
+    becomes = (f"it becomes the user's argument {index + 1 - base} (and empty when there is none)"
+               if index >= base else f"`{text}` is no argument there, so it is always empty")
+    details = f"{runtime} substitutes code too, on every invocation: {becomes}; {_no_escape(ctx)}."
+    if why is not None and why.startswith("an amount"):
+        amount = _amount(ctx.text, match)
+        return ctx.finding("SK116", span,
+                           f"`${amount}` is {why}: write it without `$` right before the digit "
+                           f"(`{amount} USD`). {details}")
+    kept, title = _kept_positional(ctx.text, match)
+    fixes = [ctx.replace_fix(title, span, kept)] if why is not None and \
+        why.startswith("a positional") else []
+    return ctx.finding("SK116", span,
+                       f"`{text}` is {why or 'inside code'}: write `{kept}` to keep it. {details}",
+                       fixes=fixes)
+
+
+def _amount(text: str, match: re.Match[str]) -> str:
+    """The figures of an amount written `$0.50` or `$2,000` (`0.50`, `2,000`)."""
+    found = re.match(r"\$(\d+(?:[.,]\d+)*)", text[match.start():match.start() + 32])
+    return found.group(1) if found else match.group(4)
+
+
+def _kept_positional(text: str, match: re.Match[str]) -> tuple[str, str]:
+    """How a positional parameter keeps its meaning where Wave matches `$N`: `${N}` in a shell,
+    `$(N)` on a line that runs awk (`${N}` is no awk)."""
+    index = match.group(4)
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    line_end = text.find("\n", match.end())
+    line = text[line_start:line_end if line_end >= 0 else len(text)]
+    if re.search(r"\b[gnm]?awk\b", line):
+        return f"$({index})", f"Write awk's `$({index})`"
+    return f"${{{index}}}", f"Write `${{{index}}}`"
 
 
 #: a code block that is a script with positional parameters of its own
@@ -369,9 +481,10 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
                 found += 1
                 shown = _shown_as_text(ctx.text, structure, span, _writing_guide(ctx))
                 finding = ctx.finding("SK117", span, f"`${{{name}}}` has a value only in plugin "
-                                                     "skills; this skill is not in a plugin (no "
+                                                     "skills: add the skill to a plugin, or use "
+                                                     "`${CLAUDE_SKILL_DIR}` for its own files. No "
                                                      "plugin manifest or marketplace entry holds "
-                                                     "it), so it stays literal"
+                                                     "this skill, so it stays literal"
                                       + (f" ({shown}: if it is meant as written, nothing is "
                                          "wrong)." if shown else "."),
                                       level=Severity.WARNING)
@@ -381,7 +494,8 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
             elif known.shell_only and not _inside(match.start(), injections):
                 found += 1
                 yield ctx.finding("SK117", span, f"`${{{name}}}` is replaced only inside injected "
-                                                 "commands; here it stays literal.")
+                                                 "commands: move it into one (`` !`…` ``) or write "
+                                                 "its value. Here it stays literal.")
             continue
         if known is None and ctx.profile.expands(name):  # a plugin's `${user_config.KEY}`
             continue
@@ -390,11 +504,12 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
             continue
         found += 1
         suggestion = closest(name, [v.name for v in VARIABLES if ctx.profile.expands(v.name)])
-        hint = f" Did you mean `${{{suggestion}}}`?" if suggestion else ""
+        advice = (f"change it to `${{{suggestion}}}` if that is meant." if suggestion
+                  else "write the value it stands for.")
         fixes = ([ctx.replace_fix(f"Change to `${{{suggestion}}}`", span, f"${{{suggestion}}}")]
                  if suggestion else [])
         yield ctx.finding("SK117", span, f"`${{{name}}}` is not a variable of the `{ctx.profile.name}` "
-                                         f"target: it reaches the model literally.{hint}",
+                                         f"target: {advice} It reaches the model literally.",
                           fixes=fixes)
 
 
@@ -403,16 +518,29 @@ def undeclared_argument(ctx: CheckContext) -> Iterator[Finding]:
     names = declared_names(ctx.value("arguments"))
     structure = parse_body(ctx.text, ctx.document.body_offset)
     injections = _spans_outside(ctx)
-    found = (m for m in _arguments(ctx) if m.group(5) is not None and m.group(5) not in names
+    wave = _plain_syntax(ctx)
+    found = (m for m in _written_arguments(ctx) if m.group(5) is not None
+             and (wave or m.group(5) not in names)
              and m.group(5)[0].islower() and not structure.in_code(m.start())
              and not _inside(m.start(), injections))
     for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
         name = match.group(5)
+        span = Span(match.start(), match.end())
+        if wave:
+            first = ctx.profile.argument_base
+            position = f"`${names.index(name) + first}`" if name in names else "`$1`, `$2`, …"
+            yield ctx.finding("SK118", span,
+                              f"`${name}` stays literal in {ctx.profile.runtime}, which "
+                              f"substitutes no named arguments: write {position} (or "
+                              f"`$ARGUMENTS`) instead. {ctx.profile.runtime} replaces only "
+                              "`$ARGUMENTS` and `$1`, `$2`, …; `arguments` is a Claude Code "
+                              "field.")
+            continue
         suggestion = closest(name, names)
-        hint = (f" Did you mean `${suggestion}`?" if suggestion
-                else " Declare it in `arguments` to have it substituted.")
-        yield ctx.finding("SK118", Span(match.start(), match.end()),
-                          f"`${name}` is not declared in `arguments`, so it stays literal.{hint}")
+        advice = (f"change it to `${suggestion}` if that is meant." if suggestion
+                  else "declare it in `arguments` to have it substituted.")
+        yield ctx.finding("SK118", span,
+                          f"`${name}` is not declared in `arguments`: {advice} It stays literal.")
 
 
 @check("SK119")
@@ -424,11 +552,11 @@ def argument_in_shell(ctx: CheckContext) -> Iterator[Finding]:
         for match in ARGUMENT.finditer(ctx.text, span.start, span.end):
             if match.group(1) or (match.group(5) is not None and match.group(5) not in names):
                 continue
-            message = (f"`{match.group(0)}` inside an injected command: {ctx.profile.runtime} "
-                       "never splices arguments into shell text (the command sees it "
-                       f"literally); read them from `${{{arguments_file}}}` instead."
+            message = (f"`{match.group(0)}` inside an injected command: read the arguments from "
+                       f"`${{{arguments_file}}}` instead. {ctx.profile.runtime} never splices "
+                       "arguments into shell text (the command sees it literally)."
                        if arguments_file else
-                       f"`{match.group(0)}` inside an injected command: the user's raw text "
-                       "becomes shell syntax (`; rm -rf ~` included). Pass data through a file "
-                       "or a script argument the script validates.")
+                       f"`{match.group(0)}` inside an injected command: pass data through a file "
+                       "or a script argument the script validates. The user's raw text becomes "
+                       "shell syntax (`; rm -rf ~` included).")
             yield ctx.finding("SK119", Span(match.start(), match.end()), message)

@@ -1,14 +1,21 @@
 """Arguments of an invocation: splitting the raw string and substituting placeholders
 (docs/design/product.md *Preview* step 2; docs/design/runtime-facts.md §3.6 for Claude Code, §4.3 for Wave).
 
-- `wave`: words split quote-aware (`"a b"` is one word, `\\` escapes), `$N` and `$ARGUMENTS[N]`
-  are 1-based (`$0` is always empty), a missing word is empty.
+- `wave` (Wave's `substituteCommandParameters`): a body with `/\\$(?:ARGUMENTS|\\d+)/` anywhere is
+  substituted, **with or without arguments**: every `$ARGUMENTS` (no look-ahead:
+  `$ARGUMENTS[0]` is the raw string then `[0]`) becomes the raw string; then every `$N` of the
+  result (no look-ahead either: `$250K` is `$250` and `K`), highest N first, becomes word N
+  (1-based; `$0` and a missing word are empty). There is no escape (`\\$1` keeps its backslash
+  before the word), no named argument and no `$ARGUMENTS[N]`; argument text that holds `$1` is
+  substituted by the second pass, and `$$`, `$&`, `` $` `` and `$'` in argument text are
+  JavaScript replacement patterns. Words: quote-aware, a backslash escapes only the quote or a
+  backslash inside quotes, empty words dropped.
 - `claude-code`: shell-quote words of the first command (operators before it dropped, the first
   operator after a word ends the words), `$N` and `$ARGUMENTS[N]` 0-based, an indexed
-  placeholder with no word stays as written, a declared name with no word is empty.
-- Both: `$ARGUMENTS` is the raw string; a declared name (`arguments: [issue]`) becomes `$issue`;
-  `\\$` before a placeholder keeps it literal. Substitution is one pass, so argument text is never
-  substituted again.
+  placeholder with no word stays as written, a declared name with no word is empty;
+  `$ARGUMENTS` is the raw string; a declared name (`arguments: [issue]`) becomes `$issue`;
+  `\\$` before a placeholder keeps it literal. Substitution is one pass, so argument text is
+  never substituted again. The other runtimes that substitute use this pattern too.
 """
 
 from __future__ import annotations
@@ -27,15 +34,30 @@ PLACEHOLDER = re.compile(r"(\\)?\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\
 #: always empty, so that the groups keep their numbers)
 _UNESCAPED = re.compile(r"()\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\d+)(?!\w)|"
                         r"([A-Za-z_]\w*)(?!\[))")
+#: Wave's placeholders in the groups of `PLACEHOLDER` (1 escape, 2 `$ARGUMENTS[N]`'s N,
+#: 3 `ARGUMENTS`, 4 `N`, 5 a name): groups 1, 2 and 5 never take part, since Wave has no escape,
+#: no indexed `$ARGUMENTS` and no names (`(?!)` is a branch that never matches)
+WAVE_PLACEHOLDER = re.compile(r"()\$(?:(?!)(\d)|(ARGUMENTS)|(\d+)|(?!)(\w))")
+_WAVE_ANY = re.compile(r"\$(?:ARGUMENTS|\d+)")
 _OPERATOR_CHARS = frozenset(";&|<>()")
 
 
-def unescaped_placeholders(text: str, start: int = 0,
-                           end: int | None = None) -> Iterator[re.Match[str]]:
+def _syntax(profile: RuntimeProfile | None) -> str:
+    return "escapable" if profile is None else profile.argument_syntax
+
+
+def unescaped_placeholders(text: str, start: int = 0, end: int | None = None,
+                           syntax: str = "escapable") -> Iterator[re.Match[str]]:
     """The matches of `PLACEHOLDER.finditer(text, start, end)` that are not escaped (their group 1
     is empty), with the same groups and spans. A match never ends with a backslash, so a `$` is
-    escaped exactly when a backslash at or after `start` stands right before it."""
-    for match in _UNESCAPED.finditer(text, start, len(text) if end is None else end):
+    escaped exactly when a backslash at or after `start` stands right before it. Under Wave's
+    `syntax` (a profile's `argument_syntax`), every match of `WAVE_PLACEHOLDER`: nothing escapes
+    one."""
+    stop = len(text) if end is None else end
+    if syntax == "plain":
+        yield from WAVE_PLACEHOLDER.finditer(text, start, stop)
+        return
+    for match in _UNESCAPED.finditer(text, start, stop):
         begin = match.start()
         if begin > start and text[begin - 1] == "\\":
             continue
@@ -45,7 +67,41 @@ def unescaped_placeholders(text: str, start: int = 0,
 def split_arguments(raw: str, profile: RuntimeProfile) -> list[str]:
     if profile.argument_words == "shell":
         return _shell_words(raw)
+    if profile.argument_words == "quoted-strict":
+        return _wave_words(raw)
     return _quoted_words(raw)
+
+
+def _wave_words(raw: str) -> list[str]:
+    """Wave's `parseCommandArguments`: white space outside quotes separates words; `"` or `'`
+    opens a quotation closed by the same character; inside one, a backslash before that quote
+    character or a backslash escapes it, and is literal elsewhere (outside quotes always); an
+    empty word (`""`) is dropped; an unterminated quotation runs to the end."""
+    words: list[str] = []
+    current: list[str] = []
+    quote = ""
+    index = 0
+    while index < len(raw):
+        char = raw[index]
+        following = raw[index + 1] if index + 1 < len(raw) else ""
+        if char == "\\" and quote and following in (quote, "\\"):
+            current.append(following)
+            index += 2
+            continue
+        if not quote and char in "\"'":
+            quote = char
+        elif quote and char == quote:
+            quote = ""
+        elif not quote and char.isspace():
+            if current:
+                words.append("".join(current))
+                current = []
+        else:
+            current.append(char)
+        index += 1
+    if current:
+        words.append("".join(current))
+    return words
 
 
 def _shell_words(raw: str) -> list[str]:
@@ -129,13 +185,18 @@ def _quoted_words(raw: str) -> list[str]:
     return words
 
 
-def declared_names(value: object) -> list[str]:
+def declared_names(value: object, profile: RuntimeProfile | None = None) -> list[str]:
+    """The argument names of an `arguments` value (a string split on white space, or a list),
+    each a word; none under a profile that substitutes no names (Wave reads no `arguments`)."""
+    if profile is not None and profile.argument_syntax == "plain":
+        return []
     names = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
     return [name for name in names if isinstance(name, str) and re.fullmatch(r"[A-Za-z_]\w*", name)]
 
 
-def has_placeholder(text: str, names: Sequence[str]) -> bool:
-    return any(_is_placeholder(match, names) for match in unescaped_placeholders(text))
+def has_placeholder(text: str, names: Sequence[str], profile: RuntimeProfile | None = None) -> bool:
+    return any(_is_placeholder(match, names)
+               for match in unescaped_placeholders(text, syntax=_syntax(profile)))
 
 
 def _is_placeholder(match: re.Match[str], names: Sequence[str]) -> bool:
@@ -169,10 +230,12 @@ class ArgumentReference:
 
 
 def argument_references(text: str, names: Sequence[str], start: int = 0,
-                        end: int | None = None) -> Iterator[ArgumentReference]:
-    """The placeholders of `text[start:end]` that substitution replaces (the same pattern as
-    `substitute_arguments`): escaped ones and undeclared `$name`s are left out."""
-    for match in unescaped_placeholders(text, start, end):
+                        end: int | None = None,
+                        profile: RuntimeProfile | None = None) -> Iterator[ArgumentReference]:
+    """The placeholders of `text[start:end]` that substitution replaces under `profile` (the same
+    pattern as `substitute_arguments`; Claude Code's when None): escaped ones and undeclared
+    `$name`s are left out."""
+    for match in unescaped_placeholders(text, start, end, _syntax(profile)):
         if not _is_placeholder(match, names):
             continue
         index_text = match.group(2) or match.group(4)
@@ -187,8 +250,10 @@ def fills_placeholder(text: str, words: Sequence[str], names: Sequence[str],
     `text`: `$ARGUMENTS`, a declared `$name`, or an indexed one with an argument. An indexed one
     without an argument counts only under a profile that empties it; one that stays as written
     is no substitution, so Claude Code 2.1.332 still appends the arguments to a body whose only
-    placeholder is an out-of-range `$5`."""
-    for reference in argument_references(text, names):
+    placeholder is an out-of-range `$5`. Wave substitutes whenever it finds one."""
+    if profile.argument_syntax == "plain":
+        return _WAVE_ANY.search(text) is not None
+    for reference in argument_references(text, names, profile=profile):
         if reference.everything or reference.name is not None:
             return True
         word = reference.word(names, profile)
@@ -199,7 +264,9 @@ def fills_placeholder(text: str, words: Sequence[str], names: Sequence[str],
 
 def substitute_arguments(text: str, raw: str, words: Sequence[str], names: Sequence[str],
                          profile: RuntimeProfile) -> str:
-    """`text` with every argument placeholder replaced (one pass)."""
+    """`text` with every argument placeholder replaced (one pass; Wave's two, see the module)."""
+    if profile.argument_syntax == "plain":
+        return plain_substitution(text, raw, words, profile.argument_base)
     first = profile.argument_base
 
     def replace(match: re.Match[str]) -> str:
@@ -221,3 +288,41 @@ def substitute_arguments(text: str, raw: str, words: Sequence[str], names: Seque
         return match.group(0)
 
     return PLACEHOLDER.sub(replace, text)
+
+
+def plain_substitution(text: str, raw: str, words: Sequence[str], base: int = 1) -> str:
+    """Wave's `substituteCommandParameters` after its placeholder test: `$ARGUMENTS` everywhere,
+    then each `$N` of that result, highest N first (so that `$10` is not `$1` and `0`), word
+    N - `base` or nothing, with JavaScript's `String.replace` reading `$$`, `$&`, `` $` `` and
+    `$'` in the inserted text."""
+    if _WAVE_ANY.search(text) is None:
+        return text
+    result = _js_replace_all(text, "$ARGUMENTS", raw)
+    numbers = sorted({int(found) for found in re.findall(r"\$(\d+)", result)}, reverse=True)
+    for number in numbers:
+        position = number - base
+        value = words[position] if 0 <= position < len(words) else ""
+        result = _js_replace_all(result, f"${number}", value)
+    return result
+
+
+def _js_replace_all(text: str, needle: str, replacement: str) -> str:
+    """`text.replace(/<needle>/g, replacement)` in JavaScript: the regex has no groups, so in
+    `replacement` `$$` is `$`, `$&` the match, `` $` `` the text before it, `$'` the text after
+    it, and any other `$` is literal."""
+    pieces: list[str] = []
+    position = 0
+    while (found := text.find(needle, position)) >= 0:
+        pieces.append(text[position:found])
+        pieces.append(_js_expansion(replacement, needle, text[:found],
+                                    text[found + len(needle):]))
+        position = found + len(needle)
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+def _js_expansion(replacement: str, matched: str, before: str, after: str) -> str:
+    if "$" not in replacement:
+        return replacement
+    special = {"$": "$", "&": matched, "`": before, "'": after}
+    return re.sub(r"\$([$&`'])", lambda m: special[m.group(1)], replacement)

@@ -254,7 +254,8 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     tool = shell_tool(document, profile)
     engine = PermissionEngine(rules.rules, tool, location.project_root or location.skill_dir,
                               profile)
-    names = args_module.declared_names(read_as(document, profile).values.value("arguments"))
+    names = args_module.declared_names(read_as(document, profile).values.value("arguments"),
+                                     profile)
     words = args_module.split_arguments(raw_arguments or "", profile)
     planned = []
     decided: dict[str, Decision] = {}
@@ -490,7 +491,7 @@ def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
     if profile.trims_body:
         start = reading.body_offset + (len(body) - len(body.lstrip()))
         end = reading.body_offset + len(body.rstrip())
-    names = args_module.declared_names(reading.values.value("arguments"))
+    names = args_module.declared_names(reading.values.value("arguments"), profile)
     words = args_module.split_arguments(raw_arguments, profile)
     pieces: list[str] = []
     position = start

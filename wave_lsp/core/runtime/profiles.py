@@ -103,8 +103,10 @@ class RuntimeProfile:
     #: the `${…}` that names a file holding the raw arguments inside injected commands
     arguments_file_variable: str | None
     argument_base: int  #: `$N` and `$ARGUMENTS[N]` count from this number
-    #: "quoted": quote-aware words (Wave); "shell": shell-quote words, operators dropped (Claude)
-    argument_words: Literal["quoted", "shell"]
+    #: "quoted-strict": Wave's quote-aware words (`arguments._wave_words`: `\` escapes only inside
+    #: quotes); "shell": shell-quote words, operators dropped (Claude Code); "quoted": quote-aware
+    #: words, `\` escaping anywhere
+    argument_words: Literal["quoted", "shell", "quoted-strict"]
     #: an indexed placeholder with no argument stays as written (else it becomes empty)
     keeps_missing_indexed_argument: bool
     #: what separates the body from arguments appended when the body has no placeholder
@@ -279,6 +281,10 @@ class RuntimeProfile:
     base_directory_line: Literal["before", "after", "none"] = "before"
     #: `$ARGUMENTS` and `$N` in the body are substituted (else they reach the model literally)
     substitutes_arguments: bool = True
+    #: which placeholders and how (`arguments.py`): "escapable" (Claude Code's: `\$` escapes,
+    #: names, `$ARGUMENTS[N]`, look-aheads, one pass) or "plain" (Wave's: `$ARGUMENTS` and `$N`
+    #: as plain text, two passes, whenever the body has one, with or without arguments)
+    argument_syntax: Literal["escapable", "plain"] = "escapable"
     #: where arguments go when the body has none of its placeholders, in words
     arguments_delivery: str = ""
     #: `` !`cmd` `` injections run before the model sees the body
@@ -360,8 +366,8 @@ WAVE = RuntimeProfile(
     lenient_frontmatter=False, allowed_tools_separators=",", needs_comma_separated_tools=True,
     needs_spec_tools_string=False, drops_unresolved_tool_rules=True,
     variables=WAVE_VARIABLES | CLAUDE_SHARED_VARIABLES, plugin_user_config=False,
-    arguments_file_variable="WAVE_ARGUMENTS_FILE", argument_base=1, argument_words="quoted",
-    keeps_missing_indexed_argument=False, arguments_appended_after=" ",
+    arguments_file_variable="WAVE_ARGUMENTS_FILE", argument_base=1, argument_words="quoted-strict",
+    argument_syntax="plain", keeps_missing_indexed_argument=False, arguments_appended_after=" ",
     splices_arguments_into_commands=False, trims_body=True,
     skills_roots=WAVE_SKILLS_ROOTS, keys_skills_by_folder=False, nested_project_roots=False,
     scans_roots=True, managed_root=None,
