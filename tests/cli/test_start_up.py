@@ -79,7 +79,8 @@ ONE_FILE_MODULES = _words("""
 wave_lsp wave_lsp.api wave_lsp.cli wave_lsp.output wave_lsp.core
 wave_lsp.core.checking wave_lsp.core.checking.catalog wave_lsp.core.checking.checker
 wave_lsp.core.checking.config wave_lsp.core.checking.context wave_lsp.core.checking.engine
-wave_lsp.core.checking.findings wave_lsp.core.checking.loading wave_lsp.core.checking.quick_schema
+wave_lsp.core.checking.findings wave_lsp.core.checking.loading wave_lsp.core.checking.messages
+wave_lsp.core.checking.quick_schema
 wave_lsp.core.checking.schema wave_lsp.core.checking.suppression
 wave_lsp.core.parsing wave_lsp.core.parsing.document wave_lsp.core.parsing.file_references
 wave_lsp.core.parsing.injections wave_lsp.core.parsing.markdown wave_lsp.core.parsing.reading
