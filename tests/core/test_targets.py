@@ -292,7 +292,9 @@ FACTS = [
          relpath=".agents/skills/a/f/SKILL.md", code="SK002", severity=Severity.WARNING),
     Fact("codex", "§9.1 folders whose name starts with `.` are skipped", GOOD,
          relpath=".agents/skills/.hidden/my-skill/SKILL.md", code="SK002",
-         severity=Severity.WARNING, says="does not enter folders named `.hidden`"),
+         severity=Severity.WARNING, says="Not discovered by Codex: move the skill out of "
+         "`.hidden` if it should load there. Its scan of `.agents/skills` does not enter folders "
+         "named `.hidden`."),
     Fact("codex", "§10 only a file named exactly `SKILL.md` counts", GOOD,
          relpath=".agents/skills/my-skill/skill.md", code="SK001", severity=Severity.WARNING,
          says="rename it to `SKILL.md`"),

@@ -216,7 +216,7 @@ def name_non_ascii(ctx: CheckContext) -> Iterator[Finding]:
         spelled = f" (`{suggestion}`)" if suggestion else ""
         yield ctx.finding("SK038", value.span, f"`name` has non-ASCII letters "
                                                f"({' '.join(non_ascii)}): spell it with `a-z`, "
-                                               f"`0-9` and `-`{spelled} to load everywhere. {who}.")
+                                               f"`0-9` and `-`{spelled}. {who}.")
 
 
 @check("SK040")

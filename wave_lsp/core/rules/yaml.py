@@ -313,8 +313,8 @@ def flow_collection(ctx: CheckContext) -> Iterator[Finding]:
                 fixes = _block_list_fix(ctx, key_node, node) if node is value_node else []
                 yield ctx.finding(
                     "SK025", node.content_span,
-                    f"Flow-style {kind} in `{key_node.text}`: write it in block style. skills-ref "
-                    "(strictyaml) rejects flow style.", fixes=fixes)
+                    f"Flow-style {kind} in `{key_node.text}`: write it in block style. The YAML "
+                    "parser of skills-ref (strictyaml) rejects flow style.", fixes=fixes)
                 break
 
 
@@ -472,8 +472,8 @@ def block_scalar(ctx: CheckContext) -> Iterator[Finding]:
                        "to be portable, as naive line-based loaders read the indicator literally "
                        f"(the value becomes `{header}`). YAML reads it as {reads}.")
         else:
-            message = (f"`{key.text}` is a {kind} block scalar `{header}`: check that the text "
-                       f"YAML reads from it is the one you mean, {reads}.")
+            message = (f"`{key.text}` is a {kind} block scalar `{header}`: check the text YAML "
+                       f"reads from it, {reads}.")
         if node.style == "|" and key.text == "description" and "\n" in node.text.rstrip("\n"):
             message += " The newlines stay in the description the model sees."
         level = Severity.WARNING if aggregate else None
