@@ -106,7 +106,7 @@ def _trust_gap(profile: RuntimeProfile, location: SkillLocation, home: Path | No
         return None
     why = ("the `workspace-trust` setting says so" if profile.workspace_trust == "untrusted"
            else f"`~/{profile.trust_folders_file}` does not trust it")
-    return DiscoveryMiss(f"it loads workspace skills only in a trusted folder, and "
+    return DiscoveryMiss("it loads workspace skills only in a trusted folder, and "
                          f"`{location.project_root}` is not trusted ({why})",
                          f"trust the project folder in {profile.runtime} if its skills should "
                          "load there")
