@@ -378,9 +378,9 @@ def test_skill_md_in_a_plugins_commands_folder(tmp_path: Path) -> None:
     report = run(tmp_path, HEAD, target="claude-code", relpath="plug/commands/skill.md")
     (finding,) = codes(report, "SK001")
     assert "drops every other command" in finding.message
-    assert "Rename it to `SKILL.md`" not in finding.message
+    assert "rename it to `SKILL.md`" not in finding.message.lower()
     elsewhere = run(tmp_path, HEAD, target="claude-code", relpath="my-skill/skill.md")
-    assert "Rename it to `SKILL.md`" in codes(elsewhere, "SK001")[0].message
+    assert "rename it to `SKILL.md`" in codes(elsewhere, "SK001")[0].message
 
 
 def test_a_plugin_skill_name_with_a_space_is_information(tmp_path: Path) -> None:

@@ -79,6 +79,8 @@ def test_directory_named_skill_md(tmp_path) -> None:
     folder.mkdir(parents=True)
     report = check_file(folder, Settings(), strict=True)
     assert [(f.code, "directory" in f.message) for f in report.findings] == [("SK003", True)]
+    assert report.findings[0].message == ("`SKILL.md` is a directory, not a file: check the path, "
+                                          "and that it is a readable regular file.")
 
 
 @pytest.mark.timeout(10)  # opening a FIFO would block forever; the check takes < 20 ms

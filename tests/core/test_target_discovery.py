@@ -172,11 +172,14 @@ def test_codex_does_not_reach_a_skill_beyond_its_folder_cap(repo: Path, crowded:
                  home=home)
     sk002 = [f.message for f in report.findings if f.code == "SK002"]
     assert len(sk002) == 1
-    assert sk002[0].startswith("Not discovered by Codex: its scan of `.agents/skills` stops")
+    assert sk002[0].startswith("Not discovered by Codex: move the skill up, or keep other "
+                               "folders (`node_modules`, build output) out of the skills root. "
+                               "Its scan of `.agents/skills` stops")
     portable = run(repo, _skill("zzz"), target="portable",
                    relpath=".agents/skills/zzz/SKILL.md", home=home)
     messages = [f.message for f in portable.findings if f.code == "SK002"]
-    assert len(messages) == 1 and "Not discovered by Codex: its scan" in messages[0]
+    assert len(messages) == 1 and "Not discovered by Codex: move the skill up" in messages[0]
+    assert "Its scan of `.agents/skills` stops after 2,000 folders" in messages[0]
 
 
 def test_one_folder_fewer_is_within_the_cap(repo: Path, crowded: Path) -> None:
@@ -230,6 +233,7 @@ def test_gemini_workspace_trust(repo: Path, trust_file: dict[str, str] | None,
              if f.code == "SK002"]
     assert bool(sk002) == (expected == "untrusted"), sk002
     assert all("loads workspace skills only in a trusted folder" in m for m in sk002)
+    assert all(m.startswith("Not discovered by Gemini CLI: trust the project folder") for m in sk002)
 
 
 def test_an_untrusted_folder_keeps_the_personal_skills(repo: Path) -> None:
@@ -248,8 +252,8 @@ def test_portable_names_gemini_when_the_folder_is_untrusted(repo: Path) -> None:
                 if f.code == "SK002"]
     # (Claude Code and Cursor never look in `.agents/skills`: the message names them first)
     assert len(messages) == 1 and messages[0].startswith("Not discovered by Claude Code and Cursor")
-    assert "Not discovered by Gemini CLI: it loads workspace skills only in a trusted folder" in \
-        messages[0]
+    assert "Not discovered by Gemini CLI: trust the project folder in Gemini CLI if its skills " \
+        "should load there. It loads workspace skills only in a trusted folder" in messages[0]
 
 
 @pytest.mark.parametrize("value", ["auto", "trusted", "untrusted"])

@@ -292,10 +292,12 @@ FACTS = [
          relpath=".agents/skills/a/f/SKILL.md", code="SK002", severity=Severity.WARNING),
     Fact("codex", "§9.1 folders whose name starts with `.` are skipped", GOOD,
          relpath=".agents/skills/.hidden/my-skill/SKILL.md", code="SK002",
-         severity=Severity.WARNING, says="does not enter folders named `.hidden`"),
+         severity=Severity.WARNING, says="Not discovered by Codex: move the skill out of "
+         "`.hidden` if it should load there. Its scan of `.agents/skills` does not enter folders "
+         "named `.hidden`."),
     Fact("codex", "§10 only a file named exactly `SKILL.md` counts", GOOD,
          relpath=".agents/skills/my-skill/skill.md", code="SK001", severity=Severity.WARNING,
-         says="Rename it to `SKILL.md`"),
+         says="rename it to `SKILL.md`"),
     Fact("opencode", "§9.1 `**/SKILL.md`: any depth", skill("f"),
          relpath=".agents/skills/a/b/c/d/e/f/g/f/SKILL.md", absent=("SK002",)),
     # §0 evidence: Cursor is known from its documentation only
@@ -595,9 +597,9 @@ def test_portable_says_which_runtimes_never_find_the_file(relpath: str, missing:
     found = [f.message for f in report.findings if f.code == "SK002"]
     if missing is None:
         assert [m for m in found if m.startswith("Not discovered")] == [
-            "Not discovered by Claude Code and Cursor: they do not look for it in `.agents/skills`. "
-            "No skills root is read by every runtime; Claude Code and Cursor need a copy (or a "
-            "link) in a root of their own."]
+            "Not discovered by Claude Code and Cursor: they do not look for it in `.agents/skills`; "
+            "give them a copy (or a link) in a root of their own, as no skills root is read by "
+            "every runtime."]
     else:
         assert any(m.startswith(missing) for m in found), found
 

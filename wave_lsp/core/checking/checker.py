@@ -171,32 +171,35 @@ def _not_discovered(document: SkillDocument, location: SkillLocation,
     """SK002 under an aggregate: the skill lies in a skills root that some of its runtimes never
     scan (`.claude/skills` for Codex and Gemini CLI), or where one of them does not reach it (a
     folder it does not trust, beyond its folder cap), so there it is not found at all
-    (docs/design/product.md *Where a skill loads*; `reach.discovery_gap`)."""
+    (docs/design/product.md *Where a skill loads*; `reach.discovery_miss`). Each "Not discovered
+    by" says what to do first, then why (docs/design/rules.md *How a message reads*)."""
     from wave_lsp.core.workspace.location import root_name
-    from wave_lsp.core.workspace.reach import discovery_gap
+    from wave_lsp.core.workspace.reach import discovery_miss
 
     if location.skills_root is None or location.scope == "plugin" or \
             not reported("SK002", settings):
         return []
     runtimes = [m for m in settings.profile.members if m.kind == "runtime"]
-    gaps = [(m, discovery_gap(m, location, settings.home, settings.personal)) for m in runtimes]
+    misses = [(m, discovery_miss(m, location, settings.home, settings.personal))
+              for m in runtimes]
     root = root_name(location)
     elsewhere = f"it does not look for it in `{root}`"
-    missing = [m.runtime for m, gap in gaps if gap == elsewhere]
-    others = " ".join(f"Not discovered by {m.runtime}: {gap}." for m, gap in gaps
-                      if gap and gap != elsewhere)
+    missing = [m.runtime for m, miss in misses if miss is not None and miss.why == elsewhere]
+    others = " ".join(f"Not discovered by {m.runtime}: {miss.fix}. {miss.why_sentence}"
+                      for m, miss in misses if miss is not None and miss.why != elsewhere)
     if not missing and not others:
         return []
     message = others
     if missing:
         shared = [m.runtime for m in runtimes if m.scans_root(".agents/skills")]
-        advice = (f"`.agents/skills/<name>/SKILL.md` is read by {runtime_names(shared)} alike"
-                  if root != ".agents/skills" else
-                  f"no skills root is read by every runtime; {runtime_names(missing)} need a "
-                  "copy (or a link) in a root of their own")
-        message = (f"Not discovered by {runtime_names(missing)}: they do not look for it in "
-                   f"`{root}`. {advice[:1].upper()}{advice[1:]}." + (f" {others}" if others
-                                                                      else ""))
+        advice = (f"use `.agents/skills/<name>/SKILL.md`, which {runtime_names(shared)} read "
+                  "alike" if root != ".agents/skills" else
+                  f"give {'it' if len(missing) == 1 else 'them'} a copy (or a link) in a root of "
+                  f"{'its' if len(missing) == 1 else 'their'} own, as no skills root is read by "
+                  "every runtime")
+        they = "it does" if len(missing) == 1 else "they do"
+        message = (f"Not discovered by {runtime_names(missing)}: {they} not look for it in "
+                   f"`{root}`; {advice}." + (f" {others}" if others else ""))
     finding = Finding(code="SK002", span=document.opener_span, message=message)
     return finalize([finding], document, settings)
 
@@ -233,11 +236,13 @@ def _known(session: WorkspaceSession, path: Path, decoded: DecodeResult) -> Skil
 
 
 def _unreadable(path: Path, problem: str, settings: Settings) -> list[Finding]:
-    """A file that cannot be analysed still gets a finding (the SK003 family: unreadable input)."""
+    """A file that cannot be analysed still gets a finding (the SK003 family: unreadable input);
+    what to check comes in the first sentence (docs/design/rules.md *How a message reads*)."""
     if not reported("SK003", settings):
         return []
     document = SkillDocument.from_text("")
-    finding = Finding(code="SK003", message=f"`{path.name}` {problem}.", span=Span(0, 0))
+    message = f"`{path.name}` {problem}: check the path, and that it is a readable regular file."
+    finding = Finding(code="SK003", message=message, span=Span(0, 0))
     return finalize([finding], document, settings)
 
 

@@ -1,5 +1,6 @@
 """docs/design/rules.md *Body*: SK110 and SK111 (the reference and placeholder rules come with the
-preview)."""
+preview); each message says what to do in its first sentence (docs/design/rules.md *How a message
+reads*)."""
 
 from __future__ import annotations
 
@@ -30,17 +31,17 @@ def body_too_long(ctx: CheckContext) -> Iterator[Finding]:
     if body_lines > MAX_BODY_LINES:
         line = first + MAX_BODY_LINES
         yield ctx.finding("SK110", lines.span_of_line(line),
-                          f"The body has {body_lines} lines; the spec recommends under "
+                          f"The body has {body_lines} lines: move reference material from here on "
+                          "into `references/` files and link them. The spec recommends under "
                           f"{MAX_BODY_LINES}, because the whole body enters the context on every "
-                          "invocation. Move reference material from here on into "
-                          "`references/` files and link them.")
+                          "invocation.")
         return
     tokens = estimated_tokens(document.body)
     if tokens > MAX_BODY_TOKENS:
         yield ctx.finding("SK110", lines.span_of_line(first),
-                          f"The body is about {tokens:,} tokens (characters / 4); the spec "
-                          f"recommends under {MAX_BODY_TOKENS:,}. Move details into referenced "
-                          "files.", level=Severity.INFORMATION)
+                          f"The body is about {tokens:,} tokens (characters / 4): move details "
+                          f"into referenced files. The spec recommends under {MAX_BODY_TOKENS:,}.",
+                          level=Severity.INFORMATION)
 
 
 @check("SK111")

@@ -1,4 +1,5 @@
-"""docs/design/rules.md *description and other spec fields*: SK050-SK062."""
+"""docs/design/rules.md *description and other spec fields*: SK050-SK062; each message says what
+to do in its first sentence (docs/design/rules.md *How a message reads*)."""
 
 from __future__ import annotations
 
@@ -37,15 +38,15 @@ def description_missing(ctx: CheckContext) -> Iterator[Finding]:
     consequence = {
         CLAUDE_CODE: "Claude Code falls back to the first line of the body, which rarely says "
                        "when to use the skill",
-    }.get(ctx.profile, "the model decides whether to use a skill from its description alone, "
+    }.get(ctx.profile, "The model decides whether to use a skill from its description alone, "
                       "so this skill is never chosen")
     if unlisted_without_description(ctx.document, ctx.location, ctx.profile):
         consequence = (f"{ctx.profile.runtime} leaves a plugin's skill without one out of the "
                        "model's listing, so the model never chooses it (it runs only when "
                        "someone names it)")
     yield ctx.finding("SK050", ctx.document.opener_span,
-                      f"The frontmatter has no `description`: {consequence}. Add one that says "
-                      "what the skill does and when to use it.")
+                      "The frontmatter has no `description`: add one that says what the skill "
+                      f"does and when to use it. {consequence}.")
 
 
 @check("SK051")
@@ -66,8 +67,8 @@ def description_type(ctx: CheckContext) -> Iterator[Finding]:
                          [TextEdit(node.content_span, double_quoted(node.text))], preferred=True))
     yield ctx.finding(
         "SK051", ctx.entry_span(entry),
-        f"`description` is {what}: skills-ref and the claude.ai upload reject it "
-        "(`Description must be a string`). Write the description as quoted text.", fixes=fixes)
+        f"`description` is {what}: write the description as quoted text. skills-ref and the "
+        "claude.ai upload reject it (`Description must be a string`).", fixes=fixes)
 
 
 def _description(ctx: CheckContext) -> tuple[FieldEntry, str] | None:
@@ -86,8 +87,9 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
     entry, text = found
     span = ctx.entry_span(entry)
     if not text.strip():
-        yield ctx.finding("SK052", span, "`description` is empty: the model has nothing to match "
-                                         "against and never chooses the skill.")
+        yield ctx.finding("SK052", span, "`description` is empty: write what the skill does and "
+                                         "when to use it. The model has nothing to match against "
+                                         "and never chooses the skill.")
         return
     limit = schema.max_length("description") or 1024
     if len(text) > limit:
@@ -96,13 +98,14 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
                   "reject it",
         }.get(ctx.profile, "skills-ref, Codex, VS Code and the claude.ai upload reject it")
         yield ctx.finding("SK053", span, f"`description` has {len(text):,} characters (limit "
-                                         f"{limit:,}): {consequence}. Shorten it and move "
-                                         "details into the body.")
+                                         f"{limit:,}): shorten it and move details into the body. "
+                                         f"{consequence}.")
     for offset in _angle_brackets(ctx, entry):
         yield ctx.finding("SK054", Span(offset, offset + 1),
-                          "`description` contains `<` or `>`: the claude.ai upload and "
-                          "skill-creator's validator reject descriptions with angle brackets. "
-                          "Write the words instead.")
+                          "`description` contains `<` or `>`: write the words instead. The "
+                          "claude.ai upload and skill-creator's validator (`quick_validate.py` of "
+                          "Anthropic's skill-creator skill) reject descriptions with angle "
+                          "brackets.")
         break
     if not _TRIGGER.search(text):
         yield ctx.finding("SK056", span, "`description` says what the skill is but not *when* to "
@@ -123,9 +126,9 @@ def _short_description(ctx: CheckContext) -> Iterator[Finding]:
         if len(collapsed) > limit:  # Codex measures it on one line, white space collapsed
             yield ctx.finding("SK053", value.span,
                               f"`metadata.short-description` has {len(collapsed):,} characters "
-                              f"(limit {limit:,}): {ctx.profile.runtime} rejects the skill "
-                              "(`invalid metadata.short-description: exceeds maximum length of "
-                              f"{limit} characters`). Shorten it.")
+                              f"(limit {limit:,}): shorten it. {ctx.profile.runtime} rejects the "
+                              "skill (`invalid metadata.short-description: exceeds maximum length "
+                              f"of {limit} characters`).")
 
 
 def _angle_brackets(ctx: CheckContext, entry: FieldEntry) -> Iterator[int]:
@@ -157,9 +160,9 @@ def listing_truncated(ctx: CheckContext) -> Iterator[Finding]:
         return
     combined = "`description` + ` - when_to_use`" if isinstance(when, str) else "`description`"
     yield ctx.finding("SK055", ctx.entry_span(entry),
-                      f"{combined} is {total:,} characters; the skill listing cuts each entry at "
-                      f"{LISTING_ENTRY_CAP:,}, so the model never sees the last "
-                      f"{total - LISTING_ENTRY_CAP:,}. Put the trigger words first and shorten it.")
+                      f"{combined} is {total:,} characters: put the trigger words first and "
+                      f"shorten it. The skill listing cuts each entry at {LISTING_ENTRY_CAP:,}, so "
+                      f"the model never sees the last {total - LISTING_ENTRY_CAP:,}.")
 
 
 @check("SK060")
@@ -171,13 +174,15 @@ def compatibility_invalid(ctx: CheckContext) -> Iterator[Finding]:
         issue = located.issue
         if issue.keyword == "maxLength":
             message = (f"`compatibility` has {len(issue.value):,} characters; the limit is "
-                       f"{schema.max_length('compatibility')}.")
+                       f"{schema.max_length('compatibility')}: write one short sentence.")
         elif issue.keyword == "minLength":
-            message = "`compatibility` is empty: the spec asks for 1-500 characters; remove it."
+            message = ("`compatibility` is empty: remove it, or write one short sentence. The "
+                       "spec asks for 1-500 characters.")
         else:
-            message = (f"`compatibility` is {type_name(issue.value)}, not text: skills-ref "
-                       "rejects it (`Field 'compatibility' must be a string`).")
-        yield ctx.finding("SK060", ctx.entry_span(entry), message + " Write one short sentence.")
+            message = (f"`compatibility` is {type_name(issue.value)}, not text: write one short "
+                       "sentence. skills-ref rejects it (`Field 'compatibility' must be a "
+                       "string`).")
+        yield ctx.finding("SK060", ctx.entry_span(entry), message)
 
 
 #: a file name in a `license` value: `LICENSE`, `COPYING.md`, `docs/terms.txt` (not "MIT license")
@@ -218,11 +223,12 @@ def metadata_shape(ctx: CheckContext) -> Iterator[Finding]:
         node, issue = located.node, located.issue
         if not issue.path:
             if entry.value is None:
-                message = ("`metadata` is empty (null): Claude Code drops a value that is not a "
-                           "mapping. Remove it or add `key: \"value\"` lines.")
+                message = ("`metadata` is empty (null): remove it or add `key: \"value\"` lines. "
+                           "Claude Code drops a value that is not a mapping.")
             else:
                 message = (f"`metadata` is {type_name(issue.value)}, not a mapping of text "
-                           "values: Claude Code drops it.")
+                           "values: write it as `key: \"value\"` lines under `metadata:`. Claude "
+                           "Code drops it.")
             yield ctx.finding("SK062", ctx.entry_span(entry), message)
             continue
         key = ".".join(str(p) for p in issue.path)

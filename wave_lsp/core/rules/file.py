@@ -49,17 +49,17 @@ def file_name(ctx: CheckContext) -> Iterator[Finding]:
             and path.parent.name == "commands" and path.parent.parent == ctx.location.plugin.root:
         yield ctx.finding("SK001", first_line_span(ctx), commands.format(name=name))
         return
-    why = readers.get(ctx.profile, "only skills-ref accepts another spelling")
+    why = readers.get(ctx.profile, "Only skills-ref accepts another spelling")
     yield ctx.finding("SK001", first_line_span(ctx),
-                      f"The file is named `{name}`: {why}. Rename it to `SKILL.md`.")
+                      f"The file is named `{name}`: rename it to `SKILL.md`. {why}.")
 
 
 #: what a runtime does with a `skill.md` (any case) in a plugin's `commands/` folder
 _COMMANDS_FOLDER = {
-    CLAUDE_CODE: "`{name}` in a plugin's `commands/` folder: Claude Code matches `skill.md` in any "
-                 "case there and takes the folder for a skill, so it loads this file only and drops "
-                 "every other command of `commands/`. Give the command another name (renaming it "
-                 "to `SKILL.md` keeps the problem).",
+    CLAUDE_CODE: "`{name}` in a plugin's `commands/` folder: give the command another name "
+                 "(renaming it to `SKILL.md` keeps the problem). Claude Code matches `skill.md` in "
+                 "any case there and takes the folder for a skill, so it loads this file only and "
+                 "drops every other command of `commands/`.",
 }
 
 
@@ -75,22 +75,22 @@ def skill_location(ctx: CheckContext) -> Iterator[Finding]:
     if is_skill_file and location.scope != "plugin" and \
             ctx.profile.finds_at_depth(location.depth_in_root):
         # this runtime scans that deep (Gemini CLI reads `<root>/SKILL.md`, Codex deeper); it
-        # may still not reach it: an untrusted folder, a folder cap (`reach.discovery_gap`)
-        from wave_lsp.core.workspace.reach import discovery_gap  # only in a skills root
+        # may still not reach it: an untrusted folder, a folder cap (`reach.discovery_miss`)
+        from wave_lsp.core.workspace.reach import discovery_miss  # only in a skills root
 
-        gap = discovery_gap(ctx.profile, location, ctx.settings.home, ctx.settings.personal)
-        if gap is not None and not ctx.profile.members:
+        miss = discovery_miss(ctx.profile, location, ctx.settings.home, ctx.settings.personal)
+        if miss is not None and not ctx.profile.members:
             yield ctx.finding("SK002", first_line_span(ctx),
-                              f"Not discovered by {ctx.profile.runtime}: {gap}.")
+                              f"Not discovered by {ctx.profile.runtime}: {miss.fix}. "
+                              f"{miss.why_sentence}")
         return
     if location.depth_in_root == 0 and is_skill_file:
-        message = (f"This SKILL.md lies directly in `{shown_root}/`: runtimes load only "
-                   f"`{shown_root}/<skill-name>/SKILL.md`. Move it into a folder named after "
-                   "the skill.")
+        message = (f"This SKILL.md lies directly in `{shown_root}/`: move it into a folder named "
+                   f"after the skill. Runtimes load only `{shown_root}/<skill-name>/SKILL.md`.")
     elif location.depth_in_root == 0:
-        message = (f"`{location.path.name}` is a single markdown file in `{shown_root}/`: only "
-                   f"folders holding SKILL.md are skills. Move it to "
-                   f"`{shown_root}/{location.path.stem}/SKILL.md`.")
+        message = (f"`{location.path.name}` is a single markdown file in `{shown_root}/`: move it "
+                   f"to `{shown_root}/{location.path.stem}/SKILL.md`. Only folders holding "
+                   "SKILL.md are skills.")
     elif location.depth_in_root >= 2 and is_skill_file:
         level = Severity.INFORMATION if _kept_out_on_purpose(ctx) else None
         yield ctx.finding("SK002", first_line_span(ctx), _nested_message(ctx, shown_root),
@@ -134,15 +134,15 @@ def _nested_message(ctx: CheckContext, shown_root: str) -> str:
     plugin = location.plugin
     if plugin is not None and plugin.skill_paths and location.scope == "plugin":
         listed = location.skill_dir.relative_to(plugin.root).as_posix()
-        return (f"This SKILL.md is not loaded: the manifest of plugin `{plugin.name}` lists its "
-                f"skills and not this folder. If it should load, add `./{listed}` to the "
-                "manifest's `skills`.")
+        return (f"This SKILL.md is not loaded: add `./{listed}` to the `skills` of the manifest "
+                f"of plugin `{plugin.name}` if it should load. The manifest lists its skills and "
+                "not this folder.")
     deepest = ctx.profile.max_scan_depth
-    reach = ("runtimes look only one level down" if deepest == 1
+    reach = ("Runtimes look only one level down" if deepest == 1
              else f"{ctx.profile.runtime} looks at most {deepest} levels down")
     return (f"This SKILL.md is nested {location.depth_in_root} folders deep in `{shown_root}/`, "
-            f"so it is not loaded: {reach} "
-            f"(`{shown_root}/<skill-name>/SKILL.md`). If it should load, move it up.")
+            f"so it is not loaded: move it up if it should load. {reach} "
+            f"(`{shown_root}/<skill-name>/SKILL.md`).")
 
 
 @check("SK003")
@@ -156,7 +156,7 @@ def not_utf8(ctx: CheckContext) -> Iterator[Finding]:
                    else "runtimes fail to read the skill")
     yield ctx.finding(
         "SK003", Span(start, min(start + 1, len(document.text))),
-        f"The file is not valid UTF-8: re-save it as UTF-8. Byte {document.invalid_byte_offset} "
+        f"The file is not valid UTF-8: save it again as UTF-8. Byte {document.invalid_byte_offset} "
         f"(0-based) cannot be decoded, and {consequence}.")
 
 
@@ -167,15 +167,15 @@ def bom(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.profile.strips_bom:
         yield ctx.finding(
             "SK004", first_line_span(ctx),
-            f"The file starts with a byte-order mark (U+FEFF): {ctx.profile.runtime} removes it "
-            "and reads the frontmatter, but skills-ref, Codex, Wave and Cline look for `---` at "
-            "offset 0 and find no frontmatter. Save the file as UTF-8 without BOM.")
+            "The file starts with a byte-order mark (U+FEFF): save the file as UTF-8 without "
+            f"BOM. {ctx.profile.runtime} removes it and reads the frontmatter, but skills-ref, "
+            "Codex, Wave and Cline look for `---` at offset 0 and find no frontmatter.")
         return
     yield ctx.finding(
         "SK004", first_line_span(ctx),
-        "The file starts with a byte-order mark (U+FEFF): runtimes look for `---` at offset 0 "
-        "and do not recognise the frontmatter, so the skill has no name or description. Save "
-        "the file as UTF-8 without BOM.")
+        "The file starts with a byte-order mark (U+FEFF): save the file as UTF-8 without BOM. "
+        "Runtimes look for `---` at offset 0 and do not recognise the frontmatter, so the skill "
+        "has no name or description.")
 
 
 @check("SK005")
@@ -183,25 +183,26 @@ def no_frontmatter(ctx: CheckContext) -> Iterator[Finding]:
     source = ctx.document.source
     consequence = {
         AGENTSKILLS: "skills-ref rejects it (`SKILL.md must start with YAML frontmatter (---)`)",
-    }.get(ctx.profile, "the runtime finds no name and no description and does not load the skill")
+    }.get(ctx.profile, "The runtime finds no name and no description and does not load the skill")
     if ctx.profile.lenient_frontmatter:
         consequence = _without_frontmatter(ctx)
     if source.opener is None:
         yield ctx.finding("SK005", first_line_span(ctx),
-                          f"The file does not start with a `---` frontmatter: {consequence}. "
-                          "Start it with `---`, the fields (`name`, `description`) and `---`.")
+                          "The file does not start with a `---` frontmatter: start it with `---`, "
+                          f"the fields (`name`, `description`) and `---`. {consequence}.")
         return
     if (source.leading_blank_lines == 0 and source.opener.span.start == 0) or ctx.document.bom:
         return
     if source.leading_blank_lines:
-        what = f"{source.leading_blank_lines} blank line(s) come before the opening `---`"
+        what = (f"{source.leading_blank_lines} blank line(s) come before the opening `---`: "
+                "remove them")
     else:
-        what = "the opening `---` is indented"
+        what = "The opening `---` is indented: remove the indentation"
     opener_text_start = ctx.text.index("---", source.opener.span.start)
     fix = Fix("Remove what precedes the opening `---`", [TextEdit(Span(0, opener_text_start), "")],
               preferred=True)
     yield ctx.finding("SK005", Span(0, opener_text_start + 3),
-                      f"The frontmatter must start at the very first character, but {what}: "
+                      f"{what}; the frontmatter must start at the very first character. "
                       f"{consequence}.", fixes=[fix])
 
 
@@ -268,9 +269,9 @@ def delimiter_form(ctx: CheckContext) -> Iterator[Finding]:
                   preferred=True)
         yield ctx.finding(
             "SK007", delimiter.span,
-            f"The {role} delimiter is `{text.strip() or text}`, not exactly `---`: runtimes "
-            "disagree on such lines (skills-ref splits on the first `---`, Claude Code needs "
-            "`---` followed only by white space). Write exactly `---`.", fixes=[fix])
+            f"The {role} delimiter is `{text.strip() or text}`, not exactly `---`: write exactly "
+            "`---`. Runtimes disagree on such lines (skills-ref splits on the first `---`, Claude "
+            "Code needs `---` followed only by white space).", fixes=[fix])
 
 
 @check("SK008")
@@ -287,8 +288,8 @@ def dashes_inside_frontmatter(ctx: CheckContext) -> Iterator[Finding]:
         AGENTSKILLS: "skills-ref splits on the first `---` anywhere: the rest of this value "
                        "and every later field are lost",
     }.get(ctx.profile, "Claude Code and skills-ref end the frontmatter here and lose the rest")
-    yield ctx.finding("SK008", span, f"`---` inside the frontmatter: {consequence}. Write an em "
-                                     "dash (—) or a single `-` instead.")
+    yield ctx.finding("SK008", span, "`---` inside the frontmatter: write an em dash (—) or a "
+                                     f"single `-` instead. {consequence}.")
 
 
 @check("SK009")
@@ -303,10 +304,10 @@ def frontmatter_not_mapping(ctx: CheckContext) -> Iterator[Finding]:
         kinds = {"sequence": "a list", "scalar": "a single value", "alias": "an alias"}
         what, span = kinds.get(yaml.root.kind, yaml.root.kind), yaml.root.content_span
     consequence = (f"{ctx.profile.runtime} ignores it and loads the skill without metadata"
-                   if ctx.profile.lenient_frontmatter else "the skill has no name and no description")
+                   if ctx.profile.lenient_frontmatter else "The skill has no name and no description")
     yield ctx.finding("SK009", span,
-                      f"The frontmatter is {what}, not a mapping of `key: value` fields: "
-                      f"{consequence}.")
+                      f"The frontmatter is {what}, not a mapping of `key: value` fields: write each "
+                      f"field as a `key: value` line (`name: …`, `description: …`). {consequence}.")
 
 
 @check("SK010")
@@ -319,6 +320,6 @@ def crlf(ctx: CheckContext) -> Iterator[Finding]:
     line = ctx.document.lines.line_of(first)
     yield ctx.finding(
         "SK010", ctx.document.lines.span_of_line(line),
-        f"The file uses CRLF line endings ({len(edits)} lines): several third-party loaders "
-        "match `---\\n` literally and miss the frontmatter. Save with LF endings.",
+        f"The file uses CRLF line endings ({len(edits)} lines): save it with LF endings. Several "
+        "third-party loaders match `---\\n` literally and miss the frontmatter.",
         fixes=[Fix("Convert line endings to LF", edits)])

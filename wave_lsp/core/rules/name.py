@@ -1,4 +1,5 @@
-"""docs/design/rules.md *name*: SK030-SK041."""
+"""docs/design/rules.md *name*: SK030-SK041; each message says what to do in its first sentence
+(docs/design/rules.md *How a message reads*)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def name_missing(ctx: CheckContext) -> Iterator[Finding]:
         return
     consequence = {
         CLAUDE_CODE: "Claude Code uses the folder name instead",
-    }.get(ctx.profile, "the runtime requires a name and rejects the skill")
+    }.get(ctx.profile, "The runtime requires a name and rejects the skill")
     fixes = []
     folder = ctx.location.dir_name
     if folder and is_valid_name(folder) and document.source.opener is not None:
@@ -55,8 +56,8 @@ def name_missing(ctx: CheckContext) -> Iterator[Finding]:
         fixes.append(Fix(f"Add `name: {folder}`", [TextEdit(Span(at, at), f"name: {folder}"
                                                              f"{newline}")], preferred=True))
     yield ctx.finding("SK030", document.opener_span,
-                      f"The frontmatter has no `name`: {consequence}. Add `name:` with the "
-                      "folder's name.", fixes=fixes)
+                      "The frontmatter has no `name`: add `name:` with the folder's name. "
+                      f"{consequence}.", fixes=fixes)
 
 
 def _name(ctx: CheckContext) -> FieldEntry | None:
@@ -78,8 +79,8 @@ def name_type(ctx: CheckContext) -> Iterator[Finding]:
             fixes.append(Fix("Quote the name", [TextEdit(node.content_span,
                                                          double_quoted(node.text))]))
         yield ctx.finding("SK031", ctx.entry_span(entry),
-                          f"`name` is {type_name(located.issue.value)}, not text: validators "
-                          "reject it. Write the name as text (quote it if it is all digits).",
+                          f"`name` is {type_name(located.issue.value)}, not text: write the name "
+                          "as text (quote it if it is all digits). Validators reject it.",
                           fixes=fixes)
 
 
@@ -105,9 +106,9 @@ def _name_value(ctx: CheckContext) -> _NameValue | None:
 def name_empty(ctx: CheckContext) -> Iterator[Finding]:
     entry = _name(ctx)
     if entry is not None and not entry.value.strip():
-        yield ctx.finding("SK032", ctx.entry_span(entry), "`name` is empty: the skill cannot be "
-                                                          "invoked or listed. Set it to the folder "
-                                                          "name.")
+        yield ctx.finding("SK032", ctx.entry_span(entry), "`name` is empty: set it to the folder "
+                                                          "name. The skill cannot be invoked or "
+                                                          "listed.")
 
 
 @check("SK041")
@@ -115,8 +116,8 @@ def name_padded(ctx: CheckContext) -> Iterator[Finding]:
     value = _name_value(ctx)
     if value is not None and value.raw != value.raw.strip():
         yield ctx.finding("SK041", value.span,
-                          f"`name` has white space at its edges (`{shown(value.raw)}`): skills-ref "
-                          "strips it, other loaders do not, so the skill gets two names.",
+                          f"`name` has white space at its edges (`{shown(value.raw)}`): remove it. "
+                          "skills-ref strips it, other loaders do not, so the skill gets two names.",
                           fixes=[_set_name(ctx, value.entry, value.raw.strip(),
                                            "Remove the white space")])
 
@@ -127,7 +128,7 @@ def name_too_long(ctx: CheckContext) -> Iterator[Finding]:
     limit = schema.max_length("name") or 64
     if value is not None and len(value.name) > limit:
         yield ctx.finding("SK033", value.span, f"`name` has {len(value.name)} characters; the "
-                                               f"limit is {limit}. Shorten it (and the folder).")
+                                               f"limit is {limit}: shorten it (and the folder).")
 
 
 @check("SK034")
@@ -135,26 +136,33 @@ def name_upper_case(ctx: CheckContext) -> Iterator[Finding]:
     value = _name_value(ctx)
     if value is not None and value.name != value.name.lower():
         yield ctx.finding("SK034", value.span, f"`name` `{shown(value.name)}` has upper-case "
-                                               "letters: names must be lower case.",
+                                               "letters: write it in lower case "
+                                               f"(`{shown(_lower_case_name(value.name))}`). Names "
+                                               "must be lower case.",
                           fixes=[_lower_case_fix(ctx, value)])
 
 
-def _lower_case_fix(ctx: CheckContext, value: _NameValue) -> Fix:
+def _lower_case_name(name: str) -> str:
     """Lower case, or the nearest valid name when lower case alone is not one (`Meeting Notes`
     becomes `meeting-notes`, not the still invalid `meeting notes`)."""
-    lowered = value.name.lower()
-    if is_valid_name(lowered) or not suggest_name(value.name):
-        return _set_name(ctx, value.entry, lowered, "Convert to lower case")
-    suggestion = suggest_name(value.name)
-    return _set_name(ctx, value.entry, suggestion, f"Rename to `{suggestion}`")
+    lowered = name.lower()
+    return lowered if is_valid_name(lowered) or not suggest_name(name) else suggest_name(name)
+
+
+def _lower_case_fix(ctx: CheckContext, value: _NameValue) -> Fix:
+    """`name` set to `_lower_case_name`."""
+    new = _lower_case_name(value.name)
+    if new == value.name.lower():
+        return _set_name(ctx, value.entry, new, "Convert to lower case")
+    return _set_name(ctx, value.entry, new, f"Rename to `{new}`")
 
 
 @check("SK035")
 def name_edge_hyphen(ctx: CheckContext) -> Iterator[Finding]:
     value = _name_value(ctx)
     if value is not None and (value.name.startswith("-") or value.name.endswith("-")):
-        yield ctx.finding("SK035", value.span, "`name` starts or ends with `-`, which the spec "
-                                               "forbids.",
+        yield ctx.finding("SK035", value.span, "`name` starts or ends with `-`: remove the edge "
+                                               "hyphen. The spec forbids it.",
                           fixes=[_set_name(ctx, value.entry, value.name.strip("-"),
                                            "Remove the edge hyphen")])
 
@@ -179,18 +187,20 @@ def name_characters(ctx: CheckContext) -> Iterator[Finding]:
         suggestion = suggest_name(value.name)
         fixes = ([_set_name(ctx, value.entry, suggestion, f"Rename to `{suggestion}`")]
                  if suggestion else [])
+        advice = ("write it with letters, digits and `-` only"
+                  + (f" (`{suggestion}`)" if suggestion else ""))
         if ctx.profile.labels_listing_with_name and not display_label(value.name, ""):
             # Claude Code names the command after the folder and shows `name` as a label only
             # when it is one (probes disc-name-variants, disc-plugin-name-space)
             yield ctx.finding("SK037", value.span,
-                              f"`name` contains {shown_chars}: {ctx.profile.runtime} still runs "
-                              "the skill by its folder name, but does not show this `name` in "
-                              "the listing, and `/name` cannot be typed with it. Use letters, "
-                              "digits and `-`.", fixes=fixes)
+                              f"`name` contains {shown_chars}: {advice}. {ctx.profile.runtime} "
+                              "still runs the skill by its folder name, but does not show this "
+                              "`name` in the listing, and `/name` cannot be typed with it.",
+                              fixes=fixes)
             return
         yield ctx.finding("SK037", value.span,
-                          f"`name` contains {shown_chars}: only letters, digits and `-` are "
-                          "allowed.", fixes=fixes)
+                          f"`name` contains {shown_chars}: {advice}. Only letters, digits and `-` "
+                          "are allowed.", fixes=fixes)
 
 
 @check("SK038")
@@ -202,8 +212,11 @@ def name_non_ascii(ctx: CheckContext) -> Iterator[Finding]:
     if non_ascii:
         who = ("skills-ref accepts it, but Wave, VS Code, OpenCode and the claude.ai upload "
                "accept only `a-z`, `0-9` and `-`")
+        suggestion = suggest_name(value.name)
+        spelled = f" (`{suggestion}`)" if suggestion else ""
         yield ctx.finding("SK038", value.span, f"`name` has non-ASCII letters "
-                                               f"({' '.join(non_ascii)}): {who}.")
+                                               f"({' '.join(non_ascii)}): spell it with `a-z`, "
+                                               f"`0-9` and `-`{spelled}. {who}.")
 
 
 @check("SK040")
@@ -215,8 +228,8 @@ def name_reserved_word(ctx: CheckContext) -> Iterator[Finding]:
     word = next((word for word in RESERVED_WORDS if word in lowered), None)
     if word is not None:
         yield ctx.finding("SK040", value.span,
-                          f"`name` contains the reserved word `{word}`: the claude.ai upload "
-                          "and the Skills API reject it.")
+                          f"`name` contains the reserved word `{word}`: remove it from the name, "
+                          "as the claude.ai upload and the Skills API reject it.")
 
 
 @check("SK039")
@@ -246,14 +259,14 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
                 "requires them to match",
         CLAUDE_CODE: claude,
         AGENTSKILLS: f"skills-ref: Directory name '{folder}' must match skill name '{name}'",
-        PORTABLE: "the spec, skills-ref and VS Code require the name to equal the folder",
+        PORTABLE: "The spec, skills-ref and VS Code require the name to equal the folder",
     }.get(ctx.profile, f"{ctx.profile.runtime} requires the name to equal the folder `{folder}`")
     fixes = []
     if is_valid_name(folder):
         fixes.append(_set_name(ctx, entry, folder, f"Set `name` to `{folder}`"))
     yield ctx.finding("SK039", ctx.entry_span(entry),
-                      f"`name` is `{shown(name)}` but the folder is `{folder}`: {consequence}. "
-                      "Set the name to the folder's (or rename the folder).", fixes=fixes)
+                      f"`name` is `{shown(name)}` but the folder is `{folder}`: set the name to "
+                      f"the folder's (or rename the folder). {consequence}.", fixes=fixes)
 
 
 def _set_name(ctx: CheckContext, entry: FieldEntry, new: str, title: str) -> Fix:

@@ -3,7 +3,8 @@
 The field set of each target is the schema's `x-targets`. A key that is not a field of any target
 but is a likely misspelling of one (same words in another case or separator, an edit distance of at
 most 2, or a known confusion such as `args` or `tools`) is SK071; any other key the target does not
-read is SK070.
+read is SK070. Each message says what to do in its first sentence, then who reads or ignores the
+key (docs/design/rules.md *How a message reads*).
 """
 
 from __future__ import annotations
@@ -74,8 +75,9 @@ def unknown_fields(ctx: CheckContext) -> Iterator[Finding]:
                 fixes.append(Fix(f"Rename to `{meant}`", [TextEdit(entry.key.span, meant)],
                                  preferred=True))
             yield ctx.finding("SK071", entry.key.span,
-                              f"`{name}` is not a field; did you mean `{meant}`? A misspelt key "
-                              "is ignored silently.", fixes=fixes, suggestion=meant)
+                              f"`{name}` is not a field: rename it to `{meant}` if that is what "
+                              "you meant. A misspelt key is ignored silently.", fixes=fixes,
+                              suggestion=meant)
             continue
         yield ctx.finding("SK070", entry.key.span, _unknown_message(ctx, name))
 
@@ -101,6 +103,6 @@ def _unknown_message(ctx: CheckContext, name: str) -> str:
                 f"itself; {ctx.profile.runtime}'s own switch: {switch}")
     else:
         tail = f"{ctx.profile.runtime} ignores it"
-    advice = (" Move it under `metadata`." if name in INFORMATIONAL or not known
-              else " Remove it for this target.")
-    return f"{where}: {tail}.{advice}"
+    advice = ("move it under `metadata`" if name in INFORMATIONAL or not known
+              else "remove it for this target")
+    return f"{where}: {advice}. {tail}."  # each tail starts with a name, as written

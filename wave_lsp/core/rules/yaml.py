@@ -221,7 +221,7 @@ def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
                              [TextEdit(removal, "")]))
         yield ctx.finding(
             "SK022", later.span,
-            f"`{later.text}` appears twice in this mapping: {consequence}. Keep one of them.",
+            f"`{later.text}` appears twice in this mapping: keep one of them. {consequence}.",
             related=[Related(f"first `{first.text}`", span=first.span)], fixes=fixes,
             level=level)
 
@@ -297,7 +297,7 @@ def yaml_tag(ctx: CheckContext) -> Iterator[Finding]:
             fixes.append(Fix("Remove the tag and quote the value",
                              [TextEdit(value_span, double_quoted(node.text))], preferred=True))
         yield ctx.finding("SK024", node.tag_span,
-                          f"Explicit tag `{node.tag}`: {said}. Quote the value instead.",
+                          f"Explicit tag `{node.tag}`: quote the value instead. {said}.",
                           fixes=fixes, level=level)
 
 
@@ -313,8 +313,8 @@ def flow_collection(ctx: CheckContext) -> Iterator[Finding]:
                 fixes = _block_list_fix(ctx, key_node, node) if node is value_node else []
                 yield ctx.finding(
                     "SK025", node.content_span,
-                    f"Flow-style {kind} in `{key_node.text}`: skills-ref (strictyaml) rejects "
-                    "flow style. Write it in block style.", fixes=fixes)
+                    f"Flow-style {kind} in `{key_node.text}`: write it in block style. The YAML "
+                    "parser of skills-ref (strictyaml) rejects flow style.", fixes=fixes)
                 break
 
 
@@ -340,16 +340,16 @@ def tab_indent(ctx: CheckContext) -> Iterator[Finding]:
         edit = TextEdit(Span(start, end), ctx.text[start:end].replace("\t", "  "))
         level = Severity.WARNING if loading is not None else None
         if loading is not None:
-            message = (f"A tab is used as indentation: YAML forbids it. {loading} (since "
-                       f"2.1.332; 2.1.88 did not), but {_STRICT}. Indent with spaces.")
+            message = (f"A tab is used as indentation: indent with spaces. YAML forbids it. "
+                       f"{loading} (since 2.1.332; 2.1.88 did not), but {_STRICT}.")
         elif own is not None and own[1] is not None:
-            message = (f"A tab is used as indentation: YAML forbids it and strict parsers fail "
-                       f"here, but {own[0]}. Indent with spaces.")
+            message = ("A tab is used as indentation: indent with spaces. YAML forbids it and "
+                       f"strict parsers fail here, but {own[0]}.")
             level = own[1]
         else:
             consequence = own[0] if own is not None else _consequence(ctx)
-            message = ("A tab is used as indentation: YAML forbids it and every parser fails "
-                       f"here ({consequence}). Indent with spaces.")
+            message = ("A tab is used as indentation: indent with spaces. YAML forbids it and "
+                       f"every parser fails here ({consequence}).")
         yield ctx.finding("SK026", Span(start, end), message,
                           fixes=[Fix("Replace the tabs with spaces", [edit], preferred=True)],
                           level=level)
@@ -405,9 +405,9 @@ def implicit_type(ctx: CheckContext) -> Iterator[Finding]:
         written = shown(ctx.text[node.content_span.start : node.content_span.end])
         display_only = issue.field in DISPLAY_ONLY and ctx.profile.kind == "runtime"
         yield ctx.finding("SK027", node.content_span,
-                          f"`{issue.field}: {written}` is {what}, not text"
-                          + (f" ({ctx.profile.runtime} shows it converted to text; the value is "
-                             "only displayed)" if display_only else "") + ". Quote the value.",
+                          f"`{issue.field}: {written}` is {what}, not text: quote the value."
+                          + (f" {ctx.profile.runtime} shows it converted to text; the value is "
+                             "only displayed." if display_only else ""),
                           fixes=_quote_node_fix(ctx, node),
                           level=Severity.INFORMATION if display_only else None)
     for field_name, node in _text_scalars(ctx):
@@ -426,8 +426,8 @@ def implicit_type(ctx: CheckContext) -> Iterator[Finding]:
         loader = "YAML 1.1 loaders (PyYAML, the claude.ai upload)" if kind12 is None else "YAML"
         display_only = field_name in DISPLAY_ONLY and ctx.profile.kind == "runtime"
         yield ctx.finding("SK027", node.content_span,
-                          f"`{field_name}: {node.text}` is read as a {kind} by {loader}, not as "
-                          "text. Quote the value.", fixes=_quote_node_fix(ctx, node),
+                          f"`{field_name}: {shown(node.text)}` is read as a {kind} by {loader}, "
+                          "not as text: quote the value.", fixes=_quote_node_fix(ctx, node),
                           level=Severity.INFORMATION if display_only else None)
 
 
@@ -465,14 +465,17 @@ def block_scalar(ctx: CheckContext) -> Iterator[Finding]:
         header = ctx.text[node.content_span.start : node.content_span.end].split("\n", 1)[0]
         header = header.split("#", 1)[0].strip()
         kind = "literal (newlines kept)" if node.style == "|" else "folded"
-        message = (f"`{key.text}` is a {kind} block scalar `{header}`; YAML reads it as "
-                   f"\"{shown(node.text, 160)}\" ({len(node.text)} characters).")
-        if node.style == "|" and key.text == "description" and "\n" in node.text.rstrip("\n"):
-            message += " The newlines stay in the description the model sees."
+        reads = f"\"{shown(node.text, 160)}\" ({len(node.text)} characters)"
         aggregate = ctx.profile.kind == "aggregate"
         if aggregate:
-            message += (" Naive line-based loaders read the indicator literally (the value "
-                        f"becomes `{header}`); write one quoted line to be portable.")
+            message = (f"`{key.text}` is a {kind} block scalar `{header}`: write one quoted line "
+                       "to be portable, as naive line-based loaders read the indicator literally "
+                       f"(the value becomes `{header}`). YAML reads it as {reads}.")
+        else:
+            message = (f"`{key.text}` is a {kind} block scalar `{header}`: check the text YAML "
+                       f"reads from it, {reads}.")
+        if node.style == "|" and key.text == "description" and "\n" in node.text.rstrip("\n"):
+            message += " The newlines stay in the description the model sees."
         level = Severity.WARNING if aggregate else None
         yield ctx.finding("SK028", Span(node.content_span.start,
                                         node.content_span.start + len(header)), message,

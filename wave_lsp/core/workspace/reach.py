@@ -2,8 +2,9 @@
 skill loads*; docs/design/runtime-facts.md §9.1).
 
 One answer for SK002, `list --targets all`, the hover on `name` and `portable`'s "not discovered
-by" (all through `discovery_gap`), built from the same facts discovery scans with
-(`runtime_view.roots`), so that they agree:
+by" (all through `discovery_miss`: why, and what the author can do, docs/design/rules.md *How a
+message reads*), built from the same facts discovery scans with (`runtime_view.roots`), so that
+they agree:
 
 - the file lies in a skills root the profile scans, at a depth it scans (`location`), or below a
   root the runtime's config files add (`runtime_config.configured_root_paths`);
@@ -18,6 +19,7 @@ by" (all through `discovery_gap`), built from the same facts discovery scans wit
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from wave_lsp.core.runtime.profiles import RuntimeProfile
@@ -25,17 +27,43 @@ from wave_lsp.core.workspace.location import SkillLocation, in_target_skills_roo
 from wave_lsp.core.workspace.runtime_config import configured_root_paths, workspace_trust
 
 
+@dataclass(frozen=True)
+class DiscoveryMiss:
+    """Why a runtime does not find a SKILL.md, and what the author can do about it."""
+
+    #: a clause that follows "Not discovered by <runtime>: " ("it does not load Claude Code plugins")
+    why: str
+    #: an imperative clause ("put a copy in a skills root it reads if it should load there")
+    fix: str
+    #: whether `discovery_gap` ends with the fix, as a sentence of its own (the folder cap's does)
+    gap_gives_fix: bool = False
+
+    @property
+    def why_sentence(self) -> str:
+        """`why` as a sentence of its own ("It does not load Claude Code plugins.")."""
+        return f"{self.why[:1].upper()}{self.why[1:]}."
+
+
 def discovery_gap(profile: RuntimeProfile, location: SkillLocation, home: Path | None = None,
                   personal: bool = True) -> str | None:
     """None when `profile`'s runtime finds the file where it lies; otherwise why it does not, as a
     clause that follows "Not discovered by <runtime>: " (a validator finds every file). `home`:
     the user's home folder (None: `Path.home()`, as discovery takes it)."""
+    miss = discovery_miss(profile, location, home, personal)
+    if miss is None:
+        return None
+    return f"{miss.why}. {miss.fix[:1].upper()}{miss.fix[1:]}" if miss.gap_gives_fix else miss.why
+
+
+def discovery_miss(profile: RuntimeProfile, location: SkillLocation, home: Path | None = None,
+                   personal: bool = True) -> DiscoveryMiss | None:
+    """`discovery_gap`'s answer with what the author can do about it (for the messages)."""
     if not profile.scans_roots:
         return None
     home = home if home is not None else Path.home()
     if location.scope == "plugin":
         return None if profile.loads_claude_plugins and in_target_skills_root(location, profile) \
-            else "it does not load Claude Code plugins"
+            else DiscoveryMiss("it does not load Claude Code plugins", _ELSEWHERE_FIX)
     depth = location.depth_in_root
     if depth is not None and in_target_skills_root(location, profile) \
             and profile.finds_at_depth(depth):
@@ -44,10 +72,15 @@ def discovery_gap(profile: RuntimeProfile, location: SkillLocation, home: Path |
     if _in_configured_root(profile, location, home, personal):
         return None
     root = root_name(location)
-    return f"it does not look for it in `{root}`" if root else "it lies in no skills root"
+    return DiscoveryMiss(f"it does not look for it in `{root}`" if root
+                         else "it lies in no skills root", _ELSEWHERE_FIX)
 
 
-def _skipped_gap(profile: RuntimeProfile, location: SkillLocation) -> str | None:
+#: what to do about a skill that lies where a runtime does not look
+_ELSEWHERE_FIX = "put a copy in a skills root it reads if it should load there"
+
+
+def _skipped_gap(profile: RuntimeProfile, location: SkillLocation) -> DiscoveryMiss | None:
     """A deep scan (`runtime_view._deep_entries`) does not enter some folder on the way."""
     from wave_lsp.core.workspace.runtime_view import scanned_root
 
@@ -59,23 +92,27 @@ def _skipped_gap(profile: RuntimeProfile, location: SkillLocation) -> str | None
         return None  # a one-level scan lists every folder of the root
     for part in path.parent.relative_to(root).parts:
         if part in scan.skipped or (scan.skips_dot_folders and part.startswith(".")):
-            return f"its scan of `{root_name(location)}` does not enter folders named `{part}`"
+            return DiscoveryMiss(
+                f"its scan of `{root_name(location)}` does not enter folders named `{part}`",
+                f"move the skill out of `{part}` if it should load there")
     return None
 
 
 def _trust_gap(profile: RuntimeProfile, location: SkillLocation, home: Path | None,
-               personal: bool) -> str | None:
+               personal: bool) -> DiscoveryMiss | None:
     if location.scope != "project" or location.project_root is None:
         return None
     if workspace_trust(profile, location.project_root, home, personal) != "untrusted":
         return None
     why = ("the `workspace-trust` setting says so" if profile.workspace_trust == "untrusted"
            else f"`~/{profile.trust_folders_file}` does not trust it")
-    return (f"it loads workspace skills only in a trusted folder, and `{location.project_root}` "
-            f"is not trusted ({why})")
+    return DiscoveryMiss("it loads workspace skills only in a trusted folder, and "
+                         f"`{location.project_root}` is not trusted ({why})",
+                         f"trust the project folder in {profile.runtime} if its skills should "
+                         "load there")
 
 
-def _cap_gap(profile: RuntimeProfile, location: SkillLocation) -> str | None:
+def _cap_gap(profile: RuntimeProfile, location: SkillLocation) -> DiscoveryMiss | None:
     cap = profile.max_scan_folders
     root, path = location.skills_root, location.path
     if cap is None or root is None or path is None:
@@ -84,10 +121,11 @@ def _cap_gap(profile: RuntimeProfile, location: SkillLocation) -> str | None:
 
     if within_cap(scanned_root(profile, root, location.scope, ""), path.parent):
         return None
-    return (f"its scan of `{root_name(location)}` stops after {cap:,} folders (breadth "
-            "first, in the order the file system lists them; wave-lsp follows name order) and "
-            "does not reach this one. Move the skill up, or keep other folders (`node_modules`, "
-            "build output) out of the skills root")
+    return DiscoveryMiss(f"its scan of `{root_name(location)}` stops after {cap:,} folders "
+                         "(breadth first, in the order the file system lists them; wave-lsp "
+                         "follows name order) and does not reach this one",
+                         "move the skill up, or keep other folders (`node_modules`, build output) "
+                         "out of the skills root", gap_gives_fix=True)
 
 
 def _in_configured_root(profile: RuntimeProfile, location: SkillLocation, home: Path | None,
