@@ -164,6 +164,31 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.profile.argument_base == 0:
         yield from _first_is_one(ctx, structure, injections)
         yield from _counted_from_one(ctx, structure, injections)
+    if _plain_syntax(ctx):
+        yield from _indexed_arguments(ctx, structure, injections)
+
+
+#: Claude Code's `$ARGUMENTS[N]`, which plain placeholders read as `$ARGUMENTS` and `[N]`
+_INDEXED = re.compile(r"(?<!\\)\$ARGUMENTS\[(\d+)\]")
+
+
+def _indexed_arguments(ctx: CheckContext, structure: MarkdownBody,
+                       injections: _Injections) -> Iterator[Finding]:
+    """`$ARGUMENTS[N]` under Wave: all the arguments followed by `[N]`, in prose and code alike
+    (docs/design/runtime-facts.md §4.3); `$N` counted from the profile's base is the word. In the
+    code of a guide to writing skills it is an example, SK116's business."""
+    base = ctx.profile.argument_base
+    guide = _writing_guide(ctx)
+    found = (m for m in _INDEXED.finditer(ctx.text, ctx.document.body_offset)
+             if not _inside(m.start(), injections)
+             and not (guide and structure.in_code(m.start())))
+    for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
+        word = int(match.group(1)) + base  # `$ARGUMENTS[0]` is Claude Code's first word
+        yield ctx.finding("SK115", Span(match.start(), match.end()),
+                          f"`{match.group(0)}` is Claude Code's syntax: write `${word}` for that "
+                          f"argument. {ctx.profile.runtime} has no `$ARGUMENTS[N]`: it puts all "
+                          f"the arguments here, followed by `[{match.group(1)}]`.",
+                          level=Severity.WARNING)
 
 
 def _plain_positional(ctx: CheckContext, match: re.Match[str], declares: bool) -> Finding:

@@ -1,0 +1,52 @@
+"""The placeholder rules under `wave`, whose substitution is Wave's own (docs/design/runtime-facts.md
+§4.3): no escape, no look-ahead, no `$ARGUMENTS[N]`, no names, applied on every invocation. Each
+row: a body, and the findings (code, level, words of the message, the quick fix's new text) the
+rules give under `wave`; the same body under `claude-code` for contrast where it differs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run
+from wave_lsp.core.checking.catalog import Severity
+
+HEAD = "---\nname: my-skill\ndescription: Deploys. Use when asked.\n---\n"
+W, INFO = Severity.WARNING, Severity.INFORMATION
+
+
+@pytest.mark.parametrize(("body", "code", "level", "words", "fix"), [
+    # an amount in prose always loses its `$` and figures: Wave substitutes without arguments too
+    ("It costs $5/month.\n", "SK115", W, "`$5` reads as an amount", None),
+    ("A budget of $2,000 per seat.\n", "SK115", W, "(`2,000 USD`)", None),
+    ("Raise $250K first.\n", "SK115", W, "`$250` reads as an amount", None),
+    ("Use $0 here.\n", "SK115", W, "`$0` is always empty in Wave", None),
+    ("Deploy to $1.\n", "SK115", INFO, "`$1` is argument 1 here (Wave counts from 1)", None),
+    ("Fix $ARGUMENTS[0] now.\n", "SK115", W, "write `$1` for that argument", None),
+    # in code: the fix keeps a shell's or awk's meaning without a backslash
+    ("```bash\nshift\necho \"$1\"\n```\n", "SK116", W, "write `${1}` to keep it", "${1}"),
+    ("```bash\nawk '{print $2}' f\n```\n", "SK116", W, "write `$(2)` to keep it", "$(2)"),
+    ("```\nTotal: $0.50 each\n```\n", "SK116", W, "(`0.50 USD`)", None),
+    # names: Wave reads no `arguments`, so a declared `$issue` stays literal
+    ("Fix $issue.\n", "SK118", INFO, "`$issue` stays literal in Wave", None),
+])
+def test_wave_placeholder_findings(tmp_path: Path, body: str, code: str, level: Severity,
+                                   words: str, fix: str | None) -> None:
+    head = HEAD.replace("---\n", "---\narguments: [issue]\n", 1) if "$issue" in body else HEAD
+    report = run(tmp_path, head + body, target="wave")
+    found = [f for f in report.findings if f.code == code]
+    assert len(found) == 1, [f.message for f in report.findings]
+    (finding,) = found
+    assert finding.severity == level and words in finding.message, finding.message
+    assert "\\$" not in finding.message.split(".")[0]  # never the escape Wave does not have
+    edits = [edit.new_text for item in finding.fixes for edit in item.edits]
+    assert edits == ([fix] if fix else [])
+
+
+@pytest.mark.parametrize("body", ["It costs $5/month.\n", "Fix $ARGUMENTS[0] now.\n"])
+def test_what_claude_code_reads_differently(tmp_path: Path, body: str) -> None:
+    """Under Claude Code `$5/month` is an argument nobody passes (it stays as written) and
+    `$ARGUMENTS[0]` the first word: neither is a warning there."""
+    report = run(tmp_path, HEAD + body, target="claude-code")
+    assert not [f for f in report.findings if f.code == "SK115" and f.severity == W]
