@@ -96,8 +96,8 @@ def allowed_tools_form(ctx: CheckContext) -> Iterator[Finding]:
           and "," in entry.value):
         joined = " ".join(rules)
         yield ctx.finding("SK081", span,
-                          "`allowed-tools` separates its rules with commas: separate them with "
-                          "spaces, as the open spec does.",
+                          "`allowed-tools` separates its rules with commas: use spaces instead, "
+                          "as the open spec does.",
                           fixes=[Fix("Separate the rules with spaces",
                                      [TextEdit(node.content_span, joined)])])
 
