@@ -41,17 +41,13 @@ def boolean_literal(ctx: CheckContext) -> Iterator[Finding]:
             if truthy(entry.value, ctx.profile.reads_boolean_words) is not None:
                 # the runtime reads the word as meant: only other runtimes misread it
                 yield ctx.finding("SK090", span,
-                                  f"`{name}: {shown(entry.node.text)}` works in {runtime} but "
-                                  f"not in Wave and other runtimes: write `{meant}`. {runtime} "
-                                  f"reads it as `{meant}`; Wave and other runtimes accept only "
-                                  "`true` and `false` and read it as `false`.",
+                                  f"`{name}: {shown(entry.node.text)}` relies on {runtime}'s "
+                                  f"reading of the word: write `{meant}`. {runtime} reads it as "
+                                  f"`{meant}`; Wave and other runtimes accept only `true` and "
+                                  "`false` and read it as `false`.",
                                   level=Severity.INFORMATION, fixes=[fix])
                 continue
-            accepted = ("`true`, `false`, `yes`, `no`, `on`, `off`, `1` and `0`"
-                        if ctx.profile.reads_boolean_words else "`true` and `false`")
-            yield ctx.finding("SK090", span,
-                              f"`{name}: {shown(entry.node.text)}` is read as `false`: write "
-                              f"`{meant}`. {capitalized(runtime)} accepts only {accepted}.",
+            yield ctx.finding("SK090", span, _misread_word(ctx, name, entry.node.text, meant),
                               fixes=[fix])
         else:
             fixes = [Fix(f"Write `{v}`", [TextEdit(entry.node.content_span, v)])
@@ -61,6 +57,23 @@ def boolean_literal(ctx: CheckContext) -> Iterator[Finding]:
                               f"{type_name(entry.value) if word == '' else f'`{shown(word)}`'}: "
                               "write one of the two. The setting is ignored.",
                               level=Severity.ERROR, fixes=fixes)
+
+
+def _misread_word(ctx: CheckContext, name: str, written: str, meant: str) -> str:
+    """SK090 when the target reads `yes`/`no`-style words as `false`. An aggregate's members
+    differ: those that read the words (Claude Code) are named, not folded into "every runtime"."""
+    profile = ctx.profile
+    head = f"`{name}: {shown(written)}` is read as `false`"
+    readers = [m.runtime for m in profile.members if m.reads_boolean_words]
+    if profile.kind == "aggregate" and readers:
+        from wave_lsp.core.checking.loading import runtime_names  # (loading imports the rules)
+
+        return (f"{head} by Wave and other runtimes: write `{meant}`. They accept only `true` "
+                f"and `false`; {runtime_names(readers)} read{'s' if len(readers) == 1 else ''} "
+                f"the word as `{meant}`.")
+    accepted = ("`true`, `false`, `yes`, `no`, `on`, `off`, `1` and `0`"
+                if profile.reads_boolean_words else "`true` and `false`")
+    return f"{head}: write `{meant}`. {capitalized(profile.runtime)} accepts only {accepted}."
 
 
 @check("SK091")

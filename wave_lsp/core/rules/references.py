@@ -479,9 +479,9 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
         span = Span(match.start(1), match.start(1) + len(match.group(1).rstrip(".:!?")))
         finding = ctx.finding("SK150", span,
                               f"`@{shown(raw)}` names a file that does not exist, so the model "
-                              "never sees it: fix the path or add the file. "
-                              f"{capitalized(ctx.profile.runtime)} attaches `@` files when the "
-                              f"skill is invoked, resolved against {where}, and drops a missing "
+                              f"never sees it: fix the path or add the file. {_attacher(ctx)} "
+                              f"when the skill is invoked, resolved against {where}, and "
+                              f"drop{'' if ctx.profile.kind == 'aggregate' else 's'} a missing "
                               "one silently.")
         if not raw.startswith(("~", "/")) and ctx.location.scope != "project":
             # only a project's own skill (`.claude/skills/`) runs with this project as its
@@ -489,6 +489,14 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
             # and whether that has the file is unknown here
             finding.confidence = Confidence.HEURISTIC
         yield finding
+
+
+def _attacher(ctx: CheckContext) -> str:
+    """Who attaches `@` files (SK150): the target's runtime, or for an aggregate the runtimes that
+    do (not every member does)."""
+    if ctx.profile.kind == "aggregate":
+        return "The runtimes that attach `@` files do so"
+    return f"{capitalized(ctx.profile.runtime)} attaches `@` files"
 
 
 _SCHEME_LIKE = re.compile(r"^[A-Za-z][\w+.-]*:")

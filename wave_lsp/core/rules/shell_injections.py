@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -248,7 +248,7 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
             yield ctx.finding("SK121", injection.span,
                               "Break this pattern, e.g. `! `cmd`` with a space, if it is meant "
                               f"as an example: `{shown(injection.pattern)}` is {where}, but "
-                              f"{ctx.profile.runtime} matches injections in code too. It runs "
+                              f"{_matchers(ctx)} in code too. It runs "
                               f"{checked}, and its output replaces the text.")
         if injection.empty:
             yield ctx.finding("SK126", injection.span,
@@ -277,18 +277,25 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
                               f"({_no_lookbehind_runtimes()} among them).")
 
 
+def _matchers(ctx: CheckContext) -> str:
+    """Who matches injections inside code (SK121): the target's runtime, or for an aggregate the
+    runtimes that run injections at all (not every member does)."""
+    if ctx.profile.kind == "aggregate":
+        return "the runtimes that run injections match them"
+    return f"{ctx.profile.runtime} matches injections"
+
+
 def _lookbehind_runtimes() -> str:
     """The runtimes that run an injection only after white space (SK122)."""
-    return _names(p.runtime for p in PROFILES.values() if p.kind == "runtime"
-                  and p.runs_injections and p.injection_needs_lookbehind)
+    from wave_lsp.core.checking.loading import runtime_names  # (loading imports the rules)
+
+    return runtime_names(p.runtime for p in PROFILES.values() if p.kind == "runtime"
+                         and p.runs_injections and p.injection_needs_lookbehind)
 
 
 def _no_lookbehind_runtimes() -> str:
     """The runtimes that run an injection after any character (SK122)."""
-    return _names(p.runtime for p in PROFILES.values() if p.kind == "runtime"
-                  and p.runs_injections and not p.injection_needs_lookbehind)
+    from wave_lsp.core.checking.loading import runtime_names
 
-
-def _names(runtimes: Iterable[str]) -> str:
-    names = list(runtimes)
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+    return runtime_names(p.runtime for p in PROFILES.values() if p.kind == "runtime"
+                         and p.runs_injections and not p.injection_needs_lookbehind)
