@@ -14,6 +14,11 @@ the field is missing). It is offered only
 when no rule matched; a deny or ask rule in a settings file is the user's decision. SK121 counts an
 injection as "in an example" when its `!` lies inside inline code or inside a fenced block that is
 not itself the ```` ```! ```` injection.
+
+Messages (docs/design/rules.md *How a message reads*): SK123's first sentence gives the advice its
+decision allows (`_denied_advice`: the exact command's allow rule only when a rule can allow it),
+then quotes the runtime's error as it reads; SK121 and SK122 lead with the advice, because the
+pattern they quote may hold backticks and sentence stops of its own.
 """
 
 from __future__ import annotations
