@@ -371,7 +371,7 @@ def test_sk086_suggests_only_variables_the_target_substitutes(tmp_path, target, 
     back; it offers the skill-folder variables the target substitutes in rules."""
     text = fm(NAME, DESC, f"allowed-tools: Bash(${{{written}}}/run.sh)")
     (finding,) = [f for f in run(tmp_path, text, target=target).findings if f.code == "SK086"]
-    offered = re.findall(r"`\$\{(\w+)\}`", finding.message.split("Use ", 1)[1])
+    offered = re.findall(r"`\$\{(\w+)\}`", finding.message.split(": use ", 1)[1])
     assert offered == suggested, finding.message
 
 

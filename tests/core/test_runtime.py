@@ -169,7 +169,7 @@ def test_collision_message_names_the_winner_and_the_reason(tmp_path: Path) -> No
     (tmp_path / ".git").mkdir()
     loser = run(tmp_path, text, target="claude-code", relpath=".claude/skills/my-skill/SKILL.md")
     (finding,) = [f for f in loser.findings if f.code == "SK130"]
-    assert "personal `~/.claude/skills` beats project" in finding.message
+    assert "Personal `~/.claude/skills` beats project" in finding.message
     assert "never loaded" in finding.message
     assert finding.related[0].path == str(home_copy)
     winner = run(tmp_path, text, target="wave", relpath=".claude/skills/my-skill/SKILL.md")

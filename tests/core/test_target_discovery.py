@@ -120,7 +120,7 @@ def test_opencode_keeps_the_outer_folders_skill_of_a_name(repo: Path) -> None:
     report = run(repo, _skill("deploy"), target="opencode",
                  relpath="sub/.agents/skills/deploy/SKILL.md", home=repo.parent / "home")
     sk130 = [f for f in report.findings if f.code == "SK130"]
-    assert len(sk130) == 1 and "This one is never loaded" in sk130[0].message
+    assert len(sk130) == 1 and "so this one is never loaded" in sk130[0].message
 
 
 def test_codex_keeps_both_walked_skills_of_a_name(repo: Path) -> None:

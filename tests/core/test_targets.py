@@ -560,7 +560,7 @@ def test_the_language_server_chooses_per_file_unless_configured(tmp_path: Path) 
 @pytest.mark.parametrize(("target", "says"), [
     ("codex", "Codex loads them all, and a plain `$my-skill` selects none of them"),  # §9.2
     ("copilot", "wins"),  # the first one of a name wins
-    ("gemini-cli", "project `.agents/skills` beats project `.gemini/skills`"),  # §9.2 the tiers
+    ("gemini-cli", "Project `.agents/skills` beats project `.gemini/skills`"),  # §9.2 the tiers
 ])
 def test_name_collisions_per_runtime(target: str, says: str, tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
@@ -645,7 +645,8 @@ def test_opencode_the_last_skill_loaded_wins(tmp_path: Path) -> None:
     report = run(tmp_path, GOOD, target="opencode", relpath=".agents/skills/my-skill/SKILL.md",
                  files={".opencode/skills/other/SKILL.md": GOOD})
     [collision] = [f for f in report.findings if f.code == "SK130"]
-    assert "wins: project `.opencode/skills` beats project `.agents/skills`" in collision.message
+    assert ("wins, so this one is never loaded: rename one of them. Project `.opencode/skills` "
+            "beats project `.agents/skills`") in collision.message
 
 
 @pytest.mark.parametrize(("skills", "target", "over"), [

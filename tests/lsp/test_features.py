@@ -228,6 +228,6 @@ async def test_sk086_under_claude_code_does_not_suggest_the_variable_it_reports(
     uri = open_document(client, workspace / ".claude/skills/vars/SKILL.md", text)
     (finding,) = [d for d in await diagnostics(client, uri) if d.code == "SK086"]
     assert finding.message.startswith("`${WAVE_SKILL_DIR}` is not a variable this runtime knows")
-    advice = finding.message.split("Use ", 1)[1]
+    advice = finding.message.split(": use ", 1)[1]
     assert "${CLAUDE_SKILL_DIR}" in advice and "WAVE_SKILL_DIR" not in advice, finding.message
     assert finding.range.start == position_of(text, "${WAVE_SKILL_DIR}", 0, encoding_of(client))

@@ -243,8 +243,8 @@ def _refuse_collision(skill: _Skill, new_invocation: str, index: SkillIndex) -> 
     taken = [entry.path for entry in index.named(new_invocation)
              if not _same_file(entry.path, skill.path)]
     if taken:
-        raise RenameError(f"A skill named `{new_invocation}` already exists ({taken[0]}): two "
-                          "skills of one name collide (SK130).")
+        raise RenameError(f"A skill named `{new_invocation}` already exists ({taken[0]}): "
+                          "choose another name. Two skills of one name collide (SK130).")
 
 
 def _folder_rename(skill: _Skill, new_name: str) -> FolderRename | None:

@@ -9,7 +9,14 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import capped, closest, type_name, value_region
+from wave_lsp.core.rules.helpers import (
+    capitalized,
+    capped,
+    closest,
+    shown,
+    type_name,
+    value_region,
+)
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.toolrules import (
     SHELL_TOOLS,
@@ -49,12 +56,12 @@ def allowed_tools_type(ctx: CheckContext) -> Iterator[Finding]:
         for item in entry.node.items:
             if item.kind != "scalar" or not isinstance(item.value(), str):
                 yield ctx.finding("SK080", item.content_span,
-                                  f"This entry is {type_name(item.value())}: runtimes drop entries "
-                                  "that are not strings. Write the rule as text (`- Read`).")
+                                  f"This entry is {type_name(item.value())}: write the rule as "
+                                  "text (`- Read`). Runtimes drop entries that are not strings.")
         return
     yield ctx.finding("SK080", ctx.entry_span(entry),
-                      f"`allowed-tools` is {type_name(entry.value)}: runtimes drop it, so nothing "
-                      "is pre-approved. Write a list of rules (`- Read`) or one string.")
+                      f"`allowed-tools` is {type_name(entry.value)}: write a list of rules "
+                      "(`- Read`) or one string. Runtimes drop it, so nothing is pre-approved.")
 
 
 @check("SK081")
@@ -73,15 +80,15 @@ def allowed_tools_form(ctx: CheckContext) -> Iterator[Finding]:
         if spaced:
             yield ctx.finding(
                 "SK081", span,
-                f"Wave splits a string on commas only, so `{spaced[0]}` is one bogus entry. "
-                "Write a YAML list (or separate the rules with commas).",
+                f"Wave reads `{shown(spaced[0])}` as one bogus entry: write a YAML list (or "
+                "separate the rules with commas). Wave splits a string on commas only.",
                 fixes=[_to_list_fix(ctx, entry, rules)])
     elif node.kind == "sequence" and ctx.profile.needs_spec_tools_string and rules:
         joined = " ".join(rules)
         yield ctx.finding(
             "SK081", span,
-            "The open spec writes `allowed-tools` as one space-separated string "
-            f"(`{joined}`); a list is not the spec form.",
+            "`allowed-tools` is a list, which is not the open spec's form: write it as one "
+            f"space-separated string (`{joined}`).",
             fixes=[Fix("Convert to a space-separated string",
                        [TextEdit(value_region(ctx.text, entry.key, entry.node), f" {joined}")])])
     elif (node.kind == "scalar" and ctx.profile.needs_spec_tools_string
@@ -89,7 +96,8 @@ def allowed_tools_form(ctx: CheckContext) -> Iterator[Finding]:
           and "," in entry.value):
         joined = " ".join(rules)
         yield ctx.finding("SK081", span,
-                          "The open spec separates `allowed-tools` rules with spaces, not commas.",
+                          "`allowed-tools` separates its rules with commas: use spaces instead, "
+                          "as the open spec does.",
                           fixes=[Fix("Separate the rules with spaces",
                                      [TextEdit(node.content_span, joined)])])
 
@@ -109,46 +117,49 @@ def tool_rules(ctx: CheckContext) -> Iterator[Finding]:
         rule = parse_rule(item.text)
         if not rule.well_formed:
             yield ctx.finding("SK082", item.span,
-                              f"`{item.text}` is not `Tool` or `Tool(content)`: {rule.problem}. "
-                              "It is read as a tool name and never matches.")
+                              f"`{shown(item.text)}` is not `Tool` or `Tool(content)` "
+                              f"({rule.problem}): rewrite it in one of those forms. It is read "
+                              "as a tool name and never matches.")
             continue
         yield from _tool_name(ctx, item, rule.tool)
         if rule.tool == "*" or (rule.tool in SHELL_TOOLS and (rule.content or "").strip() in
                                 ("", "*", "* *")):
             yield ctx.finding("SK085", item.span,
-                              f"`{item.text}` pre-approves every shell command for whoever "
-                              "installs the skill. List the commands it needs, e.g. "
-                              "`Bash(git status)`.")
+                              f"`{shown(item.text)}` pre-approves every shell command for "
+                              "whoever installs the skill: list the commands it needs instead, "
+                              "e.g. `Bash(git status)`.")
         content = rule.content or ""
         if rule.tool in SHELL_TOOLS and ":*" in content and not content.endswith(":*"):
             yield ctx.finding("SK084", item.span,
-                              f"`:*` is only recognised at the end of a rule; in `{item.text}` "
-                              "the colon is a literal character and the rule never matches. Use "
-                              "`*` with a space (`Bash(git * push)`).")
+                              f"In `{shown(item.text)}`, `:*` is not at the end of the rule: "
+                              "use `*` with a space (`Bash(git * push)`). `:*` is only "
+                              "recognised at the end of a rule; elsewhere the colon is a literal "
+                              "character and the rule never matches.")
         yield from _placeholders(ctx, item)
         parameter = re.match(r"([a-z_]+):", content)
         if (parameter and parameter.group(1) in PARAMETERS.get(rule.tool, ())
                 and not content.endswith(":*")):
             yield ctx.finding("SK087", item.span,
-                              f"`{item.text}` is a parameter rule, which is valid only in deny "
-                              "and ask lists; in allowed-tools it is ignored with a warning. "
-                              f"Write the pattern directly (`{rule.tool}("
-                              f"{content[parameter.end():].strip()})`).")
+                              f"`{shown(item.text)}` is a parameter rule, which allowed-tools "
+                              "ignores with a warning: write the pattern directly "
+                              f"(`{rule.tool}({content[parameter.end():].strip()})`). Parameter "
+                              "rules are valid only in deny and ask lists.")
 
 
 def _tool_name(ctx: CheckContext, item: Entry, tool: str) -> Iterator[Finding]:
     if tool == "*" or is_known_tool(tool):
         return
     suggestion = closest(tool, known_tools())
-    hint = f" Did you mean `{suggestion}`?" if suggestion else ""
+    advice = (f"change it to `{suggestion}` if that is the tool meant" if suggestion
+              else "fix the tool name or remove the rule")
     fixes = []
     if suggestion and item.exact:
         start = item.span.start
         fixes.append(Fix(f"Replace with `{suggestion}`",
                          [TextEdit(Span(start, start + len(tool)), suggestion)], preferred=True))
     yield ctx.finding("SK083", item.span,
-                      f"`{tool}` is not a tool the runtime knows, so this rule never matches."
-                      f"{hint}", fixes=fixes)
+                      f"`{shown(tool)}` is not a tool the runtime knows, so this rule never "
+                      f"matches: {advice}.", fixes=fixes)
 
 
 def _placeholders(ctx: CheckContext, item: Entry) -> Iterator[Finding]:
@@ -166,13 +177,14 @@ def _placeholders(ctx: CheckContext, item: Entry) -> Iterator[Finding]:
         span = item.span
         if item.exact:
             span = Span(span.start + match.start(), span.start + match.end())
-        consequence = (f"{ctx.profile.runtime} will not substitute it and drops the rule with a "
-                       "notice" if ctx.profile.drops_unresolved_tool_rules
-                       else "it stays literal and the rule never matches")
+        consequence = (f"{capitalized(ctx.profile.runtime)} will not substitute it and drops "
+                       "the rule with a notice" if ctx.profile.drops_unresolved_tool_rules
+                       else "It stays literal and the rule never matches")
         # suggest only the skill-folder variables this target substitutes (under claude-code,
         # `${WAVE_SKILL_DIR}` is itself the unknown one)
         usable = [f"`${{{v}}}`" for v in ("WAVE_SKILL_DIR", "CLAUDE_SKILL_DIR")
                   if v != name and ctx.profile.expands(v)
                   and (entry := variable(v)) is not None and entry.in_rules]
-        advice = (f" Use {' or '.join(usable)} for files of the skill itself." if usable else "")
-        yield ctx.finding("SK086", span, f"{reason}: {consequence}.{advice}")
+        advice = (f"use {' or '.join(usable)} for files of the skill itself" if usable
+                  else "write the rule without it")
+        yield ctx.finding("SK086", span, f"{reason}: {advice}. {consequence}.")

@@ -12,7 +12,7 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
-from wave_lsp.core.rules.helpers import closest, shown, type_name
+from wave_lsp.core.rules.helpers import capitalized, closest, shown, type_name
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import truthy
 from wave_lsp.core.runtime.toolrules import entries
@@ -41,16 +41,13 @@ def boolean_literal(ctx: CheckContext) -> Iterator[Finding]:
             if truthy(entry.value, ctx.profile.reads_boolean_words) is not None:
                 # the runtime reads the word as meant: only other runtimes misread it
                 yield ctx.finding("SK090", span,
-                                  f"`{name}: {shown(entry.node.text)}` works in {runtime}, which "
-                                  f"reads it as `{meant}`; Wave and other runtimes accept only "
-                                  f"`true` and `false` and read it as `false`. Write `{meant}`.",
+                                  f"`{name}: {shown(entry.node.text)}` relies on {runtime}'s "
+                                  f"reading of the word: write `{meant}`. {runtime} reads it as "
+                                  f"`{meant}`; Wave and other runtimes accept only `true` and "
+                                  "`false` and read it as `false`.",
                                   level=Severity.INFORMATION, fixes=[fix])
                 continue
-            accepted = ("`true`, `false`, `yes`, `no`, `on`, `off`, `1` and `0`"
-                        if ctx.profile.reads_boolean_words else "`true` and `false`")
-            yield ctx.finding("SK090", span,
-                              f"`{name}: {shown(entry.node.text)}`: {runtime} accepts only "
-                              f"{accepted}, so this is read as `false`. Write `{meant}`.",
+            yield ctx.finding("SK090", span, _misread_word(ctx, name, entry.node.text, meant),
                               fixes=[fix])
         else:
             fixes = [Fix(f"Write `{v}`", [TextEdit(entry.node.content_span, v)])
@@ -58,7 +55,25 @@ def boolean_literal(ctx: CheckContext) -> Iterator[Finding]:
             yield ctx.finding("SK090", span,
                               f"`{name}` must be `true` or `false`, not "
                               f"{type_name(entry.value) if word == '' else f'`{shown(word)}`'}: "
-                              "the setting is ignored.", level=Severity.ERROR, fixes=fixes)
+                              "write one of the two. The setting is ignored.",
+                              level=Severity.ERROR, fixes=fixes)
+
+
+def _misread_word(ctx: CheckContext, name: str, written: str, meant: str) -> str:
+    """SK090 when the target reads `yes`/`no`-style words as `false`. An aggregate's members
+    differ: those that read the words (Claude Code) are named, not folded into "every runtime"."""
+    profile = ctx.profile
+    head = f"`{name}: {shown(written)}` is read as `false`"
+    readers = [m.runtime for m in profile.members if m.reads_boolean_words]
+    if profile.kind == "aggregate" and readers:
+        from wave_lsp.core.checking.loading import runtime_names  # (loading imports the rules)
+
+        return (f"{head} by Wave and other runtimes: write `{meant}`. They accept only `true` "
+                f"and `false`; {runtime_names(readers)} read{'s' if len(readers) == 1 else ''} "
+                f"the word as `{meant}`.")
+    accepted = ("`true`, `false`, `yes`, `no`, `on`, `off`, `1` and `0`"
+                if profile.reads_boolean_words else "`true` and `false`")
+    return f"{head}: write `{meant}`. {capitalized(profile.runtime)} accepts only {accepted}."
 
 
 @check("SK091")
@@ -71,9 +86,9 @@ def unreachable_skill(ctx: CheckContext) -> Iterator[Finding]:
     if truthy(hidden.value, words) is False and truthy(no_model.value, words) is True:
         yield ctx.finding(
             "SK091", ctx.entry_span(hidden),
-            "`user-invocable: false` hides the skill from the `/` menu and "
-            "`disable-model-invocation: true` keeps the model from invoking it: nobody can ever "
-            "run this skill. Remove one of the two.",
+            "Nobody can ever run this skill: remove `user-invocable: false` or "
+            "`disable-model-invocation: true`. The first hides the skill from the `/` menu and "
+            "the second keeps the model from invoking it.",
             related=[Related("`disable-model-invocation: true`", span=no_model.key.span)])
 
 
@@ -86,7 +101,8 @@ def context_value(ctx: CheckContext) -> Iterator[Finding]:
                      preferred=True)]
         yield ctx.finding("SK092", ctx.entry_span(entry),
                           f"`context: {shown(str(located.issue.value))}` runs the skill inline: "
-                          "only the exact value `fork` forks a sub-agent (or write `inline`).",
+                          "write `fork` to fork a sub-agent (only that exact value does), or "
+                          "`inline`.",
                           fixes=fixes)
 
 
@@ -108,8 +124,9 @@ def agent_without_fork(ctx: CheckContext) -> Iterator[Finding]:
                              [TextEdit(Span(line_start, line_start),
                                        f"{indent}context: fork{newline}")], preferred=True))
         yield ctx.finding("SK093", entry.key.span,
-                          f"`{name}` applies only to forked skills, and this skill has no "
-                          "`context: fork`: it is ignored.", fixes=fixes)
+                          f"`{name}` is ignored, because this skill has no `context: fork`: add "
+                          f"`context: fork`, or remove `{name}`. It applies only to forked "
+                          "skills.", fixes=fixes)
 
 
 @check("SK094")
@@ -122,13 +139,14 @@ def unknown_agent(ctx: CheckContext) -> Iterator[Finding]:
     if agent in builtins or any(path.is_file() for path in _agent_files(ctx, agent)):
         return
     suggestion = closest(agent, builtins)
-    hint = f" Did you mean `{suggestion}`?" if suggestion else ""
+    advice = (f"change it to `{suggestion}` if that is the agent meant, or add the agent's file"
+              if suggestion else "use a built-in agent or add the agent's file")
     fixes = ([Fix(f"Use `{suggestion}`", [TextEdit(entry.node.content_span, suggestion)],
                   preferred=True)] if suggestion else [])
     yield ctx.finding("SK094", ctx.entry_span(entry),
-                      f"`agent: {shown(agent)}` is neither a built-in agent "
-                      f"({', '.join(builtins)}) nor an agent file in `.wave/agents/` or "
-                      f"`.claude/agents/`.{hint}", fixes=fixes)
+                      f"`agent: {shown(agent)}` is neither a built-in agent nor an agent file: "
+                      f"{advice}. The built-in agents are {', '.join(builtins)}; agent files are "
+                      "looked up in `.wave/agents/` and `.claude/agents/`.", fixes=fixes)
 
 
 def _agent_files(ctx: CheckContext, agent: str) -> list[Path]:
@@ -154,8 +172,8 @@ def effort_value(ctx: CheckContext) -> Iterator[Finding]:
         fixes = ([Fix(f"Write `{suggestion}`", [TextEdit(entry.node.content_span, suggestion)],
                       preferred=True)] if suggestion else [])
         yield ctx.finding("SK095", ctx.entry_span(entry),
-                          f"`effort: {shown(str(entry.value))}` is not a valid level "
-                          f"({', '.join(levels)} or a positive integer): it is ignored.",
+                          f"`effort: {shown(str(entry.value))}` is not a valid level, so it is "
+                          f"ignored: write one of {', '.join(levels)} or a positive integer.",
                           fixes=fixes)
 
 
@@ -165,8 +183,8 @@ def shell_value(ctx: CheckContext) -> Iterator[Finding]:
         entry = ctx.field("shell")
         assert entry is not None
         yield ctx.finding("SK096", ctx.entry_span(entry),
-                          f"`shell: {shown(str(entry.value))}` is not recognised: Claude Code "
-                          "falls back to bash with a warning. Write `bash` or `powershell`.")
+                          f"`shell: {shown(str(entry.value))}` is not recognised: write `bash` "
+                          "or `powershell`. Claude Code falls back to bash with a warning.")
 
 
 @check("SK097")
@@ -180,9 +198,10 @@ def model_value(ctx: CheckContext) -> Iterator[Finding]:
             r"[\w.-]+/[\w.:/-]+", model):
         return
     yield ctx.finding("SK097", ctx.entry_span(entry),
-                      f"`model: {shown(model)}` is not `inherit`, a known alias "
-                      f"({', '.join(a for a in aliases if a != 'inherit')}) or a model id the "
-                      "runtime recognises: the session's model runs the skill instead.")
+                      f"`model: {shown(model)}` is not `inherit`, a known alias or a model id "
+                      "the runtime recognises: write one of those (the aliases are "
+                      f"{', '.join(a for a in aliases if a != 'inherit')}). The session's model "
+                      "runs the skill instead.")
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -200,17 +219,19 @@ def arguments_names(ctx: CheckContext) -> Iterator[Finding]:
         return
     for item in non_scalar_items(entry.node):
         yield ctx.finding("SK098", item.content_span,
-                          f"An argument name must be a word, not {type_name(item.value())}.")
+                          f"An argument name must be a word, not {type_name(item.value())}: "
+                          "write a name.")
     seen: set[str] = set()
     for written in entries(entry.node, ctx.text, separators=" \t"):
         name = written.text
         if name.isdigit():
-            problem = "is numeric and is dropped (positions already have `$N`)"
+            problem = ("is numeric and is dropped: remove it or use a word (positions already "
+                       "have `$N`)")
         elif name in seen:
-            problem = "is declared twice"
+            problem = "is declared twice: remove one of them"
         elif not _IDENTIFIER.fullmatch(name):
-            problem = ("is not an identifier (`[A-Za-z_][A-Za-z0-9_]*`); the runtime builds a "
-                       "regular expression from it unescaped")
+            problem = ("is not an identifier: rename it to match `[A-Za-z_][A-Za-z0-9_]*`. The "
+                       "runtime builds a regular expression from it unescaped")
         else:
             seen.add(name)
             continue
@@ -218,7 +239,8 @@ def arguments_names(ctx: CheckContext) -> Iterator[Finding]:
     if entry.node.kind == "sequence":
         for item in entry.node.items:
             if item.kind == "scalar" and not item.text.strip():
-                yield ctx.finding("SK098", item.span, "An empty argument name is dropped.")
+                yield ctx.finding("SK098", item.span,
+                                  "An empty argument name is dropped: write a name or remove it.")
 
 
 @check("SK099")
@@ -236,13 +258,15 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
                                                 if i.kind == "scalar" and not i.is_plain
                                                 and not isinstance(i.value(), str)]:
         yield ctx.finding("SK099", item.content_span,
-                          f"A `paths` pattern must be text, not {type_name(item.value())}.")
+                          f"A `paths` pattern must be text, not {type_name(item.value())}: "
+                          "write it as text.")
     from wave_lsp.core.runtime.conditional import path_patterns  # only for a skill with `paths`
 
     patterns = path_patterns(entry.value)
     if not patterns:
         yield ctx.finding("SK099", ctx.entry_span(entry),
-                          "`paths` holds no pattern: the skill is treated as unconditional.")
+                          "`paths` holds no pattern, so the skill is treated as unconditional: "
+                          "add patterns, or remove `paths`.")
         return
     if all(p.strip("/") == "**" for p in patterns):
         yield ctx.finding("SK099", ctx.entry_span(entry),
@@ -255,8 +279,8 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
             pathspec.GitIgnoreSpec.from_lines([pattern])
         except Exception as error:  # pathspec raises several error types for bad patterns
             yield ctx.finding("SK099", ctx.entry_span(entry),
-                              f"`{shown(pattern)}` is not a valid gitignore-style pattern "
-                              f"({error}): it never matches.")
+                              f"`{shown(pattern)}` is not a valid gitignore-style pattern, so "
+                              f"it never matches: fix or remove it ({error}).")
 
 
 def non_scalar_items(node: YamlNode) -> list[YamlNode]:
@@ -273,22 +297,24 @@ def hooks_schema(ctx: CheckContext) -> Iterator[Finding]:
         fixes: list[Fix] = []
         if issue.on_key:
             suggestion = closest(str(issue.value), events, 4)
-            message = f"`{issue.value}` is not a hook event."
+            message = (f"`{shown(str(issue.value))}` is not a hook event: "
+                       + (f"rename it to `{suggestion}` if that is the event meant."
+                          if suggestion else "use a hook event or remove it."))
             if suggestion:
-                message += f" Did you mean `{suggestion}`?"
                 fixes.append(Fix(f"Rename to `{suggestion}`",
                                  [TextEdit(node.content_span, suggestion)], preferred=True))
         elif issue.keyword == "required":
-            message = "Each hooks entry needs a `hooks:` list of `{type, …}` items."
+            message = ("This hooks entry is incomplete: add what is missing (each hooks entry "
+                       "needs a `hooks:` list of `{type, …}` items).")
         elif issue.keyword == "enum":
             message = (f"Hook type `{shown(str(issue.value))}` is not one of "
-                       f"{', '.join(issue.schema['enum'])}.")
+                       f"{', '.join(issue.schema['enum'])}: use one of them.")
         elif issue.keyword == "type":
             where = ".".join(str(p) for p in issue.path) or "hooks"
             message = (f"`{where}` is {type_name(issue.value)}, expected "
-                       f"{issue.schema.get('type')}.")
+                       f"{issue.schema.get('type')}: fix its type.")
         else:
-            message = issue.message
+            message = f"Fix this `hooks` value: {issue.message}."
         yield ctx.finding("SK100", node.content_span if len(node.content_span) else
                           node.span, f"{message} An invalid `hooks` block is dropped as a whole: "
                           "none of its hooks run.", fixes=fixes)

@@ -43,7 +43,7 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import Reference, escapes, find_references, skill_files
 from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest, shown
+from wave_lsp.core.rules.helpers import about_writing_skills, capitalized, capped, closest, shown
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.workspace.disk_view import DIRECTORY, DiskView
 
@@ -174,20 +174,24 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
     if exists and not alone and context is not None and (target == context
                                                          or context in target.parents):
         return None  # installed together with the skill (plugin) or part of its project
-    message = (f"`{shown(reference.target)}` {reason}: a skill is installed as its folder, so the "
-               "file will not be there on other machines.")
+    head = f"`{shown(reference.target)}` {reason}"
+    message = (f"{head}: {_KEEP_INSIDE}. A skill is installed as its folder, so the file will not "
+               "be there on other machines.")
     if exists and alone and not reference.absolute:
         return _less_sure(ctx.finding(
-            "SK113", reference.span, f"`{shown(reference.target)}` {reason}: it exists in this "
-            "repository, but no plugin or project here loads the skill, so it is installed as its "
-            "folder alone (copied, or `npx skills add`) and the file will not be there."),
-            reference)
+            "SK113", reference.span, f"{head}: {_KEEP_INSIDE}. It exists in this repository, but "
+            "no plugin or project here loads the skill, so it is installed as its folder alone "
+            "(copied, or `npx skills add`) and the file will not be there."), reference)
     if exists and ctx.profile.kind == "runtime" and not reference.absolute:
         return _less_sure(ctx.finding(
-            "SK113", reference.span, f"`{shown(reference.target)}` {reason}: it exists here, but "
-            "not where the folder is installed on its own.", level=Severity.INFORMATION),
-            reference)
+            "SK113", reference.span, f"{head}: {_KEEP_INSIDE} if the folder is ever installed on "
+            "its own. It exists here, but not where the folder is installed on its own.",
+            level=Severity.INFORMATION), reference)
     return _less_sure(ctx.finding("SK113", reference.span, message), reference)
+
+
+#: SK113's advice: what keeps the file with the skill wherever its folder goes
+_KEEP_INSIDE = "put the file in the skill folder and refer to it there"
 
 
 def _installed_alone(ctx: CheckContext) -> bool:
@@ -216,15 +220,17 @@ def _broken(ctx: CheckContext, reference: Reference, files: list[str],
             where: str = "the skill folder") -> Finding:
     written = reference.target.removeprefix("./")
     suggestion = closest(written, files) or _same_file_name(written, files)
-    message = f"`{shown(reference.target)}` does not exist in {where}."
+    advice = []
     if reference.kind == "link" and _HOST.match(reference.target):
-        message += (f" It looks like a web address without a scheme: write "
-                    f"`https://{shown(reference.target)}`.")
+        advice.append(f"write `https://{shown(reference.target)}` (it looks like a web address "
+                      "without a scheme)")
     fixes = []
     if suggestion is not None:
         prefix = "./" if reference.target.startswith("./") else ""
-        message += f" Did you mean `{suggestion}`?"
+        advice.append(f"change it to `{suggestion}` if that is the file meant")
         fixes.append(ctx.replace_fix(f"Change to `{suggestion}`", reference.span, prefix + suggestion))
+    message = (f"`{shown(reference.target)}` does not exist: "
+               f"{', or '.join(advice) or 'fix the path or add the file'}. It is not in {where}.")
     finding = ctx.finding("SK112", reference.span, message, fixes=fixes, target=reference.target)
     if reference.kind == "bare" and not _meant_as_own_file(ctx, reference):
         finding.confidence = Confidence.HEURISTIC
@@ -358,8 +364,8 @@ def reference_cycle(ctx: CheckContext) -> Iterator[Finding]:
         reported.add(frozenset(cycle))
         path = " → ".join(p.relative_to(root).as_posix() for p in [*cycle, cycle[0]])
         yield ctx.finding("SK114", reference.span,
-                          f"Helper files link each other in a cycle ({path}): a model that "
-                          "follows links may loop. Link the helper files from SKILL.md only.")
+                          "Helper files link each other in a cycle: link the helper files from "
+                          f"SKILL.md only. A model that follows links may loop ({path}).")
 
 
 def _helper(reference: Reference, folder: Path, root: Path, disk: DiskView) -> Path | None:
@@ -472,16 +478,25 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
                  else "the working directory (the project the skill is used in)")
         span = Span(match.start(1), match.start(1) + len(match.group(1).rstrip(".:!?")))
         finding = ctx.finding("SK150", span,
-                              f"`@{shown(raw)}` names a file that does not exist: "
-                              f"{ctx.profile.runtime} attaches `@` files when the skill is "
-                              f"invoked, resolved against {where}, and drops a missing one "
-                              "silently, so the model never sees it.")
+                              f"`@{shown(raw)}` names a file that does not exist, so the model "
+                              f"never sees it: fix the path or add the file. {_attacher(ctx)} "
+                              f"when the skill is invoked, resolved against {where}, and "
+                              f"drop{'' if ctx.profile.kind == 'aggregate' else 's'} a missing "
+                              "one silently.")
         if not raw.startswith(("~", "/")) and ctx.location.scope != "project":
             # only a project's own skill (`.claude/skills/`) runs with this project as its
             # working directory; a plugin's or a distributed skill runs in the user's project,
             # and whether that has the file is unknown here
             finding.confidence = Confidence.HEURISTIC
         yield finding
+
+
+def _attacher(ctx: CheckContext) -> str:
+    """Who attaches `@` files (SK150): the target's runtime, or for an aggregate the runtimes that
+    do (not every member does)."""
+    if ctx.profile.kind == "aggregate":
+        return "The runtimes that attach `@` files do so"
+    return f"{capitalized(ctx.profile.runtime)} attaches `@` files"
 
 
 _SCHEME_LIKE = re.compile(r"^[A-Za-z][\w+.-]*:")

@@ -14,6 +14,11 @@ the field is missing). It is offered only
 when no rule matched; a deny or ask rule in a settings file is the user's decision. SK121 counts an
 injection as "in an example" when its `!` lies inside inline code or inside a fenced block that is
 not itself the ```` ```! ```` injection.
+
+Messages (docs/design/rules.md *How a message reads*): SK123's first sentence gives the advice its
+decision allows (`_denied_advice`: the exact command's allow rule only when a rule can allow it),
+then quotes the runtime's error as it reads; SK121 and SK122 lead with the advice, because the
+pattern they quote may hold backticks and sentence stops of its own.
 """
 
 from __future__ import annotations
@@ -29,8 +34,9 @@ from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.injections import Injection, find_injections
 from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import capped, shown
+from wave_lsp.core.rules.helpers import capitalized, capped, shown
 from wave_lsp.core.rules.registry import check
+from wave_lsp.core.runtime.profiles import PROFILES
 
 if TYPE_CHECKING:
     from wave_lsp.core.runtime.preview import PlannedInjection
@@ -57,14 +63,17 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
         if not decision.allowed:
             fixes = [] if decision.rule is not None else [_allow_fix(ctx, planned)]
             yield ctx.finding("SK123", planned.injection.span,
-                              f"{permission_message(planned)}. The whole invocation aborts and "
-                              "nothing runs.", fixes=[fix for fix in fixes if fix is not None])
+                              f"`{shown(planned.shell_command)}` is not allowed, so the whole "
+                              "invocation aborts and nothing runs: "
+                              f"{_denied_advice(ctx, planned)}. The error reads: "
+                              f"{permission_message(planned).rstrip('.')}.",
+                              fixes=[fix for fix in fixes if fix is not None])
         elif decision.rule is not None and decision.rule.personal:
             yield ctx.finding("SK124", planned.injection.span,
-                              f"`{shown(planned.shell_command)}` is allowed only by "
-                              f"`{decision.rule.raw}` in your {decision.rule.where}: for anyone "
-                              "without that rule the invocation aborts. Add the rule to "
-                              "`allowed-tools`.", fixes=_optional(_allow_fix(ctx, planned)))
+                              f"Add `{decision.rule.raw}` to `allowed-tools`: "
+                              f"`{shown(planned.shell_command)}` is allowed only by that rule in "
+                              f"your {decision.rule.where}, so for anyone without it the "
+                              "invocation aborts.", fixes=_optional(_allow_fix(ctx, planned)))
         if decision.allowed:
             continue  # every part is allowed (a tool-wide `Bash` grant, a rule per part)
         split = split_command(planned.shell_command)
@@ -72,10 +81,36 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
         if split.compound or expansion:
             what = "several commands" if split.compound else f"a {expansion}"
             yield ctx.finding("SK125", planned.injection.command_span,
-                              f"`{shown(planned.injection.command)}` has {what}: every part must "
-                              "match an allow rule on its own, and prefix or wildcard rules never "
-                              "allow `$(…)`, backticks or `$VAR`. Split it into separate "
-                              "injections or move the logic into a script.")
+                              f"`{shown(planned.injection.command)}` has {what}: split it into "
+                              "separate injections or move the logic into a script. Every part "
+                              "must match an allow rule on its own, and prefix or wildcard rules "
+                              "never allow `$(…)`, backticks or `$VAR`.")
+
+
+def _denied_advice(ctx: CheckContext, planned: PlannedInjection) -> str:
+    """What the author can do about an injection the engine does not allow (SK123): the rule that
+    blocks it is the user's (change it, or let the model run the command, which may ask); a
+    guard of wave-lsp names its own cause; with no rule, the exact command's allow rule, unless
+    no rule can allow it."""
+    decision = planned.decision
+    rule = decision.rule
+    if rule is not None and rule.path is None and rule.source == "settings":
+        return "fix the settings file that cannot be used"
+    if rule is not None and rule.path is None and rule.source == "wave-lsp":
+        return "rename the folder whose name the command substitutes"
+    if rule is not None and decision.behavior == "deny":
+        return f"remove the injection, or change the deny rule `{rule.raw}` in {rule.where}"
+    if rule is not None:
+        return (f"ask the model to run the command instead, or change the ask rule `{rule.raw}` "
+                f"in {rule.where}")
+    if not decision.rule_can_allow:
+        return "ask the model to run the command instead (no allow rule can allow it here)"
+    from wave_lsp.core.runtime.permissions import narrowest_rule
+    from wave_lsp.core.runtime.preview import shell_tool
+
+    allow = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
+    return (f"add `{shown(allow, 60)}` to `allowed-tools`, or ask the model to run the command "
+            "instead")
 
 
 def _unchecked(ctx: CheckContext, injection: Injection) -> Finding:
@@ -87,13 +122,14 @@ def _unchecked(ctx: CheckContext, injection: Injection) -> Finding:
                                        and not profile.runs_injection_blocks):
         what = "this block" if injection.kind == "block" else "this pattern"
         return ctx.finding("SK120", injection.span,
-                           f"{profile.runtime} does not run `{command}`: the model reads "
-                           f"{what} as written, so a skill that relies on its output gets none. "
-                           "Ask the model to run the command instead.")
+                           f"{capitalized(profile.runtime)} does not run `{command}`: ask the "
+                           f"model to run the command instead. The model reads {what} as "
+                           "written, so a skill that relies on its output gets none.")
     return ctx.finding("SK120", injection.span,
-                       f"Runs `{command}` in a shell {profile.injections_run_when}, with no "
-                       f"permission check in {profile.runtime}; its output replaces the pattern "
-                       "and a failure does not stop the invocation.")
+                       f"Check that `{command}` is safe to run unchecked: {profile.runtime} runs "
+                       f"it in a shell {profile.injections_run_when}, with no permission check. "
+                       "Its output replaces the pattern and a failure does not stop the "
+                       "invocation.")
 
 
 def _optional(fix: Fix | None) -> list[Fix]:
@@ -107,9 +143,10 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
                decision.reason if decision.read_only else
                "allowed" if decision.allowed else f"not allowed ({decision.reason})")
     return ctx.finding("SK120", planned.injection.span,
-                       f"Runs `{shown(planned.shell_command)}` in a shell each time the skill is "
-                       f"invoked, before the model sees anything; its output replaces the pattern. "
-                       f"Permission: {verdict}.")
+                       f"`{shown(planned.shell_command)}` runs in a shell each time the skill is "
+                       "invoked, before the model sees anything: check that it is meant to run "
+                       f"on every invocation. Its output replaces the pattern. Permission: "
+                       f"{verdict}.")
 
 
 def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
@@ -200,10 +237,11 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
         code = structure.code_at(injection.span.start)
         if run is not None and injection.span not in run:
             yield ctx.finding("SK121", injection.span,
-                              f"`{shown(injection.pattern)}` is inside a code span: "
-                              f"{ctx.profile.runtime} leaves it as text and does not run it "
-                              "(since 2.1.332), but other runtimes, Wave among them, run it on "
-                              "every invocation. Break the pattern, e.g. `! `cmd`` with a space.")
+                              f"`{shown(injection.pattern)}` is inside a code span: break the "
+                              "pattern, e.g. `! `cmd`` with a space. "
+                              f"{capitalized(ctx.profile.runtime)} leaves it as text and does not "
+                              "run it (since 2.1.332), but other runtimes, Wave among them, run "
+                              "it on every invocation.")
         elif in_fence or (code is not None and injection.kind == "inline"):
             where = "inside a code block" if in_fence else "inside inline code"
             heading = _heading_before(structure, injection.span.start)
@@ -213,31 +251,56 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
                        if ctx.profile.injections_permission_checked
                        else f"{ctx.profile.injections_run_when}, with no permission check")
             yield ctx.finding("SK121", injection.span,
-                              f"`{shown(injection.pattern)}` is {where}, but "
-                              f"{ctx.profile.runtime} matches injections in code too: it runs "
-                              f"{checked}, and its output replaces the text. Break the "
-                              "pattern, e.g. `! `cmd`` with a space, if it is meant as an "
-                              "example.")
+                              "Break this pattern, e.g. `! `cmd`` with a space, if it is meant "
+                              f"as an example: `{shown(injection.pattern)}` is {where}, but "
+                              f"{_matchers(ctx)} in code too. It runs "
+                              f"{checked}, and its output replaces the text.")
         if injection.empty:
             yield ctx.finding("SK126", injection.span,
-                              "This injection has no command: the runtime skips it, and the "
-                              "pattern stays in the text.")
+                              "This injection has no command: write the command or remove the "
+                              "pattern. The runtime skips it, and the pattern stays in the text.")
     for span in capped(found.unclosed, MAX_INJECTION_FINDINGS):
         yield ctx.finding("SK126", span,
-                          "This ```` ```! ```` block has no closing ```` ``` ````: it is not "
-                          "recognised as a command (or swallows what follows once a fence "
-                          "appears). Close the fence.")
+                          "This ```` ```! ```` block has no closing ```` ``` ````: close the "
+                          "fence. It is not recognised as a command (or swallows what follows "
+                          "once a fence appears).")
     for span in capped(found.after_word, MAX_INJECTION_FINDINGS):
         pattern = shown(document.text[span.start:span.end])
         profile = ctx.profile
         if profile.runs_injections and not profile.injection_needs_lookbehind:
             yield ctx.finding("SK122", span,
-                              f"`{pattern}` follows a word character, but {profile.runtime} has "
-                              f"no white-space rule before `!`: it runs this as a command "
-                              f"{profile.injections_run_when}, with no permission check. Break "
-                              "the pattern (`! `x`` with a space) or move it into a code block "
-                              "with another fence.")
+                              "Break this pattern (`! `x`` with a space) or move it into a code "
+                              f"block with another fence: `{pattern}` follows a word character, "
+                              f"but {profile.runtime} has no white-space rule before `!`. It runs "
+                              f"this as a command {profile.injections_run_when}, with no "
+                              "permission check.")
         else:
             yield ctx.finding("SK122", span,
-                              f"`{pattern}` follows a word character, so current runtimes do not "
-                              "run it; loaders without the line-start rule would.")
+                              "Break this pattern (`! `x`` with a space) if it must never run: "
+                              f"`{pattern}` follows a word character, so {_lookbehind_runtimes()} "
+                              "do not run it; loaders without the line-start rule would "
+                              f"({_no_lookbehind_runtimes()} among them).")
+
+
+def _matchers(ctx: CheckContext) -> str:
+    """Who matches injections inside code (SK121): the target's runtime, or for an aggregate the
+    runtimes that run injections at all (not every member does)."""
+    if ctx.profile.kind == "aggregate":
+        return "the runtimes that run injections match them"
+    return f"{ctx.profile.runtime} matches injections"
+
+
+def _lookbehind_runtimes() -> str:
+    """The runtimes that run an injection only after white space (SK122)."""
+    from wave_lsp.core.checking.loading import runtime_names  # (loading imports the rules)
+
+    return runtime_names(p.runtime for p in PROFILES.values() if p.kind == "runtime"
+                         and p.runs_injections and p.injection_needs_lookbehind)
+
+
+def _no_lookbehind_runtimes() -> str:
+    """The runtimes that run an injection after any character (SK122)."""
+    from wave_lsp.core.checking.loading import runtime_names
+
+    return runtime_names(p.runtime for p in PROFILES.values() if p.kind == "runtime"
+                         and p.runs_injections and not p.injection_needs_lookbehind)

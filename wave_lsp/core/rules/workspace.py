@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Related
 from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.rules.helpers import capitalized
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import listing_entry
 
@@ -68,9 +69,10 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
         others = ", ".join(f"`{s.path}`" for s in rivals)
         yield ctx.finding("SK130", _name_span(ctx),
                           f"{len(rivals)} other skill{'s are' if len(rivals) > 1 else ' is'} also "
-                          f"named `{name}` ({others}): {profile.runtime} loads them all, and a "
-                          f"plain `{profile.command_sigil}{name}` selects none of them (only a "
-                          "linked mention with the path does). Rename one of them.",
+                          f"named `{name}`: rename one of them. {capitalized(profile.runtime)} "
+                          f"loads them all, and a plain `{profile.command_sigil}{name}` selects "
+                          "none of them (only a linked mention with the path does). "
+                          f"{_others(rivals)}: {others}.",
                           related=[Related(f"the other `{name}`", path=str(s.path))
                                    for s in rivals])
         return
@@ -80,17 +82,22 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
     if ahead:
         winner = ahead[0]
         yield ctx.finding("SK130", _name_span(ctx),
-                          f"Another skill is also named `{name}` and wins: "
-                          f"{why_wins(ctx.profile, winner, me)}. This one is never loaded. "
-                          "Rename one of them.",
+                          f"Another skill is also named `{name}` and wins, so this one is never "
+                          "loaded: rename one of them. "
+                          f"{capitalized(why_wins(ctx.profile, winner, me))}.",
                           related=[Related(f"the `{name}` that is loaded", path=str(winner.path))])
         return
     losers = ", ".join(f"`{s.path}`" for s in rivals)
     yield ctx.finding("SK130", _name_span(ctx),
                       f"{len(rivals)} other skill{'s are' if len(rivals) > 1 else ' is'} also named "
-                      f"`{name}` ({losers}); this one wins: "
-                      f"{why_wins(ctx.profile, me, rivals[0])}.",
+                      f"`{name}`, and this one wins: rename one of them if both should be loaded. "
+                      f"{capitalized(why_wins(ctx.profile, me, rivals[0]))}. "
+                      f"{_others(rivals)}: {losers}.",
                       related=[Related(f"shadowed `{name}`", path=str(s.path)) for s in rivals])
+
+
+def _others(rivals: list[RuntimeSkill]) -> str:
+    return "The others" if len(rivals) > 1 else "The other"
 
 
 @check("SK131")
@@ -106,15 +113,15 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
     if kept is None:
         return
     count = listing.count
-    what = ("only names are listed: this description is dropped" if listing.names_only
-            else f"each description keeps about {kept:,} characters, so this one is cut")
+    what = ("Only names are listed: this description is dropped" if listing.names_only
+            else f"Each description keeps about {kept:,} characters, so this one is cut")
     description = ctx.field("description")
     yield ctx.finding("SK131", ctx.entry_span(description)
                       if description is not None else _name_span(ctx),
                       f"The listing of the {count} model-visible skills needs "
                       f"{listing.full_chars:,} characters, over the {listing.budget:,}-character "
-                      f"budget: {what}. Shorten descriptions or set `disable-model-invocation` on "
-                      "skills that are only run by hand. (Information only: the real budget "
+                      "budget: shorten descriptions or set `disable-model-invocation` on skills "
+                      f"that are only run by hand. {what}. (Information only: the real budget "
                       "depends on the model's context window and on the other skills the user "
                       "has installed, and Claude Code drops the least-used descriptions first.)")
 
@@ -131,8 +138,8 @@ def command_shadowed(ctx: CheckContext) -> Iterator[Finding]:
     command = legacy_commands(ctx.profile, project, home).get(me.name)
     if command is not None:
         yield ctx.finding("SK132", _name_span(ctx),
-                          f"The legacy command `{command}` has the same name `/{me.name}`; the skill "
-                          "wins, so the command file is never used. Remove it.",
+                          f"The legacy command `/{me.name}` has this skill's name, and the skill "
+                          f"wins: remove the command file `{command}`. It is never used.",
                           related=[Related("the shadowed command", path=str(command))])
 
 
@@ -143,17 +150,17 @@ def ignored_skill_dir(ctx: CheckContext) -> Iterator[Finding]:
         return
     if "node_modules" in path.parts:
         yield ctx.finding("SK133", ctx.document.opener_span,
-                          "This skill lies under `node_modules`: runtimes skip such folders, so it "
-                          "is never loaded. Move it out.")
+                          "This skill lies under `node_modules`, so it is never loaded: move it "
+                          "out. Runtimes skip such folders.")
         return
     ignored = _ignored(ctx)
     if ignored:
         folder, ignore_file = ignored
         yield ctx.finding("SK133", ctx.document.opener_span,
                           f"`{folder}/`, which holds this skill's skills folder, is ignored by "
-                          f"`{ignore_file}`: Claude Code skips a nested skills folder that git "
-                          "ignores, so this skill is never loaded. Move it out, or stop ignoring "
-                          "the folder.")
+                          f"`{ignore_file}`, so this skill is never loaded: move it out, or stop "
+                          "ignoring the folder. Claude Code skips a nested skills folder that git "
+                          "ignores.")
 
 
 def _ignored(ctx: CheckContext) -> tuple[str, str] | None:

@@ -1367,6 +1367,9 @@ class Decision:
     unmatched: tuple[str, ...] = ()
     #: allowed without a rule: every part is one of the runtime's read-only commands
     read_only: bool = False
+    #: an allow rule for the exact command would allow it (False: no rule can, because the
+    #: engine cannot model the command or it writes outside the project)
+    rule_can_allow: bool = True
 
     @property
     def allowed(self) -> bool:
@@ -1413,7 +1416,7 @@ class PermissionEngine:
         if self._offers_read_only() and decision.behavior == "ask" and problem != EXPANDS:
             return Decision("ask", f"{decision.reason} (not read-only for {self._runtime()}: "
                                    f"{problem})", None, decision.compound,
-                            decision.unmatched)
+                            decision.unmatched, rule_can_allow=decision.rule_can_allow)
         return decision
 
     def _offers_read_only(self) -> bool:
@@ -1488,12 +1491,13 @@ class PermissionEngine:
             return Decision("ask", f"This {self.tool} command {split.unmodelled}: the permission "
                                    "engine cannot tell what it would run, so no rule allows it, "
                                    "and an injected command cannot ask for approval",
-                            None, True, (command,))
+                            None, True, (command,), rule_can_allow=False)
         outside = self._writes_outside(split)
         if outside is not None:
             return Decision("ask", f"This {self.tool} command writes outside the project "
                                    f"(`{outside}`): that needs approval, and an injected command "
-                                   "cannot ask for approval", None, split.compound, (command,))
+                                   "cannot ask for approval", None, split.compound, (command,),
+                            rule_can_allow=False)
         for rule in specific["allow"]:
             if rule.kind == "exact" and rule.matches(command):
                 return Decision("allow", f"allowed by `{rule.raw}` from {rule.source}", rule,
