@@ -131,7 +131,8 @@ LESS_SURE_FINDINGS = {
              "`./scripts/x`, `cat references/x.md`), an instruction names it (\"Read "
              "`references/x.md`\"), or its inventory lists it (\"- `scripts/x.py` — what it "
              "does\"); then it keeps the rule's confidence. In a guide to writing skills it "
-             "stays heuristic.",
+             "stays heuristic unless the guide's prose, outside code, tells the model to open "
+             "it (\"See references/workflows.md for …\").",
     "SK113": "A bare path-like word in prose or code is heuristic: at most information.",
     "SK116": "A placeholder whose intent the skill's own words do not settle is heuristic: at "
              "most information.",

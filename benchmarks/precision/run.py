@@ -16,7 +16,10 @@ error level; a finding without a label counts as false until it is labelled (and
 true finding is a regression; "(below warning)" when a finding of that code is still on its line
 at information or hint), and recall is the labelled-true findings still reported as error or
 warning over the labelled-true ones of the skills the run checked (the labels of a skill the run
-did not check, such as one missing from the stored corpus, are left out and counted). The second
+did not check, such as one missing from the stored corpus, are left out and counted). A third
+recall figure counts by line, as `labelled.py` does: a lost true label is found when an error or
+warning of any code sits on its line (a lost label there is marked "(line reported: codes)": its
+problem may be reported under another code, or as another occurrence of the same text). The second
 corpus, `labelled-2`, is scored by `labelled.py`.
 
 `--dump FILE` writes every error and warning (with message and flagged text) as TSV, the input for
@@ -269,6 +272,15 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(table(found, labels, target)))
         print()
     reported = {item.ident for item in found}
+    loud_at: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+    for item in found:
+        loud_at[item.target, item.skill, str(item.line)].add(item.code)
+
+    def codes_on_line(row: dict[str, str]) -> list[str]:
+        """The codes of the errors and warnings on a lost label's line (its problem may be
+        reported under another code, or as another occurrence of the same text)."""
+        return sorted(loud_at.get((row["target"], row["skill"], row["line"]), ()))
+
     checked = set(CHECKED)
     outside = [row for ident, row in labels.items()
                if ident[0] in args.targets and ident[1] not in checked]
@@ -284,18 +296,23 @@ def main(argv: list[str] | None = None) -> int:
         quiet = {item.ident[:4] for item in QUIET if item.target == target}
         below = sum(1 for row in lost if row["target"] == target
                     and tuple(row[c] for c in LABEL_COLUMNS[:4]) in quiet)
+        on_line = sum(1 for row in lost if row["target"] == target and codes_on_line(row))
         if kept + missing:
             print(f"recall of labelled true findings, {target}: "
                   f"{100 * kept / (kept + missing):.0f} % as error or warning ({kept} of "
                   f"{kept + missing}), {100 * (kept + below) / (kept + missing):.0f} % at any "
-                  f"severity ({kept + below})")
+                  f"severity ({kept + below}); by line, as labelled.py counts (an error or "
+                  f"warning of any code on the label's line): "
+                  f"{100 * (kept + on_line) / (kept + missing):.0f} % ({kept + on_line})")
     print(f"left out of recall: {sum(1 for row in outside if row['label'] == 'true')} true "
           f"labels on {len({row['skill'] for row in outside})} skills this run did not check")
     quiet_at = {item.ident[:4] for item in QUIET}
     for row in lost:
         below = tuple(row[c] for c in LABEL_COLUMNS[:4]) in quiet_at
+        on_line = codes_on_line(row)
         print("  LOST TRUE", *(row[c] for c in LABEL_COLUMNS),
-              *(["(below warning)"] if below else []))
+              *(["(below warning)"] if below else []),
+              *([f"(line reported: {', '.join(on_line)})"] if on_line else []))
     unlabelled = [item for item in found if item.ident not in labels]
     print(f"findings without a label: {len(unlabelled)}")
     if args.write_unlabelled:

@@ -75,6 +75,31 @@ def test_a_guide_to_writing_skills_names_other_skills_files(tmp_path: Path) -> N
     assert finding.certainty is Confidence.HEURISTIC
 
 
+GUIDE_HEAD = ("---\nname: skill-creator\ndescription: Guide for creating effective skills. Use "
+              "when writing a skill.\n---\n")
+
+
+@pytest.mark.parametrize(("body", "confidence"), [
+    # the guide's own prose tells the model to open its file (openai/skills' skill-creator)
+    ("- **Multi-step processes**: See references/workflows.md for sequential workflows\n",
+     Confidence.LIKELY),
+    ("Consult references/output-patterns.md before you write the output section.\n",
+     Confidence.LIKELY),
+    # the same words in code are an example of what a skill may say
+    ("- **Multi-step processes**: See `references/workflows.md` for sequential workflows\n",
+     Confidence.HEURISTIC),
+    ("```bash\ncat references/workflows.md\n```\n", Confidence.HEURISTIC),
+    # prose that names a path without telling the model to open it
+    ("A skill may keep references/workflows.md beside its SKILL.md.\n", Confidence.HEURISTIC),
+    # prose about a file the new skill gets
+    ("See the generated references/workflows.md for the layout.\n", Confidence.HEURISTIC),
+])
+def test_a_guide_to_writing_skills_may_tell_the_model_to_open_its_own_file(
+        tmp_path: Path, body: str, confidence: Confidence) -> None:
+    (finding,) = codes(run(tmp_path, GUIDE_HEAD + body, target="claude-code"), "SK112")
+    assert finding.certainty is confidence
+
+
 # -- SK002: a skill nested in a category folder is not loaded -----------------------------------
 
 @pytest.mark.parametrize(("relpath", "files", "level"), [

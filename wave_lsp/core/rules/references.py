@@ -247,19 +247,22 @@ def _meant_as_own_file(ctx: CheckContext, reference: Reference) -> bool:
     `references/` exists, so a missing `references/x.md` is one it lacks), or the path is what a
     command runs or reads (`python scripts/x.py`, `./scripts/x`, `cat references/x.md`), or an
     instruction in prose names it ("Read `references/x.md`", "see references/x.md"). A guide to
-    writing skills names other skills' files: there a bare path stays a guess."""
-    if _about_writing_skills(ctx):
-        return False
+    writing skills names other skills' files, in code (a fenced example, an inline span): there a
+    bare path stays a guess, unless the guide's own prose, outside code, tells the model to open
+    it ("Consult these guides: See references/workflows.md for …")."""
     before = _line_before(ctx.text, reference.span.start)
     if _MADE_HERE.search(before):
         return False  # "the emitted `references/x.md`", "Save the chart to assets/x.png"
+    structure = parse_body(ctx.text, ctx.document.body_offset)
+    if _about_writing_skills(ctx):
+        return (not structure.in_code(reference.span.start)
+                and bool(_TOLD_TO_OPEN.search(before)))
     skill_dir = ctx.location.skill_dir
     first = reference.target.removeprefix("./").split("/", 1)[0]
     if skill_dir is not None and ctx.disk.kind(str(skill_dir / first)) == DIRECTORY:
         return True
     if _RUNS_OR_READS.search(before):
         return True
-    structure = parse_body(ctx.text, ctx.document.body_offset)
     if structure.fence_at(reference.span.start) is not None:
         return bool(_COMMAND_POSITION.search(before))
     after = ctx.text[reference.span.end:reference.span.end + MAX_LEAD]
