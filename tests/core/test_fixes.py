@@ -68,3 +68,16 @@ def test_broken_reference_fix_points_at_the_nearest_file(tmp_path) -> None:
     assert "references/guide.md" in finding.message
     fixed = apply_edits(report.document.text, finding.fixes[0].edits)
     assert "(references/guide.md)" in fixed
+
+
+@pytest.mark.parametrize(("body", "offered"), [
+    ("Fetch: !`git fetch`\n", True),  # an allow rule would let it run
+    # shell code computed at run time, or a write outside the project: no rule can allow it
+    ('Run: !`bash -c "$(cat x)"`\n', False),
+    ("Save: !`cp a /etc/x`\n", False),
+])
+def test_sk123_offers_an_allow_rule_only_where_one_can_help(tmp_path, body: str,
+                                                             offered: bool) -> None:
+    text = "---\nname: my-skill\ndescription: Does. Use when asked.\n---\n" + body
+    (finding,) = [f for f in run(tmp_path, text).findings if f.code == "SK123"]
+    assert bool(finding.fixes) is offered, finding.message

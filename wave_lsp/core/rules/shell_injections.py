@@ -61,7 +61,10 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
         yield _announce(ctx, planned)
         decision = planned.decision
         if not decision.allowed:
-            fixes = [] if decision.rule is not None else [_allow_fix(ctx, planned)]
+            # no allow rule to offer where a deny/ask rule decides or no rule can allow it
+            # (shell code computed at run time, a write outside the project)
+            fixes = ([_allow_fix(ctx, planned)] if decision.rule is None
+                     and decision.rule_can_allow else [])
             yield ctx.finding("SK123", planned.injection.span,
                               f"`{shown(planned.shell_command)}` is not allowed, so the whole "
                               "invocation aborts and nothing runs: "
