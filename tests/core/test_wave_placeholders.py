@@ -50,3 +50,18 @@ def test_what_claude_code_reads_differently(tmp_path: Path, body: str) -> None:
     `$ARGUMENTS[0]` the first word: neither is a warning there."""
     report = run(tmp_path, HEAD + body, target="claude-code")
     assert not [f for f in report.findings if f.code == "SK115" and f.severity == W]
+
+
+def test_an_amount_in_a_skill_that_takes_arguments_is_still_one(tmp_path: Path) -> None:
+    """Wave empties `$400K` whether or not the skill declares arguments (labeller, forecast)."""
+    head = HEAD.replace("---\n", "---\nargument-hint: [company]\n", 1)
+    report = run(tmp_path, head + "Revenue of $400K and costs of $120K.\n", target="wave")
+    found = [f for f in report.findings if f.code == "SK115"]
+    assert [f.severity for f in found] == [W, W], [f.message for f in found]
+
+
+def test_both_ends_of_a_range_are_amounts(tmp_path: Path) -> None:
+    report = run(tmp_path, HEAD + "Prices range $8–$25.\n", target="wave")
+    found = [f for f in report.findings if f.code == "SK115"]
+    assert [(f.severity, f.message.split(" reads")[0]) for f in found] == [
+        (W, "`$8`"), (W, "`$25`")]

@@ -199,9 +199,8 @@ def _plain_positional(ctx: CheckContext, match: re.Match[str], declares: bool) -
     runtime, base = profile.runtime, profile.argument_base
     n = int(match.group(4))
     span = Span(match.start(), match.end())
-    after = ctx.text[match.end():match.end() + 16]
-    if not declares and (_AMOUNT.match(after) or (n >= IMPLAUSIBLE_INDEX and not
-                                                   ctx.document.has("argument-hint"))):
+    # an amount is one whether or not the skill takes arguments: Wave empties it either way
+    if _is_amount(ctx.text, match) or (not declares and n >= IMPLAUSIBLE_INDEX):
         amount = _amount(ctx.text, match)
         return ctx.finding("SK115", span,
                            f"`${amount}` reads as an amount of money, but {runtime} substitutes "
@@ -406,13 +405,25 @@ _SCRIPT = re.compile(r"\$[@#]|\bshift\b|^#!|\b\w+\s*\(\)\s*\{|\bfunction\s+\w+|\
 #: code blocks in whose text a `$N` is never the skill's input: markup, data, query languages
 _LITERAL_LANGUAGES = frozenset({"html", "xml", "svg", "css", "json", "csv", "sql", "postgresql",
                                 "psql", "graphql", "latex", "tex"})
-#: an amount of money: `$0.01`, `$0/month`, `$5 per`, `$2,000`, `$5k`
+#: an amount of money: `$0.01`, `$0/month`, `$5 per`, `$2,000`, `$5k`, a range `$8–$25`
 _AMOUNT = re.compile(r"[.,]\d|/\s*(?:mo|month|year|yr|day|hour|hr|user|seat|req|call|1k|1m)\b|"
-                     r"\s*(?:per|USD|a month|a year|monthly|yearly)\b|[kKMB]\b", re.I)
+                     r"\s*(?:per|USD|a month|a year|monthly|yearly)\b|[kKMB]\b|"
+                     r"\s*[–—-]\s*\$\d", re.I)
 #: `$0` (playbook name), `$1` — output path, `$0`: the input, `$1 = file`
 _NAMED = re.compile(r"^[`*_]*\s*(?:\([^)\n]{2,}\)|[—–:=-]\s*\w|is\b|means\b|holds\b)", re.I)
 #: `Agent Name: $1`, `- file: $0`: a template of the input the skill receives
 _TEMPLATE_LINE = re.compile(r"^\s*(?:[-*]\s+)?[A-Za-z][\w ]{0,30}:\s*$")
+
+
+#: the first amount of a range right before a placeholder (`$8–` of `$8–$25`)
+_RANGE_START = re.compile(r"\$\d[\d.,]*[kKMB]?\s*[–—-]\s*$")
+
+
+def _is_amount(text: str, match: re.Match[str]) -> bool:
+    """`$N` reads as money: what follows says so (`$0.50`, `$5/month`, `$5k`, `$8–$25`), or it
+    ends a range that starts with an amount."""
+    return bool(_AMOUNT.match(text, match.end(), match.end() + 16)
+                or _RANGE_START.search(text[max(0, match.start() - 16):match.start()]))
 
 
 def _writing_guide(ctx: CheckContext) -> bool:
@@ -424,8 +435,7 @@ def _writing_guide(ctx: CheckContext) -> bool:
 def _literal_text(text: str, match: re.Match[str], structure: MarkdownBody,
                   guide: bool) -> str | None:
     """Why a placeholder in code is text the author means literally (None: nothing says so)."""
-    after = text[match.end():match.end() + 16]
-    if match.group(4) is not None and (_AMOUNT.match(after)
+    if match.group(4) is not None and (_is_amount(text, match)
                                        or int(match.group(4)) >= IMPLAUSIBLE_INDEX):
         return "an amount of money inside code"
     fence = structure.fence_at(match.start())
