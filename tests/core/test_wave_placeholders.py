@@ -20,7 +20,8 @@ W, INFO = Severity.WARNING, Severity.INFORMATION
     # an amount in prose always loses its `$` and figures: Wave substitutes without arguments too
     ("It costs $5/month.\n", "SK115", W, "`$5` reads as an amount", None),
     ("A budget of $2,000 per seat.\n", "SK115", W, "(`2,000 USD`)", None),
-    ("Raise $250K first.\n", "SK115", W, "`$250` reads as an amount", None),
+    ("Raise $250K first.\n", "SK115", W, "`$250K` reads as an amount of money, but Wave substitutes `$250`",
+     None),
     ("Use $0 here.\n", "SK115", W, "`$0` is always empty in Wave", None),
     ("Deploy to $1.\n", "SK115", INFO, "`$1` is argument 1 here (Wave counts from 1)", None),
     ("Fix $ARGUMENTS[0] now.\n", "SK115", W, "write `$1` for that argument", None),

@@ -205,8 +205,10 @@ def _plain_positional(ctx: CheckContext, match: re.Match[str], declares: bool) -
         return ctx.finding("SK115", span,
                            f"`${amount}` reads as an amount of money, but {runtime} substitutes "
                            f"`${n}` on every invocation: write it without `$` right before the "
-                           f"digit (`{amount} USD`). Without arguments `${n}` becomes empty; "
-                           f"{_no_escape(ctx)}.", level=Severity.WARNING)
+                           f"digit (`{amount} USD`). `${n}` "
+                           + ("is always empty" if n < base else
+                              f"becomes argument {n + 1 - base}, or empty without arguments")
+                           + f"; {_no_escape(ctx)}.", level=Severity.WARNING)
     if n < base:
         return ctx.finding("SK115", span, f"`${n}` is always empty in {runtime}: write `${base}` for "
                                           f"the first argument (arguments count from {base}). "
@@ -381,8 +383,8 @@ def _plain_literal(ctx: CheckContext, match: re.Match[str], why: str | None) -> 
 
 
 def _amount(text: str, match: re.Match[str]) -> str:
-    """The figures of an amount written `$0.50` or `$2,000` (`0.50`, `2,000`)."""
-    found = re.match(r"\$(\d+(?:[.,]\d+)*)", text[match.start():match.start() + 32])
+    """The figures of an amount written `$0.50`, `$2,000` or `$400K` (`0.50`, `2,000`, `400K`)."""
+    found = re.match(r"\$(\d+(?:[.,]\d+)*(?:[kKMB]\b)?)", text[match.start():match.start() + 32])
     return found.group(1) if found else match.group(4)
 
 

@@ -9,10 +9,12 @@ Decisions: SK130 is reported on the skill that loses (the winner is named, with 
 related location); under a runtime that keeps both (`profile.collision == "both"`, Codex,
 docs/design/runtime-facts.md §9.2) on every skill of the name, saying that a plain mention selects
 none; a skill outside every skills root is not loaded by any runtime and gets no SK130.
-SK131 uses Claude Code's budget (8,000 characters) for every target that lists skills, and is
-reported on the skills whose descriptions are cut, as information: its catalog confidence is
-heuristic (issue 27), because the real budget depends on the model's context window and on
-what else the user has installed, and Claude Code drops the least-used descriptions first.
+SK131 uses Claude Code's budget of a 200K-context model (8,000 characters) for every target that
+lists skills, and is reported on the model-visible skills of a listing over it, as information:
+its catalog confidence is heuristic (issue 27), because Claude Code 2.1.332's budget is 1 % of the
+session model's context window (30,000 characters for the default 1M-context models), and past it
+the skills invoked least lose their description, so which ones do depends on usage and on what
+else the user has installed (docs/design/runtime-facts.md §3.5).
 Both look only at skills that load together
 (`RuntimeSkill.lists_beside`): a plugin whose source lies in the project is not installed by being
 there, so its skills collide and share a listing only with each other (and the personal skills),
@@ -109,21 +111,20 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
     listing = project.listings[me.group]  # the sums of its group, kept up to date on file events
     if mine != me.listing:  # the editor's text: its entry instead of the one on disk
         listing = listing.plus(me.listing, -1).plus(mine)
-    kept = listing.kept(mine)
-    if kept is None:
+    if listing.kept(mine) is None:
         return
-    count = listing.count
-    what = ("Only names are listed: this description is dropped" if listing.names_only
-            else f"Each description keeps about {kept:,} characters, so this one is cut")
     description = ctx.field("description")
     yield ctx.finding("SK131", ctx.entry_span(description)
                       if description is not None else _name_span(ctx),
-                      f"The listing of the {count} model-visible skills needs "
+                      f"The listing of the {listing.count} model-visible skills needs "
                       f"{listing.full_chars:,} characters, over the {listing.budget:,}-character "
-                      "budget: shorten descriptions or set `disable-model-invocation` on skills "
-                      f"that are only run by hand. {what}. (Information only: the real budget "
-                      "depends on the model's context window and on the other skills the user "
-                      "has installed, and Claude Code drops the least-used descriptions first.)")
+                      "budget of a 200K-context model: shorten descriptions or set "
+                      "`disable-model-invocation` on skills that are only run by hand. Past the "
+                      "budget Claude Code 2.1.332 lists the skills invoked least by name only, "
+                      "without a description, so whether this one keeps its description depends "
+                      "on usage, on the model (the budget is 1 % of its context window: 30,000 "
+                      "characters for the default 1M-context models) and on the other skills "
+                      "installed.")
 
 
 @check("SK132")
