@@ -11,6 +11,7 @@ import pytest
 
 from tests.helpers import run
 from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.rules.placeholders import MAX_PLACEHOLDER_FINDINGS
 
 HEAD = "---\nname: my-skill\ndescription: Deploys. Use when asked.\n---\n"
 W, INFO = Severity.WARNING, Severity.INFORMATION
@@ -66,3 +67,11 @@ def test_both_ends_of_a_range_are_amounts(tmp_path: Path) -> None:
     found = [f for f in report.findings if f.code == "SK115"]
     assert [(f.severity, f.message.split(" reads")[0]) for f in found] == [
         (W, "`$8`"), (W, "`$25`")]
+
+
+def test_a_long_price_list_is_reported_whole_and_hostile_input_is_bounded(tmp_path: Path) -> None:
+    prices = "".join(f"- Plan {i}: ${i + 1}/month\n" for i in range(120))
+    report = run(tmp_path / "prices", HEAD + prices, target="wave")
+    assert len([f for f in report.findings if f.code == "SK115"]) == 120
+    report = run(tmp_path / "hostile", HEAD + "$1 " * 10_000 + "\n", target="wave")
+    assert len([f for f in report.findings if f.code == "SK115"]) == MAX_PLACEHOLDER_FINDINGS
