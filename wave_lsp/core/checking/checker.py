@@ -23,7 +23,7 @@ from wave_lsp.core.checking.loading import (
     stopping_codes,
     verdict_from,
 )
-from wave_lsp.core.checking.messages import after_first_sentence
+from wave_lsp.core.checking.messages import after_first_sentence, capitalized
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
@@ -225,8 +225,7 @@ def _who_drops(members: list[RuntimeProfile]) -> str:
     validators = [m.runtime for m in members if m.kind == "validator"]
     parts = ([f"dropped by {runtime_names(runtimes)}"] if runtimes else []) + (
         [f"rejected by {runtime_names(validators)}"] if validators else [])
-    text = "; ".join(parts)
-    return text[:1].upper() + text[1:]
+    return capitalized("; ".join(parts))
 
 
 def _known(session: WorkspaceSession, path: Path, decoded: DecodeResult) -> SkillDocument | None:

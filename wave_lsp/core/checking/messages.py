@@ -43,6 +43,11 @@ def first_sentence(message: str) -> str:
     return message[:first_sentence_end(message)]
 
 
+def capitalized(text: str) -> str:
+    """`text` with its first letter in upper case, to start a sentence ("every runtime …")."""
+    return text[:1].upper() + text[1:]
+
+
 def after_first_sentence(message: str, addition: str) -> str:
     """`addition` (a sentence) placed right after the first sentence of `message`, so that what
     is wrong and what to do stay at the front."""

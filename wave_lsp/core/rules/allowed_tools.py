@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import (
-    capitalized,
     capped,
     closest,
     shown,

@@ -42,11 +42,6 @@ def shown(text: str, limit: int = 80) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def capitalized(text: str) -> str:
-    """`text` with its first letter in upper case, to start a sentence ("every runtime …")."""
-    return text[:1].upper() + text[1:]
-
-
 def damerau_levenshtein(a: str, b: str, limit: int = 3) -> int:
     """Optimal-string-alignment distance when it is at most `limit`; otherwise `limit + 1`.
 

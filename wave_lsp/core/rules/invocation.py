@@ -10,9 +10,10 @@ from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
+from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
-from wave_lsp.core.rules.helpers import capitalized, closest, shown, type_name
+from wave_lsp.core.rules.helpers import closest, shown, type_name
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import truthy
 from wave_lsp.core.runtime.toolrules import entries

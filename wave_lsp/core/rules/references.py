@@ -39,11 +39,12 @@ from pathlib import Path, PurePosixPath
 from wave_lsp.core.checking.catalog import Confidence, Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import Reference, escapes, find_references, skill_files
 from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import about_writing_skills, capitalized, capped, closest, shown
+from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest, shown
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.workspace.disk_view import DIRECTORY, DiskView
 

@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.parsing.injections import Injection, find_injections
 from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import capitalized, capped, shown
+from wave_lsp.core.rules.helpers import capped, shown
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import PROFILES
 

@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Related
+from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import capitalized
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import listing_entry
 

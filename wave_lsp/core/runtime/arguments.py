@@ -38,7 +38,6 @@ _UNESCAPED = re.compile(r"()\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\d+)(
 #: 3 `ARGUMENTS`, 4 `N`, 5 a name): groups 1, 2 and 5 never take part, since Wave has no escape,
 #: no indexed `$ARGUMENTS` and no names (`(?!)` is a branch that never matches)
 WAVE_PLACEHOLDER = re.compile(r"()\$(?:(?!)(\d)|(ARGUMENTS)|(\d+)|(?!)(\w))")
-_WAVE_ANY = re.compile(r"\$(?:ARGUMENTS|\d+)")
 _OPERATOR_CHARS = frozenset(";&|<>()")
 
 
@@ -252,7 +251,7 @@ def fills_placeholder(text: str, words: Sequence[str], names: Sequence[str],
     is no substitution, so Claude Code 2.1.332 still appends the arguments to a body whose only
     placeholder is an out-of-range `$5`. Wave substitutes whenever it finds one."""
     if profile.argument_syntax == "plain":
-        return _WAVE_ANY.search(text) is not None
+        return WAVE_PLACEHOLDER.search(text) is not None
     for reference in argument_references(text, names, profile=profile):
         if reference.everything or reference.name is not None:
             return True
@@ -295,7 +294,7 @@ def plain_substitution(text: str, raw: str, words: Sequence[str], base: int = 1)
     then each `$N` of that result, highest N first (so that `$10` is not `$1` and `0`), word
     N - `base` or nothing, with JavaScript's `String.replace` reading `$$`, `$&`, `` $` `` and
     `$'` in the inserted text."""
-    if _WAVE_ANY.search(text) is None:
+    if WAVE_PLACEHOLDER.search(text) is None:
         return text
     result = _js_replace_all(text, "$ARGUMENTS", raw)
     numbers = sorted({int(found) for found in re.findall(r"\$(\d+)", result)}, reverse=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation, in_target_skills_root, root_name
 from wave_lsp.core.workspace.runtime_config import configured_root_paths, workspace_trust
@@ -41,7 +42,7 @@ class DiscoveryMiss:
     @property
     def why_sentence(self) -> str:
         """`why` as a sentence of its own ("It does not load Claude Code plugins.")."""
-        return f"{self.why[:1].upper()}{self.why[1:]}."
+        return f"{capitalized(self.why)}."
 
 
 def discovery_gap(profile: RuntimeProfile, location: SkillLocation, home: Path | None = None,
@@ -52,7 +53,7 @@ def discovery_gap(profile: RuntimeProfile, location: SkillLocation, home: Path |
     miss = discovery_miss(profile, location, home, personal)
     if miss is None:
         return None
-    return f"{miss.why}. {miss.fix[:1].upper()}{miss.fix[1:]}" if miss.gap_gives_fix else miss.why
+    return f"{miss.why}. {capitalized(miss.fix)}" if miss.gap_gives_fix else miss.why
 
 
 def discovery_miss(profile: RuntimeProfile, location: SkillLocation, home: Path | None = None,
