@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import sandbox_or_skip
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", default=False,
@@ -33,3 +35,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture
+def sandbox() -> str:
+    """Tests that execute commands take this fixture: skipped without a sandbox (see
+    `sandbox_or_skip`)."""
+    return sandbox_or_skip()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pytest
 
 from wave_lsp.core.checking.checker import FileReport, check_file
 from wave_lsp.core.checking.config import Settings
@@ -40,3 +43,17 @@ def run(tmp_path: Path, text: str, *, target: str = "wave", relpath: str = "my-s
 
 def pos(line: int, character: int) -> Position:
     return Position(line, character)
+
+
+def sandbox_or_skip() -> str:
+    """The OS sandbox `preview --execute` runs commands in (docs/security.md *The sandbox*): its
+    name, or the test is skipped saying why — and fails instead with WAVE_LSP_REQUIRE_SANDBOX=1
+    (set by `.ci/run`, which installs bubblewrap)."""
+    from wave_lsp.core.runtime.sandbox import SandboxUnavailable, ensure_available
+
+    try:
+        return ensure_available()
+    except SandboxUnavailable as error:
+        if os.environ.get("WAVE_LSP_REQUIRE_SANDBOX") == "1":
+            pytest.fail(f"WAVE_LSP_REQUIRE_SANDBOX=1 but no sandbox can start: {error}")
+        pytest.skip(f"no OS sandbox here, so nothing can be executed: {error}")

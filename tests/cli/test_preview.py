@@ -37,15 +37,18 @@ def test_dry_run_json(tmp_path: Path, capsys, monkeypatch) -> None:
     assert not (tmp_path / "RAN").exists()
 
 
-def test_execute_runs_allowed_commands_in_the_project_root(tmp_path: Path, capsys,
-                                                          monkeypatch) -> None:
+def test_execute_runs_allowed_commands_in_the_sandbox_with_the_project_read_only(
+        tmp_path: Path, capsys, monkeypatch, sandbox: str) -> None:
     monkeypatch.chdir(tmp_path)
     path = project(tmp_path)
     assert main(["preview", str(path), "--execute", "--no-personal"]) == 0
     captured = capsys.readouterr()
-    assert captured.out.endswith("Fix .\n\n\ndone\n")
-    assert (tmp_path / "RAN").exists()
+    assert captured.out.endswith("Fix .\n\n<error>Command failed (exit code 1): touch: cannot "
+                                 "touch 'RAN': Read-only file system</error>\ndone\n")
+    assert not (tmp_path / "RAN").exists()
     assert "injection 2 (line 9) `echo done`: allow" in captured.err
+    assert ("`touch RAN` could not write: wave-lsp shows the project read-only to the commands "
+            "it runs, and Wave would have written to it") in captured.err
 
 
 def test_denied_invocation_exits_1_and_runs_nothing(tmp_path: Path, capsys, monkeypatch) -> None:

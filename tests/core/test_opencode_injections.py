@@ -84,6 +84,7 @@ def test_opencode_execute_runs_nothing_the_engine_does_not_allow(tmp_path: Path)
     assert commands_that_run(result) == 0
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_opencode_execute_runs_what_the_engine_allows(tmp_path: Path) -> None:
     result = _invoke(tmp_path, _skill("Say !`echo ok`.\n", "allowed-tools: Bash(echo:*)"),
                      mode="execute")
@@ -92,6 +93,7 @@ def test_opencode_execute_runs_what_the_engine_allows(tmp_path: Path) -> None:
     assert [p.executed for p in result.injections] == [True]
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_opencode_never_executes_a_command_the_arguments_changed(tmp_path: Path) -> None:
     text = _skill("Fix !`echo $1`\n", "allowed-tools: Bash(echo:*)")
     result = _invoke(tmp_path, text, mode="execute", arguments="bug")

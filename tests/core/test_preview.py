@@ -190,6 +190,7 @@ def test_deny_rule_aborts_with_the_exact_message(tmp_path: Path) -> None:
     assert not result.injections[0].executed
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_allowed_tools_match_runs_without_prompting(tmp_path: Path) -> None:
     path = skill(tmp_path, "Say: !`echo hello`\n", "allowed-tools: Bash(echo *)")
     result = run(path, mode="execute")
@@ -207,6 +208,7 @@ def test_no_matching_rule_is_denied(tmp_path: Path) -> None:
     assert "requires approval" in result.error
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_non_zero_exit_keeps_going_with_an_error_block(tmp_path: Path) -> None:
     path = skill(tmp_path, "A: !`ls /nonexistent-wave-lsp-dir`\nB: !`echo next`\n",
                  "allowed-tools: Bash(ls *), Bash(echo *)")
@@ -217,6 +219,7 @@ def test_non_zero_exit_keeps_going_with_an_error_block(tmp_path: Path) -> None:
     assert [i.exit_code for i in result.injections] == [2, 0]
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_claude_code_aborts_on_non_zero_exit(tmp_path: Path) -> None:
     (tmp_path / "project/.claude/skills/demo").mkdir(parents=True)
     path = tmp_path / "project/.claude/skills/demo/SKILL.md"
@@ -246,6 +249,7 @@ def test_ref_error_text_is_not_a_command(tmp_path: Path) -> None:
 
 
 # -- execution details ------------------------------------------------------------------------------
+@pytest.mark.usefixtures("sandbox")
 def test_commands_run_in_the_project_root(tmp_path: Path) -> None:
     (tmp_path / "project/.git").mkdir(parents=True)
     path = skill(tmp_path, "Here: !`pwd`\n", "allowed-tools: Bash(pwd)")
@@ -253,6 +257,7 @@ def test_commands_run_in_the_project_root(tmp_path: Path) -> None:
     assert result.text.endswith(f"Here: {(tmp_path / 'project').resolve()}\n")
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_long_output_is_saved_to_a_private_file(tmp_path: Path) -> None:
     path = skill(tmp_path, "Big: !`printf '%040000d' 0`\n", "allowed-tools: Bash(printf *)")
     result = run(path, mode="execute")
@@ -265,11 +270,27 @@ def test_long_output_is_saved_to_a_private_file(tmp_path: Path) -> None:
     assert "[Output truncated (40,000 chars)." in result.text
 
 
-def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
-    outcome = run_command("(sleep 1; touch late) & sleep 5; touch never", tmp_path, timeout=0.3)
+@pytest.mark.usefixtures("sandbox")
+def test_timeout_kills_the_whole_sandbox(tmp_path: Path) -> None:
+    marker = f"{os.getpid() % 1000 + 7}.{time.monotonic_ns() % 10**6:06d}"
+    outcome = run_command(f"(setsid sleep {marker} &) ; sleep {marker}", tmp_path, timeout=0.3)
     assert outcome.timed_out and outcome.exit_code == 124
-    time.sleep(1.5)  # long enough for the background child to have written, had it survived
-    assert not (tmp_path / "late").exists() and not (tmp_path / "never").exists()
+    deadline = time.monotonic() + 5  # the kernel ends a dead PID namespace's processes at once
+    while _processes_running(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _processes_running(marker) == []
+
+
+def _processes_running(word: str) -> list[str]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if word in command and "sleep" in command:
+            found.append(command)
+    return found
 
 
 # -- canaries: what never runs ----------------------------------------------------------------------
@@ -287,6 +308,7 @@ def test_dry_run_runs_nothing(tmp_path: Path) -> None:
     "!`touch CANARY`",
 ])
 @pytest.mark.parametrize("target", ["wave", "claude-code"])
+@pytest.mark.usefixtures("sandbox")
 def test_argument_text_never_reaches_a_shell(tmp_path: Path, arguments: str, target: str) -> None:
     folder = ".claude" if target == "claude-code" else ".wave"
     path = tmp_path / f"project/{folder}/skills/demo/SKILL.md"
@@ -306,6 +328,7 @@ def test_argument_text_never_reaches_a_shell(tmp_path: Path, arguments: str, tar
         assert not result.ok  # Claude Code would splice them into the shell; we refuse to run it
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_arguments_file_is_removed_after_the_invocation(tmp_path: Path) -> None:
     path = skill(tmp_path, "!`echo ${WAVE_ARGUMENTS_FILE}`\n", "allowed-tools: Bash(echo *)")
     result = run(path, "secret", mode="execute")

@@ -46,6 +46,7 @@ def test_rendered_text(tmp_path: Path, text: str, arguments: str, body: str) -> 
     assert rendered_body(result.text or "", path.parent) == body
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_injection_in_a_fence_still_runs(tmp_path: Path) -> None:
     """A ```` ```md ```` fence is not a code span: Claude Code runs the injection inside it."""
     path = claude_skill(tmp_path, "---\ndescription: d\nallowed-tools: Bash(echo *)\n---\n"
@@ -66,6 +67,7 @@ def test_placed_output(output: str, claude: str, wave: str) -> None:
     assert placed_output(output, WAVE, "Bash") == wave
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_executed_output_is_placed_as_claude_code_does(tmp_path: Path) -> None:
     path = claude_skill(tmp_path, "---\ndescription: d\nallowed-tools: Bash(echo *), Bash(true)\n"
                                   "---\nA: !`echo hi` B: !`true`\n")
@@ -91,6 +93,7 @@ def test_user_invocable_false_refuses_the_command(tmp_path: Path, value: str,
     assert run(path, target="wave").ok  # Wave only hides it from the menu
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_spliced_arguments_refusal_says_what_claude_code_does(tmp_path: Path) -> None:
     path = claude_skill(tmp_path, "---\ndescription: d\nallowed-tools: Bash(echo *)\n---\n"
                                   "!`echo $ARGUMENTS`\n")
@@ -118,6 +121,7 @@ def test_preview_names_the_command_by_folder(tmp_path: Path) -> None:
     ("echo err >&2; echo out; echo err2 >&2", "err\nout\nerr2"),
     ("echo err >&2", "err"),
 ])
+@pytest.mark.usefixtures("sandbox")
 def test_a_successful_commands_stderr(tmp_path: Path, command: str, claude: str) -> None:
     """Claude Code shows it in the order written; Wave shows stdout only."""
     text = f"---\ndescription: d\nallowed-tools: Bash(echo *)\n---\nA: !`{command}`\n"
@@ -131,6 +135,7 @@ def test_a_successful_commands_stderr(tmp_path: Path, command: str, claude: str)
     assert "err" not in (result.text or "")
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_a_failing_commands_streams_are_one_under_stderr(tmp_path: Path) -> None:
     """Claude Code's failure message shows the one merged stream under `[stderr]` (probe
     inj-failing-streams)."""

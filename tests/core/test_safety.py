@@ -39,6 +39,7 @@ def test_denied_asked_and_unmatched_commands_never_run(tmp_path: Path, body: str
     assert not (project / "CANARY").exists() and not (project / "CANARY2").exists()
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_huge_arguments_never_reach_shell_text(tmp_path: Path) -> None:
     path = skill(tmp_path, "Args: $ARGUMENTS\n!`wc -c < ${WAVE_ARGUMENTS_FILE}`\n!`echo $1`\n",
                  "allowed-tools: Bash(wc *), Bash(echo $1)")

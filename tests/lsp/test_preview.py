@@ -58,6 +58,7 @@ async def test_unsaved_text_is_previewed(client: LanguageClient, workspace: Path
                               f"Fix 42 in {path.parent.as_posix()}.\n\nSay: !`echo hello`")
 
 
+@pytest.mark.usefixtures("sandbox")
 async def test_execution_needs_the_setting(client: LanguageClient, workspace: Path) -> None:
     text = SKILL.replace("previewed", "gated").replace("Then: !`git push --force`\n", "")
     path = write(workspace, "gated", text)

@@ -18,6 +18,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from tests.helpers import sandbox_or_skip
 from wave_lsp.cli import main
 from wave_lsp.core.runtime.profiles import TARGETS
 
@@ -163,12 +164,16 @@ async def test_preview_is_a_dry_run(project: Path, capsys, monkeypatch) -> None:
     assert injection["executed"] is False and injection["exitCode"] is None
     assert again["injections"][0]["executed"] is False
     assert not canary.exists()  # … and the MCP call did not
-    # the canary is real: the command line's explicit --execute does create it
+    # the command is real: the command line's explicit --execute does run it, in the sandbox,
+    # where the project is read-only (docs/security.md *The sandbox*)
+    sandbox_or_skip()
     monkeypatch.chdir(project)
-    assert main(["preview", ".claude/skills/canary", "--execute", "--target", "claude-code",
-                 "--no-personal", "--format", "json"]) == 0
-    capsys.readouterr()
-    assert canary.exists()
+    main(["preview", ".claude/skills/canary", "--execute", "--target", "claude-code",
+          "--no-personal", "--format", "json"])
+    executed = json.loads(capsys.readouterr().out)
+    assert executed["injections"][0]["executed"] is True, executed
+    assert "Read-only file system" in executed["error"], executed
+    assert not canary.exists()
 
 
 async def test_paths_outside_the_root_are_refused(project: Path) -> None:

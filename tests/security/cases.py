@@ -34,6 +34,8 @@ class Attack:
     links: dict[str, str] = field(default_factory=dict)
     #: FIFOs planted in the project
     fifos: tuple[str, ...] = ()
+    #: files planted in the user's HOME (relative to it): credentials a command must not reach
+    home_files: dict[str, str] = field(default_factory=dict)
 
 
 def inline(command: str) -> str:

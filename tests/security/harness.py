@@ -40,6 +40,10 @@ def build(root: Path, attack: Attack, home: Path | None = None) -> Path:
         user.write_text(attack.home_settings["__raw__"], "utf-8")
     else:
         user.write_text(json.dumps(attack.home_settings), "utf-8")
+    for relative, text in attack.home_files.items():
+        planted = home / relative
+        planted.parent.mkdir(parents=True, exist_ok=True)
+        planted.write_text(text, "utf-8")
     for relative, text in attack.files.items():
         planted = project / relative
         planted.parent.mkdir(parents=True, exist_ok=True)

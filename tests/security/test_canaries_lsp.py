@@ -14,6 +14,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from tests.helpers import sandbox_or_skip
 from tests.lsp.conftest import start
 from tests.lsp.helpers import make_client, open_document
 from tests.security.cases import ATTACKS, Attack
@@ -58,8 +59,11 @@ async def test_lsp_execute_runs_nothing(client: LanguageClient, attack: Attack) 
 
 
 async def test_execution_really_runs_when_allowed(client: LanguageClient) -> None:
-    """The control: the same harness does run an allowed command (so the canaries can appear)."""
-    attack = Attack("control", 0, "Run: !`touch CANARY`\n", ("Bash(touch CANARY)",))
+    """The control: the same harness does run an allowed command (in the sandbox, where it
+    cannot write the project, so no canary appears even then)."""
+    sandbox_or_skip()
+    attack = Attack("control", 0, "Run: !`echo ran; touch CANARY`\n",
+                    ("Bash(echo ran)", "Bash(touch CANARY)"))
     root = WORKSPACE / "control"
     path = build(root, attack, home=HOME)
     uri = open_document(client, path, path.read_text("utf-8"))
@@ -67,4 +71,7 @@ async def test_execution_really_runs_when_allowed(client: LanguageClient) -> Non
         command="wave.previewInvocation",
         arguments=[{"uri": uri, "arguments": "", "mode": "execute"}]))
     assert result["ok"] is True, result
-    assert canaries(root) == [root / "project" / "CANARY"]
+    assert result["injections"][0]["executed"] is True, result
+    assert "<error>Command failed (exit code 1): touch: cannot touch 'CANARY': Read-only " \
+           "file system</error>" in result["text"], result
+    assert canaries(root) == []

@@ -17,6 +17,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from tests.helpers import sandbox_or_skip
 from tests.lsp.conftest import start
 from tests.lsp.helpers import make_client, open_document
 from tests.security.cases import Attack, inline
@@ -55,6 +56,7 @@ def test_cli_execute_refuses(attack: Attack, tmp_path: Path, monkeypatch, capsys
 @pytest.mark.parametrize("command", ["git status", "git diff HEAD", "git log --oneline -10",
                                      "ls", "cat f.txt", "git branch --show-current",
                                      "grep -rn x .", "head -1 f.txt | wc -l"])
+@pytest.mark.usefixtures("sandbox")
 def test_what_claude_code_runs_without_a_rule_still_runs(command: str, tmp_path: Path,
                                                          monkeypatch, capsys) -> None:
     attack = Attack("control", 0, inline(command), files={"f.txt": "x\n"},
@@ -111,6 +113,7 @@ async def test_lsp_execute_refuses(client: LanguageClient, attack: Attack) -> No
 
 
 @pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.usefixtures("sandbox")
 async def test_lsp_still_runs_a_read_only_command(client: LanguageClient) -> None:
     """The control: under this server's target a read-only command does run."""
     root = WORKSPACE / "control"
@@ -123,18 +126,22 @@ async def test_lsp_still_runs_a_read_only_command(client: LanguageClient) -> Non
 
 def test_a_read_only_command_is_decided_again_right_before_it_runs(tmp_path: Path, monkeypatch,
                                                                   capsys) -> None:
-    """The first command (allowed by a rule) turns `data` into a link out of the project; the
-    second was read-only when the plan was made, and is not run once it is not."""
+    """The first command (allowed by a rule) tries to turn `data` into a link out of the project;
+    the sandbox shows the project read-only, so it fails, and the invocation aborts before the
+    second (read-only when the plan was made) runs."""
+    sandbox_or_skip()
     body = inline("./mklink.sh") + inline("cat data")
     attack = Attack("toctou", 9, body, ("Bash(./mklink.sh)",), target="claude-code",
                     files={"mklink.sh": "#!/bin/sh\nln -s ../SECRET data\n"})
     path = build(tmp_path, attack)
     code, result = _preview(path, tmp_path, monkeypatch, capsys)
     assert SECRET not in json.dumps(result), result
-    assert code == 1 and "no longer read-only" in result["error"], result
+    assert code == 1 and "Read-only file system" in result["error"], result
     assert [item["executed"] for item in result["injections"]] == [True, False]
+    assert not (tmp_path / "project" / "data").exists()
 
 
+@pytest.mark.usefixtures("sandbox")
 def test_a_command_that_never_stops_writing_is_stopped_by_its_file_size_limit(
         tmp_path: Path) -> None:
     from wave_lsp.core.runtime.execution import MAX_CAPTURE, run_command

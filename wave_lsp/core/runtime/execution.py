@@ -1,38 +1,52 @@
-"""Running one allowed injected command, safely (docs/design/product.md *Preview* step 4).
+"""Running one injected command inside the OS sandbox (docs/design/product.md *Preview* step 4,
+docs/security.md *The sandbox*).
 
-Only the preview's execute mode calls this, and only for commands the permission engine allowed.
-The command runs with `bash -c` (`sh -c` when bash is missing) in its own process group, stdin
-closed, cwd = the project root, and a 30 s timeout after which the whole group is killed. Output is
-collected in anonymous temporary files (bounded memory), at most `MAX_CAPTURE` bytes are read back,
-and no file the command writes may grow past that size (RLIMIT_FSIZE).
-Long output is saved to a new private file (`O_EXCL`, mode 0600, never through a symlink) whose
-path the rendered text names; that file outlives the invocation.
+Only the preview's execute mode calls this, and only for commands the runtime is predicted to run
+and wave-lsp's guard lets through. Every command runs contained (`wave_lsp.core.runtime.sandbox`:
+bubblewrap on Linux, sandbox-exec on macOS) with `bash -c` (`sh -c` when bash is missing), stdin
+closed, cwd = the project root (read-only), in its own process group, under the limits of
+`wave_lsp.core.runtime.limits` and a timeout after which the whole sandbox is killed. Where no
+sandbox can start, `SandboxUnavailable` is raised and nothing runs: there is no fallback to the
+host. Output is collected in anonymous temporary files (bounded memory) and at most `MAX_CAPTURE`
+bytes are read back. Long output is saved to a new private file (`O_EXCL`, mode 0600, never through
+a symbolic link) whose path the rendered text names; that file outlives the invocation.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import signal
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import IO
 
-try:  # imported here, not in the child: a forked child of a threaded server imports nothing
-    import resource as _resource
+from wave_lsp.core.runtime.limits import child_limits, make_control_group
+from wave_lsp.core.runtime.sandbox import (
+    MAX_FILE_BYTES,
+    SandboxUnavailable,
+    View,
+    contain,
+)
 
-    resource: ModuleType | None = _resource
-except ImportError:  # Windows
-    resource = None
+__all__ = [
+    "ArgumentsFile",
+    "Outcome",
+    "SandboxUnavailable",
+    "read_only_environment",
+    "run_command",
+    "shown_output",
+]
 
 TIMEOUT_SECONDS = 30.0
 MAX_OUTPUT_CHARS = 30_000  #: Wave's SKILL_BASH_MAX_OUTPUT_CHARS
 PREVIEW_CHARS = 2_048
-MAX_CAPTURE = 16 * 1024 * 1024
+MAX_CAPTURE = MAX_FILE_BYTES
 TIMEOUT_EXIT_CODE = 124
 
 
@@ -42,11 +56,6 @@ class Outcome:
     stdout: str
     stderr: str
     timed_out: bool = False
-
-
-def shell() -> list[str]:
-    found = shutil.which("bash")
-    return [found, "-c"] if found else ["/bin/sh", "-c"]
 
 
 #: git settings a read-only command runs with: whatever the repository's configuration says, git
@@ -60,10 +69,10 @@ READ_ONLY_GIT = (("safe.bareRepository", "explicit"), ("core.fsmonitor", "false"
 
 
 def read_only_environment() -> dict[str, str]:
-    """The environment a command the runtime runs as read-only gets: git configured by
-    `READ_ONLY_GIT` (passed as GIT_CONFIG_COUNT/KEY/VALUE, which override every file)."""
-    environment = dict(os.environ)
-    environment["GIT_CONFIG_COUNT"] = str(len(READ_ONLY_GIT))
+    """The variables a command the runtime runs as read-only gets on top of the sandbox's: git
+    configured by `READ_ONLY_GIT` (passed as GIT_CONFIG_COUNT/KEY/VALUE, which override every
+    file)."""
+    environment = {"GIT_CONFIG_COUNT": str(len(READ_ONLY_GIT))}
     for index, (key, value) in enumerate(READ_ONLY_GIT):
         environment[f"GIT_CONFIG_KEY_{index}"] = key
         environment[f"GIT_CONFIG_VALUE_{index}"] = value
@@ -71,37 +80,62 @@ def read_only_environment() -> dict[str, str]:
 
 
 def run_command(command: str, cwd: Path, timeout: float = TIMEOUT_SECONDS,
-                environment: dict[str, str] | None = None, merge_stderr: bool = False) -> Outcome:
-    """Run `command` in the runtime's shell. With `merge_stderr` its stderr shares one file with
-    its stdout (the child's descriptors 1 and 2 are the same open file, as `2>&1` makes them), so
-    `stdout` holds both in the order written and `stderr` is empty."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = subprocess.Popen([*shell(), command], cwd=cwd, stdin=subprocess.DEVNULL,
-                                   stdout=out, stderr=out if merge_stderr else err,
-                                   start_new_session=True,
-                                   preexec_fn=_limit_file_size, env=environment)
-        timed_out = False
+                environment: dict[str, str] | None = None, merge_stderr: bool = False,
+                visible: Sequence[Path] = ()) -> Outcome:
+    """Run `command` in the sandbox, in `cwd`, seeing `visible` (read-only) besides the system.
+    `environment` adds variables to the sandbox's minimal set. With `merge_stderr` its stderr
+    shares one file with its stdout (the child's descriptors 1 and 2 are the same open file, as
+    `2>&1` makes them), so `stdout` holds both in the order written and `stderr` is empty.
+    Raises `SandboxUnavailable` (before anything runs) when no sandbox can start."""
+    view = View(cwd.resolve(), tuple(visible), Path.home(),
+                tuple((environment or {}).items()))
+    contained = contain(command, view)
+    group = make_control_group()
+    limits = child_limits(group)
+    try:
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            process = subprocess.Popen(contained.argv, cwd=view.cwd, stdin=subprocess.DEVNULL,
+                                       stdout=out, stderr=out if merge_stderr else err,
+                                       start_new_session=True, preexec_fn=limits.apply,
+                                       env=contained.environment)
+            timed_out = not _finished_within(process, timeout)
+            if timed_out:
+                _kill_group(process)
+            _kill_group(process)  # background children left behind are not ours to keep
+            exit_code = TIMEOUT_EXIT_CODE if timed_out else process.returncode
+            return Outcome(exit_code, _read(out), _read(err), timed_out)
+    finally:
+        group.close()
+        if contained.scratch is not None:
+            shutil.rmtree(contained.scratch, ignore_errors=True)
+
+
+def _finished_within(process: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Wait for the process, waking the moment it exits (a pidfd where the kernel has them;
+    `Popen.wait` polls, which costs a short command up to its polling interval)."""
+    pidfd_open = getattr(os, "pidfd_open", None)
+    if pidfd_open is not None:
         try:
-            process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _kill_group(process)
-        _kill_group(process)  # background children left behind are not ours to keep
-        exit_code = TIMEOUT_EXIT_CODE if timed_out else process.returncode
-        return Outcome(exit_code, _read(out), _read(err), timed_out)
-
-
-def _limit_file_size() -> None:
-    """In the child: no file it writes (its captured output included) grows past MAX_CAPTURE, so
-    a command that never stops writing (`cat /dev/zero`) is stopped by the kernel (SIGXFSZ)
-    instead of filling the disk until the timeout."""
-    if resource is None:  # not on Windows
-        return
-    with contextlib.suppress(ValueError, OSError):
-        resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_CAPTURE, MAX_CAPTURE))
+            descriptor = pidfd_open(process.pid)
+        except OSError:
+            descriptor = None
+        if descriptor is not None:
+            try:
+                ready, _, _ = select.select([descriptor], [], [], timeout)
+            finally:
+                os.close(descriptor)
+            if not ready:
+                return False
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """Kill the sandbox: its outer process's group (the sandbox's own processes die with it:
+    `--die-with-parent` and the PID namespace)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()

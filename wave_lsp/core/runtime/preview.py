@@ -41,6 +41,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime import arguments as args_module
 from wave_lsp.core.runtime.execution import (
     ArgumentsFile,
+    SandboxUnavailable,
     read_only_environment,
     run_command,
     shown_output,
@@ -58,6 +59,7 @@ from wave_lsp.core.runtime.permissions import (
 )
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.reads import read_as
+from wave_lsp.core.runtime.sandbox import ensure_available
 from wave_lsp.core.runtime.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
 from wave_lsp.core.runtime.toolrules import entries
 from wave_lsp.core.runtime.variables import PLACEHOLDER
@@ -429,7 +431,14 @@ def _execute(result: Invocation, plan: Plan) -> bool:
         result.error = (f"Shell commands not run: this skill's commands run with {tool}, whose "
                         "rules decided them, and wave-lsp executes commands with bash only")
         return False
+    if plan.injections:
+        try:
+            ensure_available()
+        except SandboxUnavailable as error:
+            result.ok, result.error = False, str(error)
+            return False
     timeout = result.profile.command_timeout_seconds
+    visible = _visible_paths(result, plan)
     for planned in plan.injections:
         if planned.from_arguments:
             result.ok = False
@@ -447,10 +456,19 @@ def _execute(result: Invocation, plan: Plan) -> bool:
                             f"{changed}")
             return False
         merged = result.profile.merges_command_stderr
-        outcome = run_command(planned.shell_command, cwd, timeout,
-                              read_only_environment() if planned.decision.read_only else None,
-                              merge_stderr=merged)
+        try:
+            outcome = run_command(planned.shell_command, cwd, timeout,
+                                  read_only_environment() if planned.decision.read_only else None,
+                                  merge_stderr=merged, visible=visible)
+        except SandboxUnavailable as error:
+            result.ok, result.error = False, str(error)
+            return False
         planned.executed, planned.exit_code = True, outcome.exit_code
+        if READ_ONLY_FAILURE in outcome.stdout + outcome.stderr:
+            result.warnings.append(
+                f"`{planned.shell_command}` could not write: wave-lsp shows the project read-only "
+                f"to the commands it runs, and {result.profile.runtime} would have written to it "
+                "(what follows in the preview may differ)")
         if outcome.exit_code == 0:
             shown, saved = shown_output(placed_output(outcome.stdout, result.profile, tool))
         elif result.profile.aborts_on_command_failure:
@@ -469,6 +487,20 @@ def _execute(result: Invocation, plan: Plan) -> bool:
                 f"<error>Command failed (exit code {outcome.exit_code}): {detail}</error>")
         planned.output_preview, planned.output_file = shown, saved
     return True
+
+
+#: what a command prints when it writes in the sandbox's read-only project (errno EROFS)
+READ_ONLY_FAILURE = "Read-only file system"
+
+
+def _visible_paths(result: Invocation, plan: Plan) -> list[Path]:
+    """What a command sees besides the project (its working folder), read-only: the skill's
+    folder, the plugin root and the arguments file — the paths its `${…}` variables name."""
+    location = result.location
+    paths = [location.skill_dir, location.plugin.root if location.plugin else None,
+             plan.values.arguments_file if plan.values.arguments_file != DRY_RUN_ARGUMENTS
+             else None]
+    return [path for path in paths if path is not None]
 
 
 def _changed_since_decided(planned: PlannedInjection, plan: Plan) -> str | None:
