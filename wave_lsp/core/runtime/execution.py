@@ -48,6 +48,8 @@ MAX_OUTPUT_CHARS = 30_000  #: Wave's SKILL_BASH_MAX_OUTPUT_CHARS
 PREVIEW_CHARS = 2_048
 MAX_CAPTURE = MAX_FILE_BYTES
 TIMEOUT_EXIT_CODE = 124
+#: the shell's code for a command it could not execute
+CANNOT_START_EXIT_CODE = 126
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +96,15 @@ def run_command(command: str, cwd: Path, timeout: float = TIMEOUT_SECONDS,
     limits = child_limits(group)
     try:
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            process = subprocess.Popen(contained.argv, cwd=view.cwd, stdin=subprocess.DEVNULL,
-                                       stdout=out, stderr=out if merge_stderr else err,
-                                       start_new_session=True, preexec_fn=limits.apply,
-                                       env=contained.environment)
+            try:
+                process = subprocess.Popen(contained.argv, cwd=view.cwd,
+                                           stdin=subprocess.DEVNULL, stdout=out,
+                                           stderr=out if merge_stderr else err,
+                                           start_new_session=True, preexec_fn=limits.apply,
+                                           env=contained.environment)
+            except OSError as error:  # e.g. E2BIG: a command over the kernel's 128 KiB argument
+                return Outcome(CANNOT_START_EXIT_CODE, "",
+                               f"the command could not be started: {error.strerror or error}")
             timed_out = not _finished_within(process, timeout)
             if timed_out:
                 _kill_group(process)
