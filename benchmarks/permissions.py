@@ -15,8 +15,10 @@ import time
 from pathlib import Path
 
 from wave_lsp.core.parsing.injections import find_injections
-from wave_lsp.core.runtime.permissions import PermissionEngine, make_rule, split_command
+from wave_lsp.core.runtime.guard import StrictEngine
 from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
+from wave_lsp.core.runtime.rules import make_rule
+from wave_lsp.core.runtime.shell import split_command
 
 REPO = Path(__file__).resolve().parents[1]
 RULES = ([make_rule(r, "deny", "user settings") for r in ("Bash(rm -rf:*)", "Bash(curl*)",
@@ -38,7 +40,7 @@ def commands(corpus: Path) -> list[str]:
     return found
 
 
-def _round(engine: PermissionEngine, found: list[str], cold: bool) -> tuple[float, float]:
+def _round(engine: StrictEngine, found: list[str], cold: bool) -> tuple[float, float]:
     """(CPU ms, wall ms) per command for one pass over `found`."""
     if cold:
         split_command.cache_clear()
@@ -58,7 +60,7 @@ def main() -> None:
                              "classifier for every command no rule allows (in this folder)")
     args = parser.parse_args()
     found = commands(args.corpus) + commands(REPO / "examples")
-    engine = PermissionEngine(RULES, project=Path.cwd(), profile=PROFILES[args.target])
+    engine = StrictEngine(RULES, project=Path.cwd(), profile=PROFILES[args.target])
     engine.check("warm up")  # loads the grammar once
     print(f"{len(found)} injected commands, target {args.target}, {args.rounds} rounds; ms per "
           "command "

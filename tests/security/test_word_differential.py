@@ -23,13 +23,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wave_lsp.core.runtime.permissions import (
-    PermissionEngine,
-    make_rule,
-    split_command,
-    still_expands,
-    word_reading_problem,
-)
+from wave_lsp.core.runtime.guard import StrictEngine as PermissionEngine
+from wave_lsp.core.runtime.rules import make_rule
+from wave_lsp.core.runtime.shell import split_command
+from wave_lsp.core.runtime.shell_words import still_expands, word_reading_problem
 
 #: characters that stand for themselves, or nearly, outside quotes
 PLAIN = "abcR019._/-=:@%+,^"

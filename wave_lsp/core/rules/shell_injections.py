@@ -55,8 +55,8 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
         for item in capped((i for i in items if not i.empty), MAX_INJECTION_FINDINGS):
             yield _unchecked(ctx, item)
         return
-    from wave_lsp.core.runtime.permissions import split_command
     from wave_lsp.core.runtime.preview import permission_message
+    from wave_lsp.core.runtime.shell import split_command
 
     for planned in capped(ctx.injection_plan.injections, MAX_INJECTION_FINDINGS):
         yield _announce(ctx, planned)
@@ -109,8 +109,8 @@ def _denied_advice(ctx: CheckContext, planned: PlannedInjection) -> str:
                 f"in {rule.where}")
     if not decision.rule_can_allow:
         return "ask the model to run the command instead (no allow rule can allow it here)"
-    from wave_lsp.core.runtime.permissions import narrowest_rule
     from wave_lsp.core.runtime.preview import shell_tool
+    from wave_lsp.core.runtime.rules import narrowest_rule
 
     allow = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
     return (f"add `{shown(allow, 60)}` to `allowed-tools`, or ask the model to run the command "
@@ -154,8 +154,8 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
 
 
 def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
-    from wave_lsp.core.runtime.permissions import narrowest_rule
     from wave_lsp.core.runtime.preview import shell_tool
+    from wave_lsp.core.runtime.rules import narrowest_rule
 
     rule = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
     edit = add_allowed_tool(ctx, rule)

@@ -45,19 +45,17 @@ from wave_lsp.core.runtime.execution import (
     run_command,
     shown_output,
 )
+from wave_lsp.core.runtime.guard import StrictEngine as PermissionEngine
 from wave_lsp.core.runtime.listing import command_name, truthy
-from wave_lsp.core.runtime.permissions import (
-    Decision,
-    PermissionEngine,
-    PermissionRule,
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.runtime.reads import read_as
+from wave_lsp.core.runtime.rules import Decision, PermissionRule, make_rule
+from wave_lsp.core.runtime.settings import (
     RuleSet,
     load_settings,
-    make_rule,
     settings_files,
     user_settings_files,
 )
-from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.runtime.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
 from wave_lsp.core.runtime.toolrules import entries
 from wave_lsp.core.runtime.variables import PLACEHOLDER
