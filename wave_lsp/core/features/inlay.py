@@ -144,7 +144,8 @@ def argument_hint(reference: ArgumentReference, names: list[str],
 
 
 # -- !`cmd` ---------------------------------------------------------------------------------------
-DECISION_LABELS = {"allow": "allowed", "deny": "denied", "ask": "needs approval"}
+DECISION_LABELS = {"allow": "allowed", "deny": "denied", "ask": "needs approval",
+                   "cannot-tell": "cannot tell"}
 
 
 def decision_label(decision: Decision) -> str:

@@ -26,7 +26,9 @@ alone): `WAVE_LSP_TEST_DISABLE_GUARD=1`, honoured only while pytest runs a test
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -54,6 +56,7 @@ from wave_lsp.core.runtime.shell_words import (
     still_expands,
     word_reading_problem,
 )
+from wave_lsp.core.runtime.variables import PLACEHOLDER
 
 
 def _stays_inside(part: Part, rule: PermissionRule) -> bool:
@@ -315,3 +318,76 @@ class StrictEngine:
         return Decision("ask", f"Permission rule '{rule.raw}' from {rule.where} requires approval "
                                f"for this {self.tool} command", rule)
 
+
+
+# -- the execution policy ----------------------------------------------------------------------
+#: the test-only switch that turns the guard off (the adversarial suite's run with the sandbox
+#: alone); honoured only while pytest runs a test
+TEST_SWITCH = "WAVE_LSP_TEST_DISABLE_GUARD"
+#: what a `${…}` value may contain and stay one plain shell word
+PLAIN_VALUE = re.compile(r"[A-Za-z0-9_./:@%+,=~-]*")
+
+
+def guard_disabled() -> bool:
+    """`WAVE_LSP_TEST_DISABLE_GUARD=1` while pytest runs a test (`PYTEST_CURRENT_TEST` is set):
+    the guard allows everything the prediction says the runtime runs. Outside a test it is
+    ignored."""
+    return os.environ.get(TEST_SWITCH) == "1" and bool(os.environ.get("PYTEST_CURRENT_TEST"))
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The guard's answer for one command: `refusal` is why wave-lsp does not run it (None: it
+    may); `decision` is the strict engine's (None when a policy refused before it)."""
+
+    refusal: str | None
+    decision: Decision | None = None
+
+    @property
+    def read_only(self) -> bool:
+        return self.decision is not None and self.decision.read_only
+
+
+class Guard:
+    """wave-lsp's execution policy for one invocation (see the module's docstring)."""
+
+    def __init__(self, rules: Iterable[PermissionRule], tool: str, project: Path | None,
+                 profile: RuntimeProfile | None, problems: Iterable[str] = (),
+                 values: Callable[[str], str | None] | None = None) -> None:
+        self.tool = tool
+        self.engine = StrictEngine(rules, tool, project, profile)
+        self.problems = list(problems)
+        #: a `${NAME}` placeholder's shell value (None: unknown)
+        self.values = values
+
+    def check(self, command: str, written: str = "", *, spliced: bool = False) -> Verdict:
+        """May wave-lsp run `command` (after substitution; `written` as the skill wrote it)?"""
+        if guard_disabled():
+            return Verdict(None)
+        if self.tool != "Bash":
+            return Verdict(f"this skill's commands run with {self.tool}, and wave-lsp executes "
+                           "commands with bash only")
+        if spliced:
+            return Verdict("the arguments are spliced into it: they are user text, and spliced "
+                           "into a command they run as shell code (SK119)")
+        if self.problems:
+            return Verdict("a settings file cannot be used, so wave-lsp runs nothing until it is "
+                           f"fixed: {self.problems[0]}")
+        unsafe = self._unsafe_value(written)
+        if unsafe is not None:
+            return Verdict(unsafe)
+        decision = self.engine.check(command)
+        return Verdict(None if decision.allowed else decision.reason, decision)
+
+    def _unsafe_value(self, written: str) -> str | None:
+        """A `${…}` value (a folder name, a session id) with shell syntax in it would become live
+        shell text once substituted."""
+        if self.values is None:
+            return None
+        for match in PLACEHOLDER.finditer(written):
+            value = self.values(match.group(1))
+            if value is not None and PLAIN_VALUE.fullmatch(value) is None:
+                return (f"it substitutes `{match.group(0)}` = `{value}`, which contains shell "
+                        "syntax (quotes, `$`, backticks, spaces or control characters) and would "
+                        "run as code: rename the folder")
+        return None

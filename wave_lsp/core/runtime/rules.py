@@ -128,7 +128,12 @@ def make_rule(raw: str, behavior: str, source: str, path: Path | None = None,
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    behavior: str  #: "allow", "ask" or "deny"
+    """One decision about one command. As a prediction (`prediction.py`) `behavior` is "allow"
+    (the runtime runs it), "ask" or "deny" (it refuses, `reason` in its own words where it has
+    them) or "cannot-tell" (`reason` says why); `fact` names the runtime fact it rests on. As the
+    guard's (`guard.py`) it is "allow", "ask" or "deny"."""
+
+    behavior: str  #: "allow", "ask", "deny" or "cannot-tell"
     reason: str
     rule: PermissionRule | None = None
     compound: bool = False
@@ -139,16 +144,36 @@ class Decision:
     #: an allow rule for the exact command would allow it (False: no rule can, because the
     #: engine cannot model the command or it writes outside the project)
     rule_can_allow: bool = True
+    #: the runtime fact the decision rests on (docs/design/runtime-facts.md), for a prediction
+    fact: str | None = None
 
     @property
     def allowed(self) -> bool:
         return self.behavior == "allow"
 
+    @property
+    def refused(self) -> bool:
+        """The runtime refuses the command: the whole invocation aborts."""
+        return self.behavior in ("ask", "deny")
+
+    @property
+    def unknown(self) -> bool:
+        return self.behavior == CANNOT_TELL
+
+    @property
+    def outcome(self) -> str:
+        """run, refused-ask, refused-deny or cannot-tell."""
+        return {"allow": "run", "ask": "refused-ask", "deny": "refused-deny"}.get(
+            self.behavior, CANNOT_TELL)
+
     def to_json(self) -> dict[str, Any]:
-        return {"decision": self.behavior, "reason": self.reason,
-                "rule": self.rule.raw if self.rule else None,
+        return {"decision": self.behavior, "outcome": self.outcome, "reason": self.reason,
+                "fact": self.fact, "rule": self.rule.raw if self.rule else None,
                 "ruleSource": self.rule.where if self.rule else None}
 
+
+#: a prediction that cannot tell what the runtime does
+CANNOT_TELL = "cannot-tell"
 
 
 def narrowest_rule(command: str, tool: str = "Bash") -> str:
