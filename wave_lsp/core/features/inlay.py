@@ -24,8 +24,8 @@ from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.features.hover import argument_markdown, injection_markdown, variable_markdown
 from wave_lsp.core.parsing.injections import CommandSpans, Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.permissions.rules import Decision
 from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
-from wave_lsp.core.runtime.rules import Decision
 from wave_lsp.core.runtime.substitute import VariableValues, resolve
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 

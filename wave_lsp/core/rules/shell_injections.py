@@ -1,7 +1,7 @@
 """docs/design/rules.md *Shell injection*: SK120–SK126.
 
 Injections are found exactly as the runtimes find them (`wave_lsp.core.parsing.injections`); decisions come
-from the prediction of what the runtime does (`wave_lsp.core.runtime.prediction`, never wave-lsp's own
+from the prediction of what the runtime does (`wave_lsp.core.permissions.prediction`, never wave-lsp's own
 execution guard) through the dry-run plan of the preview, so a diagnostic, a hover and `wave-lsp
 preview` never disagree. A prediction that cannot tell gives SK123 as a warning that says so
 (docs/design/product.md *Two decisions*), never "aborts" stated as a fact.
@@ -58,8 +58,8 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
         for item in capped((i for i in items if not i.empty), MAX_INJECTION_FINDINGS):
             yield _unchecked(ctx, item)
         return
+    from wave_lsp.core.permissions.shell import split_command
     from wave_lsp.core.runtime.preview import permission_message
-    from wave_lsp.core.runtime.shell import split_command
 
     for planned in capped(ctx.injection_plan.injections, MAX_INJECTION_FINDINGS):
         yield _announce(ctx, planned)
@@ -116,8 +116,8 @@ def _denied_advice(ctx: CheckContext, planned: PlannedInjection) -> str:
         return "change the setting that turns the skill off"
     if not decision.rule_can_allow:
         return "ask the model to run the command instead (no allow rule can allow it here)"
+    from wave_lsp.core.permissions.rules import narrowest_rule
     from wave_lsp.core.runtime.preview import shell_tool
-    from wave_lsp.core.runtime.rules import narrowest_rule
 
     allow = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
     return (f"add `{shown(allow, 60)}` to `allowed-tools`, or ask the model to run the command "
@@ -162,8 +162,8 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
 
 
 def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
+    from wave_lsp.core.permissions.rules import narrowest_rule
     from wave_lsp.core.runtime.preview import shell_tool
-    from wave_lsp.core.runtime.rules import narrowest_rule
 
     rule = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
     edit = add_allowed_tool(ctx, rule)

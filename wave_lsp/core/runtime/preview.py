@@ -41,6 +41,21 @@ from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.injections import Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.permissions.guard import Guard
+from wave_lsp.core.permissions.prediction import (
+    SETTINGS_FACT,
+    UNCHECKED_FACT,
+    Predictor,
+    RuntimeInputs,
+)
+from wave_lsp.core.permissions.rules import Decision, make_rule
+from wave_lsp.core.permissions.settings import (
+    RuleSet,
+    load_settings,
+    settings_files,
+    start_folder,
+    user_settings_files,
+)
 from wave_lsp.core.runtime import arguments as args_module
 from wave_lsp.core.runtime.execution import (
     ArgumentsFile,
@@ -48,24 +63,9 @@ from wave_lsp.core.runtime.execution import (
     run_command,
     shown_output,
 )
-from wave_lsp.core.runtime.guard import Guard
 from wave_lsp.core.runtime.listing import command_name, truthy
-from wave_lsp.core.runtime.prediction import (
-    SETTINGS_FACT,
-    UNCHECKED_FACT,
-    Predictor,
-    RuntimeInputs,
-)
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.reads import read_as
-from wave_lsp.core.runtime.rules import Decision, make_rule
-from wave_lsp.core.runtime.settings import (
-    RuleSet,
-    load_settings,
-    settings_files,
-    start_folder,
-    user_settings_files,
-)
 from wave_lsp.core.runtime.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
 from wave_lsp.core.runtime.toolrules import entries
 from wave_lsp.core.workspace.location import SkillLocation

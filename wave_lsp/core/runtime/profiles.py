@@ -140,7 +140,7 @@ class RuntimeProfile:
     aborts_on_command_failure: bool
     command_timeout_seconds: float
     #: built-in read-only commands (`git status`, `ls`) run without any permission rule
-    #: (`wave_lsp.core.runtime.readonly`; Claude Code yes, Wave's permission manager no)
+    #: (`wave_lsp.core.permissions.readonly`; Claude Code yes, Wave's permission manager no)
     auto_allows_read_only: bool = False
     #: an injected command's stderr goes into the same stream as its stdout, in the order
     #: written (as `2>&1` does); a failure shows that stream under `[stderr]`

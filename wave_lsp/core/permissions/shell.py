@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from wave_lsp.core.runtime.shell_words import (
+from wave_lsp.core.permissions.shell_words import (
     ARITHMETIC_NAME,
     ARITHMETIC_TESTS,
     ARITHMETIC_TEXT,

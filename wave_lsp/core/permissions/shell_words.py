@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from wave_lsp.core.runtime.readonly import has_brace_list
-from wave_lsp.core.runtime.rules import ANY_ASSIGNMENT, SAFE_ASSIGNMENT, SAFE_WRAPPERS
+from wave_lsp.core.permissions.readonly import has_brace_list
+from wave_lsp.core.permissions.rules import ANY_ASSIGNMENT, SAFE_ASSIGNMENT, SAFE_WRAPPERS
 
 #: names whose value changes which program runs or what it loads: never stripped for allow rules
 #: (a rule must name them), whatever the value

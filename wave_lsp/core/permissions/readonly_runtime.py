@@ -18,8 +18,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.readonly import (
+from wave_lsp.core.permissions.readonly import (
     STRICTER,
     WORDS,
     CommandSpec,
@@ -28,6 +27,7 @@ from wave_lsp.core.runtime.readonly import (
     commands,
     has_brace_list,
 )
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: the options (and commands) of `readonly.STRICTER` that Claude Code's list accepts and the strict
 #: table leaves out (runtime-facts §3.8: `COMMAND_ALLOWLIST` safeFlags, v2.1.88)

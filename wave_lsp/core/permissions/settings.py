@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from wave_lsp.core.permissions.rules import BEHAVIORS, PermissionRule, make_rule
 from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.rules import BEHAVIORS, PermissionRule, make_rule
 
 
 @dataclass(slots=True)

@@ -25,10 +25,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.readonly_runtime import FACT as READ_ONLY_FACT
-from wave_lsp.core.runtime.readonly_runtime import runtime_read_only
-from wave_lsp.core.runtime.rules import (
+from wave_lsp.core.permissions.readonly_runtime import FACT as READ_ONLY_FACT
+from wave_lsp.core.permissions.readonly_runtime import runtime_read_only
+from wave_lsp.core.permissions.rules import (
     ANY_ASSIGNMENT,
     BEHAVIORS,
     CANNOT_TELL,
@@ -36,8 +35,8 @@ from wave_lsp.core.runtime.rules import (
     Decision,
     PermissionRule,
 )
-from wave_lsp.core.runtime.shell import split_command
-from wave_lsp.core.runtime.shell_words import (
+from wave_lsp.core.permissions.shell import split_command
+from wave_lsp.core.permissions.shell_words import (
     READ_ONLY_SINKS,
     WRITE_COMMANDS,
     Part,
@@ -49,6 +48,7 @@ from wave_lsp.core.runtime.shell_words import (
     deny_forms,
     lexical_forms,
 )
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: the runtime facts predictions cite (docs/design/runtime-facts.md)
 RULES_FACT = "runtime-facts §3.8 order of evaluation"

@@ -32,16 +32,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.readonly import glob_problem, read_only_problem
-from wave_lsp.core.runtime.rules import (
+from wave_lsp.core.permissions.readonly import glob_problem, read_only_problem
+from wave_lsp.core.permissions.rules import (
     BEHAVIORS,
     Decision,
     PermissionRule,
     _unescaped_stars,
 )
-from wave_lsp.core.runtime.shell import split_command
-from wave_lsp.core.runtime.shell_words import (
+from wave_lsp.core.permissions.shell import split_command
+from wave_lsp.core.permissions.shell_words import (
     EXPANDS,
     READ_ONLY_SINKS,
     SAFE_DEVICES,
@@ -56,6 +55,7 @@ from wave_lsp.core.runtime.shell_words import (
     still_expands,
     word_reading_problem,
 )
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.variables import PLACEHOLDER
 
 
@@ -128,7 +128,7 @@ class StrictEngine:
     def check(self, command: str) -> Decision:
         """The decision for `command`: the rules' (`_decide`), except that a command no rule
         matched runs anyway when every part is one of the runtime's built-in read-only commands
-        (`wave_lsp.core.runtime.readonly`); a deny or ask rule always wins."""
+        (`wave_lsp.core.permissions.readonly`); a deny or ask rule always wins."""
         decision = self._decide(command)
         if decision.allowed or decision.rule is not None:
             return decision
