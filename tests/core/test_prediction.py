@@ -53,6 +53,8 @@ CASES = [
     ("echo 'rm -rf /'", [("Bash(rm *)", "deny")], "cannot-tell", "may not check"),
     # wave-lsp-only caution is not in the prediction: a `..` under a wildcard rule, a FIFO
     ("cat {root}/skill/../../etc/x", [("Bash(cat {root}/*)", "allow")], "run", "Bash(cat"),
+    ("touch made.txt", [("Bash(touch *)", "allow")], "run", "Bash(touch *)"),
+    ("cp a /etc/x", [("Bash(cp a /etc/x)", "allow")], "refused-ask", "outside the working"),
 ]
 
 
@@ -79,8 +81,13 @@ def test_claude_code_prediction(tmp_path: Path, command: str, rules: list[tuple[
 @pytest.mark.parametrize(("inputs", "command", "outcome", "reason"), [
     # acceptEdits lets a write inside the working directories through; `echo` is read-only
     (RuntimeInputs(mode="acceptEdits"), "echo x > out.txt", "run", "read-only"),
-    (RuntimeInputs(mode="bypassPermissions", mode_file=Path("s.json")), "make", "cannot-tell",
-     "bypassPermissions"),
+    # a settings file's bypassPermissions does not let an injected command through (probe
+    # inj-mode-bypass); dontAsk denies in its own words (probe inj-mode-dont-ask)
+    (RuntimeInputs(mode="bypassPermissions", mode_file=Path("s.json")), "make", "refused-ask",
+     "This command requires approval"),
+    (RuntimeInputs(mode="dontAsk"), "make", "refused-deny", "running in don't ask mode"),
+    # a write inside the working directories under an allow rule runs (probe inj-touch-allowed)
+    (RuntimeInputs(), "touch made.txt", "refused-ask", "This command requires approval"),
     (RuntimeInputs(hooks=(Path("h.json"),)), "ls", "cannot-tell", "PreSkillShellCommand"),
     (RuntimeInputs(problems=("x.json: cannot be read as JSON",)), "ls", "cannot-tell",
      "cannot be used"),

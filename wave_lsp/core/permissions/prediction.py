@@ -55,7 +55,7 @@ RULES_FACT = "runtime-facts §3.8 order of evaluation"
 MESSAGES_FACT = "runtime-facts §3.8 messages (probes inj-deny-*, inj-ask-rule, inj-failing)"
 REDIRECT_FACT = "runtime-facts §3.8 path constraints (probe inj-redirect)"
 HOOK_FACT = "runtime-facts §3.7 PreSkillShellCommand hooks"
-MODE_FACT = "runtime-facts §3.8 permission modes"
+MODE_FACT = "runtime-facts §3.8 permission modes (probes inj-mode-*)"
 SETTINGS_FACT = "runtime-facts §3.8 rule sources"
 EXPANSION_FACT = "runtime-facts §3.10 (probes inj-expansion-*: `echo $HOME` runs)"
 UNCHECKED_FACT = "runtime-facts §9.7 (injections run with no permission check)"
@@ -68,6 +68,17 @@ ASK_RULE = "Claude requested permissions to use {tool}, but you haven't granted 
 DENIED = "Permission to use {tool} with command {command} has been denied."
 COMPOUND = ("This {tool} command contains multiple operations. The following {parts} "
             "{verb} approval: {listed}")
+#: dontAsk turns every approval into this denial (read from 2.1.332's bundle; probe
+#: inj-mode-dont-ask)
+DONT_ASK = ("Permission to use {tool} has been denied because Claude Code is running in don't ask "
+            "mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that "
+            "might naturally be used to accomplish this goal, e.g. using head instead of cat. But "
+            "you *should not* attempt to work around this denial in malicious ways, e.g. do not "
+            "use your ability to run tests to execute non-test actions. You should only try to "
+            "work around this restriction in reasonable ways that do not attempt to bypass the "
+            "intent behind this denial. If you believe this capability is essential to complete "
+            "the user's request, STOP and explain to the user what you were trying to do and why "
+            "you need this permission. Let the user decide how to proceed.")
 REDIRECT_INSIDE = ("Output redirection to '{path}' needs approval. The path is inside the "
                    "working directories for this session ('{folders}'), and Claude Code asks "
                    "before a shell command creates, changes or removes files there.")
@@ -147,10 +158,11 @@ class Predictor:
         if wide is not None:
             return Decision("allow", f"allowed by `{wide.raw}` from {wide.source}", wide,
                             split.compound, fact=RULES_FACT)
-        if self.inputs.mode == "bypassPermissions":
-            return self.cannot_tell(f"`permissions.defaultMode` is `bypassPermissions` in "
-                                    f"{self.inputs.mode_file}, and whether a skill load honours "
-                                    "it is not modelled", MODE_FACT, split.compound)
+        # `bypassPermissions` from a settings file does not let an injected command through
+        # (probe inj-mode-bypass); `dontAsk` denies what would ask, in its own words
+        if self.inputs.mode == "dontAsk":
+            return Decision("deny", DONT_ASK.format(tool=self.tool), None, split.compound,
+                            decision.unmatched, fact=MODE_FACT)
         return decision
 
     def _tool_check(self, command: str, split: Split) -> Decision:
@@ -223,11 +235,15 @@ class Predictor:
                                    "working directories for this session)", None, split.compound,
                             (target.written,), fact=REDIRECT_FACT)
         writer = next((p for p in split.parts if _basename(p.program) in WRITE_COMMANDS), None)
-        if writer is not None and self._matching_allow(writer) is not None:
-            return self.cannot_tell(f"`{writer.text}` writes files, and {self.runtime} checks the "
-                                    "paths a command writes before its allow rules; that check "
-                                    "is not modelled", REDIRECT_FACT, split.compound)
-        return None
+        outside = next((w.written for w in (writer.words[1:] if writer else ())
+                        if w.value is not None and not w.value.startswith("-")
+                        and not self._inside(w.value)[0]), None)
+        if writer is not None and outside is not None:
+            return Decision("ask", f"{self.runtime} asks before `{writer.program}` writes "
+                                   f"`{outside}`, outside the working directories for this "
+                                   "session", None, split.compound, (writer.text,),
+                            rule_can_allow=False, fact=REDIRECT_FACT)
+        return None  # inside: the rules decide (probe inj-touch-allowed: `touch` under a rule runs)
 
     def _inside(self, value: str) -> tuple[bool, str]:
         directories = self.inputs.directories

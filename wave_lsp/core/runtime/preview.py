@@ -56,6 +56,7 @@ from wave_lsp.core.permissions.settings import (
     start_folder,
     user_settings_files,
 )
+from wave_lsp.core.permissions.shell import split_command
 from wave_lsp.core.runtime import arguments as args_module
 from wave_lsp.core.runtime.execution import (
     ArgumentsFile,
@@ -471,7 +472,8 @@ def _run(planned: PlannedInjection, result: Invocation, cwd: Path, tool: str,
     outcome = run_command(planned.shell_command, cwd, timeout,
                           read_only_environment() if read_only else None, merge_stderr=merged)
     planned.executed, planned.exit_code = True, outcome.exit_code
-    if outcome.exit_code == 0:
+    if outcome.exit_code == 0 or (outcome.exit_code == 1
+                                  and normal_exit_one(planned.shell_command, profile)):
         shown, saved = shown_output(placed_output(outcome.stdout, profile, tool))
     elif profile.aborts_on_command_failure:
         result.ok = False
@@ -489,6 +491,19 @@ def _run(planned: PlannedInjection, result: Invocation, cwd: Path, tool: str,
             f"<error>Command failed (exit code {outcome.exit_code}): {detail}</error>")
     planned.output_preview, planned.output_file = shown, saved
     return True
+
+
+def normal_exit_one(command: str, profile: RuntimeProfile) -> bool:
+    """Exit code 1 of a search or compare command (`grep -c` finding nothing, `diff` finding a
+    difference) is a normal result for the runtime (`profile.normal_exit_one`)."""
+    if not profile.normal_exit_one:
+        return False
+    split = split_command(command)
+    if split.compound or len(split.parts) != 1:
+        return False
+    words = [w.value or "" for w in split.parts[0].words]
+    return bool(words) and (words[0] in profile.normal_exit_one
+                            or " ".join(words[:2]) in profile.normal_exit_one)
 
 
 def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
