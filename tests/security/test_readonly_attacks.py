@@ -131,7 +131,7 @@ def test_a_read_only_command_is_decided_again_right_before_it_runs(tmp_path: Pat
     path = build(tmp_path, attack)
     code, result = _preview(path, tmp_path, monkeypatch, capsys)
     assert SECRET not in json.dumps(result), result
-    assert code == 1 and "no longer read-only" in result["error"], result
+    assert code == 1 and "now that earlier commands have run" in result["error"], result
     assert [item["executed"] for item in result["injections"]] == [True, False]
 
 

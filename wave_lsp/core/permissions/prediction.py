@@ -7,7 +7,7 @@ runtime's own text where it has one; a skill load cannot ask, so both abort the 
 "cannot-tell", with why. Every refusal and every cannot-tell names the runtime fact it rests on
 (`Decision.fact`, a section of runtime-facts.md or a harness probe).
 
-The order is the runtime's (runtime-facts §3.8 *Order of evaluation*): tool-wide deny and ask;
+The order is the runtime's (runtime-facts §3.8, its order of evaluation): tool-wide deny and ask;
 deny and ask rules against the forms the runtime checks (the command, each part as written, and
 without assignments and safe wrappers); Claude Code's path constraints on output redirections;
 an exact allow rule; then every part must be allowed by a rule or be one of the runtime's
@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from wave_lsp.core.permissions.readonly_runtime import FACT as READ_ONLY_FACT
-from wave_lsp.core.permissions.readonly_runtime import runtime_read_only
+from wave_lsp.core.permissions.readonly_runtime import runtime_glob, runtime_read_only
 from wave_lsp.core.permissions.rules import (
     ANY_ASSIGNMENT,
     BEHAVIORS,
@@ -47,6 +47,7 @@ from wave_lsp.core.permissions.shell_words import (
     decoded_command,
     deny_forms,
     lexical_forms,
+    still_expands,
 )
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
@@ -316,6 +317,12 @@ class Predictor:
             return "yes", "", EXPANSION_FACT
         if part.expansion is not None:
             return "unknown", f"it contains {part.expansion}", READ_ONLY_FACT
+        for word in part.words[1:]:
+            if still_expands(word):
+                answer = runtime_glob(_basename(part.program) or "", word.written,
+                                      self.inputs.directories)
+                if answer.verdict != "yes":
+                    return answer.verdict, answer.why or "", READ_ONLY_FACT
         answer = runtime_read_only(words, profile, self.inputs.directories)
         return answer.verdict, answer.why or "", READ_ONLY_FACT
 
@@ -348,7 +355,7 @@ class Predictor:
 
 def runtime_forms(part: Part) -> tuple[str, ...]:
     """The forms of one part Claude Code matches deny and ask rules against (runtime-facts §3.8
-    *Matching steps*): as written, without redirections, safe wrappers and any leading
+    its matching steps): as written, without redirections, safe wrappers and any leading
     assignments."""
     text, safe = allow_forms(part)
     return (text, safe, part.bare, _strip(part.bare, ANY_ASSIGNMENT, unsafe=True),

@@ -1,5 +1,5 @@
 """The option lists of the `git` subcommands the read-only table of `readonly.py` accepts
-(docs/design/runtime-facts.md §3.8 *The read-only auto-allow*: Claude Code's
+(docs/design/runtime-facts.md §3.8, the read-only auto-allow: Claude Code's
 `GIT_READ_ONLY_COMMANDS`, a stricter subset). Data only: `"--flag=kind"` words as
 `readonly._flags` reads them.
 """

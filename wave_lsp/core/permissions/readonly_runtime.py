@@ -1,6 +1,6 @@
 """The read-only auto-allow as the runtime applies it, for the prediction (docs/design/product.md
-*Permission engine*, *Two decisions*; docs/design/runtime-facts.md §3.8 *The read-only
-auto-allow*).
+*Permission engine*, *Two decisions*; docs/design/runtime-facts.md §3.8, the read-only
+auto-allow).
 
 `readonly.py` holds wave-lsp's strict table, which the execution guard uses. The runtime's own list
 is wider: the options and commands of `readonly.STRICTER` are on Claude Code's list (`grep -R`,
@@ -15,10 +15,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 
 from wave_lsp.core.permissions.readonly import (
+    _PLAIN_GLOB,
+    GLOB_COMMANDS,
     STRICTER,
     WORDS,
     CommandSpec,
@@ -116,6 +119,32 @@ def runtime_read_only(words: Sequence[str], profile: RuntimeProfile,
     return _paths(words[0], files, directories)
 
 
+def runtime_glob(program: str, pattern: str, directories: Sequence[Path]) -> ReadOnly:
+    """An unquoted glob operand: Claude Code 2.1.332 checks the globs of path-reading commands
+    (`GLOB_COMMANDS`) by their matches and refuses any other (runtime-facts §3.8)."""
+    if program not in GLOB_COMMANDS or not _PLAIN_GLOB.fullmatch(pattern):
+        return ReadOnly("no", f"`{pattern}` is a glob the shell expands")
+    if not directories:
+        return ReadOnly("unknown", f"`{pattern}` is a glob, and there is no working directory "
+                                   "to expand it in")
+    if any(segment.startswith(".") and fnmatchcase("..", segment)
+           for segment in pattern.split("/")):
+        return ReadOnly("unknown", f"`{pattern}` may match `..`, which depends on the version of "
+                                   "bash")
+    import glob as globbing
+
+    matches = globbing.glob(pattern, root_dir=directories[0])
+    answer = _paths(program, matches, directories)
+    if answer.verdict != "yes":
+        return answer
+    option = next((match for match in matches if match.startswith("-")), None)
+    if option is not None:
+        return ReadOnly("unknown", f"`{pattern}` matches `{option}`, which the program would "
+                                   "read as an option; whether Claude Code checks that is not "
+                                   "modelled")
+    return ReadOnly("yes")
+
+
 def _program(words: Sequence[str]) -> tuple[str, CommandSpec | None, int]:
     table = runtime_commands()
     if words[0] == "git":
@@ -165,4 +194,5 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-__all__ = ["FACT", "STRICTER", "ReadOnly", "runtime_commands", "runtime_read_only"]
+__all__ = ["FACT", "STRICTER", "ReadOnly", "runtime_commands", "runtime_glob",
+           "runtime_read_only"]

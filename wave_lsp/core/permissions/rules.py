@@ -1,5 +1,5 @@
 """Permission rules: how a rule is written, what it matches, and a decision's shape
-(docs/design/runtime-facts.md §3.8 *Syntax* and *Shell rule kinds*, §8.7 for Wave).
+(docs/design/runtime-facts.md §3.8, its syntax and shell rule kinds; §8.7 for Wave).
 
 A rule is `Tool` or `Tool(content)`; shell rules are exact, prefix (`cmd:*`) or wildcard (`*`).
 `PermissionRule.matches` tests one already-normalised simple command. The matcher (`_matcher`,

@@ -1,7 +1,7 @@
 """The settings files a runtime reads, and what the permission decisions take from them
-(docs/design/runtime-facts.md §3.8 *Rule sources*; docs/security.md for the trust model).
+(docs/design/runtime-facts.md §3.8, its rule sources; docs/security.md for the trust model).
 
-For Claude Code (runtime-facts §3.8 *Settings the prediction reads*): the user's file under
+For Claude Code (runtime-facts §3.8, the settings the prediction reads): the user's file under
 `$CLAUDE_CONFIG_DIR` when it is set (else `~/.claude`), the project's and local files of the folder
 Claude Code starts in, the files of `settingsFiles`, and the managed settings
 (`/etc/claude-code/managed-settings.json` on Linux, `/Library/Application Support/ClaudeCode/`

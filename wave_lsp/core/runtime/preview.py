@@ -578,7 +578,7 @@ def injection_lines(result: Invocation) -> list[str]:
         state = ("ran, exit code " + str(planned.exit_code)) if planned.executed else "not run"
         if planned.not_run_because:
             state = f"not run: {planned.not_run_because}"
-        verdict = f"{decision.outcome} — {decision.reason}"
+        verdict = f"{decision.behavior} — {decision.reason}"
         described.append(f"injection {index} (line {line}) `{planned.shell_command}`: "
                          f"{verdict} [{state}]")
     return described
