@@ -1,8 +1,9 @@
 """How fast the permission decisions are: the prediction (`--decision prediction`, the default:
 what SK123 and the preview use) or wave-lsp's execution guard (`--decision guard`), for every
-injected command of the corpus (the commands `find_injections` finds in each SKILL.md body), checked with a realistic rule set (the user's deny
-and ask rules plus broad allow rules), with the parse cache cleared before every round so each
-command is parsed and walked afresh. Target (issue 15): at most 0.3 ms per command.
+injected command of the corpus (the commands `find_injections` finds in each SKILL.md body),
+checked with a realistic rule set (the user's deny and ask rules plus broad allow rules), with the
+parse cache cleared before every round so each command is parsed and walked afresh. Target
+(issue 15): at most 0.3 ms per command.
 
 Run: `python benchmarks/permissions.py [--rounds 20] [--corpus PATH]`. Prints the number of
 commands, the median and p95 per command over the rounds, and the slowest command.
