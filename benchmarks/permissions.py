@@ -1,7 +1,9 @@
-"""How fast the permission engine decides: every injected command of the corpus (the commands
-`find_injections` finds in each SKILL.md body), checked with a realistic rule set (the user's deny
-and ask rules plus broad allow rules), with the parse cache cleared before every round so each
-command is parsed and walked afresh. Target (issue 15): at most 0.3 ms per command.
+"""How fast the permission decisions are: the prediction (`--decision prediction`, the default:
+what SK123 and the preview use) or wave-lsp's execution guard (`--decision guard`), for every
+injected command of the corpus (the commands `find_injections` finds in each SKILL.md body),
+checked with a realistic rule set (the user's deny and ask rules plus broad allow rules), with the
+parse cache cleared before every round so each command is parsed and walked afresh. Target
+(issue 15): at most 0.3 ms per command.
 
 Run: `python benchmarks/permissions.py [--rounds 20] [--corpus PATH]`. Prints the number of
 commands, the median and p95 per command over the rounds, and the slowest command.
@@ -15,7 +17,10 @@ import time
 from pathlib import Path
 
 from wave_lsp.core.parsing.injections import find_injections
-from wave_lsp.core.runtime.permissions import PermissionEngine, make_rule, split_command
+from wave_lsp.core.permissions.guard import StrictEngine
+from wave_lsp.core.permissions.prediction import Predictor, RuntimeInputs
+from wave_lsp.core.permissions.rules import make_rule
+from wave_lsp.core.permissions.shell import split_command
 from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,7 +43,7 @@ def commands(corpus: Path) -> list[str]:
     return found
 
 
-def _round(engine: PermissionEngine, found: list[str], cold: bool) -> tuple[float, float]:
+def _round(engine: StrictEngine | Predictor, found: list[str], cold: bool) -> tuple[float, float]:
     """(CPU ms, wall ms) per command for one pass over `found`."""
     if cold:
         split_command.cache_clear()
@@ -56,11 +61,17 @@ def main() -> None:
     parser.add_argument("--target", default="wave", choices=sorted(TARGETS),
                         help="the runtime profile: `claude-code` also runs the read-only "
                              "classifier for every command no rule allows (in this folder)")
+    parser.add_argument("--decision", default="prediction", choices=("prediction", "guard"))
     args = parser.parse_args()
     found = commands(args.corpus) + commands(REPO / "examples")
-    engine = PermissionEngine(RULES, project=Path.cwd(), profile=PROFILES[args.target])
+    profile = PROFILES[args.target]
+    engine: StrictEngine | Predictor = (
+        Predictor(RULES, profile=profile, inputs=RuntimeInputs((Path.cwd(),)))
+        if args.decision == "prediction" else StrictEngine(RULES, project=Path.cwd(),
+                                                           profile=profile))
     engine.check("warm up")  # loads the grammar once
-    print(f"{len(found)} injected commands, target {args.target}, {args.rounds} rounds; ms per "
+    print(f"{len(found)} injected commands, {args.decision}, target {args.target}, "
+          f"{args.rounds} rounds; ms per "
           "command "
           "(CPU time; wall time in brackets); target <= 0.3 ms")
     for label, cold in (("cold (parse cache cleared every round)", True),

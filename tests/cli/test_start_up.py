@@ -40,7 +40,7 @@ NOT_IMPORTED = ("pygls", "lsprotocol", "jsonschema", "tree_sitter", "tree_sitter
                 "tomllib", "importlib.metadata", "multiprocessing", "logging", "difflib",
                 "shutil", "bz2", "lzma",
                 "wave_lsp.lsp", "wave_lsp.mcp", "wave_lsp.docs", "wave_lsp.core.features",
-                "wave_lsp.core.runtime.permissions", "wave_lsp.core.runtime.preview",
+                "wave_lsp.core.permissions.shell", "wave_lsp.core.runtime.preview",
                 "wave_lsp.core.checking.fixing", "wave_lsp.core.workspace.forked", "pickle", "signal",
                 "wave_lsp.core.workspace.runtime_view", "wave_lsp.core.workspace.runtime_config",
                 "wave_lsp.core.workspace.reach", "wave_lsp.core.workspace.snapshot")

@@ -72,9 +72,11 @@ def test_broken_reference_fix_points_at_the_nearest_file(tmp_path) -> None:
 
 @pytest.mark.parametrize(("body", "offered"), [
     ("Fetch: !`git fetch`\n", True),  # an allow rule would let it run
-    # shell code computed at run time, or a write outside the project: no rule can allow it
+    # shell code computed at run time: wave-lsp cannot tell whether a rule would help
     ('Run: !`bash -c "$(cat x)"`\n', False),
-    ("Save: !`cp a /etc/x`\n", False),
+    # Wave (the default target) runs a command its exact allow rule names, wherever it writes
+    # (wave-lsp's own refusal of a write outside the project is the execution guard's)
+    ("Save: !`cp a /etc/x`\n", True),
 ])
 def test_sk123_offers_an_allow_rule_only_where_one_can_help(tmp_path, body: str,
                                                              offered: bool) -> None:

@@ -64,10 +64,12 @@ def test_opencode_dry_run_does_not_abort_and_shows_the_engines_decision(tmp_path
     assert result.ok and result.text is not None
     assert "format!`x`" in result.text and "!`git fetch`" in result.text  # nothing ran
     assert [p.unchecked_by_runtime for p in result.injections] == [True, True]
-    assert [p.decision.allowed for p in result.injections] == [False, False]  # no allow rule
-    assert commands_that_run(result) == 2  # OpenCode would run both
+    # the prediction: OpenCode runs both, whatever the rules
+    assert [p.decision.allowed for p in result.injections] == [True, True]
+    assert commands_that_run(result) == 2
     lines = injection_lines(result)
-    assert all("OpenCode runs it with no permission check" in line for line in lines)
+    assert all("OpenCode runs it" in line and "with no permission check" in line
+               for line in lines)
     shown = result.to_json()["injections"]
     assert [item["runtimeChecks"] for item in shown] == [False, False]
 
@@ -77,8 +79,8 @@ def test_opencode_execute_runs_nothing_the_engine_does_not_allow(tmp_path: Path)
     text = _skill(f"!`echo ok`\n!`touch {marker}`\n", "allowed-tools: Bash(echo:*)")
     result = _invoke(tmp_path, text, mode="execute")
     assert not result.ok and result.error is not None
-    assert result.error.startswith("Shell commands not run: wave-lsp's permission engine does "
-                                   f'not allow pattern "!`touch {marker}`"')
+    assert result.error.startswith(f'Shell command not run for pattern "!`touch {marker}`": '
+                                   "OpenCode runs this; wave-lsp did not: ")
     assert not marker.exists()
     assert [p.executed for p in result.injections] == [False, False]
     assert commands_that_run(result) == 0
@@ -98,12 +100,12 @@ def test_opencode_never_executes_a_command_the_arguments_changed(tmp_path: Path)
     text = _skill("Fix !`echo $1`\n", "allowed-tools: Bash(echo:*)")
     result = _invoke(tmp_path, text, mode="execute", arguments="bug")
     assert not result.ok and result.error is not None
-    assert "with the arguments spliced into it" in result.error
+    assert "the arguments are spliced into it" in result.error
     assert [p.executed for p in result.injections] == [False]
 
 
 @pytest.mark.parametrize(("target", "fragment"), [
-    ("opencode", "The runtime runs it with no permission check. wave-lsp's engine"),
+    ("opencode", "OpenCode runs it when the user types"),
     ("claude-code", None),  # `format!` is text there: no injection to hover
 ])
 def test_the_hover_on_format_bang(tmp_path: Path, target: str, fragment: str | None) -> None:

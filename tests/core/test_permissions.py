@@ -8,14 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from wave_lsp.core.runtime.permissions import (
-    PermissionEngine,
-    load_settings,
-    make_rule,
-    narrowest_rule,
-    settings_files,
-    split_command,
-)
+from wave_lsp.core.permissions.guard import StrictEngine as PermissionEngine
+from wave_lsp.core.permissions.rules import make_rule, narrowest_rule
+from wave_lsp.core.permissions.settings import load_settings, settings_files
+from wave_lsp.core.permissions.shell import split_command
 from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
 
 
@@ -185,7 +181,6 @@ def test_settings_sources_and_labels(tmp_path: Path) -> None:
 
 def test_a_deeply_nested_settings_file_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     """json.loads raises RecursionError (not JSONDecodeError) on deeply nested input."""
-    from wave_lsp.core.runtime.permissions import load_settings
 
     path = tmp_path / "settings.json"
     path.write_text("[" * 100_000, "utf-8")

@@ -11,8 +11,8 @@ import pytest
 
 from tests.helpers import run
 from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.permissions.readonly import CHECKED, SOURCE, is_read_only
 from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
-from wave_lsp.core.runtime.readonly import CHECKED, SOURCE, is_read_only
 
 HEAD = "---\nname: {name}\ndescription: Reviews the working tree. Use when asked to review.\n---\n"
 
@@ -88,10 +88,13 @@ def test_an_unquoted_glob_is_read_only_only_where_its_files_are(tmp_path: Path) 
     (folder / "ops" / "-R").write_text("", "utf-8")  # `ops/-R` is a file name, not an option
     (folder / "-R").write_text("", "utf-8")
     report = run(tmp_path, head() + body, target="claude-code")
-    lines = sorted(f.range.start.line for f in found(report, "SK123"))
-    assert lines == [6, 7], [f.message for f in found(report, "SK123")]
-    messages = " ".join(f.message for f in found(report, "SK123"))
-    assert "is a glob the shell expands" in messages and "read as an option" in messages
+    # `sort` is no path-reading command: Claude Code refuses its glob (an SK123 error, in its
+    # own words); `grep -r x *` matching a file `-R`: whether Claude Code checks a match named
+    # like an option cannot be told (an SK123 warning that says so)
+    by_line = {f.range.start.line: f for f in found(report, "SK123")}
+    assert sorted(by_line) == [6, 7], [f.message for f in by_line.values()]
+    assert "This command requires approval" in by_line[6].message
+    assert "cannot tell" in by_line[7].message.lower() and "read as an option" in by_line[7].message
 
 
 def test_no_compound_warning_when_bash_is_granted(tmp_path: Path) -> None:

@@ -103,10 +103,10 @@ def test_spliced_arguments_refusal_says_what_claude_code_does(tmp_path: Path) ->
     executed = run(path, "hello", mode="execute", target="claude-code")
     assert not executed.ok and not executed.injections[0].executed
     assert executed.error == (
-        'Shell command not run for pattern "!`echo hello`": Claude Code would run `echo hello`, '
-        "with the arguments spliced into it. wave-lsp is stricter and does not execute it: the "
-        "arguments are user text, and spliced into a command they run as shell code (SK119). "
-        "The dry-run shows what Claude Code would decide.")
+        'Shell command not run for pattern "!`echo hello`": Claude Code runs this; wave-lsp did '
+        "not: the arguments are spliced into it: they are user text, and spliced into a command "
+        "they run as shell code (SK119). The dry-run shows what Claude Code does.")
+    assert executed.injections[0].not_run_because is not None
 
 
 def test_preview_names_the_command_by_folder(tmp_path: Path) -> None:

@@ -118,7 +118,7 @@ IMPORTED = """
 import json, sys
 from wave_lsp.cli import main
 code = main(["check", "--no-personal", "--format", "json", sys.argv[1]])
-heavy = ("jsonschema", "tree_sitter", "tree_sitter_bash", "wave_lsp.core.runtime.permissions")
+heavy = ("jsonschema", "tree_sitter", "tree_sitter_bash", "wave_lsp.core.permissions.shell")
 print(json.dumps({"heavy": sorted(m for m in heavy if m in sys.modules)}), file=sys.stderr)
 """
 PLAIN = "---\nname: {name}\ndescription: Does X. Use when asked.\n---\n# Body\nRun `make`.\n"
@@ -139,7 +139,7 @@ def heavy_modules(tmp_path: Path, folder: str, text: str) -> tuple[list[str], di
     (PLAIN.replace("Use when asked.\n", "Use when asked.\ncontext: forked\n"),
      ["jsonschema"], ["SK092"]),
     (PLAIN.replace("Run `make`.", "Branch: !`git branch --show-current`"),
-     ["tree_sitter", "tree_sitter_bash", "wave_lsp.core.runtime.permissions"], ["SK120", "SK123"]),
+     ["tree_sitter", "tree_sitter_bash", "wave_lsp.core.permissions.shell"], ["SK120", "SK123"]),
 ])
 def test_what_a_check_imports(tmp_path: Path, text: str, heavy: list[str],
                               codes: list[str]) -> None:

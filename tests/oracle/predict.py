@@ -91,7 +91,7 @@ def wave_outcome(rows: list[dict[str, Any]], command: str, args: str | None, mod
     if not path.is_absolute():
         path = project / path
     result = _preview(path, args, project, home, execute=True)
-    if not result.get("ok") and STRICTER in (result.get("error") or ""):
+    if not result.get("ok") and any(mark in (result.get("error") or "") for mark in STRICTER):
         # wave-lsp will not execute it, deliberately; its prediction is the dry run's decision
         result = _preview(path, args, project, home, execute=False)
         if result.get("ok"):
@@ -104,9 +104,9 @@ def wave_outcome(rows: list[dict[str, Any]], command: str, args: str | None, mod
     return Outcome("refused", result.get("error") or "")
 
 
-#: how `preview --execute` says it is deliberately stricter than Claude Code (it will not run an
-#: injected command with the user's arguments spliced in; docs/security.md)
-STRICTER = "wave-lsp is stricter and does not execute it"
+#: how `preview --execute` says it did not run what Claude Code runs (its execution guard, or a
+#: prediction that cannot tell; docs/design/product.md *Two decisions*)
+STRICTER = ("wave-lsp did not", "wave-lsp runs a command only when")
 
 
 def _preview(path: Path, args: str | None, project: Path, home: Path, *,

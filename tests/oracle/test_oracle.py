@@ -25,26 +25,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
       ("inj-expansion-allowed-tools", "tool#0"),
       ("real/Git-Fg__thecattoolkit/auditing-plugins", "tool#0"),
       ("real/terrylica__cc-skills/research", "tool#0")]),
-    ("Claude Code runs `echo $HOME` (a parameter expansion) with no rule, with `Bash(echo *)` in "
-     "the settings and with `Bash(echo:*)` in allowed-tools; wave-lsp refuses: 'This Bash command "
-     "contains parameter expansion: prefix and wildcard rules never allow it'",
-     [("inj-expansion-unruled", "slash#0"), ("inj-expansion-unruled", "tool#0"),
-      ("inj-expansion-settings-allow", "slash#0"), ("inj-expansion-settings-allow", "tool#0"),
-      ("inj-expansion-allowed-tools", "slash#0")]),
-    ("an ask rule (`Bash(echo:*)` in the project's ask list): both refuse, but Claude Code's "
-     "reason is 'Claude requested permissions to use Bash, but you haven't granted it yet.'; "
-     "wave-lsp's is 'Permission rule 'Bash(echo:*)' from project settings (…) requires approval "
-     "for this Bash command' (runtime-facts §3.8 table)",
-     [("inj-ask-rule", "slash#0"), ("inj-ask-rule", "tool#0")]),
-    ("`git rev-parse --verify --quiet nosuchref` with no rule: both refuse; Claude Code says "
-     "'This command requires approval', wave-lsp 'This Bash command requires approval: no allow "
-     "rule matches …, and an injected command cannot ask for approval'",
-     [("inj-failing", "slash#0"), ("inj-failing", "tool#0")]),
-    ("`echo x > out.txt`: both refuse; Claude Code says 'Output redirection to '<project>/out.txt' "
-     "needs approval. The path is inside the working directories for this session ('<project>'), "
-     "and Claude Code asks before a shell command creates, changes or removes files there.'; "
-     "wave-lsp 'This Bash command requires approval: …'",
-     [("inj-redirect", "slash#0"), ("inj-redirect", "tool#0")]),
     ("`${CLAUDE_EFFORT}`: Claude Code substitutes the session's effort ('medium', the default "
      "here); wave-lsp leaves `${CLAUDE_EFFORT}` as written",
      [("arg-effort", "slash#0")]),

@@ -10,7 +10,8 @@ import subprocess
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wave_lsp.core.runtime.permissions import PermissionEngine, make_rule
+from wave_lsp.core.permissions.guard import StrictEngine as PermissionEngine
+from wave_lsp.core.permissions.rules import make_rule
 
 SAFE = st.sampled_from(["ls -la", "git status", "echo hi", "cat README.md", "wc -l x", "true",
                         "printf '%s' a", "grep -n x y"])

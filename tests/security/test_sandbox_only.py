@@ -19,8 +19,9 @@ from tests.security.cases import ATTACKS, EVIL, Attack, inline
 from tests.security.harness import SECRET, build, canaries, stand_ins
 from tests.security.readonly_cases import READ_ONLY_ATTACKS
 from wave_lsp.cli import main
+from wave_lsp.core.permissions.guard import TEST_SWITCH
+from wave_lsp.core.permissions.rules import Decision
 from wave_lsp.core.runtime import preview
-from wave_lsp.core.runtime.permissions import Decision
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -48,11 +49,12 @@ SANDBOX_ATTACKS = [
 
 
 def _permission_check_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every command allowed: no decision, no settings problem and no value check refuses."""
+    """Every command predicted to run and the guard off (its test-only switch,
+    `WAVE_LSP_TEST_DISABLE_GUARD`): nothing but the sandbox stands between a command and the
+    machine."""
     allowed = Decision("allow", "the permission check is off for this test")
-    monkeypatch.setattr(preview.PermissionEngine, "check", lambda self, command: allowed)
-    monkeypatch.setattr(preview, "_fail_closed", lambda rules: None)
-    monkeypatch.setattr(preview, "_unsafe_values", lambda command, values, tool: None)
+    monkeypatch.setattr(preview, "predict", lambda predictor, command: allowed)
+    monkeypatch.setenv(TEST_SWITCH, "1")
     original = preview.run_command
 
     def bounded(command: str, cwd: Path, timeout: float = 30.0, *args: object,
@@ -87,6 +89,8 @@ def test_the_sandbox_alone_contains_it(attack: Attack, tmp_path: Path, permissio
     result = json.loads(out)
     assert canaries(tmp_path) == [], result
     assert SECRET not in out, result
+    # the attack really ran (the check is off): its containment is the sandbox's alone
+    assert any(item["executed"] for item in result.get("injections", [])), result
 
 
 def test_the_check_really_is_off(tmp_path: Path, permission_check_off: None,

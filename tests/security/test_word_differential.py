@@ -23,13 +23,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wave_lsp.core.runtime.permissions import (
-    PermissionEngine,
-    make_rule,
-    split_command,
-    still_expands,
-    word_reading_problem,
-)
+from wave_lsp.core.permissions.guard import StrictEngine as PermissionEngine
+from wave_lsp.core.permissions.rules import make_rule
+from wave_lsp.core.permissions.shell import split_command
+from wave_lsp.core.permissions.shell_words import still_expands, word_reading_problem
 
 #: characters that stand for themselves, or nearly, outside quotes
 PLAIN = "abcR019._/-=:@%+,^"
@@ -245,7 +242,7 @@ def _one_slash(path: str) -> str:
 def test_a_glob_that_may_match_the_folder_above_is_refused(pattern: str, glob_folder: Path) -> None:
     """Bash 5.2 skips `.` and `..` in `.*` (`globskipdots`); older shells (macOS's bash 3.2)
     match them, and `ls .*` would list the folder above the project."""
-    from wave_lsp.core.runtime.readonly import glob_problem
+    from wave_lsp.core.permissions.readonly import glob_problem
 
     assert "may match `..`" in (glob_problem("ls", pattern, glob_folder) or "")
     assert glob_problem("ls", "a*", glob_folder) is None

@@ -231,8 +231,9 @@ def injection_markdown(planned: PlannedInjection) -> str:
     """The account of one injected command and its permission decision (the hover, and the
     tooltip of its inlay hint)."""
     decision = planned.decision
-    verdict = {"allow": "✅ **allowed**", "deny": "⛔ **denied**",
-               "ask": "⛔ **denied** (needs approval, and a skill load cannot ask)"}[decision.behavior]
+    verdict = {"allow": "✅ **runs**", "deny": "⛔ **denied**",
+               "ask": "⛔ **denied** (needs approval, and a skill load cannot ask)",
+               "cannot-tell": "❔ **cannot tell**"}[decision.behavior]
     lines = [f"**Injected command** — runs when the skill is invoked, before the model sees "
              f"anything; its output replaces the pattern.\n\n```sh\n{planned.shell_command}\n```",
              f"Permission: {verdict}. {decision.reason}"]
@@ -240,11 +241,12 @@ def injection_markdown(planned: PlannedInjection) -> str:
         where = f" in `{decision.rule.path}`" if decision.rule.path and \
             decision.rule.source != "allowed-tools" else ""
         lines.append(f"Rule: `{decision.rule.raw}` ({decision.rule.source}{where}).")
-    if planned.unchecked_by_runtime:
-        lines[1] = (f"The runtime runs it with no permission check. wave-lsp's engine, which "
-                    f"decides whether `preview --execute` runs it: {verdict}. {decision.reason}")
-    elif not decision.allowed:
+    if decision.refused:
         lines.append("The whole invocation aborts: no command runs and the model gets no text.")
+    elif decision.unknown:
+        lines.append("If the runtime does not run it, the whole invocation aborts.")
+    if decision.fact:
+        lines.append(f"Runtime fact: {decision.fact}.")
     return "\n\n".join(lines)
 
 

@@ -24,8 +24,8 @@ from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.features.hover import argument_markdown, injection_markdown, variable_markdown
 from wave_lsp.core.parsing.injections import CommandSpans, Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.permissions.rules import Decision
 from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
-from wave_lsp.core.runtime.permissions import Decision
 from wave_lsp.core.runtime.substitute import VariableValues, resolve
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 
@@ -144,7 +144,8 @@ def argument_hint(reference: ArgumentReference, names: list[str],
 
 
 # -- !`cmd` ---------------------------------------------------------------------------------------
-DECISION_LABELS = {"allow": "allowed", "deny": "denied", "ask": "needs approval"}
+DECISION_LABELS = {"allow": "allowed", "deny": "denied", "ask": "needs approval",
+                   "cannot-tell": "cannot tell"}
 
 
 def decision_label(decision: Decision) -> str:

@@ -1,8 +1,10 @@
 """docs/design/rules.md *Shell injection*: SK120–SK126.
 
 Injections are found exactly as the runtimes find them (`wave_lsp.core.parsing.injections`); decisions come
-from the one permission engine (`wave_lsp.core.runtime.permissions`) through the dry-run plan of the
-preview, so a diagnostic, a hover and `wave-lsp preview` never disagree.
+from the prediction of what the runtime does (`wave_lsp.core.permissions.prediction`, never wave-lsp's own
+execution guard) through the dry-run plan of the preview, so a diagnostic, a hover and `wave-lsp
+preview` never disagree. A prediction that cannot tell gives SK123 as a warning that says so
+(docs/design/product.md *Two decisions*), never "aborts" stated as a fact.
 
 Decisions: a command no rule matches, but which the runtime runs anyway as one of its built-in
 read-only commands (`profile.auto_allows_read_only`, decided by the engine), is allowed, so it is
@@ -29,6 +31,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.messages import capitalized
@@ -55,17 +58,23 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
         for item in capped((i for i in items if not i.empty), MAX_INJECTION_FINDINGS):
             yield _unchecked(ctx, item)
         return
-    from wave_lsp.core.runtime.permissions import split_command
+    from wave_lsp.core.permissions.shell import split_command
     from wave_lsp.core.runtime.preview import permission_message
 
     for planned in capped(ctx.injection_plan.injections, MAX_INJECTION_FINDINGS):
         yield _announce(ctx, planned)
         decision = planned.decision
-        if not decision.allowed:
-            # no allow rule to offer where a deny/ask rule decides or no rule can allow it
-            # (shell code computed at run time, a write outside the project)
-            fixes = ([_allow_fix(ctx, planned)] if decision.rule is None
-                     and decision.rule_can_allow else [])
+        # no allow rule to offer where a deny/ask rule decides or no rule can allow it
+        fixes = ([_allow_fix(ctx, planned)] if not decision.allowed and decision.rule is None
+                 and decision.rule_can_allow else [])
+        if decision.unknown:
+            yield ctx.finding("SK123", planned.injection.span,
+                              f"{capitalized(decision.reason)}. If it does not, the whole "
+                              "invocation aborts and nothing runs; "
+                              f"{_denied_advice(ctx, planned)} (runtime fact: {decision.fact}).",
+                              level=Severity.WARNING,
+                              fixes=[fix for fix in fixes if fix is not None])
+        elif decision.refused:
             yield ctx.finding("SK123", planned.injection.span,
                               f"`{shown(planned.shell_command)}` is not allowed, so the whole "
                               "invocation aborts and nothing runs: "
@@ -78,8 +87,8 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
                               f"`{shown(planned.shell_command)}` is allowed only by that rule in "
                               f"your {decision.rule.where}, so for anyone without it the "
                               "invocation aborts.", fixes=_optional(_allow_fix(ctx, planned)))
-        if decision.allowed:
-            continue  # every part is allowed (a tool-wide `Bash` grant, a rule per part)
+        if not decision.refused:
+            continue  # the runtime runs it (or it cannot be told): nothing to split
         split = split_command(planned.shell_command)
         expansion = next((p.expansion for p in split.parts if p.expansion), None)
         if split.compound or expansion:
@@ -98,18 +107,16 @@ def _denied_advice(ctx: CheckContext, planned: PlannedInjection) -> str:
     no rule can allow it."""
     decision = planned.decision
     rule = decision.rule
-    if rule is not None and rule.path is None and rule.source == "settings":
-        return "fix the settings file that cannot be used"
-    if rule is not None and rule.path is None and rule.source == "wave-lsp":
-        return "rename the folder whose name the command substitutes"
     if rule is not None and decision.behavior == "deny":
         return f"remove the injection, or change the deny rule `{rule.raw}` in {rule.where}"
     if rule is not None:
         return (f"ask the model to run the command instead, or change the ask rule `{rule.raw}` "
                 f"in {rule.where}")
+    if rule is None and decision.behavior == "deny":  # skillOverrides
+        return "change the setting that turns the skill off"
     if not decision.rule_can_allow:
         return "ask the model to run the command instead (no allow rule can allow it here)"
-    from wave_lsp.core.runtime.permissions import narrowest_rule
+    from wave_lsp.core.permissions.rules import narrowest_rule
     from wave_lsp.core.runtime.preview import shell_tool
 
     allow = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
@@ -145,7 +152,8 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
     verdict = (f"allowed by `{decision.rule.raw}` from {decision.rule.where}"
                if decision.allowed and decision.rule is not None else
                decision.reason if decision.read_only else
-               "allowed" if decision.allowed else f"not allowed ({decision.reason})")
+               "allowed" if decision.allowed else decision.reason if decision.unknown else
+               f"not allowed ({decision.reason})")
     return ctx.finding("SK120", planned.injection.span,
                        f"`{shown(planned.shell_command)}` runs in a shell each time the skill is "
                        "invoked, before the model sees anything: check that it is meant to run "
@@ -154,7 +162,7 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
 
 
 def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
-    from wave_lsp.core.runtime.permissions import narrowest_rule
+    from wave_lsp.core.permissions.rules import narrowest_rule
     from wave_lsp.core.runtime.preview import shell_tool
 
     rule = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))

@@ -9,14 +9,17 @@ Wave).
    the arguments are appended (`wave`: after a space; `claude-code`: `ARGUMENTS: …`).
 3. `${…}` variables, in the body and in every `allowed-tools` rule; a rule left with a placeholder
    is dropped, with a warning.
-4. Injections in document order. Every decision is made before anything runs; the first command
-   that is not allowed aborts the invocation with exactly
-   `Shell command permission check failed for pattern "<pattern>": <reason>` and no text.
-   Dry-run runs nothing. Execute mode runs the allowed commands (`wave_lsp.core.runtime.execution`).
-   A runtime that runs its commands with no permission check (OpenCode, whose pattern also has no
-   look-behind: `profile_injections`) does not abort: the dry-run lists every command it would
-   run, each still decided by wave-lsp's engine, and execute mode runs nothing unless the engine
-   allows every one of them (docs/design/product.md *Preview* step 4).
+4. Injections in document order, each with two decisions (docs/design/product.md *Two
+   decisions*). The prediction (`prediction.py`) says what the runtime does: the first command it
+   refuses aborts the invocation with exactly
+   `Shell command permission check failed for pattern "<pattern>": <reason>` and no text; a
+   command it cannot tell about is shown with why. A runtime that runs its commands with no
+   permission check (OpenCode, whose pattern also has no look-behind: `profile_injections`) runs
+   every one. Dry-run runs nothing. Execute mode runs a command only when the prediction says the
+   runtime runs it and wave-lsp's execution guard (`guard.py`) allows it, every guard decision
+   made before anything runs and made again right before each command runs
+   (`wave_lsp.core.runtime.execution` runs it); a command the guard refuses is reported as
+   "<runtime> runs this; wave-lsp did not: <why>", and nothing runs.
 5. A structured result (`Invocation.to_json`), the same for the CLI and the language server, and
    two texts for people: `preview_markdown` (the read-only document an editor shows) and
    `preview_summary` (a few lines for a message).
@@ -38,6 +41,22 @@ from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.injections import Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.permissions.guard import Guard
+from wave_lsp.core.permissions.prediction import (
+    SETTINGS_FACT,
+    UNCHECKED_FACT,
+    Predictor,
+    RuntimeInputs,
+)
+from wave_lsp.core.permissions.rules import Decision, make_rule
+from wave_lsp.core.permissions.settings import (
+    RuleSet,
+    load_settings,
+    settings_files,
+    start_folder,
+    user_settings_files,
+)
+from wave_lsp.core.permissions.shell import split_command
 from wave_lsp.core.runtime import arguments as args_module
 from wave_lsp.core.runtime.execution import (
     ArgumentsFile,
@@ -47,22 +66,11 @@ from wave_lsp.core.runtime.execution import (
     shown_output,
 )
 from wave_lsp.core.runtime.listing import command_name, truthy
-from wave_lsp.core.runtime.permissions import (
-    Decision,
-    PermissionEngine,
-    PermissionRule,
-    RuleSet,
-    load_settings,
-    make_rule,
-    settings_files,
-    user_settings_files,
-)
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.runtime.sandbox import ensure_available
 from wave_lsp.core.runtime.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
 from wave_lsp.core.runtime.toolrules import entries
-from wave_lsp.core.runtime.variables import PLACEHOLDER
 from wave_lsp.core.workspace.location import SkillLocation
 
 MODES = ("dry-run", "execute")
@@ -164,9 +172,10 @@ class PlannedInjection:
     from_arguments: bool = False  #: argument text was spliced in (claude-code)
     #: the pattern as the runtime sees it (after substitution): what the abort message quotes
     shown_pattern: str = ""
-    #: the runtime runs it without asking any permission rule (OpenCode): `decision` is then
-    #: wave-lsp's own, which decides only whether `preview --execute` runs it
+    #: the runtime runs it without asking any permission rule (OpenCode)
     unchecked_by_runtime: bool = False
+    #: why wave-lsp did not run it in execute mode although the runtime would (the guard's)
+    not_run_because: str | None = None
     executed: bool = False
     exit_code: int | None = None
     output_preview: str | None = None
@@ -176,7 +185,7 @@ class PlannedInjection:
         return {"pattern": self.injection.pattern, "command": self.shell_command,
                 "range": document.lines.range(self.injection.span).to_json(),
                 **self.decision.to_json(), "runtimeChecks": not self.unchecked_by_runtime,
-                "executed": self.executed, "exitCode": self.exit_code,
+                "notRunBecause": self.not_run_because, "executed": self.executed, "exitCode": self.exit_code,
                 "outputPreview": self.output_preview,
                 "outputFile": str(self.output_file) if self.output_file else None}
 
@@ -231,8 +240,8 @@ class Plan:
     allowed: list[AllowedTool]
     rules: RuleSet
     injections: list[PlannedInjection]
-    #: the engine that decided (None when there was nothing to decide)
-    engine: PermissionEngine | None = None
+    #: what decided the predictions (None when there was nothing to decide)
+    predictor: Predictor | None = None
     #: `disableSkillShellExecution` is set: the injections at these spans are replaced by the
     #: profile's `disabled_injection_text`, none is decided or run
     disabled: frozenset[Span] = frozenset()
@@ -241,7 +250,8 @@ class Plan:
 def plan_injections(document: SkillDocument, location: SkillLocation, settings: Settings,
                     raw_arguments: str | None = None, session_id: str = PREVIEW_SESSION_ID,
                     arguments_file: Path = DRY_RUN_ARGUMENTS) -> Plan:
-    """Every injection with the command the shell would get and the engine's decision."""
+    """Every injection with the command the shell would get and the prediction of what the
+    runtime does with it."""
     profile = settings.profile
     values = VariableValues.for_location(location, profile, session_id, arguments_file)
     injections = [i for i in body_injections(document, profile) if not i.empty
@@ -254,8 +264,8 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
         return Plan(values, allowed, rules, [],
                     disabled=frozenset(injection.span for injection in injections))
     tool = shell_tool(document, profile)
-    engine = PermissionEngine(rules.rules, tool, location.project_root or location.skill_dir,
-                              profile)
+    predictor = Predictor(rules.rules, tool, profile, runtime_inputs(location, rules))
+    off = skill_turned_off(document, location, profile, rules)
     names = args_module.declared_names(read_as(document, profile).values.value("arguments"),
                                      profile)
     words = args_module.split_arguments(raw_arguments or "", profile)
@@ -273,24 +283,54 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
                                                        profile)
         command = substitute(command, values, in_shell=True).text
         pattern = substitute(pattern, values, in_shell=True).text
-        # (a runtime that runs every command unchecked, OpenCode, still gets wave-lsp's decision:
-        # it gates `preview --execute`, never the runtime's behaviour the preview shows)
-        decision = _fail_closed(rules) or _unsafe_values(injection.command, values, tool)
-        if decision is None:  # the same command is decided once (a long skill repeats some)
-            decision = decided.get(command)
+        decision = off or decided.get(command)  # a long skill repeats some commands
         if decision is None:
-            decision = decided[command] = engine.check(command)
+            decision = decided[command] = predict(predictor, command)
         planned.append(PlannedInjection(injection, command, decision, spliced, pattern,
                                         not profile.injections_permission_checked))
     if profile.splices_arguments_into_commands and raw_arguments:
-        planned += _argument_injections(document, raw_arguments, words, names, values, engine,
-                                        {p.shown_pattern for p in planned}, rules)
-    return Plan(values, allowed, rules, planned, engine)
+        planned += _argument_injections(document, raw_arguments, words, names, values,
+                                        predictor, {p.shown_pattern for p in planned})
+    return Plan(values, allowed, rules, planned, predictor)
+
+
+def predict(predictor: Predictor, command: str) -> Decision:
+    """The prediction for one command: the predictor's, or "runs" under a runtime that runs its
+    commands with no permission check (OpenCode)."""
+    profile = predictor.profile
+    if profile is not None and not profile.injections_permission_checked:
+        return Decision("allow", f"{profile.runtime} runs it {profile.injections_run_when}, with "
+                                 "no permission check", fact=UNCHECKED_FACT)
+    return predictor.check(command)
+
+
+def runtime_inputs(location: SkillLocation, rules: RuleSet) -> RuntimeInputs:
+    """What the runtime reads besides its rules: the folder it starts in and
+    `additionalDirectories` (its working directories), the permission mode, hooks, and the
+    settings files it cannot read."""
+    start = start_folder(location.project_root) or location.skill_dir
+    folders = tuple(dict.fromkeys([*([start] if start else []), *rules.directories]))
+    mode = rules.mode
+    return RuntimeInputs(folders, mode[0] if mode else None, mode[1] if mode else None,
+                         tuple(rules.hooks), tuple(rules.problems))
+
+
+def skill_turned_off(document: SkillDocument, location: SkillLocation, profile: RuntimeProfile,
+                     rules: RuleSet) -> Decision | None:
+    """`skillOverrides` setting this skill to "off": the runtime offers it neither as a command
+    nor to the model, so none of its commands runs."""
+    name = command_name(document, location, profile)
+    found = rules.overrides.get(name) or rules.overrides.get(location.dir_name or "")
+    if found is None or found[0] != "off":
+        return None
+    return Decision("deny", f"{profile.runtime} does not run it: `skillOverrides` in {found[1]} "
+                            f"sets `{name}` to \"off\", so neither /{name} nor the Skill tool "
+                            "reaches the skill", fact=SETTINGS_FACT)
 
 
 def _argument_injections(document: SkillDocument, raw: str, words: list[str], names: list[str],
-                         values: VariableValues, engine: PermissionEngine, known: set[str],
-                         rules: RuleSet) -> list[PlannedInjection]:
+                         values: VariableValues, predictor: Predictor,
+                         known: set[str]) -> list[PlannedInjection]:
     """Claude Code substitutes the arguments into the whole body and only then scans it for
     injections, so argument text such as `` !`cmd` `` becomes a command the runtime would check and
     run. Each one is decided like the others (so the abort message is the runtime's) and marked as
@@ -307,44 +347,10 @@ def _argument_injections(document: SkillDocument, raw: str, words: list[str], na
                                                    and not profile.runs_injection_blocks):
             continue
         injection = Injection(item.kind, item.pattern, item.command, at, at)
-        decision = _fail_closed(rules) or engine.check(item.command)
+        decision = predict(predictor, item.command)
         found.append(PlannedInjection(injection, item.command, decision, True, item.pattern,
                                       not profile.injections_permission_checked))
     return found
-
-
-def _guard_rule(raw: str, source: str) -> PermissionRule:
-    """The deny "rule" behind a decision wave-lsp's trust model makes (not from any settings file):
-    a decision with a rule is final, nothing (no allow fix, no read-only auto-allow) overrides it."""
-    return PermissionRule(raw, "Bash", None, "deny", source)
-
-
-def _fail_closed(rules: RuleSet) -> Decision | None:
-    """A settings file that exists but cannot be used may hold deny rules: every command is denied
-    until it is fixed (docs/security.md)."""
-    if not rules.problems:
-        return None
-    return Decision("deny", f"a settings file cannot be used, so every command is denied until it "
-                            f"is fixed: {rules.problems[0]}",
-                    _guard_rule("(a settings file that cannot be used)", "settings"))
-
-
-#: what a substituted path may contain and stay one plain shell word
-PLAIN_VALUE = re.compile(r"[A-Za-z0-9_./:@%+,=~-]*")
-
-
-def _unsafe_values(command: str, values: VariableValues, tool: str) -> Decision | None:
-    """A `${…}` value (a folder name, a session id) with shell syntax in it would become live shell
-    text once substituted: the command is not allowed."""
-    for match in PLACEHOLDER.finditer(command):
-        value = values.value(match.group(1), in_shell=True)
-        if value is not None and PLAIN_VALUE.fullmatch(value) is None:
-            return Decision("deny", f"This {tool} command substitutes `{match.group(0)}` = "
-                                    f"`{value}`, which contains shell syntax (quotes, `$`, "
-                                    "backticks, spaces or control characters) and would run as "
-                                    "code: rename the folder",
-                            _guard_rule(f"(shell syntax in {match.group(0)})", "wave-lsp"))
-    return None
 
 
 # -- the invocation -----------------------------------------------------------------------------
@@ -374,13 +380,13 @@ def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
                 f"`disableSkillShellExecution` is set in {plan.rules.disables_shell[0]}: "
                 f"{settings.profile.runtime} runs none of the skill's commands and shows "
                 f"`{settings.profile.disabled_injection_text}` in their place")
-        denied = next((p for p in plan.injections if not p.decision.allowed), None)
-        if denied is not None and not denied.unchecked_by_runtime:
-            result.ok, result.error = False, permission_message(denied)
+        refused = next((p for p in plan.injections if p.decision.refused), None)
+        if refused is not None:
+            result.ok, result.error = False, permission_message(refused)
             return result
-        if denied is not None and mode == "execute":  # every decision before anything runs
-            result.ok, result.error = False, unchecked_refusal(denied, result.profile)
-            return result
+        result.warnings += [f"`{p.shell_command}`: {p.decision.reason} (if it does not, the "
+                            "whole invocation aborts)" for p in plan.injections
+                            if p.decision.unknown]
         if mode == "execute" and not _execute(result, plan):
             return result
         result.text = _render(result, plan, raw_arguments)
@@ -390,14 +396,12 @@ def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
             arguments_file.close()
 
 
-def unchecked_refusal(planned: PlannedInjection, profile: RuntimeProfile) -> str:
-    """Why `preview --execute` runs nothing for a runtime that runs its commands unchecked
-    (OpenCode): the runtime would run this one, wave-lsp's permission engine does not allow it."""
-    return (f'Shell commands not run: wave-lsp\'s permission engine does not allow pattern '
-            f'"{planned.shown_pattern or planned.injection.pattern}" ({planned.decision.reason}). '
-            f"{profile.runtime} would run it {profile.injections_run_when}, with no permission "
-            "check; wave-lsp runs a command only when its engine allows it. The dry-run shows "
-            "every command the runtime would run.")
+def not_run_message(planned: PlannedInjection, profile: RuntimeProfile) -> str:
+    """Why `preview --execute` ran nothing: the runtime runs this command (or may), wave-lsp
+    did not."""
+    pattern = planned.shown_pattern or planned.injection.pattern
+    return (f'Shell command not run for pattern "{pattern}": {planned.not_run_because}. The '
+            f"dry-run shows what {profile.runtime} does.")
 
 
 def not_user_invocable(document: SkillDocument, location: SkillLocation,
@@ -423,69 +427,30 @@ def placed_output(output: str, profile: RuntimeProfile, tool: str) -> str:
 
 
 def _execute(result: Invocation, plan: Plan) -> bool:
+    """Run the commands the prediction says the runtime runs and the guard allows: every guard
+    decision before anything runs, and again right before each command runs (an earlier command
+    may have changed the disk: made a link out of the project, a FIFO)."""
     cwd = result.location.project_root or result.location.skill_dir or Path.cwd()
-    tool = shell_tool(result.document, result.profile)
-    if tool != "Bash":
-        # the decisions were made with the rules of another shell, and wave-lsp runs bash only
-        result.ok = False
-        result.error = (f"Shell commands not run: this skill's commands run with {tool}, whose "
-                        "rules decided them, and wave-lsp executes commands with bash only")
-        return False
-    if plan.injections:
+    profile = result.profile
+    tool = shell_tool(result.document, profile)
+    guard = Guard(plan.rules.rules, tool, cwd, profile, plan.rules.problems,
+                  lambda name: plan.values.value(name, in_shell=True))
+    for planned in plan.injections:
+        if not _may_run(planned, guard, profile, result):
+            return False
+    if plan.injections:  # no sandbox: nothing runs, and the error says what to install
         try:
             ensure_available()
         except SandboxUnavailable as error:
             result.ok, result.error = False, str(error)
             return False
-    timeout = result.profile.command_timeout_seconds
     visible = _visible_paths(result, plan)
     for planned in plan.injections:
-        if planned.from_arguments:
-            result.ok = False
-            result.error = (f'Shell command not run for pattern "{planned.shown_pattern}": '
-                            f"{result.profile.runtime} would run `{planned.shell_command}`, "
-                            "with the arguments spliced into it. wave-lsp is stricter and does "
-                            "not execute it: the arguments are user text, and spliced into a "
-                            "command they run as shell code (SK119). The dry-run shows what "
-                            f"{result.profile.runtime} would decide.")
+        if not _may_run(planned, guard, profile, result, again=True):
             return False
-        changed = _changed_since_decided(planned, plan)
-        if changed is not None:
-            result.ok = False
-            result.error = (f'Shell command not run for pattern "{planned.injection.pattern}": '
-                            f"{changed}")
+        verdict = guard.check(planned.shell_command, planned.injection.command)
+        if not _run(planned, result, cwd, tool, verdict.read_only, visible):
             return False
-        merged = result.profile.merges_command_stderr
-        try:
-            outcome = run_command(planned.shell_command, cwd, timeout,
-                                  read_only_environment() if planned.decision.read_only else None,
-                                  merge_stderr=merged, visible=visible)
-        except SandboxUnavailable as error:
-            result.ok, result.error = False, str(error)
-            return False
-        planned.executed, planned.exit_code = True, outcome.exit_code
-        if READ_ONLY_FAILURE in outcome.stdout + outcome.stderr:
-            result.warnings.append(
-                f"`{planned.shell_command}` could not write: wave-lsp shows the project read-only "
-                f"to the commands it runs, and {result.profile.runtime} would have written to it "
-                "(what follows in the preview may differ)")
-        if outcome.exit_code == 0:
-            shown, saved = shown_output(placed_output(outcome.stdout, result.profile, tool))
-        elif result.profile.aborts_on_command_failure:
-            result.ok = False
-            stdout, stderr = ("", outcome.stdout) if merged else (outcome.stdout, outcome.stderr)
-            parts = [stdout.strip()] if stdout.strip() else []
-            if stderr.strip():  # 2.1.332 leaves out an empty part and its label
-                parts.append(f"[stderr]\n{stderr.strip()}")
-            result.error = (f'Shell command failed for pattern "{planned.injection.pattern}": '
-                            + "\n".join(parts))
-            return False
-        else:
-            detail = (f"timed out after {timeout:.0f} s" if outcome.timed_out
-                      else (outcome.stderr or outcome.stdout).strip())
-            shown, saved = shown_output(
-                f"<error>Command failed (exit code {outcome.exit_code}): {detail}</error>")
-        planned.output_preview, planned.output_file = shown, saved
     return True
 
 
@@ -503,16 +468,77 @@ def _visible_paths(result: Invocation, plan: Plan) -> list[Path]:
     return [path for path in paths if path is not None]
 
 
-def _changed_since_decided(planned: PlannedInjection, plan: Plan) -> str | None:
-    """A read-only command was allowed because of what its files were when it was decided; an
-    earlier command of the same invocation may have changed them (made a link out of the
-    project, a FIFO), so it is decided again, from the disk as it is now, right before it runs."""
-    if not planned.decision.read_only or plan.engine is None:
-        return None
-    again = plan.engine.check(planned.shell_command)
-    if again.allowed:
-        return None
-    return f"it is no longer read-only now that earlier commands have run: {again.reason}"
+def _may_run(planned: PlannedInjection, guard: Guard, profile: RuntimeProfile,
+             result: Invocation, again: bool = False) -> bool:
+    decision = planned.decision
+    runtime = profile.runtime
+    if decision.unknown:
+        planned.not_run_because = (f"wave-lsp runs a command only when {runtime} is predicted "
+                                   f"to run it, and it {decision.reason[0].lower()}"
+                                   f"{decision.reason[1:]}")
+    else:
+        verdict = guard.check(planned.shell_command, planned.injection.command,
+                              spliced=planned.from_arguments)
+        if verdict.refusal is None:
+            return True
+        now = "now that earlier commands have run, " if again else ""
+        planned.not_run_because = f"{runtime} runs this; wave-lsp did not: {now}{verdict.refusal}"
+    result.ok, result.error = False, not_run_message(planned, profile)
+    return False
+
+
+def _run(planned: PlannedInjection, result: Invocation, cwd: Path, tool: str,
+         read_only: bool, visible: list[Path]) -> bool:
+    """Run one command in the sandbox and place its output (or end the invocation as the
+    runtime does on a failure)."""
+    profile = result.profile
+    timeout = profile.command_timeout_seconds
+    merged = profile.merges_command_stderr
+    try:
+        outcome = run_command(planned.shell_command, cwd, timeout,
+                              read_only_environment() if read_only else None,
+                              merge_stderr=merged, visible=visible)
+    except SandboxUnavailable as error:
+        result.ok, result.error = False, str(error)
+        return False
+    planned.executed, planned.exit_code = True, outcome.exit_code
+    if READ_ONLY_FAILURE in outcome.stdout + outcome.stderr:
+        result.warnings.append(
+            f"`{planned.shell_command}` could not write: wave-lsp shows the project read-only "
+            f"to the commands it runs, and {profile.runtime} would have written to it "
+            "(what follows in the preview may differ)")
+    if outcome.exit_code == 0 or (outcome.exit_code == 1
+                                  and normal_exit_one(planned.shell_command, profile)):
+        shown, saved = shown_output(placed_output(outcome.stdout, profile, tool))
+    elif profile.aborts_on_command_failure:
+        result.ok = False
+        stdout, stderr = ("", outcome.stdout) if merged else (outcome.stdout, outcome.stderr)
+        parts = [stdout.strip()] if stdout.strip() else []
+        if stderr.strip():  # 2.1.332 leaves out an empty part and its label
+            parts.append(f"[stderr]\n{stderr.strip()}")
+        result.error = (f'Shell command failed for pattern "{planned.injection.pattern}": '
+                        + "\n".join(parts))
+        return False
+    else:
+        detail = (f"timed out after {timeout:.0f} s" if outcome.timed_out
+                  else (outcome.stderr or outcome.stdout).strip())
+        shown, saved = shown_output(
+            f"<error>Command failed (exit code {outcome.exit_code}): {detail}</error>")
+    planned.output_preview, planned.output_file = shown, saved
+    return True
+
+
+def normal_exit_one(command: str, profile: RuntimeProfile) -> bool:
+    """Exit code 1 of a search or compare command (`grep -c` finding nothing, `diff` finding a
+    difference) is a normal result for the runtime (`profile.normal_exit_one`)."""
+    if not profile.normal_exit_one:
+        return False
+    split = split_command(command)
+    if split.compound or len(split.parts) != 1:
+        return False
+    words = [w.value or "" for w in split.parts[0].words]
+    return bool(words) and (words[0] in profile.normal_exit_one
+                            or " ".join(words[:2]) in profile.normal_exit_one)
 
 
 def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
@@ -577,33 +603,31 @@ def _substituted(text: str, raw: str, words: list[str], names: list[str],
 
 # -- texts for people -------------------------------------------------------------------------------
 def injection_lines(result: Invocation) -> list[str]:
-    """One line per injection: where, what the shell would run, the decision, whether it ran."""
+    """One line per injection: where, what the shell would run, what the runtime does with it
+    (the prediction), and whether wave-lsp ran it (and why not, when the guard refused)."""
     lines = result.document.lines
     described = []
     for index, planned in enumerate(result.injections, 1):
         line = lines.position(planned.injection.span.start).line + 1
         decision = planned.decision
         state = ("ran, exit code " + str(planned.exit_code)) if planned.executed else "not run"
+        if planned.not_run_because:
+            state = f"not run: {planned.not_run_because}"
         verdict = f"{decision.behavior} — {decision.reason}"
-        if planned.unchecked_by_runtime:
-            verdict = (f"{result.profile.runtime} runs it with no permission check; wave-lsp's "
-                       f"engine (for --execute): {verdict}")
         described.append(f"injection {index} (line {line}) `{planned.shell_command}`: "
                          f"{verdict} [{state}]")
     return described
 
 
 def commands_that_run(result: Invocation) -> int:
-    """How many commands this invocation runs (execute) or would run (dry-run): none when one is
-    refused, since the first refusal aborts the whole invocation. A runtime that runs commands
-    unchecked (OpenCode) runs every one of them; in execute mode wave-lsp counts those it ran."""
-    if any(planned.unchecked_by_runtime for planned in result.injections):
-        if result.mode == "execute":
-            return sum(planned.executed for planned in result.injections)
-        return len(result.injections)
-    if any(not planned.decision.allowed for planned in result.injections):
+    """How many commands this invocation runs: in execute mode those wave-lsp ran; in a dry run
+    those the runtime is predicted to run, none when one is refused (the first refusal aborts
+    the whole invocation)."""
+    if result.mode == "execute":
+        return sum(planned.executed for planned in result.injections)
+    if any(planned.decision.refused for planned in result.injections):
         return 0
-    return len(result.injections)
+    return sum(planned.decision.allowed for planned in result.injections)
 
 
 def _heading(result: Invocation) -> str:

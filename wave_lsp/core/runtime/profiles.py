@@ -140,8 +140,11 @@ class RuntimeProfile:
     aborts_on_command_failure: bool
     command_timeout_seconds: float
     #: built-in read-only commands (`git status`, `ls`) run without any permission rule
-    #: (`wave_lsp.core.runtime.readonly`; Claude Code yes, Wave's permission manager no)
+    #: (`wave_lsp.core.permissions.readonly`; Claude Code yes, Wave's permission manager no)
     auto_allows_read_only: bool = False
+    #: search and compare commands whose exit code 1 (nothing found, a difference) is a normal
+    #: result, not a failure that aborts the invocation (Claude Code, runtime-facts §3.7)
+    normal_exit_one: frozenset[str] = frozenset()
     #: an injected command's stderr goes into the same stream as its stdout, in the order
     #: written (as `2>&1` does); a failure shows that stream under `[stderr]`
     merges_command_stderr: bool = False
@@ -393,6 +396,7 @@ CLAUDE_CODE = RuntimeProfile(
     legacy_command_folders=(".claude/commands",),
     precedence="managed > personal > project (deeper project folders first)",
     settings_folder=".claude", honours_shell_field=True, aborts_on_command_failure=True,
+    normal_exit_one=frozenset({"grep", "egrep", "fgrep", "rg", "diff", "cmp", "git diff"}),
     command_timeout_seconds=120.0,  # the Bash tool's 2 minutes (§3.7)
     auto_allows_read_only=True, merges_command_stderr=True, reads_boolean_words=True,
     disabled_injection_text="[shell command execution disabled by policy]",

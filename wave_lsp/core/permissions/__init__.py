@@ -1,0 +1,4 @@
+"""Permissions: reading a shell command (`shell`, `shell_words`), permission rules and the settings
+that hold them (`rules`, `settings`), the read-only tables (`readonly`, `readonly_git`,
+`readonly_runtime`), and the two decisions (docs/design/product.md *Two decisions*): what the
+runtime does (`prediction`) and what wave-lsp itself runs (`guard`)."""
