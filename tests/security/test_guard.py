@@ -69,3 +69,27 @@ def test_the_switch_works_only_inside_a_test(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("PYTEST_CURRENT_TEST", "x")
     assert not guard_disabled()
     assert os.environ[TEST_SWITCH] == "0"
+
+
+@pytest.mark.parametrize(("command", "rules", "said"), [
+    ("cat {root}/skill/../../outside", ["Bash(cat {root}/*)"],
+     "`Bash(cat {root}/*)` matches `cat {root}/skill/../../outside`, but wave-lsp's execution "
+     "policy, stricter than the runtime's, never lets a prefix or wildcard rule reach a path "
+     "that steps out with `..` or through a symbolic link"),
+    ("node x.js", [], "wave-lsp's execution policy, stricter than the runtime's, needs an allow "
+                      "rule that matches `node x.js` as wave-lsp reads it"),
+    ("echo $HOME", ["Bash(echo *)"], "wave-lsp's execution policy, stricter than the runtime's, "
+                                     "never runs parameter expansion under a prefix or wildcard "
+                                     "rule"),
+    ("true && node x.js", ["Bash(true)"], "wave-lsp's execution policy, stricter than the "
+                                          "runtime's, needs an allow rule for each of `node x.js`"),
+])
+def test_a_guard_refusal_speaks_as_wave_lsp_not_as_the_runtime(tmp_path: Path, command: str,
+                                                               rules: list[str],
+                                                               said: str) -> None:
+    made = [make_rule(rule.format(root=tmp_path), "allow", "allowed-tools") for rule in rules]
+    verdict = Guard([rule for rule in made if rule is not None], "Bash", tmp_path,
+                    CLAUDE_CODE).check(command.format(root=tmp_path))
+    assert verdict.refusal is not None and verdict.refusal.startswith(said.format(root=tmp_path))
+    assert "requires approval" not in verdict.refusal
+    assert "cannot ask for approval" not in verdict.refusal

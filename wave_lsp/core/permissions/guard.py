@@ -284,8 +284,24 @@ class StrictEngine:
         if tool_wide is not None:
             return Decision("allow", f"allowed by `{tool_wide.raw}` from {tool_wide.source}",
                             tool_wide, split.compound)
-        return Decision("ask", self._why_not(command, split, unmatched), None, split.compound,
+        leaving = self._leaves_folder(unmatched, allow)
+        reason = self._why_not(command, split, unmatched) if leaving is None else leaving
+        return Decision("ask", reason, None, split.compound,
                         tuple(p.text for p in unmatched) or (command,))
+
+    @staticmethod
+    def _leaves_folder(unmatched: list[Part], allow: list[PermissionRule]) -> str | None:
+        """A prefix or wildcard rule that matches a part, refused only because an argument steps
+        out of the folders it names (`..`, a link): that is the reason to give."""
+        for part in unmatched:
+            safe = allow_forms(part)[1]
+            for rule in allow:
+                if rule.kind != "exact" and part.expansion is None and rule.matches(safe):
+                    return (f"`{rule.raw}` matches `{part.text}`, but wave-lsp's execution "
+                            "policy, stricter than the runtime's, never lets a prefix or "
+                            "wildcard rule reach a path that steps out with `..` or through a "
+                            "symbolic link")
+        return None
 
     @staticmethod
     def _allowing(part: Part, allow: list[PermissionRule]) -> PermissionRule | None:
@@ -348,6 +364,33 @@ class Verdict:
         return self.decision is not None and self.decision.read_only
 
 
+#: the strict engine's sentences, which speak as a runtime would ("requires approval"), and how
+#: the guard says them: as wave-lsp's own policy for what it executes
+_POLICY_WORDING = (
+    (re.compile(r"^This \w+ command requires approval: no allow rule matches (`.*`), and an "
+                r"injected command cannot ask for approval", re.S),
+     r"wave-lsp's execution policy, stricter than the runtime's, needs an allow rule that "
+     r"matches \1 as wave-lsp reads it"),
+    (re.compile(r"^This \w+ command contains (.*?): prefix and wildcard rules never allow it, "
+                r"and an injected command cannot ask for approval", re.S),
+     r"wave-lsp's execution policy, stricter than the runtime's, never runs \1 under a prefix "
+     r"or wildcard rule"),
+    (re.compile(r"^This \w+ command contains multiple operations\. The following parts? "
+                r"requires? approval: ", re.S),
+     "wave-lsp's execution policy, stricter than the runtime's, needs an allow rule for each of "),
+    (re.compile(r" \(not read-only for [^:]+: "),
+     " (nor is it read-only by wave-lsp's stricter list: "),
+)
+
+
+def policy_reason(reason: str) -> str:
+    """The strict engine's `reason` said as wave-lsp's policy, not as the runtime's: the
+    prediction says what the runtime does; this says why wave-lsp did not run the command."""
+    for pattern, replacement in _POLICY_WORDING:
+        reason = pattern.sub(replacement, reason, count=1)
+    return reason
+
+
 class Guard:
     """wave-lsp's execution policy for one invocation (see the module's docstring)."""
 
@@ -377,7 +420,7 @@ class Guard:
         if unsafe is not None:
             return Verdict(unsafe)
         decision = self.engine.check(command)
-        return Verdict(None if decision.allowed else decision.reason, decision)
+        return Verdict(None if decision.allowed else policy_reason(decision.reason), decision)
 
     def _unsafe_value(self, written: str) -> str | None:
         """A `${…}` value (a folder name, a session id) with shell syntax in it would become live
