@@ -69,9 +69,10 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
                  and decision.rule_can_allow else [])
         if decision.unknown:
             yield ctx.finding("SK123", planned.injection.span,
-                              f"{capitalized(decision.reason)}. If it does not, the whole "
-                              "invocation aborts and nothing runs; "
-                              f"{_denied_advice(ctx, planned)} (runtime fact: {decision.fact}).",
+                              f"`{shown(planned.shell_command)}` may abort the whole invocation: "
+                              f"{_denied_advice(ctx, planned)}. wave-lsp "
+                              f"{decision.reason}; if {ctx.profile.runtime} does not run it, "
+                              f"nothing runs (runtime fact: {decision.fact}).",
                               level=Severity.WARNING,
                               fixes=[fix for fix in fixes if fix is not None])
         elif decision.refused:
