@@ -7,7 +7,8 @@ runtime's own text where it has one; a skill load cannot ask, so both abort the 
 "cannot-tell", with why. Every refusal and every cannot-tell names the runtime fact it rests on
 (`Decision.fact`, a section of runtime-facts.md or a harness probe).
 
-The order is the runtime's (runtime-facts §3.8, its order of evaluation): tool-wide deny and ask;
+A profile whose `permission_model` is "wave" is predicted by Wave's own permission manager instead
+(`wave_prediction.py`, runtime-facts §8.12). For Claude Code the order is the runtime's (runtime-facts §3.8, its order of evaluation): tool-wide deny and ask;
 deny and ask rules against the forms the runtime checks (the command, each part as written, and
 without assignments and safe wrappers); Claude Code's path constraints on output redirections;
 an exact allow rule; then every part must be allowed by a rule or be one of the runtime's
@@ -36,6 +37,8 @@ from wave_lsp.core.permissions.rules import (
     PermissionRule,
 )
 from wave_lsp.core.permissions.shell import split_command
+from wave_lsp.core.permissions.wave_prediction import FACTS as WAVE_FACTS
+from wave_lsp.core.permissions.wave_prediction import WavePredictor
 from wave_lsp.core.permissions.shell_words import (
     READ_ONLY_SINKS,
     WRITE_COMMANDS,
@@ -62,7 +65,7 @@ EXPANSION_FACT = "runtime-facts §3.10 (probes inj-expansion-*: `echo $HOME` run
 UNCHECKED_FACT = "runtime-facts §9.7 (injections run with no permission check)"
 #: every fact a prediction may cite: a refusal or cannot-tell that names none is a defect
 FACTS = frozenset({RULES_FACT, MESSAGES_FACT, REDIRECT_FACT, HOOK_FACT, MODE_FACT, SETTINGS_FACT,
-                   EXPANSION_FACT, READ_ONLY_FACT, UNCHECKED_FACT})
+                   EXPANSION_FACT, READ_ONLY_FACT, UNCHECKED_FACT, *WAVE_FACTS})
 #: Claude Code 2.1.332's texts (runtime-facts §3.8 *Messages*, verified by the harness)
 UNRULED = "This command requires approval"
 ASK_RULE = "Claude requested permissions to use {tool}, but you haven't granted it yet."
@@ -107,7 +110,11 @@ class Predictor:
         self.tool = tool
         self.profile = profile
         self.inputs = inputs
+        rules = list(rules)
         self.rules = [rule for rule in rules if rule.tool == tool]
+        #: Wave's own permission manager (`wave_prediction.py`) for a profile that models it
+        self.wave = WavePredictor(rules, tool, inputs.directories, inputs.mode, inputs.problems) \
+            if profile is not None and profile.permission_model == "wave" else None
         self._by: dict[tuple[str, bool], list[PermissionRule]] = {
             (behavior, wide): [r for r in self.rules if r.behavior == behavior
                                and (r.kind == "tool") == wide]
@@ -124,6 +131,8 @@ class Predictor:
     def check(self, command: str) -> Decision:
         """The prediction for `command` (see the module's docstring for the order)."""
         command = command.strip()
+        if self.wave is not None:
+            return self.wave.check(command)
         decision = self._rules(command)
         if decision.refused or not self.inputs.hooks:
             return self._settings_unreadable(decision)

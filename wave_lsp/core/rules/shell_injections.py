@@ -43,6 +43,7 @@ from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import PROFILES
 
 if TYPE_CHECKING:
+    from wave_lsp.core.permissions.rules import Decision
     from wave_lsp.core.runtime.preview import PlannedInjection
 
 MAX_INJECTION_FINDINGS = 100
@@ -79,7 +80,7 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
                               f"`{shown(planned.shell_command)}` is not allowed, so the whole "
                               "invocation aborts and nothing runs: "
                               f"{_denied_advice(ctx, planned)}. The error reads: "
-                              f"{permission_message(planned).rstrip('.')}.",
+                              f"{permission_message(planned).rstrip('.')}.{_note(decision)}",
                               fixes=[fix for fix in fixes if fix is not None])
         elif decision.rule is not None and decision.rule.personal:
             yield ctx.finding("SK124", planned.injection.span,
@@ -98,6 +99,13 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
                               "separate injections or move the logic into a script. Every part "
                               "must match an allow rule on its own, and prefix or wildcard rules "
                               "never allow `$(…)`, backticks or `$VAR`.")
+
+
+def _note(decision: Decision) -> str:
+    """What the runtime's other source says where its specification and code disagree."""
+    if decision.note is None:
+        return ""
+    return f" ({capitalized(decision.note)}, so that Wave runs it.)"
 
 
 def _denied_advice(ctx: CheckContext, planned: PlannedInjection) -> str:
