@@ -74,6 +74,6 @@ RULES_FACT = "runtime-facts §8.12 Wave's permission manager (469391bb checkPerm
 READ_ONLY_FACT = "runtime-facts §8.12 Wave's read-only commands (469391bb READ_ONLY_COMMANDS)"
 SETTINGS_FACT = "runtime-facts §8.12 the settings Wave reads"
 #: the specification checks injected commands; Wave's code at 469391bb does not (yet)
-UNCHECKED_NOTE = ("the Wave specification checks injected commands with the Bash tool's rules "
-                  "(what the `wave` target follows); Wave's code at 469391bb runs them without a "
-                  "permission check")
+UNCHECKED_NOTE = ("Wave's code at 469391bb does not check injected commands yet and runs this "
+                  "one; the Wave specification, which the `wave` target follows, checks them with "
+                  "the Bash tool's rules")

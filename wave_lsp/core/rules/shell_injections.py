@@ -91,21 +91,25 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
         if not decision.refused:
             continue  # the runtime runs it (or it cannot be told): nothing to split
         split = split_command(planned.shell_command)
-        expansion = next((p.expansion for p in split.parts if p.expansion), None)
+        # Wave's matcher reads an expansion as text: a rule can match it (runtime-facts §8.12)
+        wave = profile.permission_model == "wave"
+        expansion = None if wave else next((p.expansion for p in split.parts if p.expansion),
+                                           None)
         if split.compound or expansion:
             what = "several commands" if split.compound else f"a {expansion}"
+            rules = ("" if wave else ", and prefix or wildcard rules never allow `$(…)`, "
+                     "backticks or `$VAR`")
             yield ctx.finding("SK125", planned.injection.command_span,
                               f"`{shown(planned.injection.command)}` has {what}: split it into "
                               "separate injections or move the logic into a script. Every part "
-                              "must match an allow rule on its own, and prefix or wildcard rules "
-                              "never allow `$(…)`, backticks or `$VAR`.")
+                              f"must match an allow rule on its own{rules}.")
 
 
 def _note(decision: Decision) -> str:
     """What the runtime's other source says where its specification and code disagree."""
     if decision.note is None:
         return ""
-    return f" ({capitalized(decision.note)}, so that Wave runs it.)"
+    return f" Note: {decision.note}."
 
 
 def _denied_advice(ctx: CheckContext, planned: PlannedInjection) -> str:
@@ -161,7 +165,7 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
                if decision.allowed and decision.rule is not None else
                decision.reason if decision.read_only else
                "allowed" if decision.allowed else decision.reason if decision.unknown else
-               f"not allowed ({decision.reason})")
+               f"not allowed ({decision.reason.rstrip('.')})")
     return ctx.finding("SK120", planned.injection.span,
                        f"`{shown(planned.shell_command)}` runs in a shell each time the skill is "
                        "invoked, before the model sees anything: check that it is meant to run "
