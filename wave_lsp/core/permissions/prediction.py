@@ -1,5 +1,5 @@
-"""The prediction: what the target runtime does with an injected command (docs/design/product.md
-*Two decisions*; docs/design/runtime-facts.md §3.7 and §3.8 for Claude Code, §8.7 for Wave).
+"""The prediction: what the target runtime does with an injected command (docs/design/product.md *Two
+decisions*; docs/design/runtime-facts.md §3.7 and §3.8 for Claude Code, §8.7 for Wave).
 
 It models only the runtime, never wave-lsp's own caution (that is the execution guard's,
 `guard.py`): each command is predicted to run ("allow"), to be refused ("ask" or "deny", the
@@ -8,15 +8,16 @@ runtime's own text where it has one; a skill load cannot ask, so both abort the 
 (`Decision.fact`, a section of runtime-facts.md or a harness probe).
 
 A profile whose `permission_model` is "wave" is predicted by Wave's own permission manager instead
-(`wave_prediction.py`, runtime-facts §8.12). For Claude Code the order is the runtime's (runtime-facts §3.8, its order of evaluation): tool-wide deny and ask;
-deny and ask rules against the forms the runtime checks (the command, each part as written, and
-without assignments and safe wrappers); Claude Code's path constraints on output redirections;
-an exact allow rule; then every part must be allowed by a rule or be one of the runtime's
-read-only commands (`readonly_runtime.py`); a tool-wide allow; else the runtime asks. Where
-wave-lsp's reading of the shell cannot model the command (`Split.unmodelled`, control flow), or a
-deny rule matches only a form the runtime may not check, the prediction is "cannot-tell". The
-permission mode (`permissions.defaultMode`), a `PreSkillShellCommand` hook and a settings file
-that cannot be read are taken into account the same way.
+(`wave_prediction.py`, runtime-facts §8.12). For Claude Code the order is the runtime's
+(runtime-facts §3.8, its order of evaluation): tool-wide deny and ask; deny and ask rules against
+the forms the runtime checks (the command, each part as written, and without assignments and safe
+wrappers); Claude Code's path constraints on output redirections; an exact allow rule; then every
+part must be allowed by a rule or be one of the runtime's read-only commands
+(`readonly_runtime.py`); a tool-wide allow; else the runtime asks. Where wave-lsp's reading of the
+shell cannot model the command (`Split.unmodelled`, control flow), or a deny rule matches only a
+form the runtime may not check, the prediction is "cannot-tell". The permission mode
+(`permissions.defaultMode`), a `PreSkillShellCommand` hook and a settings file that cannot be read
+are taken into account the same way.
 """
 
 from __future__ import annotations
@@ -37,8 +38,6 @@ from wave_lsp.core.permissions.rules import (
     PermissionRule,
 )
 from wave_lsp.core.permissions.shell import split_command
-from wave_lsp.core.permissions.wave_prediction import FACTS as WAVE_FACTS
-from wave_lsp.core.permissions.wave_prediction import WavePredictor
 from wave_lsp.core.permissions.shell_words import (
     READ_ONLY_SINKS,
     WRITE_COMMANDS,
@@ -52,6 +51,8 @@ from wave_lsp.core.permissions.shell_words import (
     lexical_forms,
     still_expands,
 )
+from wave_lsp.core.permissions.wave_prediction import FACTS as WAVE_FACTS
+from wave_lsp.core.permissions.wave_prediction import WavePredictor
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: the runtime facts predictions cite (docs/design/runtime-facts.md)

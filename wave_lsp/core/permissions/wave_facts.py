@@ -1,12 +1,13 @@
-"""Wave's permission manager as data: its read-only commands, its default allow rules, its texts
-and the settings it reads (docs/design/runtime-facts.md §8.12; the `wave` target's prediction,
+"""Wave's permission manager as data: its read-only commands, its default allow rules, its texts and
+the settings it reads (docs/design/runtime-facts.md §8.12; the `wave` target's prediction,
 `wave_prediction.py`).
 
 Every value is transcribed from Wave's code at commit 469391bb (`netease-lcap/wave-agent`,
-`packages/agent-sdk/src/`), in the file and function named beside it, and confirmed by asking
-the built Wave's own `PermissionManager` (runtime-facts §8.12, *Confirmed against Wave*). Where the Wave skills specification speaks (it checks injected
-commands with the Bash tool's rules, §8.7) it is the reference; it says nothing about the rule
-syntax, the read-only commands or the texts, so these are the code's.
+`packages/agent-sdk/src/`), in the file and function named beside it, and confirmed by asking the
+built Wave's own `PermissionManager` (runtime-facts §8.12, *Confirmed against Wave*). Where the
+Wave skills specification speaks (it checks injected commands with the Bash tool's rules, §8.7) it
+is the reference; it says nothing about the rule syntax, the read-only commands or the texts, so
+these are the code's.
 """
 
 from __future__ import annotations
