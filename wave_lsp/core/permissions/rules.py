@@ -182,8 +182,12 @@ class Decision:
 CANNOT_TELL = "cannot-tell"
 
 
-def narrowest_rule(command: str, tool: str = "Bash") -> str:
-    """The exact rule that allows `command` and nothing else (parentheses escaped)."""
+def narrowest_rule(command: str, tool: str = "Bash", literal: bool = False) -> str:
+    """The exact rule that allows `command` and nothing else (parentheses escaped). `literal`:
+    Wave's matcher, which reads the pattern as written up to the last `)` and has no escapes
+    (runtime-facts §8.12; a `*` in the command stays a wildcard)."""
+    if literal:
+        return f"{tool}({command.strip()})"
     escaped = command.strip().replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
     escaped = escaped.replace("*", "\\*")
     return f"{tool}({escaped})"

@@ -67,7 +67,7 @@ class RuleSet:
     def mode_for(self, profile: RuntimeProfile) -> tuple[str, Path] | None:
         """The mode `profile`'s runtime reads: Wave's `permissionMode` from its own settings
         files, else `defaultMode`."""
-        if profile.permission_model != "wave":
+        if not profile.wave_permissions:
             return self.mode
         own = [(mode, path) for mode, path in self.wave_modes
                if path.parent.name == profile.settings_folder]

@@ -62,13 +62,12 @@ WAVE_FOLDER = ".wave"
 FACTS = frozenset({RULES_FACT, READ_ONLY_FACT, SETTINGS_FACT})
 
 
-def read_by_wave(rule: PermissionRule) -> bool:
-    """Wave reads this rule: from `allowed-tools`, or from a settings file in a `.wave` folder
-    (another runtime's settings mean nothing to Wave); Wave has no `ask` rules."""
+def read_by_wave(rule: PermissionRule, folder: str = WAVE_FOLDER) -> bool:
+    """Wave reads this rule: from `allowed-tools`, or from a settings file in its settings
+    `folder` (another runtime's settings mean nothing to Wave); Wave has no `ask` rules."""
     if rule.behavior == "ask":
         return False
-    return rule.source == "allowed-tools" or rule.path is None or rule.path.parent.name == \
-        WAVE_FOLDER
+    return rule.source == "allowed-tools" or rule.path is None or rule.path.parent.name == folder
 
 
 class WavePredictor:
@@ -76,9 +75,9 @@ class WavePredictor:
 
     def __init__(self, rules: Iterable[PermissionRule], tool: str = "Bash",
                  directories: Sequence[Path] = (), mode: str | None = None,
-                 problems: Sequence[str] = ()) -> None:
+                 problems: Sequence[str] = (), folder: str = WAVE_FOLDER) -> None:
         self.tool = tool
-        wave = [rule for rule in rules if rule.tool == tool and read_by_wave(rule)]
+        wave = [rule for rule in rules if rule.tool == tool and read_by_wave(rule, folder)]
         self.deny = [rule for rule in wave if rule.behavior == "deny"]
         self.allow = [rule for rule in wave if rule.behavior == "allow"]
         self.directories = tuple(directories)
@@ -123,12 +122,14 @@ class WavePredictor:
         allowed = self._parts(parts, compound)
         if allowed is not None:
             return allowed
-        unmatched = tuple(part for part in parts if not self._part_allowed(part))
+        unmatched = tuple(part_pattern(part) for part in parts if not self._part_allowed(part))
+        # one allow rule helps only when one part lacks a rule (each part is matched alone)
+        helps = len(unmatched) == 1
         if self.mode == "dontAsk":
             return Decision("deny", DONT_ASK.format(tool=self.tool), None, compound, unmatched,
-                            fact=RULES_FACT, note=UNCHECKED_NOTE)
+                            rule_can_allow=helps, fact=RULES_FACT, note=UNCHECKED_NOTE)
         return Decision("ask", NO_CALLBACK.format(tool=self.tool), None, compound, unmatched,
-                        fact=RULES_FACT, note=UNCHECKED_NOTE)
+                        rule_can_allow=helps, fact=RULES_FACT, note=UNCHECKED_NOTE)
 
     # parts -----------------------------------------------------------------------------------
     def _parts(self, parts: Sequence[str], compound: bool) -> Decision | None:
@@ -216,6 +217,13 @@ def _path_arguments(arguments: str) -> list[str]:
             word = word[1:-1]
         found.append(word)
     return found
+
+
+def part_pattern(part: str) -> str:
+    """The text of a part a rule is matched against (`matchesRule`): an exact rule for a part is
+    `Bash(<this>)`."""
+    bare = strip_env_vars(part)
+    return bare if has_write_redirection(part) else strip_redirections(bare)
 
 
 def dangerous_variant(part: str) -> bool:

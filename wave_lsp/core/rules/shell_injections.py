@@ -92,7 +92,7 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
             continue  # the runtime runs it (or it cannot be told): nothing to split
         split = split_command(planned.shell_command)
         # Wave's matcher reads an expansion as text: a rule can match it (runtime-facts §8.12)
-        wave = profile.permission_model == "wave"
+        wave = profile.wave_permissions
         expansion = None if wave else next((p.expansion for p in split.parts if p.expansion),
                                            None)
         if split.compound or expansion:
@@ -126,12 +126,13 @@ def _denied_advice(ctx: CheckContext, planned: PlannedInjection) -> str:
                 f"in {rule.where}")
     if rule is None and decision.behavior == "deny":  # skillOverrides
         return "change the setting that turns the skill off"
+    if ctx.profile.wave_permissions and len(decision.unmatched) > 1:
+        listed = ", ".join(f"`{shown(part, 40)}`" for part in decision.unmatched[:3])
+        return (f"add an allow rule to `allowed-tools` for each part Wave matches alone "
+                f"({listed}), or ask the model to run the command instead")
     if not decision.rule_can_allow:
         return "ask the model to run the command instead (no allow rule can allow it here)"
-    from wave_lsp.core.permissions.rules import narrowest_rule
-    from wave_lsp.core.runtime.preview import shell_tool
-
-    allow = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
+    allow = _narrowest(ctx, planned)
     return (f"add `{shown(allow, 60)}` to `allowed-tools`, or ask the model to run the command "
             "instead")
 
@@ -173,11 +174,22 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
                        f"{verdict}.")
 
 
-def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
+def _narrowest(ctx: CheckContext, planned: PlannedInjection) -> str:
+    """The allow rule for the exact command; under Wave's matcher, which matches each part alone,
+    for the one part of a compound command that no rule allows (runtime-facts §8.12)."""
     from wave_lsp.core.permissions.rules import narrowest_rule
     from wave_lsp.core.runtime.preview import shell_tool
 
-    rule = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
+    tool = shell_tool(ctx.document, ctx.profile)
+    wave = ctx.profile.wave_permissions
+    unmatched = planned.decision.unmatched
+    if wave and planned.decision.compound and len(unmatched) == 1:
+        return narrowest_rule(unmatched[0], tool, literal=True)
+    return narrowest_rule(planned.injection.command, tool, wave)
+
+
+def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
+    rule = _narrowest(ctx, planned)
     edit = add_allowed_tool(ctx, rule)
     if edit is None:
         return None

@@ -323,6 +323,11 @@ class RuntimeProfile:
     members: tuple[RuntimeProfile, ...] = ()
 
     @property
+    def wave_permissions(self) -> bool:
+        """Injected commands are predicted by Wave's permission manager (`permission_model`)."""
+        return self.permission_model == "wave"
+
+    @property
     def evidence_note(self) -> str:
         """A sentence for messages about a runtime known from its documentation only."""
         if self.evidence != "docs":
