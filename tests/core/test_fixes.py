@@ -35,17 +35,18 @@ CASES = [
               "```\nawk '{print $1}'\n```\n"),
     ("SK117", "---\nname: my-skill\ndescription: X. Use when asked.\n---\nRun ${WAVE_SKIL_DIR}/x\n"),
     # SK123: the narrowest rule goes into `allowed-tools`, in the form the file uses
-    ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\n---\nB: !`git branch`\n"),
+    # (commands Wave refuses with no rule: its read-only commands and default rules run)
+    ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\n---\nB: !`git fetch`\n"),
     ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools:\n  - Read\n"
-              "---\nB: !`git log -1 '--format=%H: (x)'`\n"),  # valid bash (parentheses quoted)
+              "---\nB: !`git push -n '--push-option=%H: (x)'`\n"),  # valid bash (parentheses quoted)
     ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools: [Read]\n---\n"
-              "B: !`git status && git log -1`\n"),
+              "B: !`git status && git fetch`\n"),
     ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools: Read\n---\n"
               "B: !`node ${WAVE_SKILL_DIR}/x.mjs`\n"),
     ("SK123", "---\nname: my-skill\ndescription: X. Use when asked.\nallowed-tools: \"Read\"\n---\n"
-              "B: !`echo \"hi\"`\n"),
+              "B: !`make \"hi\"`\n"),
     ("SK123", "---\r\nname: my-skill\r\ndescription: X. Use when asked.\r\nallowed-tools:\r\n"
-              "    - Read\r\n---\r\nB: !`git branch`\r\n"),
+              "    - Read\r\n---\r\nB: !`git fetch`\r\n"),
 ]
 
 
@@ -72,8 +73,8 @@ def test_broken_reference_fix_points_at_the_nearest_file(tmp_path) -> None:
 
 @pytest.mark.parametrize(("body", "offered"), [
     ("Fetch: !`git fetch`\n", True),  # an allow rule would let it run
-    # shell code computed at run time: wave-lsp cannot tell whether a rule would help
-    ('Run: !`bash -c "$(cat x)"`\n', False),
+    # Wave's exact rule matches shell code computed at run time as text (runtime-facts §8.12)
+    ('Run: !`bash -c "$(cat x)"`\n', True),
     # Wave (the default target) runs a command its exact allow rule names, wherever it writes
     # (wave-lsp's own refusal of a write outside the project is the execution guard's)
     ("Save: !`cp a /etc/x`\n", True),

@@ -137,7 +137,7 @@ def test_offsets_are_code_points_after_non_ascii_tabs_and_crlf(tmp_path: Path, n
     text = HEAD.replace("\n", newline) + body
     hints = inlay_hints(context(tmp_path, text))
     assert labels(hints) == [(after(text, "${WAVE_SESSION_ID}"), "per session"),
-                             (after(text, "$1"), "arg 1"), (after(text, "!`ls`"), "needs approval"),
+                             (after(text, "$1"), "arg 1"), (after(text, "!`ls`"), "read-only"),
                              (after(text, "$ARGUMENTS"), "all args")]
 
 
@@ -145,8 +145,8 @@ INJECTIONS = HEAD + "A !`git status` B !`touch out`\n```!\ncurl x\n```\nC !`rm -
 
 
 @pytest.mark.parametrize(("target", "settings", "expected"), [
-    # Wave has no read-only auto-allow: without rules every command needs approval
-    ("wave", None, ["needs approval"] * 4),
+    # Wave runs `git status` by its default rule (runtime-facts §8.12); the rest needs approval
+    ("wave", None, ["read-only", "needs approval", "needs approval", "needs approval"]),
     ("wave", {"permissions": {"allow": ["Bash(touch *)", "Bash(git status)"],
                               "deny": ["Bash(curl *)"]}},
      ["allowed", "allowed", "denied", "needs approval"]),
@@ -197,7 +197,7 @@ def test_only_hints_in_the_range_are_returned(tmp_path: Path) -> None:
     line = Span(text.index("Two"), text.index("\nThree"))
     # (wave, the default, reads no `arguments` names: `arg 2`, not `branch`)
     assert labels(inlay_hints(ctx, line)) == [(after(text, "$2"), "arg 2"),
-                                              (after(text, "!`ls`"), "needs approval")]
+                                              (after(text, "!`ls`"), "read-only")]
     # a range inside the frontmatter has none; the end of a range is inclusive
     assert inlay_hints(ctx, Span(0, 4)) == []
     assert labels(inlay_hints(ctx, Span(after(text, "$1"), after(text, "$1")))) == [

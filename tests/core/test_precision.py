@@ -60,9 +60,12 @@ def test_git_context_injections_run_under_claude_code(tmp_path: Path) -> None:
     assert all("read-only" in f.message for f in found(report, "SK120"))
 
 
-def test_git_context_injections_are_denied_under_wave(tmp_path: Path) -> None:
+def test_git_context_injections_run_under_wave(tmp_path: Path) -> None:
+    """Wave's default allow rules (`Bash(git status*)`, `Bash(git diff*)`, `Bash(git log*)`,
+    runtime-facts §8.12) run them with no rule."""
     report = run(tmp_path, head() + BODY, target="wave")
-    assert len(found(report, "SK123")) == 3
+    assert found(report, "SK123") == []
+    assert all("built-in rule" in f.message for f in found(report, "SK120"))
 
 
 def test_reading_outside_the_project_still_needs_a_rule(tmp_path: Path) -> None:

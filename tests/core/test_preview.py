@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import time
 from pathlib import Path
@@ -183,29 +184,31 @@ def test_deny_rule_aborts_with_the_exact_message(tmp_path: Path) -> None:
                  settings={"permissions": {"deny": ["Bash(curl*)"]}})
     result = run(path, mode="execute")
     assert not result.ok and result.text is None
+    # Wave's own text (runtime-facts §8.12)
     assert result.error == ('Shell command permission check failed for pattern '
-                            '"!`curl http://example.invalid`": Permission to use Bash with command '
-                            "curl http://example.invalid has been denied.")
+                            '"!`curl http://example.invalid`": Access to tool \'Bash\' is '
+                            "explicitly denied by rule: Bash(curl*)")
     assert result.injections[0].decision.rule.source == "project settings"
     assert not result.injections[0].executed
 
 
 @pytest.mark.usefixtures("sandbox")
 def test_allowed_tools_match_runs_without_prompting(tmp_path: Path) -> None:
-    path = skill(tmp_path, "Say: !`echo hello`\n", "allowed-tools: Bash(echo *)")
+    # `nproc`: not one of Wave's read-only commands, so only the rule allows it
+    path = skill(tmp_path, "Say: !`nproc`\n", "allowed-tools: Bash(nproc*)")
     result = run(path, mode="execute")
     assert result.ok, result.error
-    assert result.text.endswith("Say: hello\n")
+    assert re.search(r"Say: \d+\n$", result.text)
     assert result.injections[0].executed and result.injections[0].exit_code == 0
     assert result.injections[0].decision.rule.source == "allowed-tools"
 
 
 def test_no_matching_rule_is_denied(tmp_path: Path) -> None:
-    path = skill(tmp_path, "Say: !`echo hello`\n")
+    path = skill(tmp_path, "Say: !`nproc`\n")
     result = run(path, mode="execute")
     assert not result.ok
-    assert result.error.startswith('Shell command permission check failed for pattern "!`echo hello`": ')
-    assert "requires approval" in result.error
+    assert result.error.startswith('Shell command permission check failed for pattern "!`nproc`": ')
+    assert "requires permission approval" in result.error
 
 
 @pytest.mark.usefixtures("sandbox")
@@ -338,11 +341,16 @@ def test_arguments_file_is_removed_after_the_invocation(tmp_path: Path) -> None:
 
 def test_read_only_commands_run_without_a_rule_where_the_runtime_does(tmp_path: Path) -> None:
     """The preview, the hover and SK120/SK123 share one decision: Claude Code runs its built-in
-    read-only commands without any rule, Wave does not."""
+    read-only commands without any rule, and Wave its own (runtime-facts §8.12): `git status` by
+    a default rule, `env …` as read-only whatever follows (Claude Code asks)."""
     path = skill(tmp_path, "Status: !`git status`\n")
     claude = run(path, target="claude-code")
     assert claude.ok, claude.error
     assert claude.injections[0].decision.read_only
     wave = run(path)
-    assert not wave.ok and "git status" in (wave.error or "")
-    assert not wave.injections[0].decision.read_only
+    assert wave.ok, wave.error
+    assert wave.injections[0].decision.read_only
+    assert "Bash(git status*)" in wave.injections[0].decision.reason
+    other = skill(tmp_path / "env", "Env: !`env make`\n")
+    assert run(other).ok
+    assert not run(other, target="claude-code").ok

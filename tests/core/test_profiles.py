@@ -33,7 +33,7 @@ name: deploy
 description: Deploys the service. Use when the user asks for a deploy.
 colour: blue
 ---
-Deploy $0 from ${CLAUDE_SKILL_DIR}. Run !`git status` first.
+Deploy $0 from ${CLAUDE_SKILL_DIR}. Run !`make check` first.
 """
 
 
@@ -61,7 +61,7 @@ def test_a_toy_profile_is_checked_with_its_own_behaviour(tmp_path: Path) -> None
     assert "Toy ignores it" in messages["SK070"]  # the runtime is named by the profile
     assert "SK002" not in messages  # `.toy/skills` is a skills root of this profile
     assert messages["SK115"].startswith("`$0` is argument 1 here")  # the profile counts from 0
-    assert "SK123" in messages  # `git status` is allowed by no rule of `.toy/settings.json`
+    assert "SK123" in messages  # `make check` is allowed by no rule of `.toy/settings.json`
 
 
 def test_a_toy_profile_discovers_and_previews(tmp_path: Path) -> None:
@@ -71,7 +71,7 @@ def test_a_toy_profile_discovers_and_previews(tmp_path: Path) -> None:
     assert runtime_skills(WAVE, project, home) == []  # Wave does not scan `.toy/skills`
     settings_dir = project / ".toy"
     (settings_dir / "settings.json").write_text(
-        json.dumps({"permissions": {"allow": ["Bash(git status)"]}}), "utf-8")
+        json.dumps({"permissions": {"allow": ["Bash(make check)"]}}), "utf-8")
     document = SkillDocument.from_text(SKILL)
     result = invoke(document, locate(skill, home=home), Settings(profile=TOY, home=home),
                     "prod extra")

@@ -138,7 +138,7 @@ def heavy_modules(tmp_path: Path, folder: str, text: str) -> tuple[list[str], di
     (PLAIN, [], []),
     (PLAIN.replace("Use when asked.\n", "Use when asked.\ncontext: forked\n"),
      ["jsonschema"], ["SK092"]),
-    (PLAIN.replace("Run `make`.", "Branch: !`git branch --show-current`"),
+    (PLAIN.replace("Run `make`.", "Title: !`gh pr view --json title`"),
      ["tree_sitter", "tree_sitter_bash", "wave_lsp.core.permissions.shell"], ["SK120", "SK123"]),
 ])
 def test_what_a_check_imports(tmp_path: Path, text: str, heavy: list[str],

@@ -152,11 +152,11 @@ async def test_inlay_hints(client: LanguageClient, workspace: Path) -> None:
         (after(TEXT, "$ARGUMENTS", encoding), "all args"),
         (after(TEXT, "${WAVE_SESSION_ID}", encoding), "per session"),
         (after(TEXT, "\\$2", encoding), "arg 2"),
-        (after(TEXT, "!`echo 😀 hi`", encoding), "allowed"),
+        (after(TEXT, "!`echo 😀 hi`", encoding), "read-only"),  # Wave: `echo` is read-only
         (after(TEXT, "!`curl x`", encoding), "denied"),
         (after(TEXT, "!`git push`", encoding), "needs approval"),
         (after(TEXT, "echo $1", encoding), "literal"),
-        (after(TEXT, "echo $1\n```", encoding), "allowed"),  # `Bash(echo *)` allows `echo $1`
+        (after(TEXT, "echo $1\n```", encoding), "read-only"),  # Wave runs `echo $1` as is
     ]
     kinds = [hint.kind for hint in hints]
     assert kinds[0] == kinds[2] == types.InlayHintKind.Parameter and kinds[1] is None
@@ -173,7 +173,7 @@ async def test_inlay_hints_only_in_the_range(client: LanguageClient, workspace: 
     uri = open_document(client, write(workspace, TEXT), TEXT)
     line = TEXT.splitlines().index("Say: !`echo 😀 hi` then !`curl x` and !`git push`")
     hints = await inlay_hints(client, uri, line, line + 1)
-    assert [hint.label for hint in hints] == ["allowed", "denied", "needs approval"]
+    assert [hint.label for hint in hints] == ["read-only", "denied", "needs approval"]
 
 
 async def test_no_decorations_outside_skill_files(client: LanguageClient, workspace: Path) -> None:

@@ -1,5 +1,5 @@
-"""The prediction: what the target runtime does with an injected command (docs/design/product.md
-*Two decisions*; docs/design/runtime-facts.md §3.7 and §3.8 for Claude Code, §8.7 for Wave).
+"""The prediction: what the target runtime does with an injected command (docs/design/product.md *Two
+decisions*; docs/design/runtime-facts.md §3.7 and §3.8 for Claude Code, §8.7 for Wave).
 
 It models only the runtime, never wave-lsp's own caution (that is the execution guard's,
 `guard.py`): each command is predicted to run ("allow"), to be refused ("ask" or "deny", the
@@ -7,15 +7,17 @@ runtime's own text where it has one; a skill load cannot ask, so both abort the 
 "cannot-tell", with why. Every refusal and every cannot-tell names the runtime fact it rests on
 (`Decision.fact`, a section of runtime-facts.md or a harness probe).
 
-The order is the runtime's (runtime-facts §3.8, its order of evaluation): tool-wide deny and ask;
-deny and ask rules against the forms the runtime checks (the command, each part as written, and
-without assignments and safe wrappers); Claude Code's path constraints on output redirections;
-an exact allow rule; then every part must be allowed by a rule or be one of the runtime's
-read-only commands (`readonly_runtime.py`); a tool-wide allow; else the runtime asks. Where
-wave-lsp's reading of the shell cannot model the command (`Split.unmodelled`, control flow), or a
-deny rule matches only a form the runtime may not check, the prediction is "cannot-tell". The
-permission mode (`permissions.defaultMode`), a `PreSkillShellCommand` hook and a settings file
-that cannot be read are taken into account the same way.
+A profile whose `permission_model` is "wave" is predicted by Wave's own permission manager instead
+(`wave_prediction.py`, runtime-facts §8.12). For Claude Code the order is the runtime's
+(runtime-facts §3.8, its order of evaluation): tool-wide deny and ask; deny and ask rules against
+the forms the runtime checks (the command, each part as written, and without assignments and safe
+wrappers); Claude Code's path constraints on output redirections; an exact allow rule; then every
+part must be allowed by a rule or be one of the runtime's read-only commands
+(`readonly_runtime.py`); a tool-wide allow; else the runtime asks. Where wave-lsp's reading of the
+shell cannot model the command (`Split.unmodelled`, control flow), or a deny rule matches only a
+form the runtime may not check, the prediction is "cannot-tell". The permission mode
+(`permissions.defaultMode`), a `PreSkillShellCommand` hook and a settings file that cannot be read
+are taken into account the same way.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ from wave_lsp.core.permissions.shell_words import (
     lexical_forms,
     still_expands,
 )
+from wave_lsp.core.permissions.wave_prediction import FACTS as WAVE_FACTS
+from wave_lsp.core.permissions.wave_prediction import WavePredictor
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: the runtime facts predictions cite (docs/design/runtime-facts.md)
@@ -62,7 +66,7 @@ EXPANSION_FACT = "runtime-facts §3.10 (probes inj-expansion-*: `echo $HOME` run
 UNCHECKED_FACT = "runtime-facts §9.7 (injections run with no permission check)"
 #: every fact a prediction may cite: a refusal or cannot-tell that names none is a defect
 FACTS = frozenset({RULES_FACT, MESSAGES_FACT, REDIRECT_FACT, HOOK_FACT, MODE_FACT, SETTINGS_FACT,
-                   EXPANSION_FACT, READ_ONLY_FACT, UNCHECKED_FACT})
+                   EXPANSION_FACT, READ_ONLY_FACT, UNCHECKED_FACT, *WAVE_FACTS})
 #: Claude Code 2.1.332's texts (runtime-facts §3.8 *Messages*, verified by the harness)
 UNRULED = "This command requires approval"
 ASK_RULE = "Claude requested permissions to use {tool}, but you haven't granted it yet."
@@ -107,7 +111,12 @@ class Predictor:
         self.tool = tool
         self.profile = profile
         self.inputs = inputs
+        rules = list(rules)
         self.rules = [rule for rule in rules if rule.tool == tool]
+        #: Wave's own permission manager (`wave_prediction.py`) for a profile that models it
+        self.wave = WavePredictor(rules, tool, inputs.directories, inputs.mode, inputs.problems,
+                                  profile.settings_folder) \
+            if profile is not None and profile.wave_permissions else None
         self._by: dict[tuple[str, bool], list[PermissionRule]] = {
             (behavior, wide): [r for r in self.rules if r.behavior == behavior
                                and (r.kind == "tool") == wide]
@@ -124,6 +133,8 @@ class Predictor:
     def check(self, command: str) -> Decision:
         """The prediction for `command` (see the module's docstring for the order)."""
         command = command.strip()
+        if self.wave is not None:
+            return self.wave.check(command)
         decision = self._rules(command)
         if decision.refused or not self.inputs.hooks:
             return self._settings_unreadable(decision)

@@ -146,6 +146,9 @@ class Decision:
     rule_can_allow: bool = True
     #: the runtime fact the decision rests on (docs/design/runtime-facts.md), for a prediction
     fact: str | None = None
+    #: where the runtime's specification and its code disagree about this decision, what the
+    #: other says (Wave: the code does not check injected commands yet)
+    note: str | None = None
 
     @property
     def allowed(self) -> bool:
@@ -167,17 +170,24 @@ class Decision:
             self.behavior, CANNOT_TELL)
 
     def to_json(self) -> dict[str, Any]:
-        return {"decision": self.behavior, "outcome": self.outcome, "reason": self.reason,
-                "fact": self.fact, "rule": self.rule.raw if self.rule else None,
-                "ruleSource": self.rule.where if self.rule else None}
+        found = {"decision": self.behavior, "outcome": self.outcome, "reason": self.reason,
+                 "fact": self.fact, "rule": self.rule.raw if self.rule else None,
+                 "ruleSource": self.rule.where if self.rule else None}
+        if self.note is not None:
+            found["note"] = self.note
+        return found
 
 
 #: a prediction that cannot tell what the runtime does
 CANNOT_TELL = "cannot-tell"
 
 
-def narrowest_rule(command: str, tool: str = "Bash") -> str:
-    """The exact rule that allows `command` and nothing else (parentheses escaped)."""
+def narrowest_rule(command: str, tool: str = "Bash", literal: bool = False) -> str:
+    """The exact rule that allows `command` and nothing else (parentheses escaped). `literal`:
+    Wave's matcher, which reads the pattern as written up to the last `)` and has no escapes
+    (runtime-facts §8.12; a `*` in the command stays a wildcard)."""
+    if literal:
+        return f"{tool}({command.strip()})"
     escaped = command.strip().replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
     escaped = escaped.replace("*", "\\*")
     return f"{tool}({escaped})"

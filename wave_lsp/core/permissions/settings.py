@@ -8,7 +8,8 @@ Claude Code starts in, the files of `settingsFiles`, and the managed settings
 on macOS, `C:\\ProgramData\\ClaudeCode\\` on Windows, each with its `managed-settings.d/*.json`),
 highest precedence last. Besides `permissions.allow|ask|deny` a file gives
 `permissions.defaultMode`, `permissions.additionalDirectories`, `skillOverrides`,
-`disableSkillShellExecution` and whether it has `PreSkillShellCommand` hooks.
+`disableSkillShellExecution` and whether it has `PreSkillShellCommand` hooks. For Wave
+(runtime-facts §8.12) it also gives `permissions.permissionMode`, Wave's key of the mode.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from wave_lsp.core.permissions.rules import BEHAVIORS, PermissionRule, make_rule
+from wave_lsp.core.permissions.wave_facts import MODE_KEY as WAVE_MODE_KEY
+from wave_lsp.core.permissions.wave_facts import MODES as WAVE_MODES
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 
@@ -41,6 +44,9 @@ class RuleSet:
     overrides: dict[str, tuple[str, Path]] = field(default_factory=dict)
     #: the files with a `PreSkillShellCommand` hook (it gates every injected command)
     hooks: list[Path] = field(default_factory=list)
+    #: Wave's `permissions.permissionMode` of each file that sets one, lowest precedence first
+    #: (runtime-facts §8.12)
+    wave_modes: list[tuple[str, Path]] = field(default_factory=list)
 
     def extend(self, other: RuleSet) -> None:
         self.rules += other.rules
@@ -51,16 +57,26 @@ class RuleSet:
         self.directories += other.directories
         self.overrides.update(other.overrides)
         self.hooks += other.hooks
+        self.wave_modes += other.wave_modes
 
     @property
     def mode(self) -> tuple[str, Path] | None:
         """The permission mode in force: the highest precedence file's `defaultMode`."""
         return self.modes[-1] if self.modes else None
 
+    def mode_for(self, profile: RuntimeProfile) -> tuple[str, Path] | None:
+        """The mode `profile`'s runtime reads: Wave's `permissionMode` from its own settings
+        files, else `defaultMode`."""
+        if not profile.wave_permissions:
+            return self.mode
+        own = [(mode, path) for mode, path in self.wave_modes
+               if path.parent.name == profile.settings_folder]
+        return own[-1] if own else None
+
     def copy(self) -> RuleSet:
         return RuleSet(list(self.rules), list(self.problems), list(self.files),
                        list(self.disables_shell), list(self.modes), list(self.directories),
-                       dict(self.overrides), list(self.hooks))
+                       dict(self.overrides), list(self.hooks), list(self.wave_modes))
 
 
 #: where Claude Code reads managed settings, per platform (runtime-facts §3.8; the settings
@@ -207,6 +223,9 @@ def _runtime_keys(data: dict[str, object], path: Path, result: RuleSet) -> None:
             mode = "default"
         if isinstance(mode, str) and mode in MODES:
             result.modes.append((mode, path))
+        wave_mode = permissions.get(WAVE_MODE_KEY)
+        if isinstance(wave_mode, str) and wave_mode in WAVE_MODES:
+            result.wave_modes.append((wave_mode, path))
         folders = permissions.get("additionalDirectories")
         if isinstance(folders, list):
             base = path.parent.parent

@@ -43,6 +43,7 @@ from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import PROFILES
 
 if TYPE_CHECKING:
+    from wave_lsp.core.permissions.rules import Decision
     from wave_lsp.core.runtime.preview import PlannedInjection
 
 MAX_INJECTION_FINDINGS = 100
@@ -80,7 +81,7 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
                               f"`{shown(planned.shell_command)}` is not allowed, so the whole "
                               "invocation aborts and nothing runs: "
                               f"{_denied_advice(ctx, planned)}. The error reads: "
-                              f"{permission_message(planned).rstrip('.')}.",
+                              f"{permission_message(planned).rstrip('.')}.{_note(decision)}",
                               fixes=[fix for fix in fixes if fix is not None])
         elif decision.rule is not None and decision.rule.personal:
             yield ctx.finding("SK124", planned.injection.span,
@@ -91,14 +92,25 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
         if not decision.refused:
             continue  # the runtime runs it (or it cannot be told): nothing to split
         split = split_command(planned.shell_command)
-        expansion = next((p.expansion for p in split.parts if p.expansion), None)
+        # Wave's matcher reads an expansion as text: a rule can match it (runtime-facts §8.12)
+        wave = profile.wave_permissions
+        expansion = None if wave else next((p.expansion for p in split.parts if p.expansion),
+                                           None)
         if split.compound or expansion:
             what = "several commands" if split.compound else f"a {expansion}"
+            rules = ("" if wave else ", and prefix or wildcard rules never allow `$(…)`, "
+                     "backticks or `$VAR`")
             yield ctx.finding("SK125", planned.injection.command_span,
                               f"`{shown(planned.injection.command)}` has {what}: split it into "
                               "separate injections or move the logic into a script. Every part "
-                              "must match an allow rule on its own, and prefix or wildcard rules "
-                              "never allow `$(…)`, backticks or `$VAR`.")
+                              f"must match an allow rule on its own{rules}.")
+
+
+def _note(decision: Decision) -> str:
+    """What the runtime's other source says where its specification and code disagree."""
+    if decision.note is None:
+        return ""
+    return f" Note: {decision.note}."
 
 
 def _denied_advice(ctx: CheckContext, planned: PlannedInjection) -> str:
@@ -115,12 +127,13 @@ def _denied_advice(ctx: CheckContext, planned: PlannedInjection) -> str:
                 f"in {rule.where}")
     if rule is None and decision.behavior == "deny":  # skillOverrides
         return "change the setting that turns the skill off"
+    if ctx.profile.wave_permissions and len(decision.unmatched) > 1:
+        listed = ", ".join(f"`{shown(part, 40)}`" for part in decision.unmatched[:3])
+        return (f"add an allow rule to `allowed-tools` for each part Wave matches alone "
+                f"({listed}), or ask the model to run the command instead")
     if not decision.rule_can_allow:
         return "ask the model to run the command instead (no allow rule can allow it here)"
-    from wave_lsp.core.permissions.rules import narrowest_rule
-    from wave_lsp.core.runtime.preview import shell_tool
-
-    allow = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
+    allow = _narrowest(ctx, planned)
     return (f"add `{shown(allow, 60)}` to `allowed-tools`, or ask the model to run the command "
             "instead")
 
@@ -154,7 +167,7 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
                if decision.allowed and decision.rule is not None else
                decision.reason if decision.read_only else
                "allowed" if decision.allowed else decision.reason if decision.unknown else
-               f"not allowed ({decision.reason})")
+               f"not allowed ({decision.reason.rstrip('.')})")
     return ctx.finding("SK120", planned.injection.span,
                        f"`{shown(planned.shell_command)}` runs in a shell each time the skill is "
                        "invoked, before the model sees anything: check that it is meant to run "
@@ -162,11 +175,22 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
                        f"{verdict}.")
 
 
-def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
+def _narrowest(ctx: CheckContext, planned: PlannedInjection) -> str:
+    """The allow rule for the exact command; under Wave's matcher, which matches each part alone,
+    for the one part of a compound command that no rule allows (runtime-facts §8.12)."""
     from wave_lsp.core.permissions.rules import narrowest_rule
     from wave_lsp.core.runtime.preview import shell_tool
 
-    rule = narrowest_rule(planned.injection.command, shell_tool(ctx.document, ctx.profile))
+    tool = shell_tool(ctx.document, ctx.profile)
+    wave = ctx.profile.wave_permissions
+    unmatched = planned.decision.unmatched
+    if wave and planned.decision.compound and len(unmatched) == 1:
+        return narrowest_rule(unmatched[0], tool, literal=True)
+    return narrowest_rule(planned.injection.command, tool, wave)
+
+
+def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:
+    rule = _narrowest(ctx, planned)
     edit = add_allowed_tool(ctx, rule)
     if edit is None:
         return None

@@ -264,7 +264,7 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
         return Plan(values, allowed, rules, [],
                     disabled=frozenset(injection.span for injection in injections))
     tool = shell_tool(document, profile)
-    predictor = Predictor(rules.rules, tool, profile, runtime_inputs(location, rules))
+    predictor = Predictor(rules.rules, tool, profile, runtime_inputs(location, rules, profile))
     off = skill_turned_off(document, location, profile, rules)
     names = args_module.declared_names(read_as(document, profile).values.value("arguments"),
                                      profile)
@@ -304,13 +304,14 @@ def predict(predictor: Predictor, command: str) -> Decision:
     return predictor.check(command)
 
 
-def runtime_inputs(location: SkillLocation, rules: RuleSet) -> RuntimeInputs:
+def runtime_inputs(location: SkillLocation, rules: RuleSet,
+                   profile: RuntimeProfile | None = None) -> RuntimeInputs:
     """What the runtime reads besides its rules: the folder it starts in and
     `additionalDirectories` (its working directories), the permission mode, hooks, and the
     settings files it cannot read."""
     start = start_folder(location.project_root) or location.skill_dir
     folders = tuple(dict.fromkeys([*([start] if start else []), *rules.directories]))
-    mode = rules.mode
+    mode = rules.mode_for(profile) if profile is not None else rules.mode
     return RuntimeInputs(folders, mode[0] if mode else None, mode[1] if mode else None,
                          tuple(rules.hooks), tuple(rules.problems))
 

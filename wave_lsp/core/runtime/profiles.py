@@ -139,9 +139,16 @@ class RuntimeProfile:
     #: a failing injected command aborts the invocation (else its error is shown in the prompt)
     aborts_on_command_failure: bool
     command_timeout_seconds: float
-    #: built-in read-only commands (`git status`, `ls`) run without any permission rule
-    #: (`wave_lsp.core.permissions.readonly`; Claude Code yes, Wave's permission manager no)
+    #: Claude Code's read-only classifier: its built-in read-only commands (`git status`, `ls`)
+    #: run without any permission rule (`wave_lsp.core.permissions.readonly_runtime`, and the
+    #: guard's strict table `readonly`). Wave's own read-only list is part of its
+    #: `permission_model` (`wave_lsp.core.permissions.wave_facts`), not this
     auto_allows_read_only: bool = False
+    #: whose permission manager predicts an injected command: "claude-code" (`prediction.py`,
+    #: runtime-facts §3.8: `:*` prefix rules, `ask` rules, `auto_allows_read_only`) or "wave"
+    #: (`wave_prediction.py`, runtime-facts §8.12: `*` the only wildcard, no `:*` form, no `ask`
+    #: rules, its own read-only commands and default allow rules, `permissions.permissionMode`)
+    permission_model: Literal["claude-code", "wave"] = "claude-code"
     #: search and compare commands whose exit code 1 (nothing found, a difference) is a normal
     #: result, not a failure that aborts the invocation (Claude Code, runtime-facts §3.7)
     normal_exit_one: frozenset[str] = frozenset()
@@ -316,6 +323,11 @@ class RuntimeProfile:
     members: tuple[RuntimeProfile, ...] = ()
 
     @property
+    def wave_permissions(self) -> bool:
+        """Injected commands are predicted by Wave's permission manager (`permission_model`)."""
+        return self.permission_model == "wave"
+
+    @property
     def evidence_note(self) -> str:
         """A sentence for messages about a runtime known from its documentation only."""
         if self.evidence != "docs":
@@ -378,7 +390,7 @@ WAVE = RuntimeProfile(
     precedence="project > personal, and `.wave/skills` > `.claude/skills` > `.agents/skills` "
                "within each",
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
-    command_timeout_seconds=30.0,
+    command_timeout_seconds=30.0, permission_model="wave",
     evidence="spec", description_limit=None, own_roots=(".wave/skills",),
 )
 
