@@ -612,7 +612,7 @@ def _refuse_mcp_client(message: str) -> None:
         ready, _, _ = select.select([sys.stdin], [], [], 5.0)
         line = sys.stdin.readline() if ready else ""
         request = json.loads(line) if line.strip() else None
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: deeply nested JSON
         return
     if not isinstance(request, dict) or "id" not in request:
         return
