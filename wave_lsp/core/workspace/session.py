@@ -103,6 +103,9 @@ class WorkspaceSession:
     #: disk (`freshness_seconds` None: a CLI run); None for a language-server session, whose
     #: folders may change between two analyses
     _pass_facts: FolderFacts | None = None
+    #: a SKILL.md found under this folder that a link leads out of it is left out of every
+    #: project view, unread (the MCP server's root; `runtime_view.runtime_skills`)
+    confine: Path | None = None
 
     @property
     def pass_facts(self) -> FolderFacts | None:
@@ -197,7 +200,8 @@ class WorkspaceSession:
         if remembered is None or remembered.snapshot.signature != disk:
             facts = FolderFacts()
             skills = runtime_skills(profile, root, home, personal, listed,
-                                    lambda path, home, info: self.summary(path, home, info, facts))
+                                    lambda path, home, info: self.summary(path, home, info, facts),
+                                    confine=self.confine)
             if len(self._projects) >= MAX_PROJECTS:
                 self._projects.clear()
             remembered = _Remembered(ProjectSnapshot.of(profile, absolute, listed, skills), now,
