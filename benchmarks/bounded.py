@@ -1,7 +1,9 @@
 """How long the pathological inputs of issue 35 item 3 (*Bounded everywhere*) take now: a wildcard
 rule of 50 stars against commands it almost matches (the regex it replaced backtracked for minutes
 on 60 characters), the same through the permission engine, a glob under a folder with three links
-to itself (`*/` forty times), and a 64-level and a 100,000-level nested pyproject. Numbers only: no
+to itself (`*/` forty times), a 64-level and a 100,000-level nested pyproject, and a `.gitignore`
+of many stars (`*a*a*a*a*a*a*a*b`, which pathspec's regex took 9 s on against a 40-`a` folder name)
+matched directly and through `wave-lsp check`'s walk. Numbers only: no
 target is asserted (tests assert answers, not time).
 
 Run: `python benchmarks/bounded.py [--rounds 5]`. Prints the best and median time per case.
@@ -23,6 +25,8 @@ from wave_lsp.core.permissions.guard import StrictEngine as PermissionEngine
 from wave_lsp.core.permissions.rules import make_rule
 from wave_lsp.core.permissions.wildcard import matches, parse_wildcard
 from wave_lsp.core.runtime.profiles import CLAUDE_CODE
+from wave_lsp.core.workspace.discovery import find_skill_files
+from wave_lsp.core.workspace.gitignore import GitIgnore
 
 FIFTY = "echo " + "*a" * 50 + "*b"
 
@@ -49,6 +53,23 @@ def wildcard_cases() -> dict[str, Callable[[], object]]:
     return cases
 
 
+def gitignore_cases() -> dict[str, Callable[[], object]]:
+    cases: dict[str, Callable[[], object]] = {}
+    for stars in (7, 30, 100):
+        spec = GitIgnore.from_lines(["*a" * stars + "*b"])
+        for length in (40, 255):
+            name = "a" * length + "/"
+            cases[f".gitignore {stars} stars, {length}-a folder"] = (
+                lambda s=spec, n=name: s.match_file(n))
+        near = "xa" * (stars - 1) + "b"  # one `a` short, found at the end of the name
+        cases[f".gitignore {stars} stars, {len(near)}-char near miss"] = (
+            lambda s=spec, n=near: s.match_file(n))
+    deep = GitIgnore.from_lines(["**/" + "a*/**/" * 20 + "b"])
+    path = "/".join(["a" * 20] * 60)
+    cases[".gitignore 20 ** runs, 60-level miss"] = lambda: deep.match_file(path)
+    return cases
+
+
 def disk_cases(folder: Path) -> dict[str, Callable[[], object]]:
     loop = folder / "loop"
     loop.mkdir()
@@ -70,7 +91,13 @@ def disk_cases(folder: Path) -> dict[str, Callable[[], object]]:
         except SettingsError as error:
             return error
 
+    ignored = folder / "ignored"
+    (ignored / ("a" * 40) / "s").mkdir(parents=True)
+    (ignored / ("a" * 40) / "s" / "SKILL.md").write_text("---\nname: s\n---\n", "utf-8")
+    (ignored / ".gitignore").write_text("*a" * 30 + "*b\n", "utf-8")
     return {"glob */ x40 under 3 self-links": lambda: bounded_glob("*/" * 40 + "x", loop),
+            ".gitignore check walk, 30 stars, 40-a folder": lambda: list(
+                find_skill_files([ignored])),
             "pyproject 64 levels": lambda: load_pyproject(shallow),
             "pyproject 100,000-deep array (error)": lambda: refused(huge)}
 
@@ -89,7 +116,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        cases = {**wildcard_cases(), **disk_cases(Path(folder))}
+        cases = {**wildcard_cases(), **gitignore_cases(), **disk_cases(Path(folder))}
         print(f"{args.rounds} rounds; ms per case (best / median)")
         for label, case in cases.items():
             times = timed(case, args.rounds)

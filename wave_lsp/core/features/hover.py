@@ -253,40 +253,20 @@ def injection_markdown(planned: PlannedInjection) -> str:
 MAX_MATCH_FILES = 20_000
 #: how long the count of `paths` matches may take; past it the counts so far are shown
 MATCH_BUDGET_SECONDS = 0.25
-#: wildcards a `paths` pattern may have for the count: pathspec matches with a backtracking
-#: regular expression, exponential in the stars of one segment and in `**` (issue 35)
-MAX_SEGMENT_STARS = 2
-MAX_DOUBLE_STARS = 2
-
-
-def too_many_wildcards(pattern: str) -> bool:
-    """More stars in one segment, or more `**`, than the count may match without a stall (a
-    pattern with no inner `/` matches at any depth: one `**` more)."""
-    segments = pattern.split("/")
-    double = sum(segment == "**" for segment in segments) + ("/" not in pattern.rstrip("/"))
-    return double > MAX_DOUBLE_STARS or any(
-        segment != "**" and segment.count("*") > MAX_SEGMENT_STARS for segment in segments)
-
-
 def _paths(ctx: FeatureContext, entry: FieldEntry) -> HoverText | None:
     """How many files of the project the `paths` patterns match (the skill is offered once one
     of them is touched), counted for at most `MATCH_BUDGET_SECONDS`."""
     import os
     import time
 
-    import pathspec
-
     from wave_lsp.core.runtime.conditional import path_patterns
+    from wave_lsp.core.workspace.gitignore import GitIgnore
 
     patterns = path_patterns(entry.value)
     root = ctx.location.project_root or ctx.location.skill_dir
     if not patterns or root is None or not root.is_dir():
         return None
-    if any(too_many_wildcards(pattern) for pattern in patterns):
-        return HoverText(f"**paths** — not counted: a pattern has more than {MAX_SEGMENT_STARS} "
-                         f"`*` in one segment or more than {MAX_DOUBLE_STARS} `**`, too many to "
-                         "match files quickly.", entry.node.span)
-    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    spec = GitIgnore.from_lines(patterns)  # matched in polynomial time, however many stars
     matched, seen = [], 0
     deadline = time.monotonic() + MATCH_BUDGET_SECONDS
     stopped = False
