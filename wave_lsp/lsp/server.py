@@ -473,10 +473,14 @@ def safe(default: Callable[[], T]) -> SafeHandler[T]:
             try:
                 return await handler(ls, *args, **kwargs)
             except asyncio.CancelledError:
-                # `$/cancelRequest` (or the session ending): pygls answers a cancelled request
-                # with the RequestCancelled error, not with a default the client would take
-                # for a result (an empty diagnostic report clears the document's findings)
                 log.debug("%s cancelled", handler.__name__)
+                cancelled: set[Any] = getattr(ls.protocol, "cancelled_requests", set())
+                if ls.protocol.msg_id not in cancelled:
+                    return default()  # the session is ending: nothing to report
+                # `$/cancelRequest`: pygls answers with the RequestCancelled error, not with a
+                # default the client would take for a result (an empty diagnostic report
+                # clears the document's findings)
+                cancelled.discard(ls.protocol.msg_id)
                 raise
             except Exception as error:
                 ls.log_problem(f"{handler.__name__} failed: {error!r}", error)

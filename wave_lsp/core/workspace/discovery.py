@@ -14,11 +14,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
 from wave_lsp.core.workspace.folder_facts import FolderFacts
-from wave_lsp.core.workspace.gitignore import GitIgnore
 from wave_lsp.core.workspace.location import PLUGIN_MANIFESTS, SKILL_FILE, find_git_root
+
+if TYPE_CHECKING:
+    from wave_lsp.core.workspace.gitignore import GitIgnore
 
 SKIPPED_DIRS = {".git", "node_modules", ".hg", ".svn"}
 
@@ -39,6 +42,8 @@ class _IgnoreStack:
                 lines = handle.read().splitlines()
         except OSError:
             return False
+        from wave_lsp.core.workspace.gitignore import GitIgnore  # only where a `.gitignore` exists
+
         self._specs.append((folder, GitIgnore.from_lines(lines)))
         return True
 
