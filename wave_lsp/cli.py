@@ -341,11 +341,14 @@ def fix_files(reports: list[FileReport], *, unsafe: bool, write_files: bool) -> 
         skipped += plan.skipped_unsafe
         if not plan.changed:
             continue
+        if write_files:
+            refused = _write_inside_project(report, encoded(document, plan.fixed))
+            if refused:
+                print(f"wave-lsp: warning: {refused}", file=sys.stderr)
+                continue
         changed.append(report.path)
         fixed += len(plan.applied)
-        if write_files:
-            report.path.write_bytes(encoded(document, plan.fixed))
-        else:
+        if not write_files:
             shown = display_path(report.path)
             sys.stdout.writelines(difflib.unified_diff(
                 plan.original.splitlines(keepends=True), plan.fixed.splitlines(keepends=True),
@@ -355,6 +358,32 @@ def fix_files(reports: list[FileReport], *, unsafe: bool, write_files: bool) -> 
     print(f"{verb} {fixed} finding{'s' if fixed != 1 else ''} in {len(changed)} "
           f"file{'s' if len(changed) != 1 else ''}{note}.", file=sys.stderr)
     return changed
+
+
+def _write_inside_project(report: FileReport, data: bytes) -> str | None:
+    """Write a fixed file, unless a symbolic link (the file, or a folder above it) leads it out
+    of its project (the git project, else its skills root, else its folder): then nothing is
+    written and the reason is returned (issue 35: a cloned repository's SKILL.md linked to
+    `~/.bashrc` is not rewritten). The file is opened by its real path without following a link
+    that appeared since."""
+    import os
+
+    from wave_lsp.core.workspace.location import locate
+    from wave_lsp.output import display_path
+
+    location = report.location or locate(report.path)
+    boundary = location.project_root or location.skills_root or report.path.parent
+    real, base = os.path.realpath(report.path), os.path.realpath(boundary)
+    if real != base and not real.startswith(base.rstrip(os.sep) + os.sep):
+        return (f"{display_path(report.path)} not fixed: it is a link to {real}, outside the "
+                f"project {boundary}")
+    try:
+        handle = os.open(real, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as error:
+        return f"{display_path(report.path)} not fixed: {error.strerror or error}"
+    with os.fdopen(handle, "wb") as out:
+        out.write(data)
+    return None
 
 
 def run_rule(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -612,7 +641,7 @@ def _refuse_mcp_client(message: str) -> None:
         ready, _, _ = select.select([sys.stdin], [], [], 5.0)
         line = sys.stdin.readline() if ready else ""
         request = json.loads(line) if line.strip() else None
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: deeply nested JSON
         return
     if not isinstance(request, dict) or "id" not in request:
         return

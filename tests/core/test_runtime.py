@@ -351,11 +351,11 @@ def test_list_decides_loading_with_one_snapshot_of_the_project(tmp_path: Path, m
     snapshots: list[object] = []
     real_runtime_skills = runtime_view.runtime_skills
 
-    def counted(*args: object) -> object:
+    def counted(*args: object, **kwargs: object) -> object:
         # the session's snapshots only (discovery calls it for the listing itself)
         if sys._getframe(1).f_code is WorkspaceSession.project.__code__:
             snapshots.append(args)
-        return real_runtime_skills(*args)  # type: ignore[arg-type]  # the real arguments
+        return real_runtime_skills(*args, **kwargs)  # type: ignore[arg-type]  # the real arguments
 
     monkeypatch.setattr(runtime_view, "runtime_skills", counted)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))

@@ -178,19 +178,21 @@ async def _index_workspace(ls: WaveLanguageServer) -> None:
 
 
 @safe(lambda: types.RelatedFullDocumentDiagnosticReport(items=[]))
-def pull_diagnostics(ls: WaveLanguageServer,
-                     params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+async def pull_diagnostics(ls: WaveLanguageServer, params: types.DocumentDiagnosticParams
+                           ) -> types.DocumentDiagnosticReport:
     """`textDocument/diagnostic` answers a `DocumentDiagnosticReport`: the *related* full or
-    unchanged report (the plain `Full…`/`Unchanged…` reports are the per-document parts of it)."""
+    unchanged report (the plain `Full…`/`Unchanged…` reports are the per-document parts of it).
+    The check runs a slice at a time: other requests are answered meanwhile, and the request can
+    be cancelled (`analysis_in_slices`)."""
     from wave_lsp.core.checking.disk_findings import result_id as findings_id
 
-    analysis = ls.analysis(params.text_document.uri)
+    analysis = await ls.analysis_in_slices(params.text_document.uri)
     if analysis is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
     # the findings themselves, not a generation: a file event re-checks only the documents that
     # depend on it, so the others keep their ids
     result_id = (f"{analysis.version}:{hash(analysis.context.document.text)}:"
-                 f"{findings_id(analysis.report.findings)}")
+                 f"{findings_id(analysis.report.findings)}{':cut' if analysis.cut_short else ''}")
     if params.previous_result_id == result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
     return types.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(analysis),

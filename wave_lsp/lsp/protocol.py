@@ -83,6 +83,8 @@ class WaveProtocol(LanguageServerProtocol):
         super().__init__(*args, **kwargs)
         #: the client closed the connection: nothing more is sent
         self.client_gone = False
+        #: requests the client cancelled (`$/cancelRequest`) while their handler ran
+        self.cancelled_requests: set[Any] = set()
         pygls_log = logging.getLogger("pygls.protocol.json_rpc")
         for kind in (_SkipDeserializeTraceback, _SkipRefusalTraceback, _SkipBrokenPipeTraceback):
             if not any(isinstance(f, kind) for f in pygls_log.filters):
@@ -103,6 +105,7 @@ class WaveProtocol(LanguageServerProtocol):
         if msg_id not in self._request_futures:
             log.debug("cancel for request %s, which is already answered", msg_id)
             return
+        self.cancelled_requests.add(msg_id)  # `server.safe` answers it as cancelled
         super()._handle_cancel_notification(msg_id)
 
     def structure_message(self, data: dict[str, Any]) -> Any:

@@ -167,12 +167,31 @@ class WaveLanguageServer(LanguageServer):
             return self.state.analyse(uri, path, text, None, self.encoding)
         return self.state.analyse(uri, path, document.source, document.version, self.encoding)
 
+    async def analysis_in_slices(self, uri: str) -> Analysis | None:
+        """`analysis` for a request that may wait: the run advances a slice at a time and the
+        event loop reads messages in between, so other requests are answered meanwhile and a
+        `$/cancelRequest` cancels this one (pygls cancels the handler's task at its next
+        `await`; the work done so far is kept for the next request or publish)."""
+        run = self.start_analysis(uri)
+        while run is not None and not run.done:
+            slice_end = time.monotonic() + ANALYSIS_SLICE
+            while not run.advance() and time.monotonic() < slice_end:
+                pass
+            if not run.done:
+                await asyncio.sleep(0)
+                run = self.start_analysis(uri)  # the same run, or one for a newer text
+        return self.analysis(uri)
+
     def diagnostics(self, analysis: Analysis) -> list[types.Diagnostic]:
-        """The document's own diagnostics (findings about its resources go to their own files)."""
+        """The document's own diagnostics (findings about its resources go to their own files),
+        and the note of a check cut short by its time budget."""
         from wave_lsp.lsp import convert
 
-        return [convert.diagnostic(finding, analysis.positions, analysis.uri)
-                for finding in analysis.report.findings if finding.path is None]
+        found = [convert.diagnostic(finding, analysis.positions, analysis.uri)
+                 for finding in analysis.report.findings if finding.path is None]
+        if analysis.cut_short:
+            found.append(types.Diagnostic(**cut_short_note(analysis.cut_short)))
+        return found
 
     def publish_resources(self, analysis: Analysis) -> None:
         """Push the findings about the skill's other files (SK140) to those files' URIs, and
@@ -288,6 +307,10 @@ class WaveLanguageServer(LanguageServer):
         params: dict[str, Any] = {"uri": uri, "diagnostics": [
             convert.diagnostic_json(finding, analysis.positions, uri)
             for finding in analysis.report.findings if finding.path is None]}
+        if analysis.cut_short:
+            note = cut_short_note(analysis.cut_short)
+            params["diagnostics"].append({**note, "range": _range_json(note["range"]),
+                                          "severity": note["severity"].value})
         if document.version is not None:
             params["version"] = document.version
         protocol = self.protocol
@@ -404,6 +427,22 @@ class WaveLanguageServer(LanguageServer):
         return get_capability(self.client_capabilities, path, default)
 
 
+#: what a check cut short by its time budget says, as `Diagnostic` fields (at the document's start)
+CUT_SHORT_CODE = "check-cut-short"
+
+
+def cut_short_note(message: str) -> dict[str, Any]:
+    start = types.Position(line=0, character=0)
+    return {"range": types.Range(start=start, end=start), "message": message,
+            "severity": types.DiagnosticSeverity.Information, "code": CUT_SHORT_CODE,
+            "source": "wave-lsp"}
+
+
+def _range_json(value: types.Range) -> dict[str, Any]:
+    return {"start": {"line": value.start.line, "character": value.start.character},
+            "end": {"line": value.end.line, "character": value.end.character}}
+
+
 def _seconds(text: str | None) -> float:
     try:
         return max(0.0, float(text or 0))
@@ -433,9 +472,16 @@ def safe(default: Callable[[], T]) -> SafeHandler[T]:
         async def run_async(ls: WaveLanguageServer, /, *args: P.args, **kwargs: P.kwargs) -> R | T:
             try:
                 return await handler(ls, *args, **kwargs)
-            except asyncio.CancelledError:  # the session is ending: nothing to report
+            except asyncio.CancelledError:
                 log.debug("%s cancelled", handler.__name__)
-                return default()
+                cancelled: set[Any] = getattr(ls.protocol, "cancelled_requests", set())
+                if ls.protocol.msg_id not in cancelled:
+                    return default()  # the session is ending: nothing to report
+                # `$/cancelRequest`: pygls answers with the RequestCancelled error, not with a
+                # default the client would take for a result (an empty diagnostic report
+                # clears the document's findings)
+                cancelled.discard(ls.protocol.msg_id)
+                raise
             except Exception as error:
                 ls.log_problem(f"{handler.__name__} failed: {error!r}", error)
                 return default()

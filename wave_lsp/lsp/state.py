@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,6 +91,46 @@ class Analysis:
     report: FileReport
     positions: Positions
     context: FeatureContext
+    #: the check ran out of its time budget: why, said to the user (`AnalysisRun`)
+    cut_short: str | None = None
+
+
+#: how long one check of one document text may compute, summed over its slices, before the
+#: server stops it and reports what it found (docs/design/lsp.md *Time budget per check*)
+CHECK_BUDGET = 1.0
+#: test seams, read only while pytest runs a test (`PYTEST_CURRENT_TEST` is set): the budget in
+#: seconds, and `<rule name or *>:<seconds>`, a rule (every rule) made slow — each of its steps
+#: sleeps that long — in a document whose text holds `SLOW_MARK`
+BUDGET_ENV = "WAVE_LSP_TEST_CHECK_BUDGET"
+SLOW_RULE_ENV = "WAVE_LSP_TEST_SLOW_RULE"
+SLOW_MARK = "wave-lsp-test-slow"
+
+
+def _under_test(name: str) -> str | None:
+    return os.environ.get(name) if os.environ.get("PYTEST_CURRENT_TEST") else None
+
+
+def check_budget() -> float:
+    try:
+        return max(0.0, float(_under_test(BUDGET_ENV) or CHECK_BUDGET))
+    except ValueError:
+        return CHECK_BUDGET
+
+
+def _slow_rule(text: str) -> tuple[str, float] | None:
+    name, _, seconds = (_under_test(SLOW_RULE_ENV) or "").partition(":")
+    if SLOW_MARK not in text:
+        return None
+    try:
+        return (name, float(seconds)) if name else None
+    except ValueError:
+        return None
+
+
+def cut_short_message(budget: float, rule: str, seconds: float) -> str:
+    return (f"wave-lsp stopped checking this version of the document after {budget:g} s: the "
+            f"rule {rule} took {seconds:.1f} s. The rules after it did not run, so findings may "
+            "be missing; the next edit checks again, and `wave-lsp check` has no time limit.")
 
 
 class AnalysisRun:
@@ -102,11 +143,19 @@ class AnalysisRun:
     `RuntimeError` at once rather than a race with the event loop (a command that works in a
     worker thread asks for the analysis before it leaves the loop)."""
 
-    def __init__(self, key: tuple[Any, ...], steps: Steps[Analysis] | None) -> None:
+    def __init__(self, key: tuple[Any, ...], steps: Steps[Analysis] | None,
+                 budget: float | None = None, slow: tuple[str, float] | None = None) -> None:
         self.key = key
         self._steps = steps
         self.result: Analysis | None = None
         self._owner = threading.get_ident()
+        #: seconds of computation allowed (None: unlimited), spent so far, and per rule
+        self.budget = budget
+        self.spent = 0.0
+        self._times: dict[str, float] = {}
+        self._doing = "reading the document"
+        self._stopping = False
+        self._slow = slow  #: test seam (`SLOW_RULE_ENV`)
 
     @staticmethod
     def finished(key: tuple[Any, ...], analysis: Analysis) -> AnalysisRun:
@@ -126,15 +175,31 @@ class AnalysisRun:
             return True
         if threading.get_ident() != self._owner:
             raise RuntimeError("an analysis run is advanced only by the thread that started it")
+        doing, begin = self._doing, time.perf_counter()
         try:
-            next(self._steps)
+            if self._slow is not None and self._slow[0] in ("*", doing.split(" ")[0]):
+                time.sleep(self._slow[1])  # test seam: this rule is slow (`SLOW_RULE_ENV`)
+            label = self._steps.send(True if self._stopping else None)
+            self._doing = label or self._doing
         except StopIteration as end:
             self.result = end.value
             self._steps = None
+            if self._stopping and self.result is not None:
+                self.result.cut_short = self._cut_short_message()
         except BaseException:
             self._steps = None
             raise
+        finally:
+            elapsed = time.perf_counter() - begin
+            self.spent += elapsed
+            self._times[doing] = self._times.get(doing, 0.0) + elapsed
+        if self._steps is not None and self.budget is not None and self.spent > self.budget:
+            self._stopping = True  # the next step ends the run with the findings so far
         return self._steps is None
+
+    def _cut_short_message(self) -> str:
+        rule, seconds = max(self._times.items(), key=lambda item: item[1])
+        return cut_short_message(self.budget or 0.0, rule, seconds)
 
     def finish(self) -> Analysis | None:
         """The analysis, computed to its end now (None if the run was abandoned)."""
@@ -236,7 +301,8 @@ class ServerState:
         if running is not None:
             running.abandon()
         run = self._runs[uri] = AnalysisRun(key, self._analysis_steps(uri, path, text, version,
-                                                                      encoding, key))
+                                                                      encoding, key),
+                                            check_budget(), _slow_rule(text))
         return run
 
     def _analysis_steps(self, uri: str, path: Path, text: str, version: int | None,

@@ -52,7 +52,7 @@ def _uv_source(receipt: Path) -> str | None:
 
     try:
         recorded = tomllib.loads(receipt.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return None
     requirements = recorded.get("tool", {}).get("requirements", [])
     for requirement in requirements if isinstance(requirements, list) else []:

@@ -133,10 +133,11 @@ class ProjectTools:
 
             return {"version": 1, "targets": [p.name for p in RUNTIMES],
                     "skills": where_rows(RUNTIMES, folder, settings.home or Path.home(),
-                                         settings.personal, self.root)}
+                                         settings.personal, self.root, confine=self.root)}
+        # a SKILL.md under the root that a link leads out of it is left out, unread (issue 35)
         return {"version": 1, "target": settings.target,
                 "skills": skill_rows(settings.profile, folder, settings.home or Path.home(),
-                                     settings.personal, self.root)}
+                                     settings.personal, self.root, confine=self.root)}
 
     @staticmethod
     def explain_rule(code: str) -> dict[str, Any]:

@@ -168,8 +168,11 @@ def load_pyproject(start: Path) -> tuple[dict[str, Any], Path | None]:
 
             try:
                 data = tomllib.loads(candidate.read_text("utf-8"))
-            except (OSError, tomllib.TOMLDecodeError) as error:
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
                 raise SettingsError(f"{candidate}: {error}") from error
+            except RecursionError:  # tomllib recurses once per nested array or inline table
+                raise SettingsError(f"{candidate}: nests arrays or tables too deeply to be "
+                                    "read (Python's recursion limit)") from None
             section = data.get("tool", {}).get("wave-lsp")
             if section is not None:
                 return dict(section), candidate

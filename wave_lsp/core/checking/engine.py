@@ -54,9 +54,12 @@ class Reported(dict[str, bool]):
         return value
 
 
-#: a resumable computation: each `next()` runs it to its next checkpoint (it yields None there);
-#: its `StopIteration` carries the result. Not resuming it, or `close()`, abandons it.
-Steps = Generator[None, None, T]
+#: a resumable computation: each `next()` runs it to its next checkpoint, where it yields what
+#: it is doing (the rule about to run or running, `check_label`; None elsewhere); its
+#: `StopIteration` carries the result. Not resuming it, or `close()`, abandons it. Resuming it
+#: with `send(True)` stops it early: the rules not yet finished are skipped and the result is
+#: built from the findings so far (the language server's time budget per check).
+Steps = Generator[str | None, bool | None, T]
 
 
 def run_to_end(steps: Steps[T]) -> T:
@@ -108,12 +111,16 @@ def run_rules_steps(context: CheckContext, wanted: Callable[[str], bool], *,
     for item in all_checks():
         if not any(wanted(code) for code in item.codes):
             continue
-        yield
+        label = check_label(item.name, item.codes)
+        if (yield label):
+            return raw  # stopped early: the findings so far
         try:
             for finding in item.function(context):
                 if wanted(finding.code):
                     raw.append(finding)
-                yield  # GeneratorExit (abandoned) is not an `Exception`: it is not caught below
+                # GeneratorExit (abandoned) is not an `Exception`: it is not caught below
+                if (yield label):
+                    return raw
         except Exception:
             if strict:
                 raise
@@ -122,6 +129,11 @@ def run_rules_steps(context: CheckContext, wanted: Callable[[str], bool], *,
             logging.getLogger(__name__).exception("rule check %s failed on %s", item.name,
                                                   context.location.path)
     return raw
+
+
+def check_label(name: str, codes: tuple[str, ...]) -> str:
+    """How a checkpoint names its rule: `name (SK001, SK002)`."""
+    return f"{name} ({', '.join(codes)})"
 
 
 def finalize(raw: list[Finding], document: SkillDocument, settings: Settings) -> list[Finding]:

@@ -148,16 +148,19 @@ def skill_file_verdict(path: Path, profile: RuntimeProfile, home: Path | None,
 
 
 def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
-               personal: bool, relative_to: Path | None) -> list[dict[str, object]]:
+               personal: bool, relative_to: Path | None,
+               confine: Path | None = None) -> list[dict[str, object]]:
     """The rows of `list --format json` (also the editor's List Skills and the MCP tool): every
     skill the target discovers from `project`, highest precedence first, with whether it loads
     and its line in the model's listing exactly as the runtime writes it (`listingLine`, None
-    when the model does not see the skill; `listingChars` its length)."""
+    when the model does not see the skill; `listingChars` its length). `confine`: leave out,
+    unread, a SKILL.md under it that a link leads out of it (`runtime_skills`)."""
     from wave_lsp.core.workspace.runtime_view import runtime_skills
 
-    session = WorkspaceSession(freshness_seconds=None)  # one snapshot of the disk for all rows
+    # one snapshot of the disk for all rows
+    session = WorkspaceSession(freshness_seconds=None, confine=confine)
     rows = []
-    for skill in runtime_skills(profile, project, home, personal):
+    for skill in runtime_skills(profile, project, home, personal, confine=confine):
         row = skill.to_json(relative_to)
         document = load_document(skill.path)
         if document is None:

@@ -251,23 +251,25 @@ def injection_markdown(planned: PlannedInjection) -> str:
 
 
 MAX_MATCH_FILES = 20_000
-
-
+#: how long the count of `paths` matches may take; past it the counts so far are shown
+MATCH_BUDGET_SECONDS = 0.25
 def _paths(ctx: FeatureContext, entry: FieldEntry) -> HoverText | None:
     """How many files of the project the `paths` patterns match (the skill is offered once one
-    of them is touched)."""
+    of them is touched), counted for at most `MATCH_BUDGET_SECONDS`."""
     import os
-
-    import pathspec
+    import time
 
     from wave_lsp.core.runtime.conditional import path_patterns
+    from wave_lsp.core.workspace.gitignore import GitIgnore
 
     patterns = path_patterns(entry.value)
     root = ctx.location.project_root or ctx.location.skill_dir
     if not patterns or root is None or not root.is_dir():
         return None
-    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    spec = GitIgnore.from_lines(patterns)  # matched in polynomial time, however many stars
     matched, seen = [], 0
+    deadline = time.monotonic() + MATCH_BUDGET_SECONDS
+    stopped = False
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if not d.startswith(".") and d != "node_modules"]
         for name in files:
@@ -275,9 +277,12 @@ def _paths(ctx: FeatureContext, entry: FieldEntry) -> HoverText | None:
             relative = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
             if spec.match_file(relative):
                 matched.append(relative)
-        if seen >= MAX_MATCH_FILES:
+            stopped = time.monotonic() > deadline
+            if stopped:
+                break
+        if seen >= MAX_MATCH_FILES or stopped:
             break
-    more = "+" if seen >= MAX_MATCH_FILES else ""
+    more = "+" if seen >= MAX_MATCH_FILES or stopped else ""
     examples = "".join(f"\n- `{path}`" for path in matched[:5])
     return HoverText(f"**paths** — {len(matched):,}{more} of {seen:,}{more} files under "
                      f"`{root}` match; the skill is offered once one of them is read or "

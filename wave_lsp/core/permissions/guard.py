@@ -81,11 +81,14 @@ def _stays_inside(part: Part, rule: PermissionRule) -> bool:
 
 
 def _glob_matches(pattern: str) -> list[str]:
-    import glob as globbing
+    from wave_lsp.core.permissions.globbing import bounded_glob
 
     if "[" in pattern:
         return [os.sep]  # bracket expressions are matched differently by bash: never inside
-    return globbing.glob(pattern) or [pattern]
+    expanded = bounded_glob(pattern)  # a link loop under `*/*/…` must not explode (issue 35)
+    if not expanded.complete:
+        return [os.sep]  # too many matches to check them all: never inside
+    return expanded.matches or [pattern]
 
 
 @lru_cache(maxsize=512)

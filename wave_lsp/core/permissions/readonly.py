@@ -601,9 +601,14 @@ def glob_problem(program: str, pattern: str, cwd: Path | None) -> str | None:
            for segment in pattern.split("/")):
         return (f"`{pattern}` may match `..`, the folder above (bash before 5.2 matches it; "
                 "macOS ships bash 3.2)")
-    import glob as globbing
+    from wave_lsp.core.permissions.globbing import MAX_GLOB_MATCHES, MAX_GLOB_STEPS, bounded_glob
 
-    for match in globbing.glob(pattern, root_dir=cwd):
+    expanded = bounded_glob(pattern, root_dir=cwd)  # a link loop must not explode (issue 35)
+    if not expanded.complete:
+        return (f"`{pattern}` is too large a glob to check: expanding it visits more than "
+                f"{MAX_GLOB_STEPS:,} paths or matches more than {MAX_GLOB_MATCHES:,} (a folder "
+                "that links to itself repeats at every `*/`)")
+    for match in expanded.matches:
         if match.startswith(("-", "@")):
             return (f"`{pattern}` matches `{match}`, which the program would read as an option "
                     "or a file of arguments")

@@ -131,9 +131,13 @@ def runtime_glob(program: str, pattern: str, directories: Sequence[Path]) -> Rea
            for segment in pattern.split("/")):
         return ReadOnly("unknown", f"`{pattern}` may match `..`, which depends on the version of "
                                    "bash")
-    import glob as globbing
+    from wave_lsp.core.permissions.globbing import bounded_glob
 
-    matches = globbing.glob(pattern, root_dir=directories[0])
+    expanded = bounded_glob(pattern, root_dir=directories[0])  # bounded: link loops (issue 35)
+    if not expanded.complete:
+        return ReadOnly("unknown", f"`{pattern}` expands to too many paths to check which the "
+                                   "program would read")
+    matches = expanded.matches
     answer = _paths(program, matches, directories)
     if answer.verdict != "yes":
         return answer

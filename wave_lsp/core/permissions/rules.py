@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from wave_lsp.core.permissions.wildcard import wildcard_matcher
 from wave_lsp.core.runtime.toolrules import parse_rule, unescaped_positions
 
 BEHAVIORS = ("deny", "ask", "allow")
@@ -72,8 +73,7 @@ def _matcher(content: str | None) -> Callable[[str], bool]:
         prefix = _unescape(content[:-2])
         spaced = prefix + " "
         return lambda command: command == prefix or command.startswith(spaced)
-    pattern = _wildcard(content)
-    return lambda command: pattern.fullmatch(command) is not None
+    return wildcard_matcher(content)  # linear in rule and command (issue 35)
 
 
 @lru_cache(maxsize=1024)
@@ -95,23 +95,6 @@ def _unescaped_stars(content: str) -> list[int]:
 def _unescape(text: str) -> str:
     """`parse_rule` already resolved `\\(`, `\\)` and `\\\\`; a literal star is written `\\*`."""
     return text.replace("\\*", "*")
-
-
-@lru_cache(maxsize=512)
-def _wildcard(content: str) -> re.Pattern[str]:
-    stars = _unescaped_stars(content)
-    optional_tail = content.endswith(" *") and len(stars) == 1
-    body = content[:-2] if optional_tail else content
-    pattern, index = [], 0
-    while index < len(body):
-        char = body[index]
-        if char == "\\" and index + 1 < len(body):
-            pattern.append(re.escape(body[index + 1]))
-            index += 2
-            continue
-        pattern.append(".*" if char == "*" else re.escape(char))
-        index += 1
-    return re.compile("".join(pattern) + ("( .*)?" if optional_tail else ""), re.S)
 
 
 def make_rule(raw: str, behavior: str, source: str, path: Path | None = None,

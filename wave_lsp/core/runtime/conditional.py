@@ -43,9 +43,29 @@ def path_patterns(value: object) -> list[str]:
     return [p[: -len("/**")] if p.endswith("/**") and p != "/**" else p for p in patterns]
 
 
+#: patterns one `paths` item may expand to: `{a,b}` twenty times over is a million patterns
+MAX_EXPANSIONS = 1_000
+#: characters of intermediate patterns one item may build while expanding
+MAX_EXPANSION_WORK = 4_000_000
+
+
 def _expand_braces(pattern: str) -> list[str]:
-    match = re.search(r"\{([^{}]*)\}", pattern)
-    if not match:
-        return [pattern]
-    head, tail = pattern[: match.start()], pattern[match.end() :]
-    return [x for option in match.group(1).split(",") for x in _expand_braces(head + option + tail)]
+    """The patterns `{a,b}` lists stand for, innermost first, in order; at most
+    `MAX_EXPANSIONS`, built from at most `MAX_EXPANSION_WORK` characters (the rest is left out:
+    a million patterns help no one; with none expanded by then, the pattern as written)."""
+    done: list[str] = []
+    pending = [pattern]  # a stack, not recursion: `{}` five thousand times is one pattern
+    work = 0
+    while pending and len(done) < MAX_EXPANSIONS and work < MAX_EXPANSION_WORK:
+        current = pending.pop()
+        work += len(current)
+        match = _BRACES.search(current)
+        if not match:
+            done.append(current)
+            continue
+        head, tail = current[: match.start()], current[match.end() :]
+        pending.extend(reversed([head + option + tail for option in match.group(1).split(",")]))
+    return done or [pattern]  # nothing expanded within the budget: the pattern as written
+
+
+_BRACES = re.compile(r"\{([^{}]*)\}")

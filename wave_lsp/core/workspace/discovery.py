@@ -21,7 +21,7 @@ from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import PLUGIN_MANIFESTS, SKILL_FILE, find_git_root
 
 if TYPE_CHECKING:
-    import pathspec
+    from wave_lsp.core.workspace.gitignore import GitIgnore
 
 SKIPPED_DIRS = {".git", "node_modules", ".hg", ".svn"}
 
@@ -30,7 +30,7 @@ class _IgnoreStack:
     """The `.gitignore` files met on the way down, each with the folder it applies to."""
 
     def __init__(self) -> None:
-        self._specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+        self._specs: list[tuple[str, GitIgnore]] = []
 
     def __len__(self) -> int:
         return len(self._specs)
@@ -42,9 +42,9 @@ class _IgnoreStack:
                 lines = handle.read().splitlines()
         except OSError:
             return False
-        import pathspec  # only where a `.gitignore` exists
+        from wave_lsp.core.workspace.gitignore import GitIgnore  # only where a `.gitignore` exists
 
-        self._specs.append((folder, pathspec.GitIgnoreSpec.from_lines(lines)))
+        self._specs.append((folder, GitIgnore.from_lines(lines)))
         return True
 
     def truncate(self, size: int) -> None:

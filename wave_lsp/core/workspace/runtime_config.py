@@ -54,7 +54,7 @@ def read_config(path: Path) -> object:
 
         try:
             return tomllib.loads(text)
-        except tomllib.TOMLDecodeError:
+        except (tomllib.TOMLDecodeError, RecursionError):  # RecursionError: deeply nested
             return None
     try:
         return json.loads(_JSONC_NOISE.sub(lambda m: m.group(1) or "", text))

@@ -457,14 +457,20 @@ Summarize = Callable[[Path, Path | None, os.stat_result], SkillSummary | None]
 
 def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | None,
                    personal: bool = True, listed: Listed | None = None,
-                   summarize: Summarize | None = None) -> list[RuntimeSkill]:
+                   summarize: Summarize | None = None,
+                   confine: Path | None = None) -> list[RuntimeSkill]:
     """Every skill the target loads from `project`, with precedence and shadowing resolved
-    (`summarize`: how to read one SKILL.md; by default uncached, with one `FolderFacts`)."""
+    (`summarize`: how to read one SKILL.md; by default uncached, with one `FolderFacts`).
+    `confine`: a SKILL.md found under this folder whose real path is outside it (a link out of
+    it, of the file or of a folder above it) is left out, and never read (the MCP server)."""
     project = Path(os.path.abspath(project)) if project is not None else None
     if summarize is None:
         summarize = partial(_read_summary, FolderFacts())
     if listed is None:
         listed = list_roots(profile, project, home, personal)
+    if confine is not None:
+        listed = [(root, [entry for entry in entries if not leaves(entry[0], confine)])
+                  for root, entries in listed]
     loaded: dict[str, RuntimeSkill] = {}  # by realpath of the skill directory
     skills: list[RuntimeSkill] = []
     for rank, (root, entries) in enumerate(listed):
@@ -487,6 +493,15 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
         if winner is not skill:
             skill.shadowed_by = winner
     return skills
+
+
+def leaves(path: Path, folder: Path) -> bool:
+    """`path` is written under `folder` but, with every link followed, lies outside it."""
+    written, base = os.path.abspath(path), os.path.abspath(folder)
+    if not (written == base or written.startswith(base.rstrip(os.sep) + os.sep)):
+        return False
+    real, real_base = os.path.realpath(path), os.path.realpath(folder)
+    return not (real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep))
 
 
 def _read_summary(facts: FolderFacts, path: Path, home: Path | None,

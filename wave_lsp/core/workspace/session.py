@@ -32,8 +32,7 @@ from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root
 
 if TYPE_CHECKING:
-    import pathspec
-
+    from wave_lsp.core.workspace.gitignore import GitIgnore
     from wave_lsp.core.workspace.runtime_view import SkillSummary
     from wave_lsp.core.workspace.snapshot import FileChange, ProjectSnapshot, SnapshotChange
 
@@ -94,7 +93,7 @@ class WorkspaceSession:
     watched: tuple[str, ...] = ()
     #: how many times `apply_changes` ran (a listing that overlaps one is not trusted)
     _events: int = 0
-    _ignore_specs: dict[tuple[Path, int], pathspec.GitIgnoreSpec | None] = field(
+    _ignore_specs: dict[tuple[Path, int], GitIgnore | None] = field(
         default_factory=dict)
     #: folder listings for the reference rules, each trusted while its folder is unchanged
     #: (`disk_view`: exact without `expire`, so nothing to clear)
@@ -103,6 +102,9 @@ class WorkspaceSession:
     #: disk (`freshness_seconds` None: a CLI run); None for a language-server session, whose
     #: folders may change between two analyses
     _pass_facts: FolderFacts | None = None
+    #: a SKILL.md found under this folder that a link leads out of it is left out of every
+    #: project view, unread (the MCP server's root; `runtime_view.runtime_skills`)
+    confine: Path | None = None
 
     @property
     def pass_facts(self) -> FolderFacts | None:
@@ -197,7 +199,8 @@ class WorkspaceSession:
         if remembered is None or remembered.snapshot.signature != disk:
             facts = FolderFacts()
             skills = runtime_skills(profile, root, home, personal, listed,
-                                    lambda path, home, info: self.summary(path, home, info, facts))
+                                    lambda path, home, info: self.summary(path, home, info, facts),
+                                    confine=self.confine)
             if len(self._projects) >= MAX_PROJECTS:
                 self._projects.clear()
             remembered = _Remembered(ProjectSnapshot.of(profile, absolute, listed, skills), now,
@@ -263,7 +266,7 @@ class WorkspaceSession:
         found = self._git_roots[folder] = find_git_root(folder, self.pass_facts)
         return found
 
-    def ignore_spec(self, ignore_file: Path) -> pathspec.GitIgnoreSpec | None:
+    def ignore_spec(self, ignore_file: Path) -> GitIgnore | None:
         """The parsed `.gitignore` (None when it cannot be read), once per file version."""
         try:
             version = ignore_file.stat().st_mtime_ns
@@ -273,12 +276,12 @@ class WorkspaceSession:
         known = self._ignore_specs.get(key, _UNKNOWN)  # as in git_root: no store-then-read
         if known is not _UNKNOWN:
             return known  # type: ignore[return-value]  # a spec or None once stored
-        import pathspec  # only where a `.gitignore` exists
+        from wave_lsp.core.workspace.gitignore import GitIgnore
 
-        spec: pathspec.GitIgnoreSpec | None
+        spec: GitIgnore | None
         try:
             lines = ignore_file.read_text("utf-8").splitlines()
-            spec = pathspec.GitIgnoreSpec.from_lines(lines)
+            spec = GitIgnore.from_lines(lines)
         except (OSError, UnicodeDecodeError):
             spec = None
         self._ignore_specs[key] = spec

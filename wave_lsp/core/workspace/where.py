@@ -97,21 +97,24 @@ def where_it_loads(document: SkillDocument, location: SkillLocation,
 
 
 def where_rows(profiles: tuple[RuntimeProfile, ...], project: Path | None, home: Path,
-               personal: bool, relative_to: Path | None) -> list[dict[str, object]]:
+               personal: bool, relative_to: Path | None,
+               confine: Path | None = None) -> list[dict[str, object]]:
     """The rows of `list --targets` (and its JSON): every SKILL.md one of `profiles` discovers
     from `project`, in path order, with where it loads. A skill another skill of the same name
-    shadows in a runtime is reported as not loaded there, stopped by SK130."""
+    shadows in a runtime is reported as not loaded there, stopped by SK130. `confine`: leave
+    out, unread, a SKILL.md under it that a link leads out of it (`runtime_skills`)."""
     from wave_lsp.core.parsing.reading import load_document
     from wave_lsp.core.workspace.location import locate
     from wave_lsp.core.workspace.runtime_view import runtime_skills, shown_path
 
-    session = WorkspaceSession(freshness_seconds=None)  # one snapshot of the disk for all rows
+    # one snapshot of the disk for all rows
+    session = WorkspaceSession(freshness_seconds=None, confine=confine)
     shadowed: dict[tuple[str, str], bool] = {}
     paths: dict[str, Path] = {}
     for profile in profiles:
         if not profile.scans_roots:
             continue
-        for skill in runtime_skills(profile, project, home, personal):
+        for skill in runtime_skills(profile, project, home, personal, confine=confine):
             key = os.path.realpath(skill.path)
             paths.setdefault(key, skill.path)
             # a runtime that keeps both skills of a name (Codex) loads the "shadowed" one too
