@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import platform
+import pwd
 import shutil
 import subprocess
 import sys
@@ -36,7 +37,8 @@ def cache_root() -> Path:
     explicit = os.environ.get("WAVE_LSP_ORACLE_CACHE")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    # the account's home, not $HOME: the harness points HOME at a probe's home while it predicts
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path(pwd.getpwuid(os.getuid()).pw_dir) / ".cache")
     return Path(base) / "wave-lsp" / "oracle"
 
 

@@ -83,18 +83,24 @@ class Wave:
     version = VERSION
     layout = Layout(project_skills=".wave/skills", personal_skills=".wave/skills")
     modes = ("slash", "tool")
+    #: it asks Wave's permission manager about each injected command (aspect `decision#N`)
+    decides_injections = True
+
+    def __init__(self) -> None:
+        # resolved once: the harness points HOME at a probe's home while wave-lsp predicts
+        self.folder = cache_dir()
 
     # -- install ---------------------------------------------------------------------------------
 
     def executable(self) -> Path | None:
         """`wave-code.js` of the cached build (None: not built); run it with `node()`."""
-        folder = cache_dir()
+        folder = self.folder
         script = folder / "src" / "packages" / "code" / "bin" / "wave-code.js"
         built = (folder / "BUILT").is_file() and script.is_file() and _node_in(folder).is_file()
         return script if built else None
 
     def node(self) -> Path:
-        return _node_in(cache_dir())
+        return _node_in(self.folder)
 
     def install(self) -> Path:
         found = self.executable()
@@ -106,7 +112,7 @@ class Wave:
         npm = shutil.which("npm")
         if npm is None:
             raise Unavailable("npm is not installed (Node 22 and pnpm come from the npm registry)")
-        target = cache_dir()
+        target = self.folder
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target.parent / f".wave-{VERSION}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -132,7 +138,7 @@ class Wave:
                 invocations: list[Invocation]) -> Observation:
         script = self.executable()
         if script is None:
-            return Observation(None, {}, [f"Wave {VERSION} is not built in {cache_dir()}"])
+            return Observation(None, {}, [f"Wave {VERSION} is not built in {self.folder}"])
         runner = _Runner(script, self.node(), home, cwd)
         try:
             return runner.observe(project, invocations)
