@@ -231,6 +231,9 @@ def _outcome(target: str, rows: list[dict[str, Any]], invocation: Invocation, pr
     row = row_for(rows, invocation.skill)
     if row is None or row.get("activatesOn"):
         return Outcome("not-found", invocation.skill, exact=False)
+    if not row.get("loads", True):
+        # the runtime does not have it: a headless run cannot show why (the kind is compared)
+        return Outcome("not-found", f"{invocation.skill}: {row.get('stoppedBy')}", exact=False)
     if invocation.mode == "tool" and not row["modelInvocable"]:
         return Outcome("refused", "", exact=False)
     if invocation.mode == "slash" and not row["userInvocable"]:
