@@ -236,9 +236,16 @@ def _outcome(target: str, rows: list[dict[str, Any]], invocation: Invocation, pr
         return Outcome("not-found", f"{invocation.skill}: {row.get('stoppedBy')}", exact=False)
     if invocation.mode == "tool" and not row["modelInvocable"]:
         return Outcome("refused", "", exact=False)
-    if invocation.mode == "slash" and not row["userInvocable"]:
-        return Outcome("not-found", invocation.skill, exact=False)
     path = _path(row, project)
+    if not row["userInvocable"]:
+        # `preview` renders `/name`: a runtime with a refusal for it gives that refusal (and the
+        # model may still invoke it); one without has no such command
+        refusal = _preview(target, path, invocation.args, project, home, False)
+        if invocation.mode == "slash":
+            return Outcome("refused", refusal.get("error") or "") if not refusal.get("ok") \
+                else Outcome("not-found", invocation.skill, exact=False)
+        if not refusal.get("ok"):
+            return Outcome("rendered", "", exact=False)
     result = _preview(target, path, invocation.args, project, home, True)
     if not result.get("ok") and STRICTER in (result.get("error") or ""):
         result = _preview(target, path, invocation.args, project, home, False)

@@ -191,7 +191,7 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     """The skill's line exactly as `profile`'s runtime lists it (`wave_lsp.core.runtime.reads`:
     the fields it loads, its description or the body's first line, its command name and label).
     For a profile without those facts this is `listing_entry`."""
-    if profile.listing_style == "wave":
+    if profile.listing_style == "bullet":
         return wave_listing_entry(document, location, profile)
     reading = read_as(document, profile)
     if reading.same_fields and not reading.described_from_body \

@@ -191,10 +191,10 @@ class RuntimeProfile:
     #: each run of control characters (C0, including newlines and tabs, DEL and C1) in a listing
     #: line's description is shown as one space
     listing_controls_as_spaces: bool = False
-    #: how a listing entry is written: "dash" (`- name: description`, Claude Code's), "wave"
+    #: how a listing entry is written: "dash" (`- name: description`, Claude Code's), "bullet"
     #: (`• **name** (type): description` in the `Skill` tool's description, the description as
     #: read, no `when_to_use`, no cap; Wave 469391bb, runtime-facts.md §8)
-    listing_style: Literal["dash", "wave"] = "dash"
+    listing_style: Literal["dash", "bullet"] = "dash"
     #: `user-invocable` is true only when absent or `true`/`"true"`: any other value (`no`,
     #: `yes`, an empty value) makes the skill model-only (Wave 469391bb's `skillParser`)
     user_invocable_only_when_true: bool = False
@@ -385,7 +385,7 @@ WAVE = RuntimeProfile(
     command_timeout_seconds=30.0,
     evidence="spec", description_limit=None, own_roots=(".wave/skills",),
     # the harness's Wave runs (tests/oracle, runtime-facts.md §8): fm-basic, invoke-user-invocable-no
-    listing_style="wave", user_invocable_only_when_true=True,
+    listing_style="bullet", user_invocable_only_when_true=True,
     fact_versions=MappingProxyType({"listing_style": "wave 469391bb",
                                     "user_invocable_only_when_true": "wave 469391bb"}),
 )
