@@ -21,6 +21,7 @@ import importlib
 import io
 import json
 import os
+import pkgutil
 import re
 import shutil
 import subprocess
@@ -30,6 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import tests.oracle.runtimes as RUNTIMES
 from tests.oracle.predict import _at, listed, row_for
 from tests.oracle.runtimes.base import Invocation, Observation, Outcome, RuntimeAdapter
 
@@ -66,11 +68,13 @@ def _adapter_in(module: ModuleType) -> RuntimeAdapter | None:
 
 
 def adapters(names: list[str] | None = None) -> dict[str, RuntimeAdapter]:
-    """The adapters whose modules are present (all, or `names`)."""
+    """The adapters whose modules are present (all, or `names`), by runtime name: the modules of
+    `ADAPTER_MODULES`, and any other module of `tests/oracle/runtimes` that offers one."""
+    paths = list(ADAPTER_MODULES.values())
+    paths += [f"{RUNTIMES.__name__}.{info.name}" for info in pkgutil.iter_modules(RUNTIMES.__path__)
+              if info.name != "base" and f"{RUNTIMES.__name__}.{info.name}" not in paths]
     found: dict[str, RuntimeAdapter] = {}
-    for name, path in ADAPTER_MODULES.items():
-        if names and name not in names:
-            continue
+    for path in paths:
         try:
             module = importlib.import_module(path)
         except ModuleNotFoundError as error:
@@ -78,9 +82,14 @@ def adapters(names: list[str] | None = None) -> dict[str, RuntimeAdapter]:
                 raise
             continue
         adapter = _adapter_in(module)
-        if adapter is not None:
-            found[name] = adapter
-    return found
+        if adapter is not None and (not names or adapter.name in names):
+            found.setdefault(adapter.name, adapter)
+    return {name: found[name] for name in sorted(found, key=_order)}
+
+
+def _order(name: str) -> tuple[int, str]:
+    known = list(ADAPTER_MODULES)
+    return (known.index(name) if name in known else len(known), name)
 
 
 # -- the cases ----------------------------------------------------------------------------------

@@ -132,6 +132,12 @@ def _prefetch(runs: Runs, request: pytest.FixtureRequest) -> None:
 
 
 def _gate(adapter: RuntimeAdapter) -> None:
+    """Skip (fail with `WAVE_LSP_REQUIRE_ORACLE=1`) when the runtime is not installed; skip
+    anyway when the checkout cannot have it (`unavailable_here`: Wave without ../shared)."""
+    here = getattr(adapter, "unavailable_here", None)
+    why = here() if callable(here) else None
+    if why:
+        pytest.skip(why)
     reason = gate_reason(adapter)
     if reason is None:
         return

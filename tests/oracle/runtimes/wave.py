@@ -99,6 +99,14 @@ class Wave:
         built = (folder / "BUILT").is_file() and script.is_file() and _node_in(folder).is_file()
         return script if built else None
 
+    def unavailable_here(self) -> str | None:
+        """Why Wave cannot be had in this checkout at all (no build, no source: a plain clone
+        has no ../shared): its tests skip with this even with `WAVE_LSP_REQUIRE_ORACLE=1`."""
+        if self.executable() is None and not source().is_file():
+            return (f"Wave is not built in {self.folder} and its source {source()} is absent "
+                    f"(a clone has no ../shared; set WAVE_LSP_WAVE_SOURCE)")
+        return None
+
     def node(self) -> Path:
         return _node_in(self.folder)
 
