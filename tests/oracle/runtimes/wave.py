@@ -67,13 +67,13 @@ class Unavailable(Exception):
     """Why Wave cannot be had (the reason a test is skipped with)."""
 
 
-def cache_dir() -> Path:
+def cache_dir(version: str = VERSION) -> Path:
     from tests.oracle.install import cache_root
 
-    return cache_root() / f"wave-{VERSION}"
+    return cache_root() / f"wave-{version}"
 
 
-def source() -> Path:
+def default_source() -> Path:
     return Path(os.environ.get("WAVE_LSP_WAVE_SOURCE") or SOURCE)
 
 
@@ -86,9 +86,13 @@ class Wave:
     #: it asks Wave's permission manager about each injected command (aspect `decision#N`)
     decides_injections = True
 
-    def __init__(self) -> None:
+    def __init__(self, version: str = VERSION, source: Path | None = None) -> None:
+        """The pinned build, or (benchmarks/oracle.py) another commit's from its `source`
+        tarball, cached beside it."""
+        self.version = version
+        self.source = source or default_source()
         # resolved once: the harness points HOME at a probe's home while wave-lsp predicts
-        self.folder = cache_dir()
+        self.folder = cache_dir(version)
 
     # -- install ---------------------------------------------------------------------------------
 
@@ -102,8 +106,8 @@ class Wave:
     def unavailable_here(self) -> str | None:
         """Why Wave cannot be had in this checkout at all (no build, no source: a plain clone
         has no ../shared): its tests skip with this even with `WAVE_LSP_REQUIRE_ORACLE=1`."""
-        if self.executable() is None and not source().is_file():
-            return (f"Wave is not built in {self.folder} and its source {source()} is absent "
+        if self.executable() is None and not self.source.is_file():
+            return (f"Wave is not built in {self.folder} and its source {self.source} is absent "
                     f"(a clone has no ../shared; set WAVE_LSP_WAVE_SOURCE)")
         return None
 
@@ -114,23 +118,23 @@ class Wave:
         found = self.executable()
         if found is not None:
             return found
-        if not source().is_file():
-            raise Unavailable(f"Wave's source {source()} is absent (a plain clone has no "
+        if not self.source.is_file():
+            raise Unavailable(f"Wave's source {self.source} is absent (a plain clone has no "
                               f"../shared; set WAVE_LSP_WAVE_SOURCE)")
         npm = shutil.which("npm")
         if npm is None:
             raise Unavailable("npm is not installed (Node 22 and pnpm come from the npm registry)")
         target = self.folder
         target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target.parent / f".wave-{VERSION}.lock", "w") as lock:
+        with open(target.parent / f".wave-{self.version}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             found = self.executable()
             if found is not None:
                 return found
-            staging = Path(tempfile.mkdtemp(prefix=f".wave-{VERSION}-", dir=target.parent))
+            staging = Path(tempfile.mkdtemp(prefix=f".wave-{self.version}-", dir=target.parent))
             try:
-                _build(staging, npm)
-                (staging / "BUILT").write_text(f"{COMMIT}\nnode {NODE_VERSION}\n")
+                _build(staging, npm, self.source)
+                (staging / "BUILT").write_text(f"{self.source.name}\nnode {NODE_VERSION}\n")
                 shutil.rmtree(target, ignore_errors=True)
                 staging.rename(target)
             finally:
@@ -146,7 +150,7 @@ class Wave:
                 invocations: list[Invocation]) -> Observation:
         script = self.executable()
         if script is None:
-            return Observation(None, {}, [f"Wave {VERSION} is not built in {self.folder}"])
+            return Observation(None, {}, [f"Wave {self.version} is not built in {self.folder}"])
         runner = _Runner(script, self.node(), home, cwd)
         try:
             return runner.observe(project, invocations)
@@ -166,14 +170,14 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str], what: str, timeout: in
                           f"{(done.stderr or done.stdout).strip()[-600:]}")
 
 
-def _build(staging: Path, npm: str) -> None:
+def _build(staging: Path, npm: str, source: Path) -> None:
     """Node, the extracted source, its packages and the two builds, in `staging`."""
     _run([npm, "install", "--prefix", str(staging / "node"), "--no-audit", "--no-fund",
           "--loglevel=error", f"node@{NODE_VERSION}"], staging, dict(os.environ),
          f"npm install node@{NODE_VERSION}")
     tree = staging / "src"
     tree.mkdir()
-    with tarfile.open(source()) as archive:
+    with tarfile.open(source) as archive:
         archive.extractall(tree, filter="data")
     env = {**os.environ, "PATH": f"{_node_in(staging).parent}:{os.environ.get('PATH', '')}",
            "CI": "1", "HUSKY": "0"}
