@@ -191,6 +191,8 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     """The skill's line exactly as `profile`'s runtime lists it (`wave_lsp.core.runtime.reads`:
     the fields it loads, its description or the body's first line, its command name and label).
     For a profile without those facts this is `listing_entry`."""
+    if profile.listing_style == "bullet":
+        return wave_listing_entry(document, location, profile)
     reading = read_as(document, profile)
     if reading.same_fields and not reading.described_from_body \
             and not profile.labels_listing_with_name:
@@ -226,6 +228,26 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
         combined = combined[: LISTING_ENTRY_CAP - 1] + "…"
     text = f"- {shown}: {combined}" if combined else f"- {shown}"
     return ListingEntry(shown, text, True, user, truncated)
+
+
+def wave_listing_entry(document: SkillDocument, location: SkillLocation,
+                       profile: RuntimeProfile) -> ListingEntry:
+    """Wave's entry (469391bb's `skillTool.prompt`): `• **name** (type): description`, the
+    description as read (no `when_to_use`, no cap); the type is "project" for a skill under a
+    `.wave`, `.claude` or `.agents` skills folder, a personal one included (Wave tests the path),
+    else "personal" (a plugin's)."""
+    values = read_as(document, profile).values
+    name = skill_name(values, location)
+    model = not _flag(values.value("disable-model-invocation"), False)
+    user_value = values.value("user-invocable")
+    user = user_value is None or truthy(user_value) is True \
+        if profile.user_invocable_only_when_true else _flag(user_value, True)
+    if not model:
+        return ListingEntry(name, "", False, user)
+    description = values.value("description")
+    text = description.strip() if isinstance(description, str) else ""
+    kind = "personal" if location.scope == "plugin" else "project"
+    return ListingEntry(name, f"• **{name}** ({kind}): {text}", True, user)
 
 
 #: what Claude Code shows as one space in a listing line (2.1.332: `Line one\nline two`,

@@ -194,6 +194,13 @@ class RuntimeProfile:
     #: each run of control characters (C0, including newlines and tabs, DEL and C1) in a listing
     #: line's description is shown as one space
     listing_controls_as_spaces: bool = False
+    #: how a listing entry is written: "dash" (`- name: description`, Claude Code's), "bullet"
+    #: (`• **name** (type): description` in the `Skill` tool's description, the description as
+    #: read, no `when_to_use`, no cap; Wave 469391bb, runtime-facts.md §8)
+    listing_style: Literal["dash", "bullet"] = "dash"
+    #: `user-invocable` is true only when absent or `true`/`"true"`: any other value (`no`,
+    #: `yes`, an empty value) makes the skill model-only (Wave 469391bb's `skillParser`)
+    user_invocable_only_when_true: bool = False
     #: inline injections inside a single-backtick code span are left as written
     skips_injections_in_code_spans: bool = False
     #: a command's output loses its leading blank lines and trailing white space (the Bash tool's
@@ -380,6 +387,10 @@ WAVE = RuntimeProfile(
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
     command_timeout_seconds=30.0,
     evidence="spec", description_limit=None, own_roots=(".wave/skills",),
+    # the harness's Wave runs (tests/oracle, runtime-facts.md §8): fm-basic, invoke-user-invocable-no
+    listing_style="bullet", user_invocable_only_when_true=True,
+    fact_versions=MappingProxyType({"listing_style": "wave 469391bb",
+                                    "user_invocable_only_when_true": "wave 469391bb"}),
 )
 
 CLAUDE_CODE = RuntimeProfile(

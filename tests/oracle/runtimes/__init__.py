@@ -1,0 +1,1 @@
+"""The runtime adapters of the differential harness (tests/oracle/README.md)."""
