@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from html import escape
 from collections.abc import Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -193,13 +194,16 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     For a profile without those facts this is `listing_entry`."""
     reading = read_as(document, profile)
     if reading.same_fields and not reading.described_from_body \
-            and not profile.labels_listing_with_name:
+            and not profile.labels_listing_with_name and profile.listing_style == "claude" \
+            and _reads_invocation_fields(profile):
         return listing_entry(document, location)
     values = reading.values
     name = command_name(values, location, profile)
     words = profile.reads_boolean_words
-    model = not _flag(values.value("disable-model-invocation"), False, words)
-    user = _flag(values.value("user-invocable"), True, words)
+    model, user = True, True
+    if _reads_invocation_fields(profile):
+        model = not _flag(values.value("disable-model-invocation"), False, words)
+        user = _flag(values.value("user-invocable"), True, words)
     if not model:
         return ListingEntry(name, "", False, user)
     if reading.described_from_body and unlisted_without_description(values, location, profile):
@@ -219,6 +223,8 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     combined = reading.description or ""
     if when_text:
         combined = f"{combined} - {when_text}" if combined else when_text
+    if profile.listing_style != "claude":
+        return _styled_entry(profile, shown, reading.description or "", location, user)
     if profile.listing_controls_as_spaces:
         combined = _CONTROL_RUN.sub(" ", combined)
     truncated = len(combined) > LISTING_ENTRY_CAP
@@ -226,6 +232,33 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
         combined = combined[: LISTING_ENTRY_CAP - 1] + "…"
     text = f"- {shown}: {combined}" if combined else f"- {shown}"
     return ListingEntry(shown, text, True, user, truncated)
+
+
+def _reads_invocation_fields(profile: RuntimeProfile) -> bool:
+    """The runtime honours `disable-model-invocation` and `user-invocable` (Codex 0.171.0 and
+    OpenCode 1.18.33 ignore both: cases cx-dmi-ignored, runtime-facts.md §9.8)."""
+    return bool(profile.invocation_fields) or profile.kind != "runtime"
+
+
+def _styled_entry(profile: RuntimeProfile, name: str, description: str,
+                  location: SkillLocation, user: bool) -> ListingEntry:
+    """The entry of a runtime whose listing is not Claude Code's (`RuntimeProfile.listing_style`):
+    Codex's `- name: description (file: <SKILL.md>)`, its description on one line (white space
+    collapsed) and cut to `listing_description_cut` characters with `...`; OpenCode's `<skill>`
+    element of `<available_skills>`, its text XML-escaped."""
+    path = location.path.as_posix() if location.path is not None else ""
+    cut = profile.listing_description_cut
+    truncated = False
+    if profile.listing_style == "codex":
+        text = " ".join(description.split())
+        if cut is not None and len(text) > cut:
+            text, truncated = text[: cut - 3] + "...", True
+        return ListingEntry(name, f"- {name}: {text} (file: {path})", True, user, truncated)
+    return ListingEntry(name, "<skill>\n"
+                              f"    <name>{escape(name, quote=False)}</name>\n"
+                              f"    <description>{escape(description, quote=False)}</description>\n"
+                              f"    <location>{escape(path, quote=False)}</location>\n"
+                              "  </skill>", True, user)
 
 
 #: what Claude Code shows as one space in a listing line (2.1.332: `Line one\nline two`,

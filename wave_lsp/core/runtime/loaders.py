@@ -14,7 +14,14 @@ Two loaders rescue some such files, and each does it in its own way:
   parse fails too, OpenCode shows an error and skips the skill. Either way a skill whose `name` and
   `description` are not both strings is skipped silently.
 
-`rescue` answers for one document and profile; a strict loader (Codex, skills-ref, Wave) and Claude
+- **Codex** (`yaml_loader = "serde-struct"`, measured on 0.171.0: tests/oracle/cases `cx-*`): a
+  value strict YAML rejects (an unquoted `: `, `[a] [b] text`, `{a: [1}`) is read as text, as the
+  quoting retry reads it (`frontmatter_readings`), and the frontmatter is decoded into the fields
+  Codex reads (`name`, `description`, `metadata`), so any other key is ignored even when it is
+  written twice; a duplicated field it reads, or a `metadata` that is not a mapping, drops the
+  skill.
+
+`rescue` answers for one document and profile; a strict loader (skills-ref, Wave) and Claude
 Code's quoting retry (`yamltree`) have no rescue here. A duplicate key counts as a failure for these
 two loaders: js-yaml rejects it.
 """
@@ -62,7 +69,38 @@ def rescue(profile: RuntimeProfile, document: SkillDocument,
         return _line_fallback(profile, frontmatter)
     if profile.yaml_loader == "colon-retry" and failed:
         return _colon_retry(profile, frontmatter)
+    if profile.yaml_loader == "serde-struct" and failed:
+        return _serde_struct(profile, document)
     return None
+
+
+#: the top-level fields Codex decodes (its frontmatter struct); every other key is ignored
+CODEX_FIELDS = frozenset({"name", "description", "metadata"})
+
+
+def _serde_struct(profile: RuntimeProfile, document: SkillDocument) -> Rescue:
+    """Codex's reading of a frontmatter strict YAML rejects or with a duplicate key."""
+    yaml = document.yaml
+    assert yaml is not None
+    runtime = profile.runtime
+    if yaml.problem is not None and not yaml.readings & profile.frontmatter_readings:
+        return Rescue(False, f"{runtime} cannot read it even as text and skips the skill")
+    top = yaml.mapping
+    read = [later.text for _, later in yaml.duplicates
+            if top is not None and any(key is later for key, _ in top.pairs)
+            and later.text in CODEX_FIELDS]
+    if read:
+        return Rescue(False, f"{runtime} decodes `{read[0]}` into its own field and rejects a "
+                             "duplicated one, so it skips the skill")
+    metadata = next((value for key, value in (top.pairs if top is not None else [])
+                     if key.text == "metadata"), None)
+    if metadata is not None and metadata.kind != "mapping":
+        return Rescue(False, f"{runtime} reads the value as text, but `metadata` must be a "
+                             "mapping, so it skips the skill")
+    how = (f"{runtime} ignores every key but `name`, `description` and `metadata`, so it loads "
+           "the skill" if yaml.problem is None else
+           f"{runtime} reads the value as text and loads the skill")
+    return Rescue(True, how)
 
 
 _NAME_LINE = re.compile(r"^\s*name:\s*(.*)$")

@@ -526,6 +526,11 @@ def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
     if raw_arguments and not placeholder and not uses_file and profile.substitutes_arguments:
         text += profile.arguments_appended_after + raw_arguments
     skill_dir = result.location.skill_dir
+    if profile.invocation_wrapper is not None and result.location.path is not None:
+        # Codex 0.171.0's `<skill>` message around the whole file (case cx-dmi-ignored)
+        name = command_name(document, result.location, profile)
+        return profile.invocation_wrapper.format(name=name, text=text,
+                                                 path=result.location.path.as_posix())
     if skill_dir is None or profile.base_directory_line == "none":
         return text
     if profile.base_directory_line == "after":  # OpenCode's command template

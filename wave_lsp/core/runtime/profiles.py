@@ -43,7 +43,15 @@ ProfileKind = Literal["runtime", "validator", "aggregate"]
 #: with `:` of non-hyphenated keys as block scalars and retries once, and otherwise drops the
 #: skill; "line-fallback" (Gemini CLI) reads `name:` and `description:` lines by regex when the
 #: YAML fails; "error-collecting" (VS Code) keeps whatever attributes its parser recovers
-YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", "error-collecting"]
+#: "serde-struct" (Codex 0.171.0): values a strict parse rejects are read as text (the quoting
+#: retry's reading), and the frontmatter is decoded into the few fields it reads, so any other key,
+#: even a duplicated one, is ignored, while a duplicated `name`/`description`/`metadata` or a
+#: `metadata` that is not a mapping drops the skill
+YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", "error-collecting",
+                     "serde-struct"]
+#: how the model's listing writes one skill: "claude" (`- name: description`), "codex"
+#: (`- name: description (file: <path>)`), "opencode" (an `<available_skills>` `<skill>` element)
+ListingStyle = Literal["claude", "codex", "opencode"]
 #: which skill wins two of the same name: "rank" (the root of highest precedence, then the first
 #: in name order), "both" (both load and a plain mention selects neither: Codex)
 Collision = Literal["rank", "both"]
@@ -197,8 +205,9 @@ class RuntimeProfile:
     #: result); empty output becomes `empty_command_output` (`{tool}`: the shell tool)
     trims_command_output: bool = False
     empty_command_output: str | None = None
-    #: the Claude Code version each fact above was last verified against, by field name
-    #: (docs/design/runtime-facts.md §3: facts not named hold from 2.1.88's source)
+    #: the runtime version each fact was last verified against, by field name (Claude Code:
+    #: docs/design/runtime-facts.md §3, facts not named hold from 2.1.88's source; the others
+    #: §9, verified by the differential harness)
     fact_versions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     # -- facts of the runtimes beyond Wave and Claude Code (docs/design/runtime-facts.md §9) ------
@@ -303,6 +312,13 @@ class RuntimeProfile:
     manual_only_switch: str = "`disable-model-invocation: true`"
     #: characters of the model-visible listing (None: no budget found)
     listing_budget_chars: int | None = 8000
+    #: how a listing entry is written (`ListingStyle`), and the characters a description keeps
+    #: in it (None: the whole; a longer one keeps the first `cut - 3` and `...`: Codex)
+    listing_style: ListingStyle = "claude"
+    listing_description_cut: int | None = None
+    #: the text an invocation gives the model around the rendered skill (`{name}`, `{path}`: the
+    #: SKILL.md, `{text}`); None: the rendered text as it is
+    invocation_wrapper: str | None = None
     #: skills of Claude Code plugins (`.claude-plugin/plugin.json`, `<plugin>/skills/`) load
     loads_claude_plugins: bool = True
     #: the skills roots named after this runtime (`.claude/skills`, `~/.copilot/skills`): with no
@@ -483,6 +499,14 @@ CODEX = replace(
     manual_only_switch="`policy: allow_implicit_invocation: false` in `agents/openai.yaml`",
     listing_budget_chars=8000, other_fields="ignored (only `name`, `description` and "
                                             "`metadata.short-description` are read)",
+    # Codex 0.171.0, the differential harness (tests/oracle/cases cx-*; runtime-facts.md §9)
+    frontmatter_readings=frozenset({QUOTE_RETRY}), yaml_loader="serde-struct",
+    listing_style="codex", listing_description_cut=1024,
+    invocation_wrapper="<skill>\n<name>{name}</name>\n<path>{path}</path>\n{text}\n</skill>",
+    fact_versions=MappingProxyType({
+        "frontmatter_readings": "0.171.0", "yaml_loader": "0.171.0", "listing_style": "0.171.0",
+        "listing_description_cut": "0.171.0", "invocation_wrapper": "0.171.0",
+        "collision": "0.171.0", "invocation_fields": "0.171.0"}),
 )
 
 COPILOT = replace(
