@@ -194,7 +194,7 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     For a profile without those facts this is `listing_entry`."""
     reading = read_as(document, profile)
     if reading.same_fields and not reading.described_from_body \
-            and not profile.labels_listing_with_name and profile.listing_style == "claude" \
+            and not profile.labels_listing_with_name and profile.listing_style == "line" \
             and _reads_invocation_fields(profile):
         return listing_entry(document, location)
     values = reading.values
@@ -223,7 +223,7 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     combined = reading.description or ""
     if when_text:
         combined = f"{combined} - {when_text}" if combined else when_text
-    if profile.listing_style != "claude":
+    if profile.listing_style != "line":
         return _styled_entry(profile, shown, reading.description or "", location, user)
     if profile.listing_controls_as_spaces:
         combined = _CONTROL_RUN.sub(" ", combined)
@@ -249,7 +249,7 @@ def _styled_entry(profile: RuntimeProfile, name: str, description: str,
     path = location.path.as_posix() if location.path is not None else ""
     cut = profile.listing_description_cut
     truncated = False
-    if profile.listing_style == "codex":
+    if profile.listing_style == "line-with-file":
         text = " ".join(description.split())
         if cut is not None and len(text) > cut:
             text, truncated = text[: cut - 3] + "...", True

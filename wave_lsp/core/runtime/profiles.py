@@ -49,9 +49,9 @@ ProfileKind = Literal["runtime", "validator", "aggregate"]
 #: `metadata` that is not a mapping drops the skill
 YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", "error-collecting",
                      "serde-struct"]
-#: how the model's listing writes one skill: "claude" (`- name: description`), "codex"
-#: (`- name: description (file: <path>)`), "opencode" (an `<available_skills>` `<skill>` element)
-ListingStyle = Literal["claude", "codex", "opencode"]
+#: how the model's listing writes one skill: "line" (`- name: description`), "line-with-file"
+#: (Codex: `- name: description (file: <path>)`), "xml-element" (OpenCode: a `<skill>` element)
+ListingStyle = Literal["line", "line-with-file", "xml-element"]
 #: which skill wins two of the same name: "rank" (the root of highest precedence, then the first
 #: in name order), "both" (both load and a plain mention selects neither: Codex)
 Collision = Literal["rank", "both"]
@@ -314,7 +314,7 @@ class RuntimeProfile:
     listing_budget_chars: int | None = 8000
     #: how a listing entry is written (`ListingStyle`), and the characters a description keeps
     #: in it (None: the whole; a longer one keeps the first `cut - 3` and `...`: Codex)
-    listing_style: ListingStyle = "claude"
+    listing_style: ListingStyle = "line"
     listing_description_cut: int | None = None
     #: the text an invocation gives the model around the rendered skill (`{name}`, `{path}`: the
     #: SKILL.md, `{text}`); None: the rendered text as it is
@@ -501,7 +501,7 @@ CODEX = replace(
                                             "`metadata.short-description` are read)",
     # Codex 0.171.0, the differential harness (tests/oracle/cases cx-*; runtime-facts.md §9)
     frontmatter_readings=frozenset({QUOTE_RETRY}), yaml_loader="serde-struct",
-    listing_style="codex", listing_description_cut=1024,
+    listing_style="line-with-file", listing_description_cut=1024,
     invocation_wrapper="<skill>\n<name>{name}</name>\n<path>{path}</path>\n{text}\n</skill>",
     fact_versions=MappingProxyType({
         "frontmatter_readings": "0.171.0", "yaml_loader": "0.171.0", "listing_style": "0.171.0",
