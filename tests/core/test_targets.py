@@ -71,6 +71,13 @@ def _probe_verdicts() -> dict[str, dict[str, str]]:
 
 PROBE = _probe_inputs()
 PROBE_VERDICTS = _probe_verdicts()
+#: where the runtime itself, run by the differential harness, overrules the parser probe (which
+#: runs only the runtime's YAML library)
+HARNESS_VERDICTS = {
+    ("opencode", "description missing"):
+        "loaded as a `/command`, left out of the listing (OpenCode 1.18.33, tests/oracle/cases/"
+        "oc-no-description)",
+}
 #: cases where the probe shows Gemini CLI's line parser keeping the value as written
 PROBE_KEPT_AS_WRITTEN = {"block scalar + another bad line", "quoted description + bad line"}
 
@@ -99,7 +106,7 @@ def _probe_file(tmp_path: Path, text: str) -> Path:
 def test_probe_verdicts(case: str, target: str, tmp_path: Path) -> None:
     from wave_lsp.core.checking.checker import check_file
 
-    measured = PROBE_VERDICTS[target][case]
+    measured = HARNESS_VERDICTS.get((target, case), PROBE_VERDICTS[target][case])
     loads = measured.startswith("loaded")
     assert loads or measured.startswith("SKIPPED"), measured
     path = _probe_file(tmp_path, PROBE[case])

@@ -12,7 +12,8 @@ stand-in for `tests/oracle/netns.py`), each with the same fresh HOME.
 
 What is read:
 - the listing: the `<available_skills>` block of the system prompt, each `<skill>` element by its
-  `<name>` (OpenCode's built-in skills, location `<built-in>`, left out);
+  `<name>` (OpenCode's built-in skills, location `<built-in>`, left out); when no invocation
+  made a request (every command unknown), one more run (`run go`) shows it;
 - `slash` (`--command`): the first request's user message, the rendered template exactly; no
   request and an error is `not-found` (no such command) with OpenCode's message;
 - `tool` (the `skill` tool): the `role: "tool"` message of the second request, the
@@ -130,10 +131,12 @@ def listing_entries(body: dict[str, Any]) -> dict[str, str]:
 
 
 def slash_outcome(result: StepResult, home: Path) -> Outcome:
-    """What `--command NAME WORDS` gave the model: the first request's last user message."""
+    """What `--command NAME WORDS` gave the model: the first request's last user message. With no
+    request, `run` failed: 1.18.33 reports a command it does not have as an `UnknownError`
+    ("Unexpected server error"), which is read as `not-found` (its text is not compared)."""
     if not result.requests:
         message = _error_text(result)
-        kind = "not-found" if re.search(r"not found|unknown command", message, re.I) else "refused"
+        kind = "not-found" if re.search(r"not found|UnknownError", message, re.I) else "refused"
         return Outcome(kind, homeless(message, home), exact=False)
     users = message_texts(result.requests[0], "user")
     return Outcome("rendered", homeless(users[-1] if users else "", home))
@@ -220,6 +223,10 @@ class OpenCodeAdapter:
         if not steps:
             steps["listing"] = Step([*run, TOOL_PROMPT], env, str(cwd), timeout=RUN_TIMEOUT)
         results, error = isolated("openai_chat", list(steps.values()))
+        if not any(result.requests for result in results):  # the listing needs one request
+            steps["listing"] = Step([*run, TOOL_PROMPT], env, str(cwd), timeout=RUN_TIMEOUT)
+            more, error = isolated("openai_chat", [steps["listing"]])
+            results += more
         notes = [error] if error else []
         by_key = dict(zip(steps, results, strict=False))
         for key, result in by_key.items():

@@ -40,7 +40,10 @@ def description_missing(ctx: CheckContext) -> Iterator[Finding]:
                        "when to use the skill",
     }.get(ctx.profile, "The model decides whether to use a skill from its description alone, "
                       "so this skill is never chosen")
-    if unlisted_without_description(ctx.document, ctx.location, ctx.profile):
+    if ctx.profile.commands_without_description:
+        consequence = (f"{ctx.profile.runtime} still loads it as a command, but leaves it out of "
+                       "the model's listing, so the model never chooses it")
+    elif unlisted_without_description(ctx.document, ctx.location, ctx.profile):
         consequence = (f"{ctx.profile.runtime} leaves a plugin's skill without one out of the "
                        "model's listing, so the model never chooses it (it runs only when "
                        "someone names it)")

@@ -245,8 +245,10 @@ def _styled_entry(profile: RuntimeProfile, name: str, description: str,
     """The entry of a runtime whose listing is not Claude Code's (`RuntimeProfile.listing_style`):
     Codex's `- name: description (file: <SKILL.md>)`, its description on one line (white space
     collapsed) and cut to `listing_description_cut` characters with `...`; OpenCode's `<skill>`
-    element of `<available_skills>`, its text XML-escaped."""
+    element of `<available_skills>`."""
     path = location.path.as_posix() if location.path is not None else ""
+    if not description:  # a command, but not in the listing (OpenCode: oc-no-description)
+        return ListingEntry(name, "", True, user)
     cut = profile.listing_description_cut
     truncated = False
     if profile.listing_style == "line-with-file":
@@ -254,9 +256,10 @@ def _styled_entry(profile: RuntimeProfile, name: str, description: str,
         if cut is not None and len(text) > cut:
             text, truncated = text[: cut - 3] + "...", True
         return ListingEntry(name, f"- {name}: {text} (file: {path})", True, user, truncated)
-    return ListingEntry(name, "<skill>\n"
-                              f"    <name>{escape(name, quote=False)}</name>\n"
-                              f"    <description>{escape(description, quote=False)}</description>\n"
+    # 1.18.33 escapes the location only (`&lt;built-in&gt;`); name and description go in as
+    # written (`<tags> & "quotes"`)
+    return ListingEntry(name, f"<skill>\n    <name>{name}</name>\n"
+                              f"    <description>{description}</description>\n"
                               f"    <location>{escape(path, quote=False)}</location>\n"
                               "  </skill>", True, user)
 

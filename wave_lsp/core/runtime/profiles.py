@@ -43,8 +43,8 @@ ProfileKind = Literal["runtime", "validator", "aggregate"]
 #: with `:` of non-hyphenated keys as block scalars and retries once, and otherwise drops the
 #: skill; "line-fallback" (Gemini CLI) reads `name:` and `description:` lines by regex when the
 #: YAML fails; "error-collecting" (VS Code) keeps whatever attributes its parser recovers
-#: "serde-struct" (Codex 0.171.0): values a strict parse rejects are read as text (the quoting
-#: retry's reading), and the frontmatter is decoded into the few fields it reads, so any other key,
+#: "serde-struct" (Codex 0.171.0): values a strict parse rejects are read as text
+#: (`loaders.codex_repaired`), and the frontmatter is decoded into the few fields it reads, so any other key,
 #: even a duplicated one, is ignored, while a duplicated `name`/`description`/`metadata` or a
 #: `metadata` that is not a mapping drops the skill
 YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", "error-collecting",
@@ -114,7 +114,7 @@ class RuntimeProfile:
     #: "quoted-strict": Wave's quote-aware words (`arguments._wave_words`: `\` escapes only inside
     #: quotes); "shell": shell-quote words, operators dropped (Claude Code); "quoted": quote-aware
     #: words, `\` escaping anywhere
-    argument_words: Literal["quoted", "shell", "quoted-strict"]
+    argument_words: Literal["quoted", "shell", "quoted-strict", "regex-quoted"]
     #: an indexed placeholder with no argument stays as written (else it becomes empty)
     keeps_missing_indexed_argument: bool
     #: what separates the body from arguments appended when the body has no placeholder
@@ -288,12 +288,20 @@ class RuntimeProfile:
     #: where the rendered prompt names the skill's folder: "before" the body (`Base directory
     #: for this skill: …`, Wave and Claude Code), "after" it (OpenCode), or "none"
     base_directory_line: Literal["before", "after", "none"] = "before"
+    #: a skill without a `description` still loads as a command, left out of the model's
+    #: listing (OpenCode 1.18.33, case oc-no-description); else it is dropped
+    commands_without_description: bool = False
     #: `$ARGUMENTS` and `$N` in the body are substituted (else they reach the model literally)
     substitutes_arguments: bool = True
     #: which placeholders and how (`arguments.py`): "escapable" (Claude Code's: `\$` escapes,
     #: names, `$ARGUMENTS[N]`, look-aheads, one pass) or "plain" (Wave's: `$ARGUMENTS` and `$N`
-    #: as plain text, two passes, whenever the body has one, with or without arguments)
-    argument_syntax: Literal["escapable", "plain"] = "escapable"
+    #: as plain text, two passes, whenever the body has one, with or without arguments) or
+    #: "last-takes-rest" (OpenCode's: `$N` with no look-ahead and no escape, the highest takes
+    #: the remaining words, `$0` is `undefined`)
+    argument_syntax: Literal["escapable", "plain", "last-takes-rest"] = "escapable"
+    #: the whole rendered text is trimmed of white space at both ends, after the arguments and
+    #: the base-directory lines are added (OpenCode: the body keeps its trailing newline)
+    trims_rendered_text: bool = False
     #: where arguments go when the body has none of its placeholders, in words
     arguments_delivery: str = ""
     #: `` !`cmd` `` injections run before the model sees the body
@@ -500,11 +508,11 @@ CODEX = replace(
     listing_budget_chars=8000, other_fields="ignored (only `name`, `description` and "
                                             "`metadata.short-description` are read)",
     # Codex 0.171.0, the differential harness (tests/oracle/cases cx-*; runtime-facts.md §9)
-    frontmatter_readings=frozenset({QUOTE_RETRY}), yaml_loader="serde-struct",
+    yaml_loader="serde-struct",
     listing_style="line-with-file", listing_description_cut=1024,
     invocation_wrapper="<skill>\n<name>{name}</name>\n<path>{path}</path>\n{text}\n</skill>",
     fact_versions=MappingProxyType({
-        "frontmatter_readings": "0.171.0", "yaml_loader": "0.171.0", "listing_style": "0.171.0",
+        "yaml_loader": "0.171.0", "listing_style": "0.171.0",
         "listing_description_cut": "0.171.0", "invocation_wrapper": "0.171.0",
         "collision": "0.171.0", "invocation_fields": "0.171.0"}),
 )
@@ -577,7 +585,17 @@ OPENCODE = replace(
                ".config/opencode/skill"),
     name_source="name", name_limit=None, description_limit=None, over_limit="none",
     argument_base=1, arguments_appended_after="\n\n", splices_arguments_into_commands=True,
-    arguments_delivery="appended after a blank line", substitutes_arguments=True,
+    arguments_delivery="appended after a blank line, after the base-directory lines",
+    substitutes_arguments=True,
+    # OpenCode 1.18.33, the differential harness (tests/oracle/cases oc-*; runtime-facts.md §9)
+    argument_syntax="last-takes-rest", argument_words="regex-quoted", trims_body=False,
+    trims_rendered_text=True, listing_style="xml-element", scan_skipped_folders=frozenset(),
+    commands_without_description=True,
+    fact_versions=MappingProxyType({
+        "commands_without_description": "1.18.33",
+        "argument_syntax": "1.18.33", "argument_words": "1.18.33", "trims_body": "1.18.33",
+        "trims_rendered_text": "1.18.33", "listing_style": "1.18.33",
+        "scan_skipped_folders": "1.18.33", "invocation_fields": "1.18.33"}),
     runs_injections=True, injections_permission_checked=False, injection_needs_lookbehind=False,
     runs_injection_blocks=False,
     injections_run_when="when the user types `/<name>` (not when the model loads the skill)",
