@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from html import escape
 from collections.abc import Iterable
 from dataclasses import dataclass
+from html import escape
 from types import MappingProxyType
 
 from wave_lsp.core.parsing.document import FieldValues, SkillDocument
