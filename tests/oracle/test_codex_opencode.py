@@ -4,7 +4,7 @@ is not installed skips its tests, saying how to install it, or fails them under
 `WAVE_LSP_REQUIRE_ORACLE=1`. A known disagreement that wave-lsp does not model is a strict xfail
 on exactly its comparison, with the runtime behaviour as its reason.
 
-Until the shared driver (`tests/oracle/differential.py`) lands, `tests.oracle.runtimes._local`
+Until the shared driver (`differential.py`, not merged yet) lands, `tests.oracle.runtimes._local`
 drives the runs: every case of a runtime runs on the first test of that runtime, two runtime
 processes at a time."""
 

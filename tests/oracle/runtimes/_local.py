@@ -1,5 +1,5 @@
 """A minimal local driver for the Codex and OpenCode adapters, until the shared one
-(`tests/oracle/differential.py`) lands: it reads the runtime-neutral cases
+(`differential.py`, not merged yet) lands: it reads the runtime-neutral cases
 (`tests/oracle/cases/<case>/case.toml` + `skills/`), builds each case's tree for an adapter's
 layout, asks the adapter what the runtime did and wave-lsp what it predicts (`wave-lsp list
 --format json --target T` and `wave-lsp preview --target T --format json`, in the working folder

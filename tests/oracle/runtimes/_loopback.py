@@ -1,6 +1,6 @@
 """Running a runtime and its mock model API together in a network namespace with only loopback
 (tests/oracle/README.md; the contract's rule "run every runtime process inside a network
-namespace"). A minimal stand-in for the shared `tests/oracle/netns.py`, used by the Codex and
+namespace"). A minimal stand-in for the shared `netns.py` (not merged yet), used by the Codex and
 OpenCode adapters until that lands.
 
 How: `isolated(spec)` starts `unshare -n` (as root) or `unshare -rn` (a user namespace) around

@@ -5,7 +5,7 @@ Codex runs headless as `codex exec --skip-git-repo-check '$name args'` against t
 API (`tests.oracle.mocks.openai_responses`), in a fresh HOME whose `~/.codex/config.toml` names the
 mock provider, trusts the project and switches analytics, metrics and plugins off (with those three
 keys it makes no other request). Each run is inside a loopback-only network namespace beside the
-mock (`tests.oracle.runtimes._loopback`, a minimal stand-in for `tests/oracle/netns.py`): all the
+mock (`tests.oracle.runtimes._loopback`, a minimal stand-in for the shared `netns.py`): all the
 runs of one `observe` share one namespace, one after the other.
 
 What is read from the first request of each run:

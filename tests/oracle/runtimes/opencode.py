@@ -8,7 +8,7 @@ configured through `OPENCODE_CONFIG_CONTENT`, with auto-update, the models fetch
 downloads off. ripgrep must be on PATH (the skill tool lists the skill's files with it; without
 it OpenCode tries to download it). Each `observe` runs its processes one after the other in one
 loopback-only network namespace beside the mock (`tests.oracle.runtimes._loopback`, a minimal
-stand-in for `tests/oracle/netns.py`), each with the same fresh HOME.
+stand-in for the shared `netns.py`), each with the same fresh HOME.
 
 What is read:
 - the listing: the `<available_skills>` block of the system prompt, each `<skill>` element by its

@@ -11,7 +11,6 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from html import escape
 from types import MappingProxyType
 
 from wave_lsp.core.parsing.document import FieldValues, SkillDocument
@@ -260,8 +259,12 @@ def _styled_entry(profile: RuntimeProfile, name: str, description: str,
     # written (`<tags> & "quotes"`)
     return ListingEntry(name, f"<skill>\n    <name>{name}</name>\n"
                               f"    <description>{description}</description>\n"
-                              f"    <location>{escape(path, quote=False)}</location>\n"
+                              f"    <location>{_xml_escaped(path)}</location>\n"
                               "  </skill>", True, user)
+
+
+def _xml_escaped(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 #: what Claude Code shows as one space in a listing line (2.1.332: `Line one\nline two`,
