@@ -13,6 +13,9 @@ of it, asked of the profile:
   still load a frontmatter that strict YAML rejects; under none of them the fields are empty.
 - `body_description_default`: a skill without a description is described by its body's first
   non-blank line.
+- `reads_unclosed_frontmatter_to_end` (OpenCode): an unclosed frontmatter is the rest of the file,
+  and no body; `yaml_loader = "serde-struct"` (Codex): a frontmatter strict YAML rejects is read
+  by `loaders.codex_reading` (runtime-facts.md §9.10).
 
 A profile without these facts reads the document as it is parsed (`same_fields`).
 """
@@ -26,6 +29,7 @@ from typing import Any
 from wave_lsp.core.parsing.document import FieldValues, FrontmatterValues, SkillDocument
 from wave_lsp.core.parsing.injections import JS_SPACE
 from wave_lsp.core.parsing.yamltree import YamlDocument, parse_frontmatter
+from wave_lsp.core.runtime.loaders import codex_reading, unclosed_values
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: Claude Code's `FRONTMATTER_REGEX` (JavaScript's `\s`)
@@ -84,8 +88,6 @@ def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
 
 def _read_to_end(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     """An unclosed frontmatter read to the end of the file: its fields, and no body."""
-    from wave_lsp.core.runtime.loaders import unclosed_values
-
     opener = document.source.opener
     assert opener is not None
     start = document.lines.line_start(opener.line + 1) if opener.line + 1 < \
@@ -100,8 +102,6 @@ def _read_to_end(document: SkillDocument, profile: RuntimeProfile) -> RuntimeRea
 
 def _codex_read(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     """Codex's fields of a frontmatter strict YAML rejects (`loaders.codex_reading`)."""
-    from wave_lsp.core.runtime.loaders import codex_reading  # loaders needs this module's peers
-
     values, _ = codex_reading(document.source.frontmatter or "")
     if values is None:
         return _described(document, profile, _EMPTY, document.body_offset, False, False)
