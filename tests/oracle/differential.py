@@ -3,15 +3,24 @@
 prediction for the adapter's `--target`, compared one aspect at a time.
 
 A case is a folder: `case.toml` (`about`; `[[invoke]]` entries with `skill`, `args`, `modes`
-(default `["slash"]`); optional `runtimes = [...]` to restrict it), `skills/` (copied into the
-project at the adapter's `layout.project_skills`) and optional `personal/` (copied into the HOME
-at `layout.personal_skills`). The adapter gets the flat list of invocations, one per mode the
+(default `["slash"]`); optional `runtimes = [...]` to restrict it; optional `git = false` (the
+project is not a git repository) and `cwd = "a/b"` (the working folder the runtime and wave-lsp
+run in, relative to the project; default its root)), `skills/` (copied into the project at the
+adapter's `layout.project_skills`) and optional `personal/` (copied into the HOME at
+`layout.personal_skills`). The adapter gets the flat list of invocations, one per mode the
 runtime supports, and keys its outcomes by `<mode>#<index in that list>`.
 
 Aspects: `listed` (which names the model is told about), `listing-text` (each entry exactly,
 where `list` gives the line), `slash#N`/`tool#N` (the kind, then the text where both sides give
 one) and `decision#N` (each injected command's permission decision, for adapters that observe it:
 `decides_injections = True`). Paths under a run's HOME are written `~` on both sides.
+
+The few rules beyond that, each for a runtime behaviour wave-lsp models differently in form only:
+- a name listed twice (both skills load: Codex's `collision = "both"`) is keyed `name#2` on both
+  sides, and invoking it is "not-found" (a plain mention selects neither);
+- `KIND_ONLY`: the modes whose outcome is compared by kind only, by runtime;
+- `HIDES_FORBIDDEN`: the runtimes that answer an invocation the skill's frontmatter forbids
+  (`disable-model-invocation`, `user-invocable`) as "not-found" where wave-lsp predicts a refusal.
 """
 
 from __future__ import annotations
@@ -26,13 +35,14 @@ import re
 import shutil
 import subprocess
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import tests.oracle.runtimes as RUNTIMES
-from tests.oracle.predict import _at, listed, row_for
+from tests.oracle.predict import STRICTER as PREDICT_STRICTER
+from tests.oracle.predict import _at
 from tests.oracle.runtimes.base import Invocation, Observation, Outcome, RuntimeAdapter
 
 CASES = Path(__file__).parent / "cases"
@@ -47,6 +57,13 @@ ADAPTER_MODULES: dict[str, str] = {
 }
 #: an injected command as the runtimes find it inline: `!` and a code span
 _INJECTION = re.compile(r"!`([^`\n]+)`")
+#: the modes whose outcome is compared by kind only, by runtime: OpenCode 1.18.33's `skill` tool
+#: answers `<skill_content name="…">` with the skill's file list around the body, which wave-lsp
+#: does not render (`preview` renders `/name`)
+KIND_ONLY: dict[str, frozenset[str]] = {"opencode": frozenset({"tool"})}
+#: the runtimes that hide a skill from the mode its frontmatter forbids (Copilot CLI 1.0.102: no
+#: such command, no such skill for the tool) where wave-lsp predicts a refusal
+HIDES_FORBIDDEN: frozenset[str] = frozenset({"copilot-cli"})
 
 
 # -- the adapters -------------------------------------------------------------------------------
@@ -108,6 +125,8 @@ class Case:
     invokes: list[Invoke]
     folder: Path
     runtimes: tuple[str, ...] | None = None
+    git: bool = True
+    cwd: str = ""
 
     def applies_to(self, runtime: str) -> bool:
         return self.runtimes is None or runtime in self.runtimes
@@ -135,20 +154,24 @@ class Case:
                 return [match.group(1) for match in _INJECTION.finditer(text)]
         return []
 
-    def build(self, into: Path, adapter: RuntimeAdapter) -> tuple[Path, Path]:
-        """The project (a git repository with the skills at the adapter's place) and the HOME
-        template, under `into`."""
+    def build(self, into: Path, adapter: RuntimeAdapter) -> tuple[Path, Path, Path]:
+        """The project (a git repository, unless `git = false`, with the skills at the adapter's
+        place), the HOME template and the working folder, under `into`."""
         project, home = into / "project", into / "home"
         home.mkdir(parents=True)
-        shutil.copytree(self.folder / "skills", project / adapter.layout.project_skills)
+        shutil.copytree(self.folder / "skills", project / adapter.layout.project_skills,
+                        symlinks=True)
         personal = self.folder / "personal"
         if personal.is_dir():
             if adapter.layout.personal_skills is None:
                 raise ValueError(f"{self.name} has personal skills; {adapter.name} has no place "
                                  f"for them")
             shutil.copytree(personal, home / adapter.layout.personal_skills)
-        subprocess.run(["git", "init", "-q", str(project)], check=True, capture_output=True)
-        return project, home
+        if self.git:
+            subprocess.run(["git", "init", "-q", str(project)], check=True, capture_output=True)
+        cwd = project / self.cwd
+        cwd.mkdir(parents=True, exist_ok=True)
+        return project, home, cwd
 
 
 def load_case(folder: Path) -> Case:
@@ -158,7 +181,8 @@ def load_case(folder: Path) -> Case:
                for item in manifest.get("invoke", [])]
     runtimes = manifest.get("runtimes")
     return Case(folder.name, str(manifest["about"]), invokes, folder,
-                tuple(runtimes) if runtimes is not None else None)
+                tuple(runtimes) if runtimes is not None else None,
+                bool(manifest.get("git", True)), str(manifest.get("cwd", "")))
 
 
 def cases() -> list[Case]:
@@ -172,6 +196,32 @@ def cases() -> list[Case]:
 class Prediction:
     rows: list[dict[str, Any]]
     outcomes: dict[str, Outcome]
+    #: the aspects whose refusal is the frontmatter's (`disable-model-invocation` for the tool,
+    #: `user-invocable` for `/name`): `HIDES_FORBIDDEN`
+    forbidden: set[str] = field(default_factory=set)
+
+
+def listed(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The rows wave-lsp puts in the model's listing, by name; a second row of a name that both
+    load (Codex) as `name#2` (a third `name#3`, …)."""
+    found: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if row["loads"] and row["listingLine"] and not row.get("shadowedBy"):
+            key, number = row["name"], 1
+            while key in found:
+                number += 1
+                key = f"{row['name']}#{number}"
+            found[key] = row
+    return found
+
+
+def reached(rows: list[dict[str, Any]], command: str) -> list[dict[str, Any]]:
+    """The rows `/command` (or `$command`) may reach: those of that name (or alias) that no other
+    shadows, loaded ones first (one that does not load is reached only when none loads)."""
+    found = [row for row in rows if command in [row["name"], *(row.get("aliases") or [])]
+             and not row.get("shadowedBy")]
+    loaded = [row for row in found if row.get("loads", True)]
+    return loaded or found[:1]
 
 
 def wave_json(argv: list[str], cwd: Path, home: Path) -> Any:
@@ -205,25 +255,31 @@ def _preview(target: str, path: Path, args: str | None, project: Path, home: Pat
 
 
 def predict(target: str, project: Path, home: Path,
-            invocations: list[Invocation]) -> Prediction:
-    """`wave-lsp list` and `preview` for the tree, in the project with HOME set."""
+            invocations: list[Invocation], cwd: Path | None = None) -> Prediction:
+    """`wave-lsp list` and `preview` for the tree, in the working folder (default: the project)
+    with HOME set."""
+    cwd = cwd or project
     rows: list[dict[str, Any]] = wave_json(
-        ["list", "--format", "json", "--target", target, str(project)], project, home)["skills"]
+        ["list", "--format", "json", "--target", target, str(cwd)], cwd, home)["skills"]
     for row in rows:
         if isinstance(row.get("listingLine"), str):
             row["listingLine"] = _homeless(row["listingLine"], home)
-    outcomes: dict[str, Outcome] = {}
+    found = Prediction(rows, {})
     for number, invocation in enumerate(invocations):
         key = f"{invocation.mode}#{number}"
-        found = _outcome(target, rows, invocation, project, home)
-        outcomes[key] = Outcome(found.kind, _homeless(found.text, home), found.exact)
-        row = row_for(rows, invocation.skill)
+        outcome = _outcome(target, rows, invocation, cwd, home)
+        found.outcomes[key] = Outcome(outcome.kind, _homeless(outcome.text, home), outcome.exact)
+        candidates = reached(rows, invocation.skill)
+        row = candidates[0] if len(candidates) == 1 else None
+        allowed = "modelInvocable" if invocation.mode == "tool" else "userInvocable"
+        if row is not None and outcome.kind == "refused" and not row[allowed]:
+            found.forbidden.add(key)
         if invocation.mode == "slash" and row is not None:
-            dry = _preview(target, _path(row, project), invocation.args, project, home, False)
+            dry = _preview(target, _path(row, cwd), invocation.args, cwd, home, False)
             lines = [f"{'allow' if item.get('decision') == 'allow' else 'refuse'} "
                      f"{item.get('command')}" for item in dry.get("injections") or []]
-            outcomes[f"decision#{number}"] = Outcome("decided", "\n".join(lines))
-    return Prediction(rows, outcomes)
+            found.outcomes[f"decision#{number}"] = Outcome("decided", "\n".join(lines))
+    return found
 
 
 def _path(row: dict[str, Any], project: Path) -> Path:
@@ -231,13 +287,18 @@ def _path(row: dict[str, Any], project: Path) -> Path:
     return path if path.is_absolute() else project / path
 
 
-#: how `preview --execute` says it is deliberately stricter than the runtime (docs/security.md)
-STRICTER = "wave-lsp is stricter and does not execute it"
+#: how `preview --execute` says it did not run what the runtime runs (its execution guard, or a
+#: prediction that cannot tell; docs/design/product.md *Two decisions*): the prediction is then
+#: the dry run's, compared by kind
+STRICTER = PREDICT_STRICTER
 
 
 def _outcome(target: str, rows: list[dict[str, Any]], invocation: Invocation, project: Path,
              home: Path) -> Outcome:
-    row = row_for(rows, invocation.skill)
+    candidates = reached(rows, invocation.skill)
+    if len(candidates) > 1:  # two skills of that name both load: a mention selects neither
+        return Outcome("not-found", f"{invocation.skill}: {len(candidates)} skills", exact=False)
+    row = candidates[0] if candidates else None
     if row is None or row.get("activatesOn"):
         return Outcome("not-found", invocation.skill, exact=False)
     if not row.get("loads", True):
@@ -256,7 +317,7 @@ def _outcome(target: str, rows: list[dict[str, Any]], invocation: Invocation, pr
         if not refusal.get("ok"):
             return Outcome("rendered", "", exact=False)
     result = _preview(target, path, invocation.args, project, home, True)
-    if not result.get("ok") and STRICTER in (result.get("error") or ""):
+    if not result.get("ok") and any(mark in (result.get("error") or "") for mark in STRICTER):
         result = _preview(target, path, invocation.args, project, home, False)
         if result.get("ok"):
             return Outcome("rendered", result.get("text") or "", exact=False)
@@ -300,6 +361,10 @@ def disagreement(runtime: str, case: str, aspect: str, seen: Observation,
         return f"{prefix}: {runtime} gave no outcome" + (f" ({notes})" if notes else "")
     if ours is None:
         return f"{prefix}: wave-lsp gave no outcome"
+    if runtime in HIDES_FORBIDDEN and aspect in predicted.forbidden and theirs.kind == "not-found":
+        return None
+    if aspect.split("#")[0] in KIND_ONLY.get(runtime, ()):
+        ours = Outcome(ours.kind, ours.text, exact=False)
     if theirs.kind != ours.kind or (theirs.exact and ours.exact and theirs.text != ours.text):
         return f"{prefix}: {runtime} {describe(theirs)}, wave-lsp {describe(ours)}"
     return None

@@ -77,19 +77,19 @@ class Runs:
             if (runtime, case) not in self.futures:
                 adapter, found = ADAPTERS[runtime], CASES[case]
                 into = self.folder / adapter.name / found.name
-                project, home = found.build(into, adapter)
+                project, home, cwd = found.build(into, adapter)
                 invocations = found.invocations(adapter)
-                predicted = predict(adapter.target, project, home, invocations)
+                predicted = predict(adapter.target, project, home, invocations, cwd)
                 self.futures[(runtime, case)] = self.pool.submit(
-                    _observe, adapter, project, home, invocations, predicted)
+                    _observe, adapter, project, home, cwd, invocations, predicted)
             return self.futures[(runtime, case)]
 
 
-def _observe(adapter: RuntimeAdapter, project: Path, home: Path,
+def _observe(adapter: RuntimeAdapter, project: Path, home: Path, cwd: Path,
              invocations: list[Invocation], predicted: Prediction,
              ) -> tuple[Observation, Prediction]:
     try:
-        seen = adapter.observe(project, home, project, invocations)
+        seen = adapter.observe(project, home, cwd, invocations)
     except Exception as error:  # an adapter must not raise; say what happened if it does
         seen = Observation(None, {}, [f"observe raised {error!r}: {traceback.format_exc()}"])
     return seen, predicted
@@ -112,23 +112,28 @@ def _params() -> list[object]:
                 continue
             for aspect in case.aspects(adapter):
                 mark = KNOWN.get((runtime, case.name, aspect))
-                marks = [pytest.mark.xfail(strict=mark[1], reason=mark[0])] if mark else []
+                marks = [pytest.mark.xdist_group(runtime)]
+                if mark:
+                    marks.append(pytest.mark.xfail(strict=mark[1], reason=mark[0]))
                 params.append(pytest.param(runtime, case.name, aspect, marks=marks,
                                            id=f"{runtime}/{case.name}[{aspect}]"))
     return params
 
 
-def _prefetch(runs: Runs, request: pytest.FixtureRequest) -> None:
-    """Outside xdist, start every (runtime, case) the session collected, `parallel()` at a
-    time; under xdist each worker makes only what its tests ask for."""
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        return
+def _prefetch(runs: Runs, request: pytest.FixtureRequest, runtime: str) -> None:
+    """Start every (runtime, case) the session collected, `parallel()` at a time. Under xdist
+    only `runtime`'s: each runtime's tests are one `xdist_group`, all on this worker
+    (tests/conftest.py makes `-n N` distribute by group), while every worker collects every
+    test."""
+    worker = bool(os.environ.get("PYTEST_XDIST_WORKER"))
     for item in request.session.items:
         params = getattr(item, "callspec", None)
-        if params is not None and {"runtime", "case"} <= set(params.params) \
-                and params.params["runtime"] in ADAPTERS \
-                and gate_reason(ADAPTERS[params.params["runtime"]]) is None:
-            runs.submit(params.params["runtime"], params.params["case"])
+        if params is None or not {"runtime", "case"} <= set(params.params):
+            continue
+        name = params.params["runtime"]
+        if name in ADAPTERS and (not worker or name == runtime) \
+                and gate_reason(ADAPTERS[name]) is None:
+            runs.submit(name, params.params["case"])
 
 
 def _gate(adapter: RuntimeAdapter) -> None:
@@ -152,7 +157,7 @@ def _gate(adapter: RuntimeAdapter) -> None:
 def test_runtime_agrees(runs: Runs, request: pytest.FixtureRequest, runtime: str, case: str,
                         aspect: str) -> None:
     _gate(ADAPTERS[runtime])
-    _prefetch(runs, request)
+    _prefetch(runs, request, runtime)
     seen, predicted = runs.submit(runtime, case).result()
     problem = disagreement(runtime, case, aspect, seen, predicted)
     assert problem is None, problem
@@ -181,7 +186,8 @@ def test_each_case_tests_one_invocable_tree() -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
-@pytest.mark.parametrize("runtime", sorted(ADAPTERS))
+@pytest.mark.parametrize("runtime", [pytest.param(name, marks=pytest.mark.xdist_group(name))
+                                     for name in sorted(ADAPTERS)])
 def test_the_runs_saw_the_skills(runs: Runs, runtime: str) -> None:
     """The comparisons compare something: the runtime listed the skills of most cases and
     rendered most invocations (a broken mock or a changed request shape would otherwise make

@@ -1,3 +1,4 @@
+# tests/oracle/runtimes/base.py
 """The contract between the differential driver and one runtime adapter (tests/oracle/README.md)."""
 from __future__ import annotations
 from dataclasses import dataclass, field

@@ -39,7 +39,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.mocks.openai_chat import Call, OpenAIChat, Run, tool_description
+from tests.oracle.mocks.openai_chat import ChatMock, Run, ToolCall, tool_description
 from tests.oracle.netns import Host, Namespace, isolation
 from tests.oracle.runtimes.base import Invocation, Layout, Observation, Outcome
 
@@ -196,7 +196,7 @@ class _Runner:
     def __init__(self, script: Path, node: Path, home: Path, cwd: Path) -> None:
         self.script, self.node, self.home, self.cwd = script, node, home, cwd
         self.isolation: Namespace | Host = isolation()
-        self.api: OpenAIChat = self.isolation.call(OpenAIChat)
+        self.api: ChatMock = self.isolation.call(ChatMock)
         self.api.__enter__()
         self.notes: list[str] = []
         if not self.isolation.isolated:
@@ -206,9 +206,10 @@ class _Runner:
         self.api.__exit__()
         self.isolation.close()
 
-    def run(self, prompt: str, calls: list[Call]) -> tuple[Run, str]:
-        """One `wave-code -p prompt` with a fresh HOME: the run's record and that HOME."""
-        run_id, run = self.api.new_run(calls)
+    def run(self, prompt: str, calls: list[ToolCall]) -> tuple[Run, str]:
+        """One `wave-code -p prompt` with a fresh HOME: the run's record and that HOME. The
+        calls are answered one at a time (each by the next request offering its tool)."""
+        run_id, run = self.api.new_run(steps=[[call] for call in calls])
         home = Path(tempfile.mkdtemp(prefix="wave-lsp-oracle-home-")).resolve()
         try:
             if self.home.is_dir():
@@ -245,11 +246,11 @@ class _Runner:
                 arguments: dict[str, Any] = {"skill_name": invocation.skill}
                 if invocation.args is not None:
                     arguments["args"] = invocation.args
-                run, home = self.run(TOOL_PROMPT, [Call("Skill", arguments)])
+                run, home = self.run(TOOL_PROMPT, [ToolCall("Skill", arguments)])
                 outcomes[f"tool#{number}"] = _homeless(tool_outcome(run), home)
             else:
                 commands = injected_commands(project, invocation.skill)
-                calls = [Call("Bash", {"command": command, "description": "injected"})
+                calls = [ToolCall("Bash", {"command": command, "description": "injected"})
                          for command in commands]
                 prompt = f"/{invocation.skill} {invocation.args}" if invocation.args \
                     else f"/{invocation.skill}"

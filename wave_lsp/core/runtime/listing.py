@@ -186,22 +186,45 @@ def unlisted_without_description(values: FieldValues, location: SkillLocation,
             and not _when_to_use(values))
 
 
+def invocation_flags(values: FieldValues, profile: RuntimeProfile) -> tuple[bool, bool]:
+    """Whether the model and the user may invoke the skill: `disable-model-invocation` and
+    `user-invocable` count only where the runtime reads them (`RuntimeProfile.invocation_fields`:
+    Codex 0.171.0, OpenCode 1.18.33 and Gemini CLI 0.61.0 ignore both, cases cx-dmi-ignored,
+    gm-dmi-ignored; Cursor reads only the first), `user-invocable` is true only when absent or
+    `true` under `user_invocable_only_when_true` (Wave 469391bb)."""
+    fields, words = profile.invocation_fields, profile.reads_boolean_words
+    model = "disable-model-invocation" not in fields \
+        or not _flag(values.value("disable-model-invocation"), False, words)
+    user_value = values.value("user-invocable")
+    if "user-invocable" not in fields:
+        user = True
+    elif profile.user_invocable_only_when_true:
+        user = user_value is None or truthy(user_value) is True
+    else:
+        user = _flag(user_value, True, words)
+    return model, user
+
+
+#: the invocation fields the plain `listing_entry` honours
+_BOTH_FIELDS = frozenset({"disable-model-invocation", "user-invocable"})
+
+
 def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
                           profile: RuntimeProfile) -> ListingEntry:
-    """The skill's line exactly as `profile`'s runtime lists it (`wave_lsp.core.runtime.reads`:
-    the fields it loads, its description or the body's first line, its command name and label).
-    For a profile without those facts this is `listing_entry`."""
-    if profile.listing_style == "bullet":
+    """The skill's entry exactly as `profile`'s runtime lists it (`wave_lsp.core.runtime.reads`:
+    the fields it loads, its description or the body's first line, its command name and label),
+    written in the profile's `listing_format`. For a profile without those facts this is
+    `listing_entry`."""
+    if profile.listing_format == "bullet":
         return wave_listing_entry(document, location, profile)
     reading = read_as(document, profile)
     if reading.same_fields and not reading.described_from_body \
-            and not profile.labels_listing_with_name:
+            and not profile.labels_listing_with_name and profile.listing_format == "dash" \
+            and profile.invocation_fields >= _BOTH_FIELDS:
         return listing_entry(document, location)
     values = reading.values
     name = command_name(values, location, profile)
-    words = profile.reads_boolean_words
-    model = not _flag(values.value("disable-model-invocation"), False, words)
-    user = _flag(values.value("user-invocable"), True, words)
+    model, user = invocation_flags(values, profile)
     if not model:
         return ListingEntry(name, "", False, user)
     if reading.described_from_body and unlisted_without_description(values, location, profile):
@@ -211,6 +234,9 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
 
         if patterns := activating_patterns(values):  # listed once a matching file is touched
             return ListingEntry(name, "", True, user, activates_on=tuple(patterns))
+    if profile.listing_format != "dash":
+        return _formatted_entry(document, location, profile, name, reading.description or "",
+                                user)
     when_text = _when_to_use(values)
     shown = name
     if profile.labels_listing_with_name:
@@ -232,22 +258,47 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
 
 def wave_listing_entry(document: SkillDocument, location: SkillLocation,
                        profile: RuntimeProfile) -> ListingEntry:
-    """Wave's entry (469391bb's `skillTool.prompt`): `• **name** (type): description`, the
-    description as read (no `when_to_use`, no cap); the type is "project" for a skill under a
-    `.wave`, `.claude` or `.agents` skills folder, a personal one included (Wave tests the path),
-    else "personal" (a plugin's)."""
+    """Wave's entry (`listing_format = "bullet"`, 469391bb's `skillTool.prompt`):
+    `• **name** (type): description`, the description as read (no `when_to_use`, no cap); the
+    type is "project" for a skill under a `.wave`, `.claude` or `.agents` skills folder, a
+    personal one included (Wave tests the path), else "personal" (a plugin's)."""
     values = read_as(document, profile).values
     name = skill_name(values, location)
-    model = not _flag(values.value("disable-model-invocation"), False)
-    user_value = values.value("user-invocable")
-    user = user_value is None or truthy(user_value) is True \
-        if profile.user_invocable_only_when_true else _flag(user_value, True)
+    model, user = invocation_flags(values, profile)
     if not model:
         return ListingEntry(name, "", False, user)
     description = values.value("description")
     text = description.strip() if isinstance(description, str) else ""
     kind = "personal" if location.scope == "plugin" else "project"
     return ListingEntry(name, f"• **{name}** ({kind}): {text}", True, user)
+
+
+def _formatted_entry(document: SkillDocument, location: SkillLocation, profile: RuntimeProfile,
+                     name: str, description: str, user: bool) -> ListingEntry:
+    """The entry of a runtime whose listing is not a dash line (`RuntimeProfile.listing_format`;
+    runtime-facts.md §9, §11): Codex's `- name: description (file: <SKILL.md>)`, its description
+    on one line (white space collapsed) and cut to `listing_description_cut` characters with
+    `...`; OpenCode's `<skill>` element of `<available_skills>`."""
+    path = location.path.as_posix() if location.path is not None else ""
+    if not description:  # a command, but not in the listing (OpenCode: oc-no-description)
+        return ListingEntry(name, "", True, user)
+    cut = profile.listing_description_cut
+    truncated = False
+    if profile.listing_format == "dash-with-file":
+        text = " ".join(description.split())
+        if cut is not None and len(text) > cut:
+            text, truncated = text[: cut - 3] + "...", True
+        return ListingEntry(name, f"- {name}: {text} (file: {path})", True, user, truncated)
+    # 1.18.33 escapes the location only (`&lt;built-in&gt;`); name and description go in as
+    # written (`<tags> & "quotes"`)
+    return ListingEntry(name, f"<skill>\n    <name>{name}</name>\n"
+                              f"    <description>{description}</description>\n"
+                              f"    <location>{_xml_escaped(path)}</location>\n"
+                              "  </skill>", True, user)
+
+
+def _xml_escaped(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 #: what Claude Code shows as one space in a listing line (2.1.332: `Line one\nline two`,

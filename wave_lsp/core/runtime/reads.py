@@ -13,6 +13,9 @@ of it, asked of the profile:
   still load a frontmatter that strict YAML rejects; under none of them the fields are empty.
 - `body_description_default`: a skill without a description is described by its body's first
   non-blank line.
+- `reads_unclosed_frontmatter_to_end` (OpenCode): an unclosed frontmatter is the rest of the file,
+  and no body; `yaml_loader = "serde-struct"` (Codex): a frontmatter strict YAML rejects is read
+  by `loaders.codex_reading` (runtime-facts.md §9.10).
 
 A profile without these facts reads the document as it is parsed (`same_fields`).
 """
@@ -26,6 +29,7 @@ from typing import Any
 from wave_lsp.core.parsing.document import FieldValues, FrontmatterValues, SkillDocument
 from wave_lsp.core.parsing.injections import JS_SPACE
 from wave_lsp.core.parsing.yamltree import YamlDocument, parse_frontmatter
+from wave_lsp.core.runtime.loaders import codex_reading, unclosed_values
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: Claude Code's `FRONTMATTER_REGEX` (JavaScript's `\s`)
@@ -54,6 +58,14 @@ class RuntimeReading:
 
 def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     """`document` as `profile`'s runtime reads it."""
+    yaml = document.yaml
+    source = document.source
+    if profile.reads_unclosed_frontmatter_to_end and source.opener is not None \
+            and source.closer is None:
+        return _read_to_end(document, profile)
+    if profile.yaml_loader == "serde-struct" and yaml is not None \
+            and (yaml.problem is not None or yaml.duplicates):
+        return _codex_read(document, profile)
     if not profile.frontmatter_ends_at_first_dashes:
         return _described(document, profile, document, document.body_offset,
                           document.yaml is not None, True)
@@ -72,6 +84,29 @@ def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     if values is None:
         return _described(document, profile, _EMPTY, match.end(), False, False)
     return _described(document, profile, document if same else values, match.end(), True, same)
+
+
+def _read_to_end(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
+    """An unclosed frontmatter read to the end of the file: its fields, and no body."""
+    opener = document.source.opener
+    assert opener is not None
+    start = document.lines.line_start(opener.line + 1) if opener.line + 1 < \
+        document.lines.line_count else len(document.text)
+    values = unclosed_values(profile, document.text[start:])
+    end = len(document.text)
+    if values is None:
+        return _described(document, profile, _EMPTY, end, False, False)
+    names = frozenset(key for key in values if isinstance(key, str))
+    return _described(document, profile, FrontmatterValues(values, names), end, True, False)
+
+
+def _codex_read(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
+    """Codex's fields of a frontmatter strict YAML rejects (`loaders.codex_reading`)."""
+    values, _ = codex_reading(document.source.frontmatter or "")
+    if values is None:
+        return _described(document, profile, _EMPTY, document.body_offset, False, False)
+    return _described(document, profile, FrontmatterValues(values, frozenset(values)),
+                      document.body_offset, True, False)
 
 
 def _loaded_values(yaml: YamlDocument, profile: RuntimeProfile) -> FieldValues | None:
