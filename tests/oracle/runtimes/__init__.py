@@ -1,0 +1,1 @@
+"""Runtime adapters of the differential harness (tests/oracle/README.md)."""
