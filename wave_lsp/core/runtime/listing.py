@@ -193,13 +193,18 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     For a profile without those facts this is `listing_entry`."""
     reading = read_as(document, profile)
     if reading.same_fields and not reading.described_from_body \
-            and not profile.labels_listing_with_name:
+            and not profile.labels_listing_with_name and profile.listing_format == "line" \
+            and _BOTH_FIELDS <= profile.invocation_fields:
         return listing_entry(document, location)
     values = reading.values
     name = command_name(values, location, profile)
     words = profile.reads_boolean_words
-    model = not _flag(values.value("disable-model-invocation"), False, words)
-    user = _flag(values.value("user-invocable"), True, words)
+    fields = profile.invocation_fields
+    model = "disable-model-invocation" not in fields or not _flag(
+        values.value("disable-model-invocation"), False, words)
+    user = "user-invocable" not in fields or _flag(values.value("user-invocable"), True, words)
+    if profile.listing_format != "line":
+        return _xml_entry(document, location, profile, name, reading.description, model, user)
     if not model:
         return ListingEntry(name, "", False, user)
     if reading.described_from_body and unlisted_without_description(values, location, profile):
@@ -226,6 +231,43 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
         combined = combined[: LISTING_ENTRY_CAP - 1] + "…"
     text = f"- {shown}: {combined}" if combined else f"- {shown}"
     return ListingEntry(shown, text, True, user, truncated)
+
+
+#: the invocation fields the plain `listing_entry` honours
+_BOTH_FIELDS = frozenset({"disable-model-invocation", "user-invocable"})
+
+
+def _xml_entry(document: SkillDocument, location: SkillLocation, profile: RuntimeProfile,
+               name: str, description: str | None, model: bool, user: bool) -> ListingEntry:
+    """The `<skill>` element of an XML listing (`RuntimeProfile.listing_format`; docs/design/
+    runtime-facts.md §11): Gemini CLI's with the values as written and the SKILL.md's path,
+    Copilot CLI's with XML-escaped values and the scope. Under Gemini CLI's line parser the
+    description is the one that parser reads (`loaders.rescue`)."""
+    if not model:
+        return ListingEntry(name, "", False, user)
+    if profile.yaml_loader == "line-fallback":
+        from wave_lsp.core.runtime.loaders import rescue  # only for the line parser's runtime
+
+        rescued = rescue(profile, document)
+        if rescued is not None and rescued.loads:
+            description = rescued.description
+    text = description or ""
+    if profile.listing_format == "gemini-xml":
+        where = str(location.path) if location.path is not None else ""
+        entry = (f"<skill>\n    <name>{name}</name>\n    <description>{text}</description>\n"
+                 f"    <location>{where}</location>\n  </skill>")
+    else:
+        where = "user" if location.scope == "personal" else "project"
+        entry = (f"<skill>\n  <name>{_xml(name)}</name>\n  <description>{_xml(text)}"
+                 f"</description>\n  <location>{where}</location>\n</skill>")
+    return ListingEntry(name, entry, True, user)
+
+
+def _xml(text: str) -> str:
+    """XML escaping of an element's text, quotes included (Copilot CLI 1.0.102 writes `'` as
+    `&apos;`)."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&apos;"))
 
 
 #: what Claude Code shows as one space in a listing line (2.1.332: `Line one\nline two`,
