@@ -15,8 +15,7 @@ import json
 import socket
 from typing import Any
 
-from tests.oracle.mocks.recording import (ANSWER, RecordingServer, Reply, Run, json_reply,
-                                          sse_reply)
+from tests.oracle.mocks.recording import ANSWER, RecordingServer, Reply, Run, json_reply, sse_reply
 
 MODELS = ("gpt-4.1", "mock-model")
 

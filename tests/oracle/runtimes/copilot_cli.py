@@ -46,6 +46,14 @@ PACKAGE = "@github/copilot"
 MODEL = "gpt-4.1"
 #: the interactive UI is ready when its status line shows this
 READY_TEXT = "? help"
+#: the skills are loaded (a `/name` typed before that goes to the model as a prompt) when the
+#: screen shows their count
+_SKILLS_LOADED = re.compile(r"\b\d+ skills?\b")
+
+
+def ui_ready(screen: str) -> bool:
+    """The interactive UI takes a `/name` line: its prompt is shown and its skills are loaded."""
+    return READY_TEXT in screen and _SKILLS_LOADED.search(screen) is not None
 #: what a plain headless run asks (the mock answers `ok`)
 PROMPT = "Use the skill."
 _UNKNOWN = re.compile(r"unknown (?:command|skill)|not found", re.I)
@@ -116,7 +124,7 @@ class CopilotCli:
                     openai_chat.mock(namespace.listen()) as api:
                 session = _Session(self, binary, namespace, api, home, cwd)
                 return session.observe(invocations)
-        except Exception as error:  # noqa: BLE001 - a runtime failure is an observation
+        except Exception as error:
             return Observation(None, {}, [f"Copilot CLI could not be run: {error!r}"])
 
 
@@ -146,7 +154,7 @@ class _Session:
     def _invoke(self, index: int, invocation: Invocation,
                 ) -> tuple[Outcome, list[dict[str, Any]]]:
         if invocation.mode == "tool":
-            run, requests = self._headless(invocation.skill)
+            _, requests = self._headless(invocation.skill)
             outcome = tool_outcome(requests, invocation.skill)
             if invocation.args:
                 outcome.exact = False  # the skill tool takes no arguments
@@ -178,7 +186,7 @@ class _Session:
         try:
             env = self.adapter._environment(home, self.api.base_url(run_id) + "/v1")
             argv = [str(self.binary), "--disable-client-telemetry", "--allow-all-tools"]
-            typed = type_line(self.namespace.wrap(argv), env, str(self.cwd), READY_TEXT, line,
+            typed = type_line(self.namespace.wrap(argv), env, str(self.cwd), ui_ready, line,
                               lambda: bool(run.requests), settle=3.0, done_timeout=30.0)
         finally:
             shutil.rmtree(home, ignore_errors=True)

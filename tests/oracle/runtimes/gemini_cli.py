@@ -47,6 +47,14 @@ MODEL = "gemini-2.5-flash"
 TOOL = "activate_skill"
 #: the interactive UI is ready when its input box shows this
 READY_TEXT = "Type your message"
+#: the skills are loaded (a `/name` typed before that goes to the model as a prompt) when the
+#: screen shows their count
+_SKILLS_LOADED = re.compile(r"\b\d+ skills?\b")
+
+
+def ui_ready(screen: str) -> bool:
+    """The interactive UI takes a `/name` line: its prompt is shown and its skills are loaded."""
+    return READY_TEXT in screen and _SKILLS_LOADED.search(screen) is not None
 PROMPT = "Use the skill."
 SETTINGS = {"security": {"auth": {"selectedType": "gemini-api-key"}},
             "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
@@ -86,7 +94,7 @@ class GeminiCli:
             with LoopbackNamespace() as namespace, gemini.mock(namespace.listen()) as api:
                 session = _Session(script, namespace, api, project, home, cwd)
                 return session.observe(invocations)
-        except Exception as error:  # noqa: BLE001 - a runtime failure is an observation
+        except Exception as error:
             return Observation(None, {}, [f"Gemini CLI could not be run: {error!r}"])
 
 
@@ -167,7 +175,7 @@ class _Session:
             argv = ["node", str(self.script), "-m", MODEL]
             typed = type_line(self.namespace.wrap(argv),
                               self._environment(home, run_id, "xterm-256color"), str(self.cwd),
-                              READY_TEXT, line, lambda: bool(run.requests), settle=2.0,
+                              ui_ready, line, lambda: bool(run.requests), settle=3.0,
                               done_timeout=20.0)
         finally:
             shutil.rmtree(home, ignore_errors=True)

@@ -3,8 +3,8 @@ driver (`tests/oracle/differential.py`, another helper's) is merged: it reads th
 cases (`tests/oracle/cases/<case>/case.toml` + `skills/`), lays each out for one adapter (a git
 project with the case's `skills/*` under `layout.project_skills`, an empty HOME), asks the runtime
 (`adapter.observe`) and wave-lsp (`wave-lsp list` / `preview --target <target> --format json`, run
-in the project with HOME set), and compares one aspect at a time: `listed`, `listing-text#<name>`,
-and `<mode>#<N>` (the kind, then the text where both sides give it exactly).
+in the project with HOME set), and compares one aspect at a time: `listed`, `listing-text` (the
+entries of the skills both list), and `<mode>#<N>` (the kind, then the text where both sides give it exactly).
 
 `python -m tests.oracle.runtimes.local_runner gemini-cli [case-prefix…]` prints both sides.
 """
@@ -150,10 +150,10 @@ def _compare(result: CaseRun, target: str, rows: list[dict[str, Any]], project: 
     if observation.listing is not None:
         result.comparisons["listed"] = Comparison(
             "listed", sorted(observation.listing), sorted(listed))
-        for name in sorted(set(observation.listing) & set(listed)):
-            aspect = f"listing-text#{name}"
-            result.comparisons[aspect] = Comparison(aspect, observation.listing[name],
-                                                    listed[name])
+        both = sorted(set(observation.listing) & set(listed))
+        result.comparisons["listing-text"] = Comparison(
+            "listing-text", {name: observation.listing[name] for name in both},
+            {name: listed[name] for name in both})
     for index, invocation in enumerate(result.case.invocations):
         aspect = f"{invocation.mode}#{index}"
         seen = observation.outcomes.get(aspect)

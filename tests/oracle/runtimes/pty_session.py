@@ -3,7 +3,8 @@
 `../shared/reference/oracles.md`).
 
 `type_line` starts the program on a new pseudo-terminal (the `pty` module, a fixed window size),
-reads its screen output until a ready text appears (ANSI sequences removed), waits a little longer
+reads its screen output until a ready text appears (ANSI sequences removed; or a test of the
+screen says so), waits a little longer
 for the UI to settle, writes the line at once, then Enter, and waits until `done()` says the
 effect was observed (the mock received the request) or the time runs out; then it ends the
 program's whole process group. Every wait is bounded; the output seen is returned for notes.
@@ -73,13 +74,15 @@ def _wait_for(fd: int, output: bytearray, until: Callable[[], bool], seconds: fl
     return until()
 
 
-def type_line(argv: list[str], env: dict[str, str], cwd: str, ready_text: str, line: str,
+def type_line(argv: list[str], env: dict[str, str], cwd: str,
+              ready_text: str | Callable[[str], bool], line: str,
               done: Callable[[], bool], *, ready_timeout: float = 60.0, settle: float = 2.0,
               done_timeout: float = 60.0,
               answer: Callable[[str], bytes | None] | None = None) -> Typed:
     """Run `argv` on a pseudo-terminal and type `line` into it (see the module docstring).
     `answer(screen)` may return bytes to write while waiting for the ready text (a prompt to
-    dismiss, such as a trust question), or None."""
+    dismiss, such as a trust question), or None. `ready_text` is a text the screen shows when the
+    UI is ready, or a test of the whole screen."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the program, in its own session (pty.fork made it the leader)
         try:
@@ -97,7 +100,7 @@ def type_line(argv: list[str], env: dict[str, str], cwd: str, ready_text: str, l
             if reply is not None and reply not in answered:
                 answered.add(reply)
                 os.write(fd, reply)
-        return ready_text in text
+        return ready_text(text) if callable(ready_text) else ready_text in text
 
     typed = finished = False
     try:

@@ -194,7 +194,7 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     reading = read_as(document, profile)
     if reading.same_fields and not reading.described_from_body \
             and not profile.labels_listing_with_name and profile.listing_format == "line" \
-            and _BOTH_FIELDS <= profile.invocation_fields:
+            and profile.invocation_fields >= _BOTH_FIELDS:
         return listing_entry(document, location)
     values = reading.values
     name = command_name(values, location, profile)
