@@ -157,6 +157,8 @@ ACTIVATED = ('<activated_skill name="mine">\n  <instructions>\n    Line one.\nLi
     (ACTIVATED, "rendered", "Line one.\nLine two."),
     ('Skill "nope" not found. Available skills are: mine', "not-found",
      'Skill "nope" not found. Available skills are: mine'),
+    ("params/name must be equal to one of the allowed values", "not-found",
+     "params/name must be equal to one of the allowed values"),
     ("something else went wrong", "refused", "something else went wrong"),
 ])
 def test_gemini_tool_outcome_reads_the_activation(output: str, kind: str, text: str) -> None:

@@ -59,6 +59,8 @@ PROMPT = "Use the skill."
 SETTINGS = {"security": {"auth": {"selectedType": "gemini-api-key"}},
             "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
             "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False}}
+_UNKNOWN = re.compile(r"not found|unknown|no skill|must be equal to one of the allowed values",
+                      re.I)
 _ACTIVATED = re.compile(r'<activated_skill name="([^"]*)">\n  <instructions>\n    (.*?)\n  '
                         r'</instructions>', re.S)
 
@@ -231,7 +233,9 @@ def _outcome(response: dict[str, Any]) -> Outcome:
             return Outcome("rendered", found.group(2))
     error = body.get("error") if isinstance(body, dict) else None
     text = str(error if error is not None else output)
-    kind = "not-found" if re.search(r"not found|unknown|no skill", text, re.I) else "refused"
+    # an unknown name fails the tool's schema (its `name` is an enum of the loaded skills):
+    # `params/name must be equal to one of the allowed values`
+    kind = "not-found" if _UNKNOWN.search(text) else "refused"
     return Outcome(kind, text)
 
 
