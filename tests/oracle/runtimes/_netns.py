@@ -1,7 +1,7 @@
 """A network namespace with only loopback, for the runtime adapters of the differential harness
 (tests/oracle/README.md, issue 39: "run each inside a network namespace with only loopback").
 
-A minimal stand-in for the shared `tests/oracle/netns.py` (written by another helper; until it is
+A minimal stand-in for the shared netns module of the harness (written by another helper; until it is
 merged, the Gemini CLI and Copilot CLI adapters use this one). The approach: a small holder process
 is started with `unshare -n` (as root) or `unshare -rn` (unprivileged, in a user namespace), brings
 `lo` up inside, and creates the listening sockets there on request; each socket is handed to this

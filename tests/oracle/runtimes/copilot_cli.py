@@ -4,7 +4,7 @@
 Copilot CLI runs offline against the OpenAI Chat Completions mock (`tests/oracle/mocks/
 openai_chat.py`) in its BYOK mode (`COPILOT_OFFLINE=true`, `COPILOT_PROVIDER_*`), inside a network
 namespace with only loopback (`_netns.LoopbackNamespace`: the mock's socket is made inside it and
-the runtime is started with `nsenter`; a stand-in for the shared `tests/oracle/netns.py`). Every
+the runtime is started with `nsenter`; a stand-in for the shared netns module of the harness). Every
 run has a fresh HOME (a copy of the probe's) and the shared, pre-filled `COPILOT_CACHE_HOME` of the
 install, so that no run unpacks the 235 MB package again.
 

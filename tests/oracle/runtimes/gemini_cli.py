@@ -4,7 +4,7 @@
 Gemini CLI runs offline against the Gemini API mock (`tests/oracle/mocks/gemini.py`,
 `GOOGLE_GEMINI_BASE_URL`), inside a network namespace with only loopback (`_netns.
 LoopbackNamespace`: the mock's socket is made inside it and the runtime is started with `nsenter`;
-a stand-in for the shared `tests/oracle/netns.py`), with a fixed model (`-m gemini-2.5-flash`: no
+a stand-in for the shared netns module of the harness), with a fixed model (`-m gemini-2.5-flash`: no
 router request). Every run has a fresh HOME (a copy of the probe's) with `~/.gemini/settings.json`
 (API-key auth, no update check, no usage statistics, no telemetry) and `~/.gemini/trustedFolders.json`
 trusting the project (0.61.0 refuses to start headless in an untrusted folder, exit 55).

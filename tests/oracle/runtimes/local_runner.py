@@ -1,5 +1,5 @@
 """A minimal differential runner for the Gemini CLI and Copilot CLI adapters, until the shared
-driver (`tests/oracle/differential.py`, another helper's) is merged: it reads the runtime-neutral
+driver (the harness's differential module, another helper's) is merged: it reads the runtime-neutral
 cases (`tests/oracle/cases/<case>/case.toml` + `skills/`), lays each out for one adapter (a git
 project with the case's `skills/*` under `layout.project_skills`, an empty HOME), asks the runtime
 (`adapter.observe`) and wave-lsp (`wave-lsp list` / `preview --target <target> --format json`, run
@@ -125,8 +125,8 @@ def wave_outcome(target: str, rows: list[dict[str, Any]], invocation: Invocation
     row = next((row for row in rows if invocation.skill in [row["name"], *(row.get("aliases")
                                                                           or [])]
                 and row["loads"] and not row.get("shadowedBy")), None)
-    if row is None:
-        return Outcome("not-found", invocation.skill)
+    if row is None:  # wave-lsp words no message for it: the kind is compared
+        return Outcome("not-found", invocation.skill, exact=False)
     if invocation.mode == "tool" and not row["modelInvocable"]:
         return Outcome("refused", "", exact=False)
     if invocation.mode == "slash" and not row["userInvocable"]:

@@ -177,6 +177,8 @@ class RuntimeProfile:
     #: a skill without a description is described by its body's first non-blank line (a heading's
     #: `#`s removed, cut at 100 characters); this text when the body has none
     body_description_default: str | None = None
+    #: that first line is the first one that is not a Markdown heading (Copilot CLI)
+    body_description_skips_headings: bool = False
     #: the listing names a skill by its command (folder) name, with a valid different frontmatter
     #: `name` as a label, `- folder (name): …`; `/name` then works as well as `/folder`
     labels_listing_with_name: bool = False
@@ -610,7 +612,8 @@ COPILOT_CLI = replace(
                "within each",
     settings_folder=".copilot", own_roots=(), yaml_loader="strict",
     name_source="name-or-folder", name_limit=None, description_limit=None, over_limit="none",
-    body_description_default="", listing_format="copilot-xml",
+    body_description_default="", body_description_skips_headings=True,
+    listing_format="copilot-xml",
     substitutes_arguments=True, argument_base=0, argument_words="shell",
     argument_syntax="escapable", keeps_missing_indexed_argument=True,
     arguments_appended_after="\n\nARGUMENTS: ", base_directory_line="before", trims_body=False,
