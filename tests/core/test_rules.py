@@ -56,7 +56,7 @@ TRIGGERS: list[Case] = [
          relpath="proj/.claude/skills/deprecated/b/SKILL.md",  # nested on purpose
          level={t: Severity.INFORMATION for t in ("wave", "claude-code", "portable", "copilot",
                                                   "cursor")},
-         only=tuple(t for t in TARGETS if t not in (*NO_CLAUDE_ROOT, "opencode"))),
+         only=tuple(t for t in TARGETS if t not in (*NO_CLAUDE_ROOT, "opencode", "copilot-cli"))),
     # Codex follows folders six deep, Gemini CLI one (and the root itself)
     # nested in a category folder (issue 27): never loaded, and nothing says it is on purpose
     Case("SK002", "«---»\nname: b\ndescription: Deep. Use when asked.\n---\n",

@@ -347,14 +347,16 @@ def test_fact(fact: Fact, tmp_path: Path) -> None:
 
 # -- discovery and command names (§9.1, §9.5, §9.8) -----------------------------------------------
 @pytest.mark.parametrize(("relpath", "found"), [
-    (".claude/skills/s/SKILL.md", {"wave", "claude-code", "copilot", "cursor", "opencode"}),
-    (".agents/skills/s/SKILL.md", {"wave", "codex", "copilot", "opencode", "gemini-cli"}),
-    (".github/skills/s/SKILL.md", {"copilot"}),
+    (".claude/skills/s/SKILL.md", {"wave", "claude-code", "copilot", "cursor", "opencode",
+                                   "copilot-cli"}),
+    (".agents/skills/s/SKILL.md", {"wave", "codex", "copilot", "opencode", "gemini-cli",
+                                   "copilot-cli"}),
+    (".github/skills/s/SKILL.md", {"copilot", "copilot-cli"}),
     (".codex/skills/s/SKILL.md", {"codex", "cursor"}),
     (".gemini/skills/s/SKILL.md", {"gemini-cli"}),
     (".opencode/skill/s/SKILL.md", {"opencode"}),
-    (".agents/skills/a/s/SKILL.md", {"codex", "opencode"}),
-    (".agents/skills/SKILL.md", {"codex", "opencode", "gemini-cli"}),
+    (".agents/skills/a/s/SKILL.md", {"codex", "opencode", "copilot-cli"}),
+    (".agents/skills/SKILL.md", {"codex", "opencode", "gemini-cli", "copilot-cli"}),
 ])
 def test_which_runtimes_discover_a_path(relpath: str, found: set[str], tmp_path: Path) -> None:
     location = locate(tmp_path / relpath, home=tmp_path / "home")
@@ -514,7 +516,8 @@ def test_list_targets_all_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     (".codex/skills/s/SKILL.md", "codex", ()),
     (".gemini/skills/s/SKILL.md", "gemini-cli", ()),
     (".opencode/skills/s/SKILL.md", "opencode", ()),
-    (".agents/skills/s/SKILL.md", "portable", ("wave", "codex", "copilot", "opencode", "gemini-cli")),
+    (".agents/skills/s/SKILL.md", "portable", ("wave", "codex", "copilot", "opencode", "gemini-cli",
+                                               "copilot-cli")),
     ("skills/s/SKILL.md", "wave", ()),  # a repository that distributes skills
     ("plugin/skills/s/SKILL.md", "claude-code", ()),  # a Claude Code plugin
 ])

@@ -174,12 +174,12 @@ def test_known_disagreements_name_real_comparisons() -> None:
 
 
 def test_each_case_tests_one_invocable_tree() -> None:
-    """Every case has skills, an `about`, and invocations in modes some runtime supports."""
+    """Every case has skills, an `about`, and invocations (if any: a case may test only the
+    listing) in modes some runtime supports."""
     assert len(CASES) >= 10
     for case in CASES.values():
         assert (case.folder / "skills").is_dir(), case.name
         assert case.about.strip(), case.name
-        assert case.invokes, case.name
         for invoke in case.invokes:
             assert set(invoke.modes) <= {"slash", "tool"}, (case.name, invoke)
 

@@ -8,21 +8,36 @@ leaves a half cache and two processes never install at once.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tests.oracle.install import Unavailable, cache_root
 
-__all__ = ["Unavailable", "cache_root", "install_dir", "npm_install"]
+__all__ = ["Unavailable", "cache_root", "install_dir", "locked", "npm_install"]
 
 
 def install_dir(name: str, version: str) -> Path:
     """Where the runtime `name` at `version` is installed."""
     return cache_root() / f"{name}-{version}"
+
+
+@contextlib.contextmanager
+def locked(name: str) -> Iterator[None]:
+    """An exclusive lock on `<cache>/.<name>.lock` while the block runs (an adapter's own
+    install step after npm's, such as Copilot CLI's first-run cache)."""
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / f".{name}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def npm_install(package: str, version: str, folder: Path,

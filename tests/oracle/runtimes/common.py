@@ -11,16 +11,24 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tests.oracle.mocks.recording import RecordingServer, ToolCall
 from tests.oracle.netns import isolation
 
 #: how long one headless run may take (a run takes a few seconds; this only stops a hang)
 RUN_TIMEOUT = 120.0
+#: how many runtime processes one observation runs at once: one, since the driver already runs
+#: `differential.parallel()` observations at a time (one per core)
+PARALLEL = 1
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass
@@ -72,6 +80,37 @@ def _text(value: object) -> str:
     if isinstance(value, bytes):
         return value.decode(errors="replace")
     return value if isinstance(value, str) else ""
+
+
+def in_parallel(function: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    """`function` of each item, `PARALLEL` at a time, in the items' order."""
+    if len(items) <= 1 or PARALLEL <= 1:
+        return [function(item) for item in items]
+    with ThreadPoolExecutor(PARALLEL) as pool:
+        return list(pool.map(function, items))
+
+
+def with_home_as_tilde(text: str, home: Path) -> str:
+    """Paths under the run's HOME written `~` (the harness's rule for outcome texts)."""
+    return homeless(text, home)
+
+
+def ready_or_settled(ready: Callable[[str], bool], shown: str,
+                     grace: float = 8.0) -> Callable[[str], bool]:
+    """`ready(screen)`, or `shown` on the screen for `grace` seconds: an interactive UI that waits
+    for its skills count (`ui_ready`) would otherwise wait its whole timeout in a case where no
+    skill loads."""
+    first: list[float] = []
+
+    def check(screen: str) -> bool:
+        if ready(screen):
+            return True
+        if shown not in screen:
+            return False
+        first[:] = first or [time.monotonic()]
+        return time.monotonic() - first[0] >= grace
+
+    return check
 
 
 def elements(text: str, tag: str) -> list[str]:

@@ -278,27 +278,53 @@ def _formatted_entry(document: SkillDocument, location: SkillLocation, profile: 
     """The entry of a runtime whose listing is not a dash line (`RuntimeProfile.listing_format`;
     runtime-facts.md §9, §11): Codex's `- name: description (file: <SKILL.md>)`, its description
     on one line (white space collapsed) and cut to `listing_description_cut` characters with
-    `...`; OpenCode's `<skill>` element of `<available_skills>`."""
-    path = location.path.as_posix() if location.path is not None else ""
-    if not description:  # a command, but not in the listing (OpenCode: oc-no-description)
-        return ListingEntry(name, "", True, user)
-    cut = profile.listing_description_cut
-    truncated = False
+    `...`; the `<skill>` element of an `<available_skills>` block (OpenCode's, Gemini CLI's and
+    Copilot CLI's, `_xml_element`). Under Gemini CLI's line parser the description is the one
+    that parser reads (`loaders.rescue`)."""
+    if profile.yaml_loader == "line-fallback":
+        from wave_lsp.core.runtime.loaders import rescue  # only for the line parser's runtime
+
+        rescued = rescue(profile, document)
+        if rescued is not None and rescued.loads:
+            description = rescued.description or ""
+    if not description and profile.commands_without_description:
+        return ListingEntry(name, "", True, user)  # a command, not listed (oc-no-description)
     if profile.listing_format == "dash-with-file":
+        path = location.path.as_posix() if location.path is not None else ""
         text = " ".join(description.split())
-        if cut is not None and len(text) > cut:
-            text, truncated = text[: cut - 3] + "...", True
+        cut = profile.listing_description_cut
+        truncated = cut is not None and len(text) > cut
+        if cut is not None and truncated:
+            text = text[: cut - 3] + "..."
         return ListingEntry(name, f"- {name}: {text} (file: {path})", True, user, truncated)
-    # 1.18.33 escapes the location only (`&lt;built-in&gt;`); name and description go in as
-    # written (`<tags> & "quotes"`)
-    return ListingEntry(name, f"<skill>\n    <name>{name}</name>\n"
-                              f"    <description>{description}</description>\n"
-                              f"    <location>{_xml_escaped(path)}</location>\n"
-                              "  </skill>", True, user)
+    return ListingEntry(name, _xml_element(profile, name, description, location), True, user)
 
 
-def _xml_escaped(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def _xml_element(profile: RuntimeProfile, name: str, description: str,
+                 location: SkillLocation) -> str:
+    """The `<skill>` element: OpenCode 1.18.33 ("xml-escaped-path") writes name and description
+    as written (`<tags> & "quotes"`) and the SKILL.md's path XML-escaped (`&lt;built-in&gt;`);
+    Gemini CLI 0.61.0 ("xml-path") writes all three as written; both indent the children by four
+    spaces and the closing tag by two. Copilot CLI 1.0.102 ("xml-escaped-scope") escapes name and
+    description, quotes included, writes the scope (`project`, or `user` for a personal skill) as
+    `<location>` and indents by two."""
+    path = location.path.as_posix() if location.path is not None else ""
+    if profile.listing_format == "xml-escaped-scope":
+        where = "user" if location.scope == "personal" else "project"
+        return (f"<skill>\n  <name>{_xml(name, True)}</name>\n  <description>"
+                f"{_xml(description, True)}</description>\n  <location>{where}</location>\n"
+                "</skill>")
+    if profile.listing_format == "xml-escaped-path":
+        path = _xml(path)
+    return (f"<skill>\n    <name>{name}</name>\n    <description>{description}</description>\n"
+            f"    <location>{path}</location>\n  </skill>")
+
+
+def _xml(text: str, quotes: bool = False) -> str:
+    """XML escaping of an element's text (`quotes`: `"` and `'` too, as Copilot CLI 1.0.102 writes
+    them, `&quot;`, `&apos;`)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace('"', "&quot;").replace("'", "&apos;") if quotes else text
 
 
 #: what Claude Code shows as one space in a listing line (2.1.332: `Line one\nline two`,

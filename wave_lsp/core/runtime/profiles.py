@@ -55,8 +55,11 @@ YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", 
 #: `when_to_use`, no cap, runtime-facts.md §8); "dash-with-file" (Codex 0.171.0: `- name:
 #: description (file: <SKILL.md>)`, the description on one line); "xml-escaped-path" (OpenCode
 #: 1.18.33: a `<skill>` element of `<available_skills>`, name and description as written, the
-#: SKILL.md's path XML-escaped as `<location>`)
-ListingFormat = Literal["dash", "bullet", "dash-with-file", "xml-escaped-path"]
+#: SKILL.md's path XML-escaped as `<location>`); "xml-path" (Gemini CLI 0.61.0: the same, the path
+#: as written); "xml-escaped-scope" (Copilot CLI 1.0.102: `<skill>` with XML-escaped name and
+#: description and the scope, `project` or `user`, as `<location>`; runtime-facts.md §11)
+ListingFormat = Literal["dash", "bullet", "dash-with-file", "xml-escaped-path", "xml-path",
+                        "xml-escaped-scope"]
 #: which skill wins two of the same name: "rank" (the root of highest precedence, then the first
 #: in name order), "both" (both load and a plain mention selects neither: Codex)
 Collision = Literal["rank", "both"]
@@ -193,6 +196,8 @@ class RuntimeProfile:
     #: a skill without a description is described by its body's first non-blank line (a heading's
     #: `#`s removed, cut at 100 characters); this text when the body has none
     body_description_default: str | None = None
+    #: that first line is the first one that is not a Markdown heading (Copilot CLI)
+    body_description_skips_headings: bool = False
     #: the listing names a skill by its command (folder) name, with a valid different frontmatter
     #: `name` as a label, `- folder (name): …`; `/name` then works as well as `/folder`
     labels_listing_with_name: bool = False
@@ -222,9 +227,10 @@ class RuntimeProfile:
     fact_versions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     # -- facts of the runtimes beyond Wave and Claude Code (docs/design/runtime-facts.md §9) ------
-    #: where the facts come from: "code" (the runtime's source, with a commit) or "docs" (its
-    #: documentation only: messages say so, `evidence_note`)
-    evidence: Literal["code", "docs", "spec"] = "code"
+    #: where the facts come from: "code" (the runtime's source, with a commit), "docs" (its
+    #: documentation only: messages say so, `evidence_note`) or "harness" (a closed-source
+    #: runtime measured by the differential harness, `tests/oracle`)
+    evidence: Literal["code", "docs", "spec", "harness"] = "code"
     #: the personal skills roots under the home directory, highest precedence first (None: the
     #: project roots' folders)
     personal_roots: tuple[str, ...] | None = None
@@ -247,6 +253,9 @@ class RuntimeProfile:
     #: folder) and key that replace them (Codex: `project_root_markers` in `~/.codex/config.toml`)
     project_markers: tuple[str, ...] = (".git",)
     project_markers_setting: tuple[str, str] | None = None
+    #: a folder holding a SKILL.md is one skill and the scan goes no deeper: a SKILL.md directly
+    #: in a skills root makes the whole root one skill and hides the folders in it (Copilot CLI)
+    scan_stops_at_skill: bool = False
     #: folders below a skills root a scan never enters (besides names starting with a dot)
     scan_skipped_folders: frozenset[str] = frozenset({"node_modules", ".git", ".hg", ".svn"})
     #: the roots whose scan enters folders named with a leading dot (OpenCode globs its
@@ -635,9 +644,39 @@ GEMINI_CLI = replace(
     name_source="name",
     name_limit=None, description_limit=None, over_limit="none",
     name_replaced_chars=':\\/<>*?"|',
+    listing_format="xml-path",  # runtime-facts.md §11 (harness: Gemini CLI 0.61.0)
     arguments_delivery="a separate follow-up prompt",
     manual_only_switch="none (only `skills.disabled`, which removes the skill)",
     other_fields="ignored (only `name` and `description` are read)",
+)
+
+#: GitHub Copilot CLI (not Copilot in VS Code, the `copilot` target): closed source, so every
+#: fact is measured by the differential harness (docs/design/runtime-facts.md §11, the cases
+#: `tests/oracle/cases/cp-*`); it reads skills and renders arguments as Claude Code does, but reads
+#: YAML strictly and has no injections
+COPILOT_CLI = replace(
+    _PLAIN, name="copilot-cli", runtime="Copilot CLI", reader_name="Copilot CLI",
+    catalog_column="copilot-cli", evidence="harness",
+    skills_roots=(".claude/skills", ".agents/skills", ".github/skills"),
+    personal_roots=(".copilot/skills", ".agents/skills"),
+    min_scan_depth=0, max_scan_depth=None, scan_stops_at_skill=True,
+    walked_roots=(".claude/skills", ".agents/skills", ".github/skills"), walk_to="to-worktree",
+    project_roots_rule="`.github/skills`, `.agents/skills` and `.claude/skills` of every folder "
+                       "from the working folder up to the git root; personal `~/.copilot/skills` "
+                       "and `~/.agents/skills` (not `~/.claude/skills`)",
+    precedence="project > personal, and `.github/skills` > `.agents/skills` > `.claude/skills` "
+               "within each",
+    settings_folder=".copilot", own_roots=(), yaml_loader="strict",
+    name_source="name-or-folder", name_limit=None, description_limit=None, over_limit="none",
+    body_description_default="", body_description_skips_headings=True,
+    listing_format="xml-escaped-scope",
+    substitutes_arguments=True, argument_base=0, argument_words="shell",
+    argument_syntax="escapable", keeps_missing_indexed_argument=True,
+    arguments_appended_after="\n\nARGUMENTS: ", base_directory_line="before", trims_body=False,
+    arguments_delivery="substituted as Claude Code does, else appended as `ARGUMENTS: …`",
+    invocation_fields=frozenset({"disable-model-invocation", "user-invocable"}),
+    manual_only_switch="`disable-model-invocation: true`",
+    other_fields="ignored",
 )
 
 PORTABLE = RuntimeProfile(
@@ -656,12 +695,14 @@ PORTABLE = RuntimeProfile(
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
     command_timeout_seconds=30.0,
     name_source="name", name_must_match_folder=True,
-    members=(WAVE, CLAUDE_CODE, AGENTSKILLS, CODEX, COPILOT, CURSOR, OPENCODE, GEMINI_CLI),
+    members=(WAVE, CLAUDE_CODE, AGENTSKILLS, CODEX, COPILOT, CURSOR, OPENCODE, GEMINI_CLI,
+             COPILOT_CLI),
 )
 
 #: every built-in profile by target name, in catalog column order
 PROFILES = MappingProxyType({p.name: p for p in (WAVE, CLAUDE_CODE, AGENTSKILLS, PORTABLE, CODEX,
-                                                 COPILOT, CURSOR, OPENCODE, GEMINI_CLI)})
+                                                 COPILOT, CURSOR, OPENCODE, GEMINI_CLI,
+                                                 COPILOT_CLI)})
 ALL_SKILLS_ROOTS = tuple(dict.fromkeys(root for p in PROFILES.values() for root in p.skills_roots))
 #: every personal skills root (under the home directory) any runtime scans
 ALL_PERSONAL_ROOTS = tuple(dict.fromkeys(root for p in PROFILES.values()

@@ -129,7 +129,8 @@ def _described(document: SkillDocument, profile: RuntimeProfile, values: FieldVa
         return RuntimeReading(values, body_offset, loaded, same, description)
     return RuntimeReading(values, body_offset, loaded, same,
                           body_description(document.text[body_offset:],
-                                           profile.body_description_default), True)
+                                           profile.body_description_default,
+                                           profile.body_description_skips_headings), True)
 
 
 def coerce_description(value: Any) -> str | None:
@@ -146,11 +147,15 @@ def coerce_description(value: Any) -> str | None:
     return None
 
 
-def body_description(body: str, default: str) -> str:
+def body_description(body: str, default: str, skip_headings: bool = False) -> str:
     """`extractDescriptionFromMarkdown`: the first non-blank line, trimmed, a heading's `#`s
-    removed, cut to 97 characters and `...` when longer than 100; `default` when there is none."""
+    removed, cut to 97 characters and `...` when longer than 100; `default` when there is none.
+    `skip_headings`: the first line that is not a heading (Copilot CLI 1.0.102, runtime-facts.md
+    §11; whether it cuts long lines the same way was not measured)."""
     for line in body.split("\n"):
         trimmed = line.strip()
+        if trimmed and skip_headings and _HEADING_MARKER.match(trimmed):
+            continue
         if trimmed:
             text = _HEADING_MARKER.sub("", trimmed, count=1)
             if len(text) > BODY_DESCRIPTION_CHARS:
