@@ -216,10 +216,12 @@ def listed(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def reached(rows: list[dict[str, Any]], command: str) -> list[dict[str, Any]]:
-    """The rows `/command` (or `$command`) may reach: those of that name (or alias) that no other
-    shadows, loaded ones first (one that does not load is reached only when none loads)."""
-    found = [row for row in rows if command in [row["name"], *(row.get("aliases") or [])]
-             and not row.get("shadowedBy")]
+    """The rows `/command` (or `$command`) may reach, none shadowed: those named `command` (more
+    than one when both load: Codex), else the first with that alias (Claude Code's label);
+    loaded ones first (one that does not load is reached only when none loads)."""
+    unshadowed = [row for row in rows if not row.get("shadowedBy")]
+    found = [row for row in unshadowed if row["name"] == command] \
+        or [row for row in unshadowed if command in (row.get("aliases") or [])][:1]
     loaded = [row for row in found if row.get("loads", True)]
     return loaded or found[:1]
 

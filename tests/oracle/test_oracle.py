@@ -45,6 +45,11 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
      "`/fm-glob-paths`; wave-lsp's parser takes `**/*.ts` for an alias, so `paths` has no "
      "pattern and the skill is listed and rendered (a quoted pattern agrees: fm-paths-quoted)",
      [("fm-glob-paths", "listed"), ("fm-glob-paths", "slash#0")]),
+    ("protect, not predict (for the lead's containment work): wave-lsp executes injected "
+     "commands in its read-only OS sandbox (docs/security.md), where `touch made.txt` fails "
+     "('Read-only file system') and, as Claude Code aborts on a failing command, wave-lsp "
+     "refuses; Claude Code 2.1.332 runs it in the project ('(Bash completed with no output)')",
+     [("inj-touch-allowed", "slash#0")]),
 ]
 #: (probe, aspect) → the disagreement, precisely
 KNOWN: dict[tuple[str, str], str] = {case: reason for reason, cases in _REMAINING

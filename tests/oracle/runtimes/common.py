@@ -96,7 +96,7 @@ def with_home_as_tilde(text: str, home: Path) -> str:
 
 
 def ready_or_settled(ready: Callable[[str], bool], shown: str,
-                     grace: float = 8.0) -> Callable[[str], bool]:
+                     grace: float = 15.0) -> Callable[[str], bool]:
     """`ready(screen)`, or `shown` on the screen for `grace` seconds: an interactive UI that waits
     for its skills count (`ui_ready`) would otherwise wait its whole timeout in a case where no
     skill loads."""
