@@ -20,6 +20,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: builds or installs packages, or runs the real "
                                        "Claude Code (run with --slow)")
+    # Under xdist (`-n N`), the tests marked `xdist_group` go to one worker per group: the
+    # differential harness groups each runtime's tests (and Claude Code's probes), whose first
+    # test runs the whole group's runtime processes; without groups every worker would run them
+    # all (each worker collects every test). The other tests are spread as with `load`.
+    if getattr(config.option, "dist", "no") == "load":
+        config.option.dist = "loadgroup"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

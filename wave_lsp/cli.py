@@ -34,7 +34,10 @@ def _add_common(command: argparse.ArgumentParser) -> None:
     """The options every subcommand that reads skills shares."""
     from wave_lsp.core.runtime.profiles import TARGETS
 
-    command.add_argument("--target", choices=TARGETS, help="runtime to model (default: wave)")
+    command.add_argument("--target", choices=TARGETS,
+                         help="runtime to model (default: chosen per file from where it lives; "
+                              "`copilot` is Copilot in VS Code, `copilot-cli` the GitHub "
+                              "Copilot CLI)")
     command.add_argument("--no-personal", action="store_true",
                          help="do not consult personal roots and settings (~/.wave, ~/.claude, "
                               "~/.agents)")

@@ -119,7 +119,8 @@ def test_suppression_fixes(text: str, line: int, titles: int, expected_line_text
 def test_listing_cost_lens() -> None:
     text = "---\nname: cost\ndescription: Costs tokens. Use when asked.\n---\n"
     lens = listing_cost(FeatureContext.for_text(text, None))
-    assert lens.title.startswith("Listing entry: ~10 tokens (37 characters)")
+    # Wave's entry, `• **cost** (project): Costs tokens. Use when asked.` (the default target)
+    assert lens.title.startswith("Listing entry: ~13 tokens (51 characters)")
     hidden = text.replace("---\n", "---\ndisable-model-invocation: true\n", 1)
     assert "costs no resident tokens" in listing_cost(FeatureContext.for_text(hidden, None)).title
 

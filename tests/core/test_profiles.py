@@ -48,7 +48,7 @@ def _project(tmp_path: Path) -> Path:
 
 def test_builtin_profiles_are_the_targets() -> None:
     assert TARGETS == ("wave", "claude-code", "agentskills", "portable", "codex", "copilot",
-                       "cursor", "opencode", "gemini-cli")
+                       "cursor", "opencode", "gemini-cli", "copilot-cli")
     assert all(PROFILES[name].name == name for name in TARGETS)
     assert Settings.for_target("claude-code").profile is PROFILES["claude-code"]
     assert settings_from_mapping({"target": "agentskills"}).profile is PROFILES["agentskills"]

@@ -206,10 +206,11 @@ def test_list_command_json_contract(tree, capsys, monkeypatch) -> None:
          "modelInvocable": False, "userInvocable": True, "listingChars": 0, "shadowedBy": None,
          "aliases": [], "activatesOn": None, "listingLine": None, "loads": True, "stoppedBy": None},
         {"name": "deploy", "scope": "personal", "path": str(home / ".wave/skills/deploy/SKILL.md"),
-         "modelInvocable": True, "userInvocable": True, "listingChars": 38,
+         "modelInvocable": True, "userInvocable": True, "listingChars": 52,
          "shadowedBy": ".wave/skills/deploy/SKILL.md",
          "aliases": [], "activatesOn": None,
-         "listingLine": "- deploy: Does deploy. Use when asked.", "loads": True,
+         # Wave's entry types a personal skill under ~/.wave/skills "project" (it tests the path)
+         "listingLine": "• **deploy** (project): Does deploy. Use when asked.", "loads": True,
          "stoppedBy": None},
     ]
     assert main(["list"]) == 0

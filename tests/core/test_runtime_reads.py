@@ -99,18 +99,22 @@ def test_display_label(name: object, command: str, label: str | None) -> None:
 
 
 @pytest.mark.parametrize(("text", "claude", "wave"), [
-    ("---\nname: other-name\ndescription: d\n---\nx", "- folder (other-name): d", "- other-name: d"),
-    ("---\nname: Bad Name!\ndescription: d\n---\nx", "- folder: d", "- Bad Name!: d"),
-    ("---\nname: folder\n---\n\n# Title here\n", "- folder: Title here", "- folder"),
+    ("---\nname: other-name\ndescription: d\n---\nx", "- folder (other-name): d",
+     "• **other-name** (project): d"),
+    ("---\nname: Bad Name!\ndescription: d\n---\nx", "- folder: d", "• **Bad Name!** (project): d"),
+    ("---\nname: folder\n---\n\n# Title here\n", "- folder: Title here",
+     "• **folder** (project): "),
+    # Wave lists `description` alone, uncut (469391bb; tests/oracle cases fm-basic, desc-long)
     ("---\ndescription: d\nwhen_to_use: on Fridays\n---\n", "- folder: d - on Fridays",
-     "- folder: d - on Fridays"),
+     "• **folder** (project): d"),
     ("---\ndescription: d\ndisable-model-invocation: true\n---\n", "", ""),
     # each run of control characters is one space in Claude Code's line (tests/oracle probes
     # fm-block-literal, fm-control-characters, fm-u0080); a no-break space is kept
     ("---\ndescription: |\n  Line one\n\n  line two\n---\n", "- folder: Line one line two",
-     "- folder: Line one\n\nline two"),
+     "• **folder** (project): Line one\n\nline two"),
     ('---\ndescription: "a\\tb\\r\\nc  d\\u0080e\\u00a0f"\n---\n',
-     "- folder: a b c  d e\u00a0f", "- folder: a\tb\r\nc  d\u0080e\u00a0f"),
+     "- folder: a b c  d e\u00a0f",
+     "• **folder** (project): a\tb\r\nc  d\u0080e\u00a0f"),
 ])
 def test_listing_line(text: str, claude: str, wave: str) -> None:
     """The line `list --format json` gives as `listingLine`, per target; its length is what the

@@ -85,10 +85,21 @@ def test_without_a_project_marker_the_walk_is_the_working_folder(tmp_path: Path)
     (tmp_path / "work/sub").mkdir(parents=True)
     _write(tmp_path, "work/.agents/skills/up/SKILL.md")
     home = tmp_path / "home"
-    for target in ("codex", "opencode"):
-        assert walk_folders(PROFILES[target], tmp_path / "work/sub", home) == [
-            tmp_path / "work/sub"]
-        assert _loaded(target, tmp_path / "work/sub", home) == []
+    assert walk_folders(PROFILES["codex"], tmp_path / "work/sub", home) == [tmp_path / "work/sub"]
+    assert _loaded("codex", tmp_path / "work/sub", home) == []
+
+
+def test_without_git_opencode_walks_to_the_file_system_root(tmp_path: Path) -> None:
+    """OpenCode 1.18.33's worktree outside git is `/`: the walk goes on past the working folder
+    (tests/oracle/cases/oc-walk-no-git); the home folder ends it."""
+    (tmp_path / "work/sub").mkdir(parents=True)
+    _write(tmp_path, "work/.agents/skills/up/SKILL.md")
+    walked = walk_folders(PROFILES["opencode"], tmp_path / "work/sub", tmp_path / "home")
+    assert walked == [tmp_path / "work/sub", *(tmp_path / "work/sub").parents]
+    assert _loaded("opencode", tmp_path / "work/sub", tmp_path / "home") == [
+        "work/.agents/skills/up/SKILL.md"]
+    assert walk_folders(PROFILES["opencode"], tmp_path / "work/sub", tmp_path / "work") == [
+        tmp_path / "work/sub"]
 
 
 @pytest.mark.parametrize(("config", "walk"), [
@@ -189,8 +200,9 @@ def test_one_folder_fewer_is_within_the_cap(repo: Path, crowded: Path) -> None:
     assert discovery_gap(PROFILES["codex"], locate(crowded, home=home), home) is None
 
 
+#: OpenCode 1.18.33 globs `**/SKILL.md` into `node_modules` too (tests/oracle/cases/oc-node-modules)
 @pytest.mark.parametrize(("target", "found"), [("codex", True), ("gemini-cli", False),
-                                               ("opencode", False)])
+                                               ("opencode", True)])
 def test_which_scans_enter_node_modules(repo: Path, target: str, found: bool) -> None:
     _write(repo, ".agents/skills/node_modules/pkg/SKILL.md")
     loaded = _loaded(target, repo, repo.parent / "home")

@@ -76,7 +76,8 @@ async def test_changing_the_target_re_checks_the_open_file(vscode: LanguageClien
                                                            tmp_path: Path) -> None:
     uri = open_document(vscode, write_colon_project(tmp_path), COLON_SKILL)
     [codex] = colon_findings(await diagnostics(vscode, uri))
-    assert codex.severity == types.DiagnosticSeverity.Error
+    assert codex.severity == SEVERITY[EXPECTED["codex"].severity]
+    assert EXPECTED["codex"].says in codex.message
     for target in ("opencode", "copilot", "gemini-cli"):
         vscode.set_configuration({"target": target, "personalSkills": False}, section="wave")
         vscode.workspace_did_change_configuration(types.DidChangeConfigurationParams(

@@ -31,7 +31,8 @@ async def test_list_skills_and_render_listing(client: LanguageClient, workspace:
     assert demo["path"] == ".wave/skills/demo/SKILL.md" and demo["listingChars"] > 0
     rendered = await command(client, "wave.renderListing", {"uri": workspace.as_uri()})
     assert rendered["text"].startswith("The following skills are available")
-    assert "- other: Formats release notes." in rendered["text"]
+    # Wave's entry (469391bb, tests/oracle cases fm-basic)
+    assert "• **other** (project): Formats release notes." in rendered["text"]
     assert rendered["budget"] == 8000 and rendered["cut"] == {}
 
 

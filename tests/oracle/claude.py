@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,8 +116,10 @@ def fresh_home(template: Path | None) -> Path:
 
 def run_claude(binary: Path, api: MockApi, project: Path, home_template: Path | None,
                prompt: str, *, skill_calls: list[tuple[str, str | None]] | None = None,
-               plugin_dirs: list[Path] | None = None) -> Observed:
-    """One `claude -p prompt` in `project`."""
+               plugin_dirs: list[Path] | None = None,
+               wrap: Callable[[list[str]], list[str]] = list) -> Observed:
+    """One `claude -p prompt` in `project` (`wrap`: how to start it, e.g. inside the network
+    namespace, tests/oracle/netns.py)."""
     run_id, run = api.new_run(skill_calls)
     home = fresh_home(home_template)
     command = [str(binary), "-p", "--no-session-persistence"]
@@ -124,7 +127,7 @@ def run_claude(binary: Path, api: MockApi, project: Path, home_template: Path | 
         command += ["--plugin-dir", str(folder)]
     command += ["--", prompt]
     try:
-        done = subprocess.run(command, cwd=project, env=environment(home, api.base_url(run_id)),
+        done = subprocess.run(wrap(command), cwd=project, env=environment(home, api.base_url(run_id)),
                               capture_output=True, text=True, timeout=RUN_TIMEOUT,
                               stdin=subprocess.DEVNULL)
     finally:

@@ -1,16 +1,20 @@
-"""The pinned Claude Code the harness runs (tests/oracle/README.md, docs/design/runtime-facts.md
-§3): `CLAUDE_CODE_VERSION` is the one place the version is written.
+"""Installing the runtimes the harness runs (tests/oracle/README.md, docs/design/runtime-facts.md
+§3): the pinned Claude Code (`CLAUDE_CODE_VERSION` is the one place its version is written), and
+every runtime adapter's `install` (tests/oracle/runtimes/<name>.py, each pinning its own).
 
-`python -m tests.oracle.install [VERSION|latest]` installs it from the npm registry
-(`npm install --prefix`) into `~/.cache/wave-lsp/oracle/claude-code-<version>` (or under
-`$WAVE_LSP_ORACLE_CACHE`) and prints the binary's path; `.ci/run` calls it. The tests only look in
-the cache (`find_claude`), so that a run without npm or the registry is skipped with the reason.
+`python -m tests.oracle.install` installs all six runtimes (each adapter that is present:
+`tests.oracle.differential.ADAPTER_MODULES`); `python -m tests.oracle.install wave codex`
+installs those; `python -m tests.oracle.install VERSION|latest` installs that Claude Code. Each
+goes into `~/.cache/wave-lsp/oracle/<name>-<version>` (or under `$WAVE_LSP_ORACLE_CACHE`); an
+installed one is left as it is. `.ci/run` calls it. The tests only look in the cache, so that a
+run without npm or the registry is skipped with the reason.
 """
 
 from __future__ import annotations
 
 import os
 import platform
+import pwd
 import shutil
 import subprocess
 import sys
@@ -36,7 +40,8 @@ def cache_root() -> Path:
     explicit = os.environ.get("WAVE_LSP_ORACLE_CACHE")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    # the account's home, not $HOME: the harness points HOME at a probe's home while it predicts
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path(pwd.getpwuid(os.getuid()).pw_dir) / ".cache")
     return Path(base) / "wave-lsp" / "oracle"
 
 
@@ -140,8 +145,38 @@ def install(version: str | None = None) -> Path:
     return find_claude(version)
 
 
+def install_runtimes(names: list[str]) -> int:
+    """Install the runtimes named (all present adapters when none), one after the other; says
+    what each gave. Returns 1 when one failed or a name has no adapter."""
+    from tests.oracle.differential import ADAPTER_MODULES, adapters
+
+    unknown = [name for name in names if name not in ADAPTER_MODULES]
+    found = adapters(names or None)
+    missing = [name for name in names if name in ADAPTER_MODULES and name not in found]
+    failed = bool(unknown or missing)
+    for name in unknown:
+        print(f"tests.oracle.install: no runtime {name!r} (known: "
+              f"{', '.join(ADAPTER_MODULES)})", file=sys.stderr)
+    for name in missing:
+        print(f"tests.oracle.install: {name}: its adapter ({ADAPTER_MODULES[name]}) is not "
+              f"in this checkout", file=sys.stderr)
+    for name, adapter in found.items():
+        try:
+            print(f"{name} {adapter.version}: {adapter.install()}", flush=True)
+        except Exception as error:  # each adapter's own Unavailable; the others still install
+            print(f"tests.oracle.install: {name}: {error}", file=sys.stderr)
+            failed = True
+    return 1 if failed else 0
+
+
+def _is_version(word: str) -> bool:
+    return word == "latest" or word[:1].isdigit()
+
+
 def main(argv: list[str]) -> int:
-    version = argv[0] if argv else None
+    if not argv or not _is_version(argv[0]):
+        return install_runtimes(argv)
+    version: str | None = argv[0]
     try:
         if version == "latest":
             version = latest_version()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import traceback
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,8 +71,9 @@ def slash_prompt(skill: str, args: str | None) -> str:
 class Oracle:
     """One mock server and one scratch folder for a whole test session."""
 
-    def __init__(self, binary: Path, api: MockApi) -> None:
-        self.binary, self.api = binary, api
+    def __init__(self, binary: Path, api: MockApi,
+                 wrap: Callable[[list[str]], list[str]] = list) -> None:
+        self.binary, self.api, self.wrap = binary, api, wrap
         self.folder = Path(tempfile.mkdtemp(prefix="wave-lsp-oracle-")).resolve()
         self.built: dict[str, Built] = {}
         self.claude: dict[str, ClaudeSide] = {}
@@ -100,7 +102,7 @@ class Oracle:
             if not self.bundled:
                 empty = Path(tempfile.mkdtemp(dir=self.folder)).resolve()
                 baseline = pool.submit(run_claude, self.binary, self.api, empty, None,
-                                       TOOL_PROMPT)
+                                       TOOL_PROMPT, wrap=self.wrap)
             submitted = [(self.build(probe), self._submit(pool, self.build(probe)))
                          for probe in todo]
             for built, _ in submitted:
@@ -128,11 +130,11 @@ class Oracle:
                     futures[f"tool#{number}"] = pool.submit(
                         run_claude, self.binary, self.api, built.project, built.home,
                         TOOL_PROMPT, skill_calls=[(invoke.skill, invoke.args)],
-                        plugin_dirs=plugins)
+                        plugin_dirs=plugins, wrap=self.wrap)
                 else:
                     futures[f"slash#{number}"] = pool.submit(
                         run_claude, self.binary, self.api, built.project, built.home,
-                        slash_prompt(invoke.skill, invoke.args), plugin_dirs=plugins)
+                        slash_prompt(invoke.skill, invoke.args), plugin_dirs=plugins, wrap=self.wrap)
         return futures
 
     @staticmethod
@@ -151,7 +153,7 @@ class Oracle:
             if observed.requests:
                 return observed
         extra = run_claude(self.binary, self.api, built.project, built.home, TOOL_PROMPT,
-                           plugin_dirs=self._plugins(built))
+                           plugin_dirs=self._plugins(built), wrap=self.wrap)
         runs.append(extra)
         return extra
 

@@ -91,8 +91,10 @@ def wave_outcome(rows: list[dict[str, Any]], command: str, args: str | None, mod
     if not path.is_absolute():
         path = project / path
     result = _preview(path, args, project, home, execute=True)
-    if not result.get("ok") and any(mark in (result.get("error") or "") for mark in STRICTER):
-        # wave-lsp will not execute it, deliberately; its prediction is the dry run's decision
+    if (not result.get("ok") and any(mark in (result.get("error") or "") for mark in STRICTER)) \
+            or sandboxed(result):
+        # wave-lsp will not execute it, deliberately, or its sandbox changed what the command
+        # did (a write in the read-only project): its prediction is the dry run's decision
         result = _preview(path, args, project, home, execute=False)
         if result.get("ok"):
             return Outcome("rendered", result.get("text") or "", exact=False)
@@ -107,6 +109,14 @@ def wave_outcome(rows: list[dict[str, Any]], command: str, args: str | None, mod
 #: how `preview --execute` says it did not run what Claude Code runs (its execution guard, or a
 #: prediction that cannot tell; docs/design/product.md *Two decisions*)
 STRICTER = ("wave-lsp did not", "wave-lsp runs a command only when")
+#: the preview's warning when a command could not write in the sandbox's read-only project
+#: (docs/security.md *The sandbox*): protect, not predict — the runtime would have written
+SANDBOXED = "wave-lsp shows the project read-only"
+
+
+def sandboxed(result: dict[str, Any]) -> bool:
+    """The sandbox changed what an executed command did, so the text is not the runtime's."""
+    return any(SANDBOXED in warning for warning in result.get("warnings") or [])
 
 
 def _preview(path: Path, args: str | None, project: Path, home: Path, *,

@@ -56,7 +56,10 @@ def _cases() -> list[object]:
     for probe in PROBES:
         for aspect in probe.aspects():
             reason = KNOWN.get((probe.name, aspect))
-            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            # one xdist group: the first test runs every probe (tests/conftest.py)
+            marks = [pytest.mark.xdist_group("claude-code-probes")]
+            if reason:
+                marks.append(pytest.mark.xfail(strict=True, reason=reason))
             cases.append(pytest.param(probe.name, aspect, marks=marks,
                                       id=f"{probe.name}[{aspect}]"))
     return cases
@@ -103,6 +106,7 @@ def test_real_sample() -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
+@pytest.mark.xdist_group("claude-code-probes")
 def test_the_runs_saw_the_skills(oracle: Oracle, request: pytest.FixtureRequest) -> None:
     """The comparisons compare something: Claude Code listed the skills of most probes, and
     rendered most invocations with their base-directory line (a broken mock or a changed request

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 #: the columns of the `severity` letters in rules.toml; a profile reads its `catalog_column`
 CATALOG_COLUMNS: tuple[str, ...] = ("wave", "claude-code", "agentskills", "portable", "codex",
-                                     "copilot", "cursor", "opencode", "gemini-cli")
+                                     "copilot", "cursor", "opencode", "gemini-cli",
+                                     "copilot-cli")
 #: the public address of the rule pages (`docs/rules/`), ending in `/`, once the project publishes
 #: them; None: no link leaves the machine, and every surface uses the pages shipped in the package
 #: (`page`) or `wave-lsp rule CODE` instead (docs/design/product.md *Command line*)

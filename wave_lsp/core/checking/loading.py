@@ -162,6 +162,8 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
     rows = []
     for skill in runtime_skills(profile, project, home, personal, confine=confine):
         row = skill.to_json(relative_to)
+        if profile.collision == "both":  # Codex lists every skill of a name (case cx-duplicate-name)
+            row["shadowedBy"] = None
         document = load_document(skill.path)
         if document is None:
             rows.append({**row, "aliases": [], "activatesOn": None, "listingLine": None,

@@ -40,7 +40,10 @@ def description_missing(ctx: CheckContext) -> Iterator[Finding]:
                        "when to use the skill",
     }.get(ctx.profile, "The model decides whether to use a skill from its description alone, "
                       "so this skill is never chosen")
-    if unlisted_without_description(ctx.document, ctx.location, ctx.profile):
+    if ctx.profile.commands_without_description:
+        consequence = (f"{ctx.profile.runtime} still loads it as a command, but leaves it out of "
+                       "the model's listing, so the model never chooses it")
+    elif unlisted_without_description(ctx.document, ctx.location, ctx.profile):
         consequence = (f"{ctx.profile.runtime} leaves a plugin's skill without one out of the "
                        "model's listing, so the model never chooses it (it runs only when "
                        "someone names it)")
@@ -94,12 +97,19 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
     limit = schema.max_length("description") or 1024
     if len(text) > limit:
         consequence = {
-            WAVE: "Wave has no limit, but skills-ref, Codex, VS Code and the claude.ai upload "
-                  "reject it",
-        }.get(ctx.profile, "skills-ref, Codex, VS Code and the claude.ai upload reject it")
+            WAVE: "Wave has no limit, but skills-ref, VS Code and the claude.ai upload reject it",
+        }.get(ctx.profile, "skills-ref, VS Code and the claude.ai upload reject it")
+        level = None
+        cut = ctx.profile.listing_description_cut
+        if cut is not None and len(" ".join(text.split())) > cut:
+            # Codex 0.171.0 loads it and cuts the listing's copy (case cx-description-1100)
+            consequence = (f"{ctx.profile.runtime} loads the skill but lists only the first "
+                           f"{cut - 3:,} characters of the description and `...`; "
+                           f"{consequence}")
+            level = Severity.WARNING
         yield ctx.finding("SK053", span, f"`description` has {len(text):,} characters (limit "
                                          f"{limit:,}): shorten it and move details into the body. "
-                                         f"{consequence}.")
+                                         f"{consequence}.", level=level)
     for offset in _angle_brackets(ctx, entry):
         yield ctx.finding("SK054", Span(offset, offset + 1),
                           "`description` contains `<` or `>`: write the words instead. The "

@@ -230,9 +230,13 @@ def frontmatter_unclosed(ctx: CheckContext) -> Iterator[Finding]:
             hint = (f" The `---` on line {line + 1} is indented, so it is part of a YAML value, "
                     "not a delimiter.")
             break
+    level = None
+    if ctx.profile.reads_unclosed_frontmatter_to_end \
+            and not read_as(ctx.document, ctx.profile).loaded_fields:
+        level = Severity.ERROR  # the rest of the file is no YAML: dropped
     yield ctx.finding("SK006", source.opener.span,
                       "The frontmatter is never closed: add a line `---` after the last field; "
-                      f"{_unclosed_consequence(ctx)}.{hint}")
+                      f"{_unclosed_consequence(ctx)}.{hint}", level=level)
 
 
 def _unclosed_consequence(ctx: CheckContext) -> str:
@@ -241,6 +245,9 @@ def _unclosed_consequence(ctx: CheckContext) -> str:
     `---` anywhere, or, without one, reads the whole file as the body."""
     profile = ctx.profile
     if profile.reads_unclosed_frontmatter_to_end:
+        if not read_as(ctx.document, profile).loaded_fields:
+            return (f"{profile.runtime} reads the rest of the file as the frontmatter, where the "
+                    "text after the fields is no YAML, so it drops the skill")
         return (f"{profile.runtime} reads the rest of the file as the frontmatter, so the skill "
                 "loads with no body (other runtimes do not load it)")
     if not profile.frontmatter_ends_at_first_dashes:

@@ -211,8 +211,11 @@ def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
     level = None
     if own is not None:
         consequence, level = own
-        if level is not None:  # Gemini CLI's line parser keeps the last value, others the first
+        if level is not None and ctx.profile.yaml_loader == "line-fallback":
+            # Gemini CLI's line parser keeps the last value, others the first
             consequence, level = f"{consequence}, with the last value", Severity.WARNING
+        elif level is not None:  # Codex ignores the key altogether (case cx-yaml-duplicate-key)
+            level = Severity.WARNING
     for first, later in capped(yaml.duplicates, _LIMIT):
         fixes = []
         removal = _entry_lines(ctx, later)

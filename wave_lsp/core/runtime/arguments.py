@@ -15,7 +15,14 @@
   placeholder with no word stays as written, a declared name with no word is empty;
   `$ARGUMENTS` is the raw string; a declared name (`arguments: [issue]`) becomes `$issue`;
   `\\$` before a placeholder keeps it literal. Substitution is one pass, so argument text is
-  never substituted again. The other runtimes that substitute use this pattern too.
+  never substituted again.
+- `opencode` (`argument_syntax = "last-takes-rest"`, OpenCode 1.18.33's command template, measured
+  by the differential harness: cases oc-args-indexed, oc-args-escape): words are OpenCode's
+  `argsRegex` matches (an `[Image N]`, a double- or single-quoted run, or a run without white
+  space or quotes), one quote trimmed at each end; every `$N` (no look-ahead, so `$1x` is `$1`
+  and `x`; no escape, so a backslash before it stays) is word N (1-based) or nothing past the last
+  word, the highest N written takes every word from N on (joined by spaces), and `$0` is
+  JavaScript's `undefined`; then `$ARGUMENTS` is the raw string.
 """
 
 from __future__ import annotations
@@ -53,7 +60,7 @@ def unescaped_placeholders(text: str, start: int = 0, end: int | None = None,
     `syntax` (a profile's `argument_syntax`), every match of `WAVE_PLACEHOLDER`: nothing escapes
     one."""
     stop = len(text) if end is None else end
-    if syntax == "plain":
+    if syntax in ("plain", "last-takes-rest"):
         yield from WAVE_PLACEHOLDER.finditer(text, start, stop)
         return
     for match in _UNESCAPED.finditer(text, start, stop):
@@ -68,7 +75,14 @@ def split_arguments(raw: str, profile: RuntimeProfile) -> list[str]:
         return _shell_words(raw)
     if profile.argument_words == "quoted-strict":
         return _wave_words(raw)
+    if profile.argument_words == "regex-quoted":
+        return [_QUOTE_ENDS.sub("", word) for word in _REGEX_WORD.findall(raw)]
     return _quoted_words(raw)
+
+
+#: OpenCode's `argsRegex` and `quoteTrimRegex` (session/prompt.ts)
+_REGEX_WORD = re.compile(r"""\[Image\s+\d+\]|"[^"]*"|'[^']*'|[^\s"']+""", re.I)
+_QUOTE_ENDS = re.compile(r"""^["']|["']$""")
 
 
 def _wave_words(raw: str) -> list[str]:
@@ -187,7 +201,7 @@ def _quoted_words(raw: str) -> list[str]:
 def declared_names(value: object, profile: RuntimeProfile | None = None) -> list[str]:
     """The argument names of an `arguments` value (a string split on white space, or a list),
     each a word; none under a profile that substitutes no names (Wave reads no `arguments`)."""
-    if profile is not None and profile.argument_syntax == "plain":
+    if profile is not None and profile.argument_syntax in ("plain", "last-takes-rest"):
         return []
     names = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
     return [name for name in names if isinstance(name, str) and re.fullmatch(r"[A-Za-z_]\w*", name)]
@@ -252,6 +266,8 @@ def fills_placeholder(text: str, words: Sequence[str], names: Sequence[str],
     placeholder is an out-of-range `$5`. Wave substitutes whenever it finds one."""
     if profile.argument_syntax == "plain":
         return WAVE_PLACEHOLDER.search(text) is not None
+    if profile.argument_syntax == "last-takes-rest":
+        return re.search(r"\$\d+", text) is not None or "$ARGUMENTS" in text
     for reference in argument_references(text, names, profile=profile):
         if reference.everything or reference.name is not None:
             return True
@@ -266,6 +282,8 @@ def substitute_arguments(text: str, raw: str, words: Sequence[str], names: Seque
     """`text` with every argument placeholder replaced (one pass; Wave's two, see the module)."""
     if profile.argument_syntax == "plain":
         return plain_substitution(text, raw, words, profile.argument_base)
+    if profile.argument_syntax == "last-takes-rest":
+        return last_takes_rest(text, raw, words)
     first = profile.argument_base
 
     def replace(match: re.Match[str]) -> str:
@@ -303,6 +321,23 @@ def plain_substitution(text: str, raw: str, words: Sequence[str], base: int = 1)
         value = words[position] if 0 <= position < len(words) else ""
         result = _js_replace_all(result, f"${number}", value)
     return result
+
+
+def last_takes_rest(text: str, raw: str, words: Sequence[str]) -> str:
+    """OpenCode's substitution (see the module): `$N` by a function, then `$ARGUMENTS` by
+    JavaScript's `replaceAll` (whose replacement reads `$$`, `$&`, … patterns)."""
+    last = max((int(n) for n in re.findall(r"\$(\d+)", text)), default=0)
+
+    def replace(match: re.Match[str]) -> str:
+        position = int(match.group(1))
+        index = position - 1
+        if index >= len(words):
+            return ""
+        if position == last:
+            return " ".join(words[index:]) if index >= 0 else " ".join(words[-1:])
+        return words[index] if index >= 0 else "undefined"
+
+    return _js_replace_all(re.sub(r"\$(\d+)", replace, text), "$ARGUMENTS", raw)
 
 
 def _js_replace_all(text: str, needle: str, replacement: str) -> str:

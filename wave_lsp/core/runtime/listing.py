@@ -186,20 +186,45 @@ def unlisted_without_description(values: FieldValues, location: SkillLocation,
             and not _when_to_use(values))
 
 
+def invocation_flags(values: FieldValues, profile: RuntimeProfile) -> tuple[bool, bool]:
+    """Whether the model and the user may invoke the skill: `disable-model-invocation` and
+    `user-invocable` count only where the runtime reads them (`RuntimeProfile.invocation_fields`:
+    Codex 0.171.0, OpenCode 1.18.33 and Gemini CLI 0.61.0 ignore both, cases cx-dmi-ignored,
+    gm-dmi-ignored; Cursor reads only the first), `user-invocable` is true only when absent or
+    `true` under `user_invocable_only_when_true` (Wave 469391bb)."""
+    fields, words = profile.invocation_fields, profile.reads_boolean_words
+    model = "disable-model-invocation" not in fields \
+        or not _flag(values.value("disable-model-invocation"), False, words)
+    user_value = values.value("user-invocable")
+    if "user-invocable" not in fields:
+        user = True
+    elif profile.user_invocable_only_when_true:
+        user = user_value is None or truthy(user_value) is True
+    else:
+        user = _flag(user_value, True, words)
+    return model, user
+
+
+#: the invocation fields the plain `listing_entry` honours
+_BOTH_FIELDS = frozenset({"disable-model-invocation", "user-invocable"})
+
+
 def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
                           profile: RuntimeProfile) -> ListingEntry:
-    """The skill's line exactly as `profile`'s runtime lists it (`wave_lsp.core.runtime.reads`:
-    the fields it loads, its description or the body's first line, its command name and label).
-    For a profile without those facts this is `listing_entry`."""
+    """The skill's entry exactly as `profile`'s runtime lists it (`wave_lsp.core.runtime.reads`:
+    the fields it loads, its description or the body's first line, its command name and label),
+    written in the profile's `listing_format`. For a profile without those facts this is
+    `listing_entry`."""
+    if profile.listing_format == "bullet":
+        return wave_listing_entry(document, location, profile)
     reading = read_as(document, profile)
     if reading.same_fields and not reading.described_from_body \
-            and not profile.labels_listing_with_name:
+            and not profile.labels_listing_with_name and profile.listing_format == "dash" \
+            and profile.invocation_fields >= _BOTH_FIELDS:
         return listing_entry(document, location)
     values = reading.values
     name = command_name(values, location, profile)
-    words = profile.reads_boolean_words
-    model = not _flag(values.value("disable-model-invocation"), False, words)
-    user = _flag(values.value("user-invocable"), True, words)
+    model, user = invocation_flags(values, profile)
     if not model:
         return ListingEntry(name, "", False, user)
     if reading.described_from_body and unlisted_without_description(values, location, profile):
@@ -209,6 +234,9 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
 
         if patterns := activating_patterns(values):  # listed once a matching file is touched
             return ListingEntry(name, "", True, user, activates_on=tuple(patterns))
+    if profile.listing_format != "dash":
+        return _formatted_entry(document, location, profile, name, reading.description or "",
+                                user)
     when_text = _when_to_use(values)
     shown = name
     if profile.labels_listing_with_name:
@@ -226,6 +254,77 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
         combined = combined[: LISTING_ENTRY_CAP - 1] + "…"
     text = f"- {shown}: {combined}" if combined else f"- {shown}"
     return ListingEntry(shown, text, True, user, truncated)
+
+
+def wave_listing_entry(document: SkillDocument, location: SkillLocation,
+                       profile: RuntimeProfile) -> ListingEntry:
+    """Wave's entry (`listing_format = "bullet"`, 469391bb's `skillTool.prompt`):
+    `• **name** (type): description`, the description as read (no `when_to_use`, no cap); the
+    type is "project" for a skill under a `.wave`, `.claude` or `.agents` skills folder, a
+    personal one included (Wave tests the path), else "personal" (a plugin's)."""
+    values = read_as(document, profile).values
+    name = skill_name(values, location)
+    model, user = invocation_flags(values, profile)
+    if not model:
+        return ListingEntry(name, "", False, user)
+    description = values.value("description")
+    text = description.strip() if isinstance(description, str) else ""
+    kind = "personal" if location.scope == "plugin" else "project"
+    return ListingEntry(name, f"• **{name}** ({kind}): {text}", True, user)
+
+
+def _formatted_entry(document: SkillDocument, location: SkillLocation, profile: RuntimeProfile,
+                     name: str, description: str, user: bool) -> ListingEntry:
+    """The entry of a runtime whose listing is not a dash line (`RuntimeProfile.listing_format`;
+    runtime-facts.md §9, §11): Codex's `- name: description (file: <SKILL.md>)`, its description
+    on one line (white space collapsed) and cut to `listing_description_cut` characters with
+    `...`; the `<skill>` element of an `<available_skills>` block (OpenCode's, Gemini CLI's and
+    Copilot CLI's, `_xml_element`). Under Gemini CLI's line parser the description is the one
+    that parser reads (`loaders.rescue`)."""
+    if profile.yaml_loader == "line-fallback":
+        from wave_lsp.core.runtime.loaders import rescue  # only for the line parser's runtime
+
+        rescued = rescue(profile, document)
+        if rescued is not None and rescued.loads:
+            description = rescued.description or ""
+    if not description and profile.commands_without_description:
+        return ListingEntry(name, "", True, user)  # a command, not listed (oc-no-description)
+    if profile.listing_format == "dash-with-file":
+        path = location.path.as_posix() if location.path is not None else ""
+        text = " ".join(description.split())
+        cut = profile.listing_description_cut
+        truncated = cut is not None and len(text) > cut
+        if cut is not None and truncated:
+            text = text[: cut - 3] + "..."
+        return ListingEntry(name, f"- {name}: {text} (file: {path})", True, user, truncated)
+    return ListingEntry(name, _xml_element(profile, name, description, location), True, user)
+
+
+def _xml_element(profile: RuntimeProfile, name: str, description: str,
+                 location: SkillLocation) -> str:
+    """The `<skill>` element: OpenCode 1.18.33 ("xml-escaped-path") writes name and description
+    as written (`<tags> & "quotes"`) and the SKILL.md's path XML-escaped (`&lt;built-in&gt;`);
+    Gemini CLI 0.61.0 ("xml-path") writes all three as written; both indent the children by four
+    spaces and the closing tag by two. Copilot CLI 1.0.102 ("xml-escaped-scope") escapes name and
+    description, quotes included, writes the scope (`project`, or `user` for a personal skill) as
+    `<location>` and indents by two."""
+    path = location.path.as_posix() if location.path is not None else ""
+    if profile.listing_format == "xml-escaped-scope":
+        where = "user" if location.scope == "personal" else "project"
+        return (f"<skill>\n  <name>{_xml(name, True)}</name>\n  <description>"
+                f"{_xml(description, True)}</description>\n  <location>{where}</location>\n"
+                "</skill>")
+    if profile.listing_format == "xml-escaped-path":
+        path = _xml(path)
+    return (f"<skill>\n    <name>{name}</name>\n    <description>{description}</description>\n"
+            f"    <location>{path}</location>\n  </skill>")
+
+
+def _xml(text: str, quotes: bool = False) -> str:
+    """XML escaping of an element's text (`quotes`: `"` and `'` too, as Copilot CLI 1.0.102 writes
+    them, `&quot;`, `&apos;`)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace('"', "&quot;").replace("'", "&apos;") if quotes else text
 
 
 #: what Claude Code shows as one space in a listing line (2.1.332: `Line one\nline two`,

@@ -14,7 +14,14 @@ Two loaders rescue some such files, and each does it in its own way:
   parse fails too, OpenCode shows an error and skips the skill. Either way a skill whose `name` and
   `description` are not both strings is skipped silently.
 
-`rescue` answers for one document and profile; a strict loader (Codex, skills-ref, Wave) and Claude
+- **Codex** (`yaml_loader = "serde-struct"`, measured on 0.171.0: tests/oracle/cases `cx-*`): a
+  value strict YAML rejects (an unquoted `: `, `[a] [b] text`, `{a: [1}`; not `**/*.ts`) is read
+  as text (`codex_repaired`), and the frontmatter is decoded into the fields
+  Codex reads (`name`, `description`, `metadata`), so any other key is ignored even when it is
+  written twice; a duplicated field it reads, or a `metadata` that is not a mapping, drops the
+  skill.
+
+`rescue` answers for one document and profile; a strict loader (skills-ref, Wave) and Claude
 Code's quoting retry (`yamltree`) have no rescue here. A duplicate key counts as a failure for these
 two loaders: js-yaml rejects it.
 """
@@ -62,7 +69,74 @@ def rescue(profile: RuntimeProfile, document: SkillDocument,
         return _line_fallback(profile, frontmatter)
     if profile.yaml_loader == "colon-retry" and failed:
         return _colon_retry(profile, frontmatter)
+    if profile.yaml_loader == "serde-struct" and failed:
+        return _serde_struct(profile, document)
     return None
+
+
+#: the top-level fields Codex decodes (its frontmatter struct); every other key is ignored
+CODEX_FIELDS = frozenset({"name", "description", "metadata"})
+#: a `key: value` line at any depth, the value not quoted and not a block scalar
+_CODEX_LINE = re.compile(r"^([ \t]*)([A-Za-z0-9_-]+):([ \t]+)([^\s\"'|>].*?)[ \t]*(\r?)$")
+
+
+def codex_repaired(frontmatter: str) -> str:
+    """The frontmatter as Codex 0.171.0 reads it after a YAML error (inferred from the harness's
+    cases cx-*: what it loads and what it drops): a line's value that does not parse on its own
+    and holds `: ` or starts a flow collection is quoted, at any depth; anything else (`**/*.ts`,
+    an unterminated quote) stays and still fails."""
+    lines = []
+    for line in frontmatter.split("\n"):
+        found = _CODEX_LINE.match(line)
+        value = found.group(4) if found else ""
+        if found and (": " in value or value.endswith(":") or value[:1] in "[{") \
+                and parse_frontmatter(f"k: {value}").problem is not None:
+            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+            line = (f'{found.group(1)}{found.group(2)}:{found.group(3)}"{escaped}"'
+                    f"{found.group(5)}")
+        lines.append(line)
+    return "\n".join(lines)
+
+
+@lru_cache(maxsize=64)
+def codex_reading(frontmatter: str) -> tuple[dict[str, object] | None, str]:
+    """Codex's decoded fields of a frontmatter strict YAML rejects (or with a duplicate key), or
+    None and why it drops the skill."""
+    parsed = parse_frontmatter(frontmatter)
+    if parsed.problem is not None:
+        parsed = parse_frontmatter(codex_repaired(frontmatter))
+    if parsed.problem is not None or parsed.mapping is None:
+        return None, "cannot read it even as text and skips the skill"
+    top = parsed.mapping
+    nodes = list(top.walk())
+    anchors = {node.anchor for node in nodes if node.kind != "alias" and node.anchor_span}
+    if any(node.kind == "alias" and node.anchor not in anchors for node in nodes):
+        return None, ("reads an alias to an anchor that does not exist (`*…` unquoted) as an "
+                      "error and skips the skill")
+    read = [later.text for _, later in parsed.duplicates
+            if any(key is later for key, _ in top.pairs) and later.text in CODEX_FIELDS]
+    if read:
+        return None, (f"decodes `{read[0]}` into its own field and rejects a duplicated one, "
+                      "so it skips the skill")
+    values = {key.text: value for key, value in top.pairs if key.kind == "scalar"}
+    metadata = values.get("metadata")
+    if metadata is not None and metadata.kind != "mapping":
+        return None, "reads the value as text, but `metadata` must be a mapping, so it skips the skill"
+    return {key: node.value() for key, node in values.items()}, ""
+
+
+def _serde_struct(profile: RuntimeProfile, document: SkillDocument) -> Rescue:
+    """Codex's reading of a frontmatter strict YAML rejects or with a duplicate key."""
+    yaml = document.yaml
+    assert yaml is not None and document.source.frontmatter is not None
+    runtime = profile.runtime
+    values, why = codex_reading(document.source.frontmatter)
+    if values is None:
+        return Rescue(False, f"{runtime} {why}")
+    how = (f"{runtime} ignores every key but `name`, `description` and `metadata`, so it loads "
+           "the skill" if yaml.problem is None else
+           f"{runtime} reads the value as text and loads the skill")
+    return Rescue(True, how)
 
 
 _NAME_LINE = re.compile(r"^\s*name:\s*(.*)$")
@@ -154,3 +228,21 @@ def _colon_retry(profile: RuntimeProfile, frontmatter: str) -> Rescue:
 
 def _cut(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def unclosed_values(profile: RuntimeProfile, rest: str) -> dict[str, object] | None:
+    """The fields a runtime that reads an unclosed frontmatter to the end of the file
+    (`reads_unclosed_frontmatter_to_end`, gray-matter) loads from `rest` (the text after the
+    opener), or None when that text is no YAML mapping even after its rescue: OpenCode 1.18.33
+    loads `name`/`description` lines with nothing after them and drops a skill whose body text
+    follows (tests/oracle/cases/oc-unclosed-frontmatter)."""
+    parsed = parse_frontmatter(rest)
+    if (parsed.problem is not None or parsed.duplicates) and profile.yaml_loader == "colon-retry":
+        rewritten = colon_sanitized(rest)
+        if rewritten == re.sub(r"\r?\n", "\n", rest):
+            return None
+        parsed = parse_frontmatter(rewritten)
+    if parsed.problem is not None or parsed.duplicates or parsed.mapping is None:
+        return None
+    values = parsed.mapping.value()
+    return values if isinstance(values, dict) else None

@@ -73,6 +73,10 @@ from wave_lsp.core.runtime.substitute import PREVIEW_SESSION_ID, VariableValues,
 from wave_lsp.core.runtime.toolrules import entries
 from wave_lsp.core.workspace.location import SkillLocation
 
+#: what JavaScript's `String.prototype.trim` removes (white space and line terminators)
+JS_TRIM = ("\t\n\v\f\r \u00a0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B))
+           + "\u2028\u2029\u202f\u205f\u3000\ufeff")
+
 MODES = ("dry-run", "execute")
 #: where `${WAVE_ARGUMENTS_FILE}` points in a dry-run (no file is created)
 DRY_RUN_ARGUMENTS = Path(tempfile.gettempdir()) / "wave-lsp-invocation" / "arguments"
@@ -582,15 +586,26 @@ def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
                       for part in searched)
     file_variable = profile.arguments_file_variable
     uses_file = file_variable is not None and "${" + file_variable + "}" in document.text[start:end]
+    appended = ""
     if raw_arguments and not placeholder and not uses_file and profile.substitutes_arguments:
-        text += profile.arguments_appended_after + raw_arguments
+        appended = profile.arguments_appended_after + raw_arguments
+    if profile.base_directory_line != "after":
+        text, appended = text + appended, ""
     skill_dir = result.location.skill_dir
+    if profile.invocation_wrapper is not None and result.location.path is not None:
+        # Codex 0.171.0's `<skill>` message around the whole file (case cx-dmi-ignored)
+        name = command_name(document, result.location, profile)
+        return profile.invocation_wrapper.format(name=name, text=text,
+                                                 path=result.location.path.as_posix())
     if skill_dir is None or profile.base_directory_line == "none":
         return text
-    if profile.base_directory_line == "after":  # OpenCode's command template
-        return (f"{text}\n\nBase directory for this skill: {skill_dir.as_posix()}\nRelative "
+    if profile.base_directory_line == "after":
+        # OpenCode's command template; the arguments after it, then the whole trimmed (1.18.33,
+        # cases oc-args-appended, oc-body-newline)
+        text = (f"{text}\n\nBase directory for this skill: {skill_dir.as_posix()}\nRelative "
                 "paths in this skill (e.g., scripts/, references/) are relative to this base "
-                "directory.")
+                f"directory.{appended}")
+        return text.strip(JS_TRIM) if profile.trims_rendered_text else text
     return f"Base directory for this skill: {skill_dir.as_posix()}\n\n" + text
 
 

@@ -43,7 +43,23 @@ ProfileKind = Literal["runtime", "validator", "aggregate"]
 #: with `:` of non-hyphenated keys as block scalars and retries once, and otherwise drops the
 #: skill; "line-fallback" (Gemini CLI) reads `name:` and `description:` lines by regex when the
 #: YAML fails; "error-collecting" (VS Code) keeps whatever attributes its parser recovers
-YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", "error-collecting"]
+#: "serde-struct" (Codex 0.171.0): values a strict parse rejects are read as text
+#: (`loaders.codex_repaired`), and the frontmatter is decoded into the few fields it reads, so any other key,
+#: even a duplicated one, is ignored, while a duplicated `name`/`description`/`metadata` or a
+#: `metadata` that is not a mapping drops the skill
+YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", "error-collecting",
+                     "serde-struct"]
+#: how the model's listing writes one skill (`listing.runtime_listing_entry` dispatches on it):
+#: "dash" (`- name: description`, Claude Code's); "bullet" (Wave 469391bb: `• **name** (type):
+#: description` in the `Skill` function's description, the description as read, no
+#: `when_to_use`, no cap, runtime-facts.md §8); "dash-with-file" (Codex 0.171.0: `- name:
+#: description (file: <SKILL.md>)`, the description on one line); "xml-escaped-path" (OpenCode
+#: 1.18.33: a `<skill>` element of `<available_skills>`, name and description as written, the
+#: SKILL.md's path XML-escaped as `<location>`); "xml-path" (Gemini CLI 0.61.0: the same, the path
+#: as written); "xml-escaped-scope" (Copilot CLI 1.0.102: `<skill>` with XML-escaped name and
+#: description and the scope, `project` or `user`, as `<location>`; runtime-facts.md §11)
+ListingFormat = Literal["dash", "bullet", "dash-with-file", "xml-escaped-path", "xml-path",
+                        "xml-escaped-scope"]
 #: which skill wins two of the same name: "rank" (the root of highest precedence, then the first
 #: in name order), "both" (both load and a plain mention selects neither: Codex)
 Collision = Literal["rank", "both"]
@@ -106,7 +122,7 @@ class RuntimeProfile:
     #: "quoted-strict": Wave's quote-aware words (`arguments._wave_words`: `\` escapes only inside
     #: quotes); "shell": shell-quote words, operators dropped (Claude Code); "quoted": quote-aware
     #: words, `\` escaping anywhere
-    argument_words: Literal["quoted", "shell", "quoted-strict"]
+    argument_words: Literal["quoted", "shell", "quoted-strict", "regex-quoted"]
     #: an indexed placeholder with no argument stays as written (else it becomes empty)
     keeps_missing_indexed_argument: bool
     #: what separates the body from arguments appended when the body has no placeholder
@@ -187,6 +203,8 @@ class RuntimeProfile:
     #: a skill without a description is described by its body's first non-blank line (a heading's
     #: `#`s removed, cut at 100 characters); this text when the body has none
     body_description_default: str | None = None
+    #: that first line is the first one that is not a Markdown heading (Copilot CLI)
+    body_description_skips_headings: bool = False
     #: the listing names a skill by its command (folder) name, with a valid different frontmatter
     #: `name` as a label, `- folder (name): …`; `/name` then works as well as `/folder`
     labels_listing_with_name: bool = False
@@ -201,20 +219,25 @@ class RuntimeProfile:
     #: each run of control characters (C0, including newlines and tabs, DEL and C1) in a listing
     #: line's description is shown as one space
     listing_controls_as_spaces: bool = False
+    #: `user-invocable` is true only when absent or `true`/`"true"`: any other value (`no`,
+    #: `yes`, an empty value) makes the skill model-only (Wave 469391bb's `skillParser`)
+    user_invocable_only_when_true: bool = False
     #: inline injections inside a single-backtick code span are left as written
     skips_injections_in_code_spans: bool = False
     #: a command's output loses its leading blank lines and trailing white space (the Bash tool's
     #: result); empty output becomes `empty_command_output` (`{tool}`: the shell tool)
     trims_command_output: bool = False
     empty_command_output: str | None = None
-    #: the Claude Code version each fact above was last verified against, by field name
-    #: (docs/design/runtime-facts.md §3: facts not named hold from 2.1.88's source)
+    #: the runtime version each fact was last verified against, by field name (Claude Code:
+    #: docs/design/runtime-facts.md §3, facts not named hold from 2.1.88's source; the others
+    #: §9, verified by the differential harness)
     fact_versions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     # -- facts of the runtimes beyond Wave and Claude Code (docs/design/runtime-facts.md §9) ------
-    #: where the facts come from: "code" (the runtime's source, with a commit) or "docs" (its
-    #: documentation only: messages say so, `evidence_note`)
-    evidence: Literal["code", "docs", "spec"] = "code"
+    #: where the facts come from: "code" (the runtime's source, with a commit), "docs" (its
+    #: documentation only: messages say so, `evidence_note`) or "harness" (a closed-source
+    #: runtime measured by the differential harness, `tests/oracle`)
+    evidence: Literal["code", "docs", "spec", "harness"] = "code"
     #: the personal skills roots under the home directory, highest precedence first (None: the
     #: project roots' folders)
     personal_roots: tuple[str, ...] | None = None
@@ -237,6 +260,9 @@ class RuntimeProfile:
     #: folder) and key that replace them (Codex: `project_root_markers` in `~/.codex/config.toml`)
     project_markers: tuple[str, ...] = (".git",)
     project_markers_setting: tuple[str, str] | None = None
+    #: a folder holding a SKILL.md is one skill and the scan goes no deeper: a SKILL.md directly
+    #: in a skills root makes the whole root one skill and hides the folders in it (Copilot CLI)
+    scan_stops_at_skill: bool = False
     #: folders below a skills root a scan never enters (besides names starting with a dot)
     scan_skipped_folders: frozenset[str] = frozenset({"node_modules", ".git", ".hg", ".svn"})
     #: the roots whose scan enters folders named with a leading dot (OpenCode globs its
@@ -289,12 +315,20 @@ class RuntimeProfile:
     #: where the rendered prompt names the skill's folder: "before" the body (`Base directory
     #: for this skill: …`, Wave and Claude Code), "after" it (OpenCode), or "none"
     base_directory_line: Literal["before", "after", "none"] = "before"
+    #: a skill without a `description` still loads as a command, left out of the model's
+    #: listing (OpenCode 1.18.33, case oc-no-description); else it is dropped
+    commands_without_description: bool = False
     #: `$ARGUMENTS` and `$N` in the body are substituted (else they reach the model literally)
     substitutes_arguments: bool = True
     #: which placeholders and how (`arguments.py`): "escapable" (Claude Code's: `\$` escapes,
     #: names, `$ARGUMENTS[N]`, look-aheads, one pass) or "plain" (Wave's: `$ARGUMENTS` and `$N`
-    #: as plain text, two passes, whenever the body has one, with or without arguments)
-    argument_syntax: Literal["escapable", "plain"] = "escapable"
+    #: as plain text, two passes, whenever the body has one, with or without arguments) or
+    #: "last-takes-rest" (OpenCode's: `$N` with no look-ahead and no escape, the highest takes
+    #: the remaining words, `$0` is `undefined`)
+    argument_syntax: Literal["escapable", "plain", "last-takes-rest"] = "escapable"
+    #: the whole rendered text is trimmed of white space at both ends, after the arguments and
+    #: the base-directory lines are added (OpenCode: the body keeps its trailing newline)
+    trims_rendered_text: bool = False
     #: where arguments go when the body has none of its placeholders, in words
     arguments_delivery: str = ""
     #: `` !`cmd` `` injections run before the model sees the body
@@ -313,6 +347,13 @@ class RuntimeProfile:
     manual_only_switch: str = "`disable-model-invocation: true`"
     #: characters of the model-visible listing (None: no budget found)
     listing_budget_chars: int | None = 8000
+    #: how a listing entry is written (`ListingFormat`), and the characters a description keeps
+    #: in it (None: the whole; a longer one keeps the first `cut - 3` and `...`: Codex)
+    listing_format: ListingFormat = "dash"
+    listing_description_cut: int | None = None
+    #: the text an invocation gives the model around the rendered skill (`{name}`, `{path}`: the
+    #: SKILL.md, `{text}`); None: the rendered text as it is
+    invocation_wrapper: str | None = None
     #: skills of Claude Code plugins (`.claude-plugin/plugin.json`, `<plugin>/skills/`) load
     loads_claude_plugins: bool = True
     #: the skills roots named after this runtime (`.claude/skills`, `~/.copilot/skills`): with no
@@ -392,6 +433,10 @@ WAVE = RuntimeProfile(
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
     command_timeout_seconds=30.0, permission_model="wave",
     evidence="spec", description_limit=None, own_roots=(".wave/skills",),
+    # the harness's Wave runs (tests/oracle, runtime-facts.md §8): fm-basic, invoke-user-invocable-no
+    listing_format="bullet", user_invocable_only_when_true=True,
+    fact_versions=MappingProxyType({"listing_format": "wave 469391bb",
+                                    "user_invocable_only_when_true": "wave 469391bb"}),
 )
 
 CLAUDE_CODE = RuntimeProfile(
@@ -499,6 +544,14 @@ CODEX = replace(
     manual_only_switch="`policy: allow_implicit_invocation: false` in `agents/openai.yaml`",
     listing_budget_chars=8000, other_fields="ignored (only `name`, `description` and "
                                             "`metadata.short-description` are read)",
+    # Codex 0.171.0, the differential harness (tests/oracle/cases cx-*; runtime-facts.md §9)
+    yaml_loader="serde-struct",
+    listing_format="dash-with-file", listing_description_cut=1024,
+    invocation_wrapper="<skill>\n<name>{name}</name>\n<path>{path}</path>\n{text}\n</skill>",
+    fact_versions=MappingProxyType({
+        "yaml_loader": "0.171.0", "listing_format": "0.171.0",
+        "listing_description_cut": "0.171.0", "invocation_wrapper": "0.171.0",
+        "collision": "0.171.0", "invocation_fields": "0.171.0"}),
 )
 
 COPILOT = replace(
@@ -569,7 +622,17 @@ OPENCODE = replace(
                ".config/opencode/skill"),
     name_source="name", name_limit=None, description_limit=None, over_limit="none",
     argument_base=1, arguments_appended_after="\n\n", splices_arguments_into_commands=True,
-    arguments_delivery="appended after a blank line", substitutes_arguments=True,
+    arguments_delivery="appended after a blank line, after the base-directory lines",
+    substitutes_arguments=True,
+    # OpenCode 1.18.33, the differential harness (tests/oracle/cases oc-*; runtime-facts.md §9)
+    argument_syntax="last-takes-rest", argument_words="regex-quoted", trims_body=False,
+    trims_rendered_text=True, listing_format="xml-escaped-path", scan_skipped_folders=frozenset(),
+    commands_without_description=True,
+    fact_versions=MappingProxyType({
+        "commands_without_description": "1.18.33",
+        "argument_syntax": "1.18.33", "argument_words": "1.18.33", "trims_body": "1.18.33",
+        "trims_rendered_text": "1.18.33", "listing_format": "1.18.33",
+        "scan_skipped_folders": "1.18.33", "invocation_fields": "1.18.33"}),
     runs_injections=True, injections_permission_checked=False, injection_needs_lookbehind=False,
     runs_injection_blocks=False,
     injections_run_when="when the user types `/<name>` (not when the model loads the skill)",
@@ -593,9 +656,39 @@ GEMINI_CLI = replace(
     name_source="name",
     name_limit=None, description_limit=None, over_limit="none",
     name_replaced_chars=':\\/<>*?"|',
+    listing_format="xml-path",  # runtime-facts.md §11 (harness: Gemini CLI 0.61.0)
     arguments_delivery="a separate follow-up prompt",
     manual_only_switch="none (only `skills.disabled`, which removes the skill)",
     other_fields="ignored (only `name` and `description` are read)",
+)
+
+#: GitHub Copilot CLI (not Copilot in VS Code, the `copilot` target): closed source, so every
+#: fact is measured by the differential harness (docs/design/runtime-facts.md §11, the cases
+#: `tests/oracle/cases/cp-*`); it reads skills and renders arguments as Claude Code does, but reads
+#: YAML strictly and has no injections
+COPILOT_CLI = replace(
+    _PLAIN, name="copilot-cli", runtime="Copilot CLI", reader_name="Copilot CLI",
+    catalog_column="copilot-cli", evidence="harness",
+    skills_roots=(".claude/skills", ".agents/skills", ".github/skills"),
+    personal_roots=(".copilot/skills", ".agents/skills"),
+    min_scan_depth=0, max_scan_depth=None, scan_stops_at_skill=True,
+    walked_roots=(".claude/skills", ".agents/skills", ".github/skills"), walk_to="to-worktree",
+    project_roots_rule="`.github/skills`, `.agents/skills` and `.claude/skills` of every folder "
+                       "from the working folder up to the git root; personal `~/.copilot/skills` "
+                       "and `~/.agents/skills` (not `~/.claude/skills`)",
+    precedence="project > personal, and `.github/skills` > `.agents/skills` > `.claude/skills` "
+               "within each",
+    settings_folder=".copilot", own_roots=(), yaml_loader="strict",
+    name_source="name-or-folder", name_limit=None, description_limit=None, over_limit="none",
+    body_description_default="", body_description_skips_headings=True,
+    listing_format="xml-escaped-scope",
+    substitutes_arguments=True, argument_base=0, argument_words="shell",
+    argument_syntax="escapable", keeps_missing_indexed_argument=True,
+    arguments_appended_after="\n\nARGUMENTS: ", base_directory_line="before", trims_body=False,
+    arguments_delivery="substituted as Claude Code does, else appended as `ARGUMENTS: …`",
+    invocation_fields=frozenset({"disable-model-invocation", "user-invocable"}),
+    manual_only_switch="`disable-model-invocation: true`",
+    other_fields="ignored",
 )
 
 PORTABLE = RuntimeProfile(
@@ -614,12 +707,14 @@ PORTABLE = RuntimeProfile(
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
     command_timeout_seconds=30.0,
     name_source="name", name_must_match_folder=True,
-    members=(WAVE, CLAUDE_CODE, AGENTSKILLS, CODEX, COPILOT, CURSOR, OPENCODE, GEMINI_CLI),
+    members=(WAVE, CLAUDE_CODE, AGENTSKILLS, CODEX, COPILOT, CURSOR, OPENCODE, GEMINI_CLI,
+             COPILOT_CLI),
 )
 
 #: every built-in profile by target name, in catalog column order
 PROFILES = MappingProxyType({p.name: p for p in (WAVE, CLAUDE_CODE, AGENTSKILLS, PORTABLE, CODEX,
-                                                 COPILOT, CURSOR, OPENCODE, GEMINI_CLI)})
+                                                 COPILOT, CURSOR, OPENCODE, GEMINI_CLI,
+                                                 COPILOT_CLI)})
 ALL_SKILLS_ROOTS = tuple(dict.fromkeys(root for p in PROFILES.values() for root in p.skills_roots))
 #: every personal skills root (under the home directory) any runtime scans
 ALL_PERSONAL_ROOTS = tuple(dict.fromkeys(root for p in PROFILES.values()

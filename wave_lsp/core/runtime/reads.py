@@ -13,6 +13,9 @@ of it, asked of the profile:
   still load a frontmatter that strict YAML rejects; under none of them the fields are empty.
 - `body_description_default`: a skill without a description is described by its body's first
   non-blank line.
+- `reads_unclosed_frontmatter_to_end` (OpenCode): an unclosed frontmatter is the rest of the file,
+  and no body; `yaml_loader = "serde-struct"` (Codex): a frontmatter strict YAML rejects is read
+  by `loaders.codex_reading` (runtime-facts.md §9.10).
 
 A profile without these facts reads the document as it is parsed (`same_fields`).
 """
@@ -26,6 +29,7 @@ from typing import Any
 from wave_lsp.core.parsing.document import FieldValues, FrontmatterValues, SkillDocument
 from wave_lsp.core.parsing.injections import JS_SPACE
 from wave_lsp.core.parsing.yamltree import YamlDocument, parse_frontmatter
+from wave_lsp.core.runtime.loaders import codex_reading, unclosed_values
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: Claude Code's `FRONTMATTER_REGEX` (JavaScript's `\s`)
@@ -54,6 +58,14 @@ class RuntimeReading:
 
 def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     """`document` as `profile`'s runtime reads it."""
+    yaml = document.yaml
+    source = document.source
+    if profile.reads_unclosed_frontmatter_to_end and source.opener is not None \
+            and source.closer is None:
+        return _read_to_end(document, profile)
+    if profile.yaml_loader == "serde-struct" and yaml is not None \
+            and (yaml.problem is not None or yaml.duplicates):
+        return _codex_read(document, profile)
     if not profile.frontmatter_ends_at_first_dashes:
         return _described(document, profile, document, document.body_offset,
                           document.yaml is not None, True)
@@ -72,6 +84,29 @@ def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     if values is None:
         return _described(document, profile, _EMPTY, match.end(), False, False)
     return _described(document, profile, document if same else values, match.end(), True, same)
+
+
+def _read_to_end(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
+    """An unclosed frontmatter read to the end of the file: its fields, and no body."""
+    opener = document.source.opener
+    assert opener is not None
+    start = document.lines.line_start(opener.line + 1) if opener.line + 1 < \
+        document.lines.line_count else len(document.text)
+    values = unclosed_values(profile, document.text[start:])
+    end = len(document.text)
+    if values is None:
+        return _described(document, profile, _EMPTY, end, False, False)
+    names = frozenset(key for key in values if isinstance(key, str))
+    return _described(document, profile, FrontmatterValues(values, names), end, True, False)
+
+
+def _codex_read(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
+    """Codex's fields of a frontmatter strict YAML rejects (`loaders.codex_reading`)."""
+    values, _ = codex_reading(document.source.frontmatter or "")
+    if values is None:
+        return _described(document, profile, _EMPTY, document.body_offset, False, False)
+    return _described(document, profile, FrontmatterValues(values, frozenset(values)),
+                      document.body_offset, True, False)
 
 
 def _loaded_values(yaml: YamlDocument, profile: RuntimeProfile) -> FieldValues | None:
@@ -94,7 +129,8 @@ def _described(document: SkillDocument, profile: RuntimeProfile, values: FieldVa
         return RuntimeReading(values, body_offset, loaded, same, description)
     return RuntimeReading(values, body_offset, loaded, same,
                           body_description(document.text[body_offset:],
-                                           profile.body_description_default), True)
+                                           profile.body_description_default,
+                                           profile.body_description_skips_headings), True)
 
 
 def coerce_description(value: Any) -> str | None:
@@ -111,11 +147,15 @@ def coerce_description(value: Any) -> str | None:
     return None
 
 
-def body_description(body: str, default: str) -> str:
+def body_description(body: str, default: str, skip_headings: bool = False) -> str:
     """`extractDescriptionFromMarkdown`: the first non-blank line, trimmed, a heading's `#`s
-    removed, cut to 97 characters and `...` when longer than 100; `default` when there is none."""
+    removed, cut to 97 characters and `...` when longer than 100; `default` when there is none.
+    `skip_headings`: the first line that is not a heading (Copilot CLI 1.0.102, runtime-facts.md
+    §11; whether it cuts long lines the same way was not measured)."""
     for line in body.split("\n"):
         trimmed = line.strip()
+        if trimmed and skip_headings and _HEADING_MARKER.match(trimmed):
+            continue
         if trimmed:
             text = _HEADING_MARKER.sub("", trimmed, count=1)
             if len(text) > BODY_DESCRIPTION_CHARS:

@@ -88,19 +88,23 @@ def project_markers(profile: RuntimeProfile, home: Path | None, personal: bool) 
 def walk_folders(profile: RuntimeProfile, working: Path, home: Path | None,
                  personal: bool = True) -> list[Path]:
     """The folders of the profile's walk, the working folder first (just it for a profile that
-    does not walk)."""
+    does not walk). Without a project root, a walk to the project root is the working folder
+    only (Codex), while a walk to the worktree goes on to the file system's root (OpenCode
+    1.18.33, whose worktree outside git is `/`: case oc-walk-no-git); the home folder, whose
+    roots are the personal ones, ends either."""
     if not profile.walk_to:
         return [working]
     markers = (project_markers(profile, home, personal) if profile.walk_to == "to-project-root"
                else (".git",))
+    unrooted = [working] if profile.walk_to == "to-project-root" else None
     chain: list[Path] = []
     for folder in [working, *working.parents]:
         if home is not None and folder == home and chain:
-            return [working]  # the walk met the home folder before a project root
+            return unrooted or chain  # the walk met the home folder before a project root
         chain.append(folder)
         if any(os.path.lexists(folder / marker) for marker in markers):
             return chain
-    return [working]
+    return unrooted or chain
 
 
 # -- workspace trust --------------------------------------------------------------------------------

@@ -64,11 +64,14 @@ class Root:
     skipped: frozenset[str] = frozenset({"node_modules", ".git", ".hg", ".svn"})
     max_folders: int | None = None
     skips_dot_folders: bool = True  #: a deep scan does not enter `.name` folders
+    #: a folder holding a SKILL.md is not entered further (`RuntimeProfile.scan_stops_at_skill`)
+    stops_at_skill: bool = False
 
     @property
     def deep(self) -> bool:
         """The root is scanned otherwise than one folder down (`_deep_entries`)."""
-        return (self.min_depth, self.max_depth) != (1, 1) or self.max_folders is not None
+        return (self.min_depth, self.max_depth) != (1, 1) or self.max_folders is not None \
+            or self.stops_at_skill
 
 
 Entry = tuple[Path, str, os.stat_result]
@@ -163,7 +166,7 @@ def scanned_root(profile: RuntimeProfile, path: Path, scope: str, label: str,
     dots = f"{path.parent.name}/{path.name}" not in profile.dot_scanned_roots
     return Root(path, scope, label, min_depth=low, max_depth=high,
                 skipped=profile.scan_skipped_folders, max_folders=profile.max_scan_folders,
-                skips_dot_folders=dots)
+                skips_dot_folders=dots, stops_at_skill=profile.scan_stops_at_skill)
 
 
 def _walk_in_precedence(profile: RuntimeProfile, project: Path | None, home: Path | None,
@@ -319,6 +322,8 @@ class BreadthFirst:
 
     def _children(self, folder: Path, entered: set[str]) -> list[Path]:
         root = self.root
+        if root.stops_at_skill and (folder / SKILL_FILE).is_file():
+            return []  # the folder is one skill: Copilot CLI looks no deeper
         try:
             children = sorted(os.scandir(folder), key=lambda entry: entry.name)
         except OSError:
