@@ -195,7 +195,8 @@ class _Session:
             argv = [str(self.binary), "--disable-client-telemetry", "--allow-all-tools"]
             typed = type_line(self.namespace.wrap(argv), env, str(self.cwd),
                               common.ready_or_settled(ui_ready, READY_TEXT), line,
-                              lambda: bool(run.requests), settle=3.0, done_timeout=30.0)
+                              lambda: bool(run.requests), settle=3.0, done_timeout=30.0,
+                              answered_on_screen=lambda screen: bool(_UNKNOWN.search(screen)))
         finally:
             shutil.rmtree(home, ignore_errors=True)
         if not typed.ready:

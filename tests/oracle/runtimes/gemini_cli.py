@@ -187,13 +187,18 @@ class _Session:
                               self._environment(home, run_id, "xterm-256color"), str(self.cwd),
                               common.ready_or_settled(ui_ready, READY_TEXT), line,
                               lambda: bool(run.requests), settle=3.0,
-                              done_timeout=20.0)
+                              done_timeout=20.0, answered_on_screen=_refused_on_screen)
         finally:
             shutil.rmtree(home, ignore_errors=True)
         if not typed.ready:
             self.notes.append(f"the interactive UI never showed {READY_TEXT!r}: "
                               f"{typed.screen[-300:]!r}")
         return _tilde(list(run.requests), home), typed.screen
+
+
+def _refused_on_screen(screen: str) -> bool:
+    """The typed line was refused on screen (an unknown command): no request will follow."""
+    return re.search(r"unknown command|not found", screen, re.I) is not None
 
 
 def _tilde(requests: list[dict[str, Any]], home: Path) -> list[dict[str, Any]]:

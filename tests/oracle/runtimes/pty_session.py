@@ -78,11 +78,15 @@ def type_line(argv: list[str], env: dict[str, str], cwd: str,
               ready_text: str | Callable[[str], bool], line: str,
               done: Callable[[], bool], *, ready_timeout: float = 60.0, settle: float = 2.0,
               done_timeout: float = 60.0,
-              answer: Callable[[str], bytes | None] | None = None) -> Typed:
+              answer: Callable[[str], bytes | None] | None = None,
+              answered_on_screen: Callable[[str], bool] | None = None) -> Typed:
     """Run `argv` on a pseudo-terminal and type `line` into it (see the module docstring).
     `answer(screen)` may return bytes to write while waiting for the ready text (a prompt to
     dismiss, such as a trust question), or None. `ready_text` is a text the screen shows when the
-    UI is ready, or a test of the whole screen."""
+    UI is ready, or a test of the whole screen. `answered_on_screen(text)` ends the wait early
+    when what the screen shows after the line was typed is already the answer (an unknown
+    command is refused on screen and never reaches the model, so `done` alone would wait the
+    whole `done_timeout`)."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the program, in its own session (pty.fork made it the leader)
         try:
@@ -112,7 +116,13 @@ def type_line(argv: list[str], env: dict[str, str], cwd: str,
             _wait_for(fd, output, lambda: False, 0.5)
             os.write(fd, b"\r")
             typed = True
-            finished = _wait_for(fd, output, done, done_timeout)
+            start = len(output)
+
+            def answered() -> bool:
+                return done() or (answered_on_screen is not None and answered_on_screen(
+                    screen_text(bytes(output[start:]))))
+
+            finished = _wait_for(fd, output, answered, done_timeout)
             _wait_for(fd, output, lambda: False, 0.3)
     except OSError:
         pass
