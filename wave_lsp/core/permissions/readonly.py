@@ -678,8 +678,13 @@ def _find(words: Sequence[str], cwd: Path | None) -> str | None:
 
 
 def _program(words: Sequence[str]) -> tuple[str, CommandSpec | None, int]:
-    """The allow-list entry for the command and how many words name it (`git config --get`)."""
-    table = commands()
+    return program_entry(words, commands())
+
+
+def program_entry(words: Sequence[str], table: Mapping[str, CommandSpec]
+                  ) -> tuple[str, CommandSpec | None, int]:
+    """The entry of `table` (an allow-list) for the command and how many words name it
+    (`git config --get`)."""
     if words[0] == "git":
         for width in (3, 2):
             name = " ".join(words[:width])

@@ -29,6 +29,7 @@ from wave_lsp.core.permissions.readonly import (
     _read_arguments,
     commands,
     has_brace_list,
+    program_entry,
 )
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
@@ -150,14 +151,7 @@ def runtime_glob(program: str, pattern: str, directories: Sequence[Path]) -> Rea
 
 
 def _program(words: Sequence[str]) -> tuple[str, CommandSpec | None, int]:
-    table = runtime_commands()
-    if words[0] == "git":
-        for width in (3, 2):
-            name = " ".join(words[:width])
-            if len(words) >= width and name in table:
-                return name, table[name], width
-        return " ".join(words[:2]), None, 2
-    return words[0], table.get(words[0]), 1
+    return program_entry(words, runtime_commands())
 
 
 def _find(words: Sequence[str], directories: Sequence[Path]) -> ReadOnly:
