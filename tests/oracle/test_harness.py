@@ -111,3 +111,18 @@ def test_probe_areas_and_counts() -> None:
     assert any(probe.plugin_dirs for probe in probes)
     assert any(probe.source is not None and (probe.source / "home" / ".claude" / "skills").is_dir()
                for probe in probes)
+
+
+def test_the_ci_subset_names_shared_cases_that_exist() -> None:
+    """.ci/run's subset (tests/oracle/ci_subset.toml) names real shared cases, and the subset
+    keeps every runtime's own cases."""
+    import tomllib
+
+    from tests.oracle.differential import cases
+    from tests.oracle.test_differential import _in_subset
+
+    names = {case.name for case in cases()}
+    chosen = tomllib.loads((Path(__file__).parent / "ci_subset.toml").read_text("utf-8"))
+    assert set(chosen["shared"]) <= names
+    assert _in_subset("cx-dmi-ignored", "ci") and _in_subset("fm-basic", "ci")
+    assert not _in_subset("fm-block-scalar", "ci") and _in_subset("fm-block-scalar", None)
