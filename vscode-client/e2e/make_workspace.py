@@ -5,6 +5,8 @@ import sys
 from pathlib import Path
 
 SKILLS = {
+    # SK123 needs a command Wave refuses: `gh pr list` (Wave's own default rules allow `git
+    # branch …`, so the wave target's prediction runs it: docs/design/runtime-facts.md §8.12)
     "broken": (
         "---\n"
         "name: broken\n"
@@ -12,7 +14,7 @@ SKILLS = {
         "user-invocable: yes\n"
         "name: broken\n"
         "---\n"
-        "Current branch: !`git branch --show-current`\n"
+        "Open pull requests: !`gh pr list`\n"
     ),
     # the same problems, in the one folder the test's user settings map to VS Code's own `skill`
     # language (files.associations): VS Code's checks run there, and only there
@@ -23,7 +25,7 @@ SKILLS = {
         "user-invocable: yes\n"
         "name: control\n"
         "---\n"
-        "Current branch: !`git branch --show-current`\n"
+        "Open pull requests: !`gh pr list`\n"
     ),
     "good": (
         "---\n"
