@@ -64,11 +64,15 @@ MODE_FACT = "runtime-facts §3.8 permission modes (probes inj-mode-*)"
 SETTINGS_FACT = "runtime-facts §3.8 rule sources"
 EXPANSION_FACT = "runtime-facts §3.10 (probes inj-expansion-*: `echo $HOME` runs)"
 UNCHECKED_FACT = "runtime-facts §9.7 (injections run with no permission check)"
+NESTED_FACT = ("runtime-facts §3.10 (probes inj-substitution, inj-substitution-git: a command "
+               "substitution is refused)")
 #: every fact a prediction may cite: a refusal or cannot-tell that names none is a defect
 FACTS = frozenset({RULES_FACT, MESSAGES_FACT, REDIRECT_FACT, HOOK_FACT, MODE_FACT, SETTINGS_FACT,
-                   EXPANSION_FACT, READ_ONLY_FACT, UNCHECKED_FACT, *WAVE_FACTS})
+                   EXPANSION_FACT, READ_ONLY_FACT, UNCHECKED_FACT, NESTED_FACT, *WAVE_FACTS})
 #: Claude Code 2.1.332's texts (runtime-facts §3.8 *Messages*, verified by the harness)
 UNRULED = "This command requires approval"
+#: Claude Code 2.1.332's refusal of a command substitution no exact rule allows
+NESTED = "A nested command in this command can't be checked before it runs"
 ASK_RULE = "Claude requested permissions to use {tool}, but you haven't granted it yet."
 DENIED = "Permission to use {tool} with command {command} has been denied."
 COMPOUND = ("This {tool} command contains multiple operations. The following {parts} "
@@ -167,6 +171,10 @@ class Predictor:
         # an approval the tool asks for (no rule, no safety check): bypass mode and a tool-wide
         # allow come next (runtime-facts §3.8 order, steps 4 and 5)
         wide = next(iter(self._by["allow", True]), None)
+        if wide is not None and decision.fact == NESTED_FACT:
+            return self.cannot_tell("it has a command substitution, which Claude Code refuses "
+                                    "to check, and whether a tool-wide allow lets it through "
+                                    "is not recorded", NESTED_FACT, split.compound)
         if wide is not None:
             return Decision("allow", f"allowed by `{wide.raw}` from {wide.source}", wide,
                             split.compound, fact=RULES_FACT)
@@ -270,6 +278,10 @@ class Predictor:
 
     # parts -----------------------------------------------------------------------------------
     def _parts(self, command: str, split: Split) -> Decision:
+        if self._claude_code() and any(part.expansion == "command substitution"
+                                       for part in split.parts):
+            # checked before the rules of each part: no prefix or wildcard rule lets it through
+            return Decision("ask", NESTED, None, split.compound, fact=NESTED_FACT)
         refused: list[Part] = []
         unknown: list[tuple[Part, str, str]] = []
         matched: list[PermissionRule] = []
