@@ -116,16 +116,33 @@ def test_wave_modes(tmp_path: Path, mode: str, command: str, outcome: str, reaso
 
 
 def test_rules_of_other_runtimes_do_not_count(tmp_path: Path) -> None:
-    """Wave reads `.wave` settings and `allowed-tools`, never `~/.claude/settings.json`."""
-    claude = tmp_path / ".claude" / "settings.json"
-    claude.parent.mkdir()
+    """Wave reads `.wave` settings and `allowed-tools`, never `~/.claude/settings.json`: the plan
+    gives the prediction Wave's own files only, and the other runtime's deny rules go to the
+    guard (`permission_rules`)."""
+    from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.parsing.document import SkillDocument
+    from wave_lsp.core.runtime.preview import permission_rules
+    from wave_lsp.core.runtime.substitute import VariableValues
+    from wave_lsp.core.workspace.location import locate
+
+    home = tmp_path / "home"
+    claude = home / ".claude" / "settings.json"
+    claude.parent.mkdir(parents=True)
     claude.write_text(json.dumps({"permissions": {"deny": ["Bash(ls*)"], "allow": ["Bash(make)"]}}))
-    wave = tmp_path / ".wave" / "settings.json"
-    wave.parent.mkdir()
+    wave = tmp_path / "project" / ".wave" / "settings.json"
+    wave.parent.mkdir(parents=True)
     wave.write_text(json.dumps({"permissions": {"allow": ["Bash(make)"],
                                                 "permissionMode": "dontAsk"}}))
-    rules = load_settings("user settings", claude, True)
-    rules.extend(load_settings("project settings", wave, False))
+    (tmp_path / "project" / ".git").mkdir()
+    path = tmp_path / "project" / ".wave" / "skills" / "demo" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("---\nname: demo\ndescription: Demo.\n---\n!`ls`\n", "utf-8")
+    location = locate(path, home=home)
+    settings = Settings.for_target("wave", home=home)
+    values = VariableValues.for_location(location, WAVE)
+    rules, restrictions, _ = permission_rules(SkillDocument.from_text(path.read_text("utf-8")),
+                                              location, settings, values)
+    assert [r.raw for r in restrictions.rules] == ["Bash(ls*)"]
     mode = rules.mode_for(WAVE)
     assert mode == ("dontAsk", wave)
     predictor = Predictor(rules.rules, profile=WAVE, inputs=RuntimeInputs((tmp_path,), mode[0]))
