@@ -215,3 +215,21 @@ def test_wave_prediction_never_raises(command: str) -> None:
 def test_deep_parentheses_are_cannot_tell() -> None:
     decision = _predictor(Path("/tmp"), []).check("(" * 500 + "ls" + ")" * 500)
     assert decision.outcome == "cannot-tell"
+
+
+def test_the_allow_fix_for_one_part_names_it_as_written(tmp_path: Path) -> None:
+    """Under Wave each part is matched alone, so SK123's rule names the part no rule allows — as
+    the skill writes it (`${WAVE_SKILL_DIR}`), never the path of this machine."""
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+
+    path = tmp_path / "project" / ".wave" / "skills" / "demo" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    (tmp_path / "project" / ".git").mkdir()
+    path.write_text("---\nname: demo\ndescription: Demo. Use when asked.\n---\n"
+                    "!`bash ${WAVE_SKILL_DIR}/x.sh && git status`\n", "utf-8")
+    report = check_file(path, Settings.for_target("wave", home=tmp_path / "home"), strict=True)
+    (finding,) = [f for f in report.findings if f.code == "SK123"]
+    assert "add `Bash(bash ${WAVE_SKILL_DIR}/x.sh)` to `allowed-tools`" in finding.message
+    advice = finding.message.split("add `", 1)[1].split("` to `allowed-tools`", 1)[0]
+    assert str(tmp_path) not in advice
