@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from wave_lsp.core.permissions.prediction import FACTS, Predictor, RuntimeInputs
 from wave_lsp.core.permissions.rules import make_rule
-from wave_lsp.core.permissions.settings import load_settings
 from wave_lsp.core.permissions.wave_facts import UNCHECKED_NOTE
 from wave_lsp.core.permissions.wave_shell import (
     glob_matches,
