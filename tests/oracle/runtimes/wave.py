@@ -39,7 +39,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.mocks.openai_chat import ChatMock, Run, ToolCall, tool_description
+from tests.oracle.mocks.openai_chat import (
+    ChatMock,
+    Run,
+    ToolCall,
+    content_text,
+    tool_description,
+)
 from tests.oracle.netns import Host, Namespace, isolation
 from tests.oracle.runtimes.base import Invocation, Layout, Observation, Outcome
 
@@ -304,18 +310,10 @@ def listing_entries(request: dict[str, Any]) -> dict[str, str]:
     return entries
 
 
-def _text(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return ""
-
-
 def _user_text(request: dict[str, Any]) -> str:
     """The last user message of a request (the first one is Wave's memory reminder)."""
     users = [m for m in request.get("messages") or [] if m.get("role") == "user"]
-    return _text(users[-1].get("content")) if users else ""
+    return content_text(users[-1].get("content")) if users else ""
 
 
 BASE_DIRECTORY = "Base directory for this skill: "
@@ -334,7 +332,7 @@ def slash_outcome(run: Run) -> Outcome:
 def _tool_message(request: dict[str, Any], call: str) -> str | None:
     for message in request.get("messages") or []:
         if message.get("role") == "tool" and message.get("tool_call_id") == call:
-            return _text(message.get("content"))
+            return content_text(message.get("content"))
     return None
 
 
