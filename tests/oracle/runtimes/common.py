@@ -123,6 +123,20 @@ def inner(element: str, tag: str) -> str | None:
     return found.group(1) if found else None
 
 
+def available_skills(prompt: str, keep: Callable[[str | None], bool]) -> dict[str, str] | None:
+    """The `<skill>` elements of the prompt's `<available_skills>` whose `<location>` `keep`
+    accepts: name -> the element exactly as sent (None: the prompt has no `<available_skills>`)."""
+    start, end = prompt.find("<available_skills>"), prompt.find("</available_skills>")
+    if start < 0 or end < 0:
+        return None
+    found: dict[str, str] = {}
+    for element in elements(prompt[start:end], "skill"):
+        name = inner(element, "name")
+        if name is not None and keep(inner(element, "location")):
+            found[name] = element
+    return found
+
+
 def homeless(text: str, home: Path) -> str:
     """Paths under the run's HOME written `~` (the harness's rule for outcome texts)."""
     return text.replace(str(home), "~")

@@ -163,23 +163,15 @@ class _Session(common.PromptSession):
 # -- reading the requests ----------------------------------------------------------------------
 
 def system_prompt(request: dict[str, Any]) -> str:
-    return "".join(content_text(message.get("content")) for message in request.get("messages") or []
-                   if message.get("role") == "system")
+    return "".join(content_text(message.get("content"))
+                   for message in request.get("messages") or [] if message.get("role") == "system")
 
 
 def listing_entries(request: dict[str, Any]) -> dict[str, str] | None:
     """The project's and the user's skills in the listing: name -> its `<skill>` element exactly
     as sent (None: the request has no `<available_skills>`)."""
-    prompt = system_prompt(request)
-    start, end = prompt.find("<available_skills>"), prompt.find("</available_skills>")
-    if start < 0 or end < 0:
-        return None
-    found: dict[str, str] = {}
-    for element in common.elements(prompt[start:end], "skill"):
-        name = common.inner(element, "name")
-        if name is not None and common.inner(element, "location") != "builtin":
-            found[name] = element
-    return found
+    return common.available_skills(system_prompt(request),
+                                   lambda location: location != "builtin")
 
 
 def rendered(text: str, skill: str | None = None) -> str | None:

@@ -166,16 +166,9 @@ def system_instruction(request: dict[str, Any]) -> str:
 def listing_entries(request: dict[str, Any], project: Path, cwd: Path) -> dict[str, str] | None:
     """The skills of the project and of HOME in the listing: name -> its `<skill>` element
     exactly as sent (None: no `<available_skills>`)."""
-    prompt = system_instruction(request)
-    start, end = prompt.find("<available_skills>"), prompt.find("</available_skills>")
-    if start < 0 or end < 0:
-        return None
-    found: dict[str, str] = {}
-    for element in common.elements(prompt[start:end], "skill"):
-        name, location = common.inner(element, "name"), common.inner(element, "location") or ""
-        if name is not None and (location.startswith(("~/", str(project), str(cwd)))):
-            found[name] = element
-    return found
+    return common.available_skills(
+        system_instruction(request),
+        lambda location: (location or "").startswith(("~/", str(project), str(cwd))))
 
 
 def function_responses(request: dict[str, Any]) -> list[dict[str, Any]]:
