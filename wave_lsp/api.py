@@ -155,7 +155,7 @@ def render_invocation(path: Path, raw_arguments: str, settings: Settings, *,
     """The invocation of the skill at `path` (a SKILL.md) as the runtime renders it, or why the
     file cannot be read. Nothing runs unless `execute` is true, and then only what the permission
     engine allows."""
-    from wave_lsp.core.checking.loading import invoke_loaded
+    from wave_lsp.core.checking.availability import invoke_loaded
     from wave_lsp.core.parsing.document import SkillDocument
     from wave_lsp.core.parsing.reading import read_skill_file
     from wave_lsp.core.parsing.source import decode

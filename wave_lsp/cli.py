@@ -502,7 +502,7 @@ def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import json
     from pathlib import Path
 
-    from wave_lsp.core.checking.loading import skill_rows
+    from wave_lsp.core.checking.loading import default_skill_rows, skill_rows
 
     if not args.directory.is_dir():
         parser.exit(EXIT_USAGE, f"wave-lsp: not a directory: {args.directory}\n")
@@ -510,13 +510,18 @@ def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     project = args.directory.resolve()
     if args.targets is not None:
         return _list_targets(args, parser, settings, project)
-    rows = skill_rows(settings.profile, project, settings.home or Path.home(), settings.personal,
-                      Path.cwd())
+    home = settings.home or Path.home()
+    if settings.auto_target:  # each skill as the target `check` gives it (where it lives)
+        target, rows = default_skill_rows(project, home, settings.personal, Path.cwd(),
+                                          trust=settings.workspace_trust)
+    else:
+        target, rows = settings.target, skill_rows(settings.profile, project, home,
+                                                   settings.personal, Path.cwd())
     if args.format == "json":
-        print(json.dumps({"version": 1, "target": settings.target, "skills": rows}, indent=2,
+        print(json.dumps({"version": 1, "target": target, "skills": rows}, indent=2,
                          ensure_ascii=False))
         return EXIT_OK
-    _print_table(rows, settings.target)
+    _print_table(rows, target)
     return EXIT_OK
 
 
@@ -567,12 +572,14 @@ def _where_cell(answer: dict[str, object]) -> str:
 
 
 def _print_table(rows: list[dict[str, object]], target: str) -> None:
-    headers = ("NAME", "SCOPE", "LOADS", "MODEL", "USER", "LISTING", "PATH", "SHADOWED BY")
-    table = [(row["name"], row["scope"],
+    per_file = any("target" in row for row in rows)
+    headers = ("NAME", *(("TARGET",) if per_file else ()), "SCOPE", "LOADS", "MODEL", "COMMAND",
+               "LISTING", "PATH", "SHADOWED BY")
+    table = [(row["name"], *((row["target"],) if per_file else ()), row["scope"],
               "yes" if row["loads"] else f"no ({row['stoppedBy'] or 'unreadable'})",
               "yes" if row["modelInvocable"] else "no",
-              "yes" if row["userInvocable"] else "no", f"{row['listingChars']:,}", row["path"],
-              row["shadowedBy"] or "") for row in rows]
+              row["command"] or f"none ({row['unavailable']})", f"{row['listingChars']:,}",
+              row["path"], row["shadowedBy"] or "") for row in rows]
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *table, strict=False)]
     for line in [headers, *table]:
         print("  ".join(str(cell).ljust(width) for cell, width in zip(line, widths, strict=True))
@@ -580,7 +587,9 @@ def _print_table(rows: list[dict[str, object]], target: str) -> None:
     visible = sum(1 for row in rows
                   if row["loads"] and row["modelInvocable"] and not row["shadowedBy"])
     skipped = sum(1 for row in rows if not row["loads"])
-    print(f"{len(rows)} skills ({target}); {visible} in the model's listing"
+    label = ("each for the runtime that reads it where it lives" if target == "per-file"
+             else target)
+    print(f"{len(rows)} skills ({label}); {visible} in the model's listing"
           + (f"; {skipped} not loaded (see `wave-lsp check`)" if skipped else ""))
 
 

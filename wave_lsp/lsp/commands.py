@@ -94,9 +94,11 @@ def register(server: WaveLanguageServer) -> None:
 MAX_URI_CHARS = 3 * 4096
 
 
-def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Settings]:
+def _project(ls: WaveLanguageServer, params: Any,
+             per_file: bool = True) -> tuple[Path | None, Settings]:
     """The project a listing command is about: the folder of `uri`'s skill project, else the first
-    workspace folder; and the settings that apply there."""
+    workspace folder; and the settings that apply there (`per_file` false: with no target
+    configured, `auto_target` is left for the caller, as `list` does)."""
     from pygls.uris import to_fs_path
 
     uri = params.get("uri") if isinstance(params, Mapping) else None
@@ -111,7 +113,7 @@ def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Settings
             Path(ls.workspace.root_path) if ls.workspace.root_path else None)
     if path is None:
         return None, ls.state.settings_for(None)
-    settings = ls.state.settings_for(path / "SKILL.md" if path.is_dir() else path)
+    settings = ls.state.settings_for(path / "SKILL.md" if path.is_dir() else path, per_file)
     if path.is_file() or path.suffix.lower() == ".md":
         from wave_lsp.core.workspace.location import locate
 
@@ -121,12 +123,18 @@ def _project(ls: WaveLanguageServer, params: Any) -> tuple[Path | None, Settings
 
 
 def _list_skills(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
-    from wave_lsp.core.checking.loading import skill_rows
+    """`list --format json` of the project: with no target configured, each skill as the target
+    its diagnostics are checked for sees it (docs/design/rules.md *The default target*)."""
+    from wave_lsp.core.checking.loading import default_skill_rows, skill_rows
 
-    project, settings = _project(ls, params)
+    project, settings = _project(ls, params, per_file=False)
+    home = settings.home or Path.home()
+    if settings.auto_target:
+        target, rows = default_skill_rows(project, home, settings.personal, project,
+                                          trust=settings.workspace_trust)
+        return {"version": 1, "target": target, "skills": rows}
     return {"version": 1, "target": settings.target,
-            "skills": skill_rows(settings.profile, project, settings.home or Path.home(),
-                                 settings.personal, project)}
+            "skills": skill_rows(settings.profile, project, home, settings.personal, project)}
 
 
 def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
@@ -200,7 +208,7 @@ def _preview_request(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
 def _preview(request: Mapping[str, Any],
              invocation: list[Invocation] | None = None) -> dict[str, Any]:
     """Render the invocation `_preview_request` accepted (in a worker thread: it may run commands)."""
-    from wave_lsp.core.checking.loading import invoke_loaded
+    from wave_lsp.core.checking.availability import invoke_loaded
 
     context = request["analysis"].context
     result = invoke_loaded(context.document, context.location, context.settings,

@@ -243,10 +243,10 @@ class ServerState:
         self.session.expire()
         self.disk.invalidate()
 
-    def settings_for(self, path: Path | None) -> Settings:
+    def settings_for(self, path: Path | None, per_file: bool = True) -> Settings:
         """The settings of one file: `[tool.wave-lsp]`, then the editor's `wave` section; with no
         target in either, the target chosen from where the file lives (docs/design/rules.md
-        *The default target*)."""
+        *The default target*; `per_file` false: left to the caller, `auto_target`)."""
         base = Settings(home=self.home, auto_target=True)
         if path is not None:
             section, problem = self._settings_of(path.parent)
@@ -254,7 +254,7 @@ class ServerState:
                 log.warning("ignoring [tool.wave-lsp]: %s", problem)
             base = settings_from_mapping(section, base)
         settings = settings_from_mapping(self.client.raw, base)
-        if path is not None and settings.auto_target:
+        if path is not None and settings.auto_target and per_file:
             from wave_lsp.core.workspace.location import locate
 
             return settings.for_file(locate(path, home=self.home))

@@ -122,7 +122,7 @@ class ProjectTools:
         """Every skill the runtime loads seen from `directory`, highest precedence first, as
         `list --format json` prints it from the root; `every_runtime`: where each skill loads,
         as `list --targets all --format json` prints it."""
-        from wave_lsp.core.checking.loading import skill_rows
+        from wave_lsp.core.checking.loading import default_skill_rows, skill_rows
 
         folder = self.inside(directory, "directory")
         if not folder.is_dir():
@@ -135,9 +135,14 @@ class ProjectTools:
                     "skills": where_rows(RUNTIMES, folder, settings.home or Path.home(),
                                          settings.personal, self.root, confine=self.root)}
         # a SKILL.md under the root that a link leads out of it is left out, unread (issue 35)
+        home = settings.home or Path.home()
+        if settings.auto_target:  # each skill as the target `check` gives it (where it lives)
+            target, rows = default_skill_rows(folder, home, settings.personal, self.root,
+                                              confine=self.root, trust=settings.workspace_trust)
+            return {"version": 1, "target": target, "skills": rows}
         return {"version": 1, "target": settings.target,
-                "skills": skill_rows(settings.profile, folder, settings.home or Path.home(),
-                                     settings.personal, self.root, confine=self.root)}
+                "skills": skill_rows(settings.profile, folder, home, settings.personal,
+                                     self.root, confine=self.root)}
 
     @staticmethod
     def explain_rule(code: str) -> dict[str, Any]:

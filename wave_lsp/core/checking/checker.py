@@ -8,7 +8,7 @@ UTF-8 is decoded with replacement characters and reported as SK003 at the first 
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from wave_lsp.core.checking.catalog import Severity, rule
@@ -19,16 +19,19 @@ from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.loading import (
     LoadVerdict,
     member_drops,
-    runtime_names,
     stopping_codes,
     verdict_from,
 )
-from wave_lsp.core.checking.messages import after_first_sentence, capitalized
+from wave_lsp.core.checking.messages import after_first_sentence, capitalized, runtime_names
+from wave_lsp.core.checking.not_found import discovery_finding, not_found_steps
+from wave_lsp.core.checking.not_found import stopping as stopping_copy
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.applies import Reach
+from wave_lsp.core.workspace.applies import reach as reach_of
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
 
@@ -69,6 +72,10 @@ def check_file_steps(path: Path, settings: Settings | None = None, *, text: str 
     session = session or WorkspaceSession()
     location = locate(path, home=settings.home, facts=session.pass_facts)
     settings = settings.for_file(location)
+    target = settings.profile  # the target as chosen; an aggregate's members all of them
+    reach = target_reach(settings, location)
+    if reach.profile is not target:  # an aggregate, narrowed to its runtimes that find the file
+        settings = replace(settings, profile=reach.profile)
     report = FileReport(path=path, location=location, target=settings.profile.name,
                         checked_for=settings.profile.runtime)
     if text is None:
@@ -84,42 +91,77 @@ def check_file_steps(path: Path, settings: Settings | None = None, *, text: str 
         decoded.bom = decoded.bom or bom
         document = SkillDocument.from_decoded(decoded)
     report.document = document
-    report.findings, report.verdict = yield from _check_and_decide(document, location, settings,
-                                                                   strict, session)
+    report.findings, report.verdict = yield from _check_and_decide(
+        document, location, settings, strict, session, Target(reach.found, target))
     name = document.value("name")
     report.skill = name.strip() if isinstance(name, str) and name.strip() else location.dir_name
     return report
 
 
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Whether the target finds the file, and the target as chosen (an aggregate with all its
+    members, before `applies.narrowed`)."""
+
+    found: bool
+    chosen: RuntimeProfile
+
+
+def target_reach(settings: Settings, location: SkillLocation) -> Reach:
+    """Whether the settings' target finds the file, and the profile it is checked with
+    (`wave_lsp.core.workspace.applies.reach`)."""
+    return reach_of(settings.profile, location, settings.home, settings.personal)
+
+
 def _check_and_decide(document: SkillDocument, location: SkillLocation, settings: Settings,
-                      strict: bool, session: WorkspaceSession
+                      strict: bool, session: WorkspaceSession, target: Target
                       ) -> Steps[tuple[list[Finding], LoadVerdict]]:
     """The report's findings and the load decision from one run of the rules: the rules that
     can stop loading run even when the user deselected them (the runtime does not read the
-    user's selection), and they decide at the catalog's severities. Resumable steps
-    (`engine.run_rules_steps`)."""
+    user's selection), and they decide at the catalog's severities; so does SK130, whose loser
+    the runtime does not load under its name. A file the target does not find gets the one
+    finding that says so (`not_found`). Resumable steps (`engine.run_rules_steps`)."""
     context = CheckContext(document=document, location=location, settings=settings,
                            session=session)
     is_reported = Reported(settings)
-    stopping = stopping_codes(settings.profile)
-    raw = yield from run_rules_steps(context, lambda code: is_reported[code] or code in stopping,
-                                     strict=strict)
+    if not target.found:
+        found = yield from not_found_steps(context, target.chosen.members, strict)
+        findings = finalize([copy.copy(found)] if is_reported[found.code] else [], document,
+                            settings)
+        return findings, LoadVerdict(False, stopping_copy(found, document))
+    stopping_set = stopping_codes(settings.profile)
+    runtime = settings.profile.kind == "runtime"
+    raw = yield from run_rules_steps(
+        context, lambda code: is_reported[code] or code in stopping_set or (
+            runtime and code == SHADOWED), strict=strict)
     verdict = verdict_from(raw, document, settings.profile)
+    shadow = next((f for f in raw if f.code == SHADOWED and f.data.get("shadowed")), None)
+    if verdict.loads and shadow is not None:
+        verdict = LoadVerdict(False, stopping_copy(shadow, document))
     findings = finalize([f for f in raw if is_reported[f.code]], document, settings)
     if settings.profile.members:
         findings, verdict = _name_members(document, location, settings, session, strict,
-                                          findings, verdict)
+                                          findings, verdict, target.chosen.members)
     return findings, verdict
+
+
+#: the rule whose finding on the skill that loses a name means the runtime does not load it
+SHADOWED = "SK130"
 
 
 def _name_members(document: SkillDocument, location: SkillLocation, settings: Settings,
                   session: WorkspaceSession, strict: bool, findings: list[Finding],
-                  verdict: LoadVerdict) -> tuple[list[Finding], LoadVerdict]:
-    """An aggregate target (`portable`): each finding that stops one of its runtimes from loading
-    the skill says which ones, after its first sentence ("… Dropped by Copilot and Gemini CLI.");
-    a drop the aggregate's own findings do not show is added as the member reports it; and the
-    skill does not load when one of the runtimes drops it (docs/design/rules.md *Targets*)."""
-    findings += _not_discovered(document, location, settings)
+                  verdict: LoadVerdict, everyone: tuple[RuntimeProfile, ...]
+                  ) -> tuple[list[Finding], LoadVerdict]:
+    """An aggregate target (`portable`): which of its runtimes (`everyone`, all of them) do not
+    find the skill where it lies (SK002); each finding that stops one of the runtimes that do
+    from loading the skill says which ones, after its first sentence ("… Dropped by Copilot and
+    Gemini CLI."); a drop the aggregate's own findings do not show is added as the member
+    reports it; and the skill does not load when one of the runtimes drops it
+    (docs/design/rules.md *Targets*)."""
+    missed = discovery_finding(document, location, settings, everyone)
+    if missed is not None and reported(missed.code, settings):
+        findings += finalize([missed], document, settings)
     drops = member_drops(document, location, settings, session, strict)
     if not drops:
         _name_strictest(findings, settings.profile)
@@ -164,44 +206,6 @@ def _name_members(document: SkillDocument, location: SkillLocation, settings: Se
     if members and _who_drops(members) not in stopped.message:
         stopped.message = after_first_sentence(stopped.message, f"{_who_drops(members)}.")
     return findings, LoadVerdict(False, stopped, dropped_by)
-
-
-def _not_discovered(document: SkillDocument, location: SkillLocation,
-                    settings: Settings) -> list[Finding]:
-    """SK002 under an aggregate: the skill lies in a skills root that some of its runtimes never
-    scan (`.claude/skills` for Codex and Gemini CLI), or where one of them does not reach it (a
-    folder it does not trust, beyond its folder cap), so there it is not found at all
-    (docs/design/product.md *Where a skill loads*; `reach.discovery_miss`). Each "Not discovered
-    by" says what to do first, then why (docs/design/rules.md *How a message reads*)."""
-    from wave_lsp.core.workspace.location import root_name
-    from wave_lsp.core.workspace.reach import discovery_miss
-
-    if location.skills_root is None or location.scope == "plugin" or \
-            not reported("SK002", settings):
-        return []
-    runtimes = [m for m in settings.profile.members if m.kind == "runtime"]
-    misses = [(m, discovery_miss(m, location, settings.home, settings.personal))
-              for m in runtimes]
-    root = root_name(location)
-    elsewhere = f"it does not look for it in `{root}`"
-    missing = [m.runtime for m, miss in misses if miss is not None and miss.why == elsewhere]
-    others = " ".join(f"Not discovered by {m.runtime}: {miss.fix}. {miss.why_sentence}"
-                      for m, miss in misses if miss is not None and miss.why != elsewhere)
-    if not missing and not others:
-        return []
-    message = others
-    if missing:
-        shared = [m.runtime for m in runtimes if m.scans_root(".agents/skills")]
-        advice = (f"use `.agents/skills/<name>/SKILL.md`, which {runtime_names(shared)} read "
-                  "alike" if root != ".agents/skills" else
-                  f"give {'it' if len(missing) == 1 else 'them'} a copy (or a link) in a root of "
-                  f"{'its' if len(missing) == 1 else 'their'} own, as no skills root is read by "
-                  "every runtime")
-        they = "it does" if len(missing) == 1 else "they do"
-        message = (f"Not discovered by {runtime_names(missing)}: {they} not look for it in "
-                   f"`{root}`; {advice}." + (f" {others}" if others else ""))
-    finding = Finding(code="SK002", span=document.opener_span, message=message)
-    return finalize([finding], document, settings)
 
 
 def _name_strictest(findings: list[Finding], profile: RuntimeProfile) -> None:

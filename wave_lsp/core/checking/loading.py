@@ -11,26 +11,29 @@ the file. Only those rules run, so the decision is cheap enough for every row of
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking.catalog import Severity, rule, rules
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.engine import run_rules
 from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.checking.messages import runtime_names
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
-from wave_lsp.core.runtime.listing import ListingEntry, name_alias, runtime_listing_entry
-from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.runtime.listing import (
+    ListingEntry,
+    name_alias,
+    runtime_listing_entry,
+    user_command,
+)
+from wave_lsp.core.runtime.profiles import PROFILES, RuntimeProfile, with_workspace_trust
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
-
-if TYPE_CHECKING:
-    from wave_lsp.core.runtime.preview import Invocation
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +62,6 @@ class LoadVerdict:
         if self.dropped_by:
             shown["droppedBy"] = list(self.dropped_by)
         return shown
-
-
-def runtime_names(names: Iterable[str]) -> str:
-    """`Copilot`, `Copilot and Gemini CLI`, `Codex, Copilot and Gemini CLI`."""
-    items = list(names)
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def member_drops(document: SkillDocument, location: SkillLocation, settings: Settings,
@@ -112,10 +109,23 @@ def load_verdict(document: SkillDocument, location: SkillLocation, profile: Runt
     codes = stopping_codes(profile)
     if not codes:
         return LoadVerdict(True)
-    context = CheckContext(document=document, location=location,
-                           settings=Settings(profile=profile),
-                           session=session or WorkspaceSession())
-    return verdict_from(run_rules(context, codes.__contains__), document, profile)
+    session = session or WorkspaceSession()
+    settings = Settings(profile=profile)
+    context = CheckContext(document=document, location=location, settings=settings,
+                           session=session)
+    verdict = verdict_from(run_rules(context, codes.__contains__), document, profile)
+    if not verdict.loads or not profile.members:
+        return verdict
+    # an aggregate does not load a skill one of its runtimes drops (as `check` decides it,
+    # `checker._name_members`); a validator's rejection is named there, and does not count
+    drops = [(member, stopping) for member, stopping in
+             member_drops(document, location, settings, session) if member.kind != "validator"]
+    if not drops:
+        return verdict
+    first = copy.copy(min(drops[0][1], key=lambda f: (f.span.start, f.code)))
+    first.severity = Severity.ERROR
+    first.resolve(document.lines)
+    return LoadVerdict(False, first, tuple(member.runtime for member, _ in drops))
 
 
 def verdict_from(raw: Iterable[Finding], document: SkillDocument,
@@ -149,24 +159,33 @@ def skill_file_verdict(path: Path, profile: RuntimeProfile, home: Path | None,
 
 def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
                personal: bool, relative_to: Path | None,
-               confine: Path | None = None) -> list[dict[str, object]]:
+               confine: Path | None = None,
+               keep: Callable[[Path], bool] | None = None) -> list[dict[str, object]]:
     """The rows of `list --format json` (also the editor's List Skills and the MCP tool): every
     skill the target discovers from `project`, highest precedence first, with whether it loads
     and its line in the model's listing exactly as the runtime writes it (`listingLine`, None
-    when the model does not see the skill; `listingChars` its length). `confine`: leave out,
-    unread, a SKILL.md under it that a link leads out of it (`runtime_skills`)."""
+    when the model does not see the skill; `listingChars` its length). A skill another of the same
+    name shadows does not load (SK130, as `check` says). `command` is what the user types to run
+    it, None when typing its name does not run it, and `unavailable` says why (the vocabulary of
+    `preview`: not-loaded, shadowed, ambiguous, no-command). `confine`: leave out, unread, a
+    SKILL.md under it that a link leads out of it (`runtime_skills`); `keep`: only the skills
+    whose SKILL.md it accepts."""
     from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     # one snapshot of the disk for all rows
     session = WorkspaceSession(freshness_seconds=None, confine=confine)
+    skills = [skill for skill in runtime_skills(profile, project, home, personal, confine=confine)
+              if keep is None or keep(skill.path)]
+    shared = Counter((skill.group, skill.name) for skill in skills)
     rows = []
-    for skill in runtime_skills(profile, project, home, personal, confine=confine):
+    for skill in skills:
         row = skill.to_json(relative_to)
         if profile.collision == "both":  # Codex lists every skill of a name (case cx-duplicate-name)
             row["shadowedBy"] = None
         document = load_document(skill.path)
         if document is None:
             rows.append({**row, "aliases": [], "activatesOn": None, "listingLine": None,
+                         "command": None, "unavailable": "not-loaded",
                          **LoadVerdict(False).to_json()})
             continue
         location = locate(skill.path, home=home)
@@ -177,8 +196,64 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
                    modelInvocable=entry.model_invocable,
                    userInvocable=entry.user_invocable, listingChars=entry.chars,
                    listingLine=entry.text or None)
-        rows.append({**row, **load_verdict(document, location, profile, session).to_json()})
+        verdict = load_verdict(document, location, profile, session)
+        unavailable = None if verdict.loads else "not-loaded"
+        if verdict.loads and row["shadowedBy"] is not None:
+            verdict, unavailable = LoadVerdict(False, _shadow_stand_in(document)), "shadowed"
+        elif verdict.loads and shared[skill.group, skill.name] > 1:
+            unavailable = "ambiguous"  # both load; a plain mention selects neither
+        command = user_command(document, location, profile)
+        if unavailable is None and command is None:
+            unavailable = "no-command"
+        rows.append({**row, "command": command if unavailable is None else None,
+                     "unavailable": unavailable, **verdict.to_json()})
     return rows
+
+
+def _shadow_stand_in(document: SkillDocument) -> Finding:
+    """What names the loss of a name in a row's verdict: SK130, which `check` reports on it."""
+    return Finding("SK130", "Another skill of the same name wins.", document.opener_span)
+
+
+def default_skill_rows(project: Path | None, home: Path, personal: bool,
+                       relative_to: Path | None, confine: Path | None = None,
+                       trust: str = "auto") -> tuple[str, list[dict[str, object]]]:
+    """`list` with no target configured: every skill a runtime discovers from `project`, each
+    as the target `check` gives it sees it (`default_target.target_for`: where it lives, one
+    default for `check`, `list`, `preview`, the language server and the MCP server), so that
+    `list` and `check` agree on what loads. Each row says its `target`; the rows of one target
+    keep its precedence order, the targets in catalog order. Returns the document's target
+    (the one every row got, or `per-file`) and the rows."""
+    import os
+
+    from wave_lsp.core.workspace.default_target import target_for
+    from wave_lsp.core.workspace.runtime_view import runtime_skills
+
+    chosen: dict[str, RuntimeProfile] = {}
+    for runtime in PROFILES.values():
+        if runtime.kind != "runtime":
+            continue
+        for skill in runtime_skills(with_workspace_trust(runtime, trust), project, home, personal,
+                                    confine=confine):
+            key = os.path.realpath(skill.path)
+            if key not in chosen:
+                target = target_for(locate(skill.path, home=home))
+                chosen[key] = with_workspace_trust(target, trust)
+    rows: list[dict[str, object]] = []
+    for target in dict.fromkeys(chosen.values()):
+        wanted = {key for key, profile in chosen.items() if profile is target}
+        for row in skill_rows(target, project, home, personal, relative_to, confine,
+                              keep=_real_path_in(wanted)):
+            rows.append({**row, "target": target.name, "checkedFor": target.runtime})
+    names = {str(row["target"]) for row in rows}
+    return (next(iter(names)) if len(names) == 1 else "per-file"), rows
+
+
+def _real_path_in(paths: set[str]) -> Callable[[Path], bool]:
+    """Whether a path leads (links followed) to one of `paths`."""
+    import os
+
+    return lambda path: os.path.realpath(path) in paths
 
 
 def runtime_listing(profile: RuntimeProfile, project: Path | None, home: Path,
@@ -195,21 +270,3 @@ def runtime_listing(profile: RuntimeProfile, project: Path | None, home: Path,
         entries.append(skill.listing if document is None else runtime_listing_entry(
             document, locate(skill.path, home=home), profile))
     return entries
-
-
-def invoke_loaded(document: SkillDocument, location: SkillLocation, settings: Settings,
-                  raw_arguments: str = "", mode: str = "dry-run",
-                  session_id: str | None = None) -> Invocation:
-    """The preview (`wave_lsp.core.runtime.preview.invoke`) of a skill the target loads; for one it
-    does not load, a failed invocation that names the rule, as the runtime renders nothing."""
-    # imported here: `check` needs the verdicts, not the preview and its permission engine
-    from wave_lsp.core.runtime.preview import MODES, Invocation, invoke
-
-    verdict = load_verdict(document, location, settings.profile)
-    if verdict.loads:
-        return invoke(document, location, settings, raw_arguments, mode, session_id)
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}")
-    result = Invocation(document, location, settings.profile, mode, raw_arguments)
-    result.ok, result.error = False, verdict.reason(settings.profile)
-    return result

@@ -10,6 +10,7 @@ test (tests/core/test_message_style.py) agree on where the first sentence ends.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _ABBREVIATION = re.compile(r"(?:\be\.g|\bi\.e|\betc|\bvs)\.$", re.IGNORECASE)
 
@@ -56,3 +57,9 @@ def after_first_sentence(message: str, addition: str) -> str:
     if not head.endswith((".", "?", "!")):
         head += "."
     return f"{head} {addition}" + (f" {rest}" if rest else "")
+
+
+def runtime_names(names: Iterable[str]) -> str:
+    """`Copilot`, `Copilot and Gemini CLI`, `Codex, Copilot and Gemini CLI`."""
+    items = list(names)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"

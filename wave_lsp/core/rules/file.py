@@ -66,12 +66,17 @@ _COMMANDS_FOLDER = {
 @check("SK002")
 def skill_location(ctx: CheckContext) -> Iterator[Finding]:
     location = ctx.location
-    if location.depth_in_root is None or not in_target_skills_root(location, ctx.profile):
+    if location.depth_in_root is None:
+        return
+    if not in_target_skills_root(location, ctx.profile):
+        yield from _not_read_there(ctx)
         return
     root = location.skills_root
     assert root is not None and location.path is not None
     shown_root = f"{root.parent.name}/{root.name}" if location.scope != "plugin" else "skills"
     is_skill_file = location.path.name.lower() == SKILL_FILE.lower()
+    if is_skill_file and location.scope != "plugin" and ctx.profile.members:
+        return  # an aggregate: its runtimes' own reach is told (`checker._not_discovered`)
     if is_skill_file and location.scope != "plugin" and \
             ctx.profile.finds_at_depth(location.depth_in_root):
         # this runtime scans that deep (Gemini CLI reads `<root>/SKILL.md`, Codex deeper); it
@@ -79,10 +84,10 @@ def skill_location(ctx: CheckContext) -> Iterator[Finding]:
         from wave_lsp.core.workspace.reach import discovery_miss  # only in a skills root
 
         miss = discovery_miss(ctx.profile, location, ctx.settings.home, ctx.settings.personal)
-        if miss is not None and not ctx.profile.members:
+        if miss is not None:
             yield ctx.finding("SK002", first_line_span(ctx),
                               f"Not discovered by {ctx.profile.runtime}: {miss.fix}. "
-                              f"{miss.why_sentence}")
+                              f"{miss.why_sentence} {_found_elsewhere(ctx)}")
         return
     if location.depth_in_root == 0 and is_skill_file:
         message = (f"This SKILL.md lies directly in `{shown_root}/`: move it into a folder named "
@@ -93,12 +98,43 @@ def skill_location(ctx: CheckContext) -> Iterator[Finding]:
                    "SKILL.md are skills.")
     elif location.depth_in_root >= 2 and is_skill_file:
         level = Severity.INFORMATION if _kept_out_on_purpose(ctx) else None
-        yield ctx.finding("SK002", first_line_span(ctx), _nested_message(ctx, shown_root),
+        yield ctx.finding("SK002", first_line_span(ctx),
+                          f"{_nested_message(ctx, shown_root)} {_found_elsewhere(ctx)}",
                           level=level)
         return
     else:
         return
+    if is_skill_file and not ctx.profile.members:
+        message = f"{message} {_found_elsewhere(ctx)}"
     yield ctx.finding("SK002", first_line_span(ctx), message)
+
+
+def _not_read_there(ctx: CheckContext) -> Iterator[Finding]:
+    """A file in a skills root the runtime does not scan, or in a plugin it does not load: the
+    runtime never reads it, so this is the one finding the file gets (`checker`), information
+    (the file is another runtime's, nothing in it is wrong), naming who does find it."""
+    profile, location = ctx.profile, ctx.location
+    if profile.members or not profile.scans_roots or location.path is None:
+        return  # an aggregate's runtimes are told apart by `checker._not_discovered`
+    from wave_lsp.core.workspace.reach import discovery_miss  # only in a skills root
+
+    miss = discovery_miss(profile, location, ctx.settings.home, ctx.settings.personal)
+    if miss is None:  # a root its configuration adds
+        return
+    yield ctx.finding("SK002", first_line_span(ctx),
+                      f"Not discovered by {profile.runtime}: {miss.fix}. {miss.why_sentence} "
+                      f"{_found_elsewhere(ctx)}", level=Severity.INFORMATION)
+
+
+def _found_elsewhere(ctx: CheckContext) -> str:
+    """Who does find the file where it lies, and that the target's rules are not applied to it
+    (docs/design/rules.md *A target speaks of what it loads*)."""
+    from wave_lsp.core.workspace.applies import finders, finders_clause
+
+    settings = ctx.settings
+    found = finders(ctx.location, settings.home, settings.personal, settings.workspace_trust,
+                    besides=ctx.profile)
+    return f"{finders_clause(found)}; {ctx.profile.runtime}'s rules are not applied to it."
 
 
 #: folders whose skills are not meant to load: translations, archives, drafts, examples, tests

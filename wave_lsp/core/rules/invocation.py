@@ -67,7 +67,7 @@ def _misread_word(ctx: CheckContext, name: str, written: str, meant: str) -> str
     head = f"`{name}: {shown(written)}` is read as `false`"
     readers = [m.runtime for m in profile.members if m.reads_boolean_words]
     if profile.kind == "aggregate" and readers:
-        from wave_lsp.core.checking.loading import runtime_names  # (loading imports the rules)
+        from wave_lsp.core.checking.messages import runtime_names
 
         return (f"{head} by Wave and other runtimes: write `{meant}`. They accept only `true` "
                 f"and `false`; {runtime_names(readers)} read{'s' if len(readers) == 1 else ''} "

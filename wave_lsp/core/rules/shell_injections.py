@@ -343,7 +343,7 @@ def _matchers(ctx: CheckContext) -> str:
 
 def _lookbehind_runtimes() -> str:
     """The runtimes that run an injection only after white space (SK122)."""
-    from wave_lsp.core.checking.loading import runtime_names  # (loading imports the rules)
+    from wave_lsp.core.checking.messages import runtime_names
 
     return runtime_names(p.runtime for p in PROFILES.values() if p.kind == "runtime"
                          and p.runs_injections and p.injection_needs_lookbehind)
@@ -351,7 +351,7 @@ def _lookbehind_runtimes() -> str:
 
 def _no_lookbehind_runtimes() -> str:
     """The runtimes that run an injection after any character (SK122)."""
-    from wave_lsp.core.checking.loading import runtime_names
+    from wave_lsp.core.checking.messages import runtime_names
 
     return runtime_names(p.runtime for p in PROFILES.values() if p.kind == "runtime"
                          and p.runs_injections and not p.injection_needs_lookbehind)

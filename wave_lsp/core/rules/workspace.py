@@ -6,9 +6,11 @@ from the document's project, `wave_lsp.core.workspace.session`), with the docume
 standing in for its file on disk.
 
 Decisions: SK130 is reported on the skill that loses (the winner is named, with the reason and a
-related location); under a runtime that keeps both (`profile.collision == "both"`, Codex,
-docs/design/runtime-facts.md §9.2) on every skill of the name, saying that a plain mention selects
-none; a skill outside every skills root is not loaded by any runtime and gets no SK130.
+related location; the runtime does not load it under that name, so `check`, `list` and `preview`
+say it does not load: the finding's `shadowed` data); under a runtime that keeps both
+(`profile.collision == "both"`, Codex, docs/design/runtime-facts.md §9.2) on every skill of the
+name, saying that a plain mention selects none (`ambiguous` data: `preview` renders neither); a
+skill outside every skills root is not loaded by any runtime and gets no SK130.
 SK131 uses Claude Code's budget of a 200K-context model (8,000 characters) for every target that
 lists skills, and is reported on the model-visible skills of a listing over it, as information:
 its catalog confidence is heuristic (issue 27), because Claude Code 2.1.332's budget is 1 % of the
@@ -76,7 +78,7 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
                           "none of them (only a linked mention with the path does). "
                           f"{_others(rivals)}: {others}.",
                           related=[Related(f"the other `{name}`", path=str(s.path))
-                                   for s in rivals])
+                                   for s in rivals], ambiguous=True)
         return
     from wave_lsp.core.workspace.runtime_view import why_wins
 
@@ -87,7 +89,8 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
                           f"Another skill is also named `{name}` and wins, so this one is never "
                           "loaded: rename one of them. "
                           f"{capitalized(why_wins(ctx.profile, winner, me))}.",
-                          related=[Related(f"the `{name}` that is loaded", path=str(winner.path))])
+                          related=[Related(f"the `{name}` that is loaded", path=str(winner.path))],
+                          shadowed=True)
         return
     losers = ", ".join(f"`{s.path}`" for s in rivals)
     yield ctx.finding("SK130", _name_span(ctx),

@@ -434,3 +434,26 @@ def listing_totals(entries: Iterable[ListingEntry],
     visible = [entry for entry in entries if entry.model_invocable and entry.text]
     return ListingTotals(len(visible), sum(len(entry.text) for entry in visible),
                          sum(len(entry.name) + 4 for entry in visible), budget)
+
+
+def typed_command(values: FieldValues, location: SkillLocation,
+                  profile: RuntimeProfile) -> str | None:
+    """What the user types to run the skill under `profile` (`/deploy`, `$deploy`,
+    `/plugin:deploy`, Gemini CLI's replaced characters), whether or not the runtime offers the
+    command (`user_command`); None when the skill has no usable name there."""
+    name = profile.command_name(location.dir_name or "", values.value("name"))
+    if name is None:
+        return None
+    plugin = location.plugin
+    if location.scope == "plugin" and plugin is not None:
+        name = f"{plugin.name}:{name}"
+    return f"{profile.command_sigil}{name}"
+
+
+def user_command(document: SkillDocument, location: SkillLocation,
+                 profile: RuntimeProfile) -> str | None:
+    """`typed_command` of a skill the runtime offers as a command; None when it does not (a
+    `user-invocable` it honours says no: `invocation_flags`)."""
+    values = read_as(document, profile).values
+    return typed_command(values, location, profile) if invocation_flags(values, profile)[1] \
+        else None

@@ -217,13 +217,16 @@ class Invocation:
     allowed: list[AllowedTool] = field(default_factory=list)
     injections: list[PlannedInjection] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: why the runtime does not run the skill under its name (`availability.Unavailable.kind`:
+    #: not-found, not-loaded, shadowed, ambiguous, no-command); None when it does
+    unavailable: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         document = self.document
         plugin = self.location.plugin
         return {
             "version": 1, "target": self.profile.name, "mode": self.mode, "arguments": self.arguments,
-            "ok": self.ok, "text": self.text, "error": self.error,
+            "ok": self.ok, "text": self.text, "error": self.error, "unavailable": self.unavailable,
             "skill": {"name": command_name(document, self.location, self.profile),
                       "dir": str(self.location.skill_dir) if self.location.skill_dir else None,
                       "source": str(self.location.path) if self.location.path else None,
@@ -370,7 +373,8 @@ def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
            raw_arguments: str = "", mode: str = "dry-run",
            session_id: str | None = None) -> Invocation:
     """Render the invocation; in execute mode run the allowed commands. Callers go through
-    `wave_lsp.core.checking.loading.invoke_loaded`, which first asks whether the skill loads."""
+    `wave_lsp.core.checking.availability.invoke_loaded`, which first asks whether the runtime
+    runs the skill under its name."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
     session = session_id or PREVIEW_SESSION_ID

@@ -38,6 +38,9 @@ class DiscoveryMiss:
     fix: str
     #: whether `discovery_gap` ends with the fix, as a sentence of its own (the folder cap's does)
     gap_gives_fix: bool = False
+    #: `why` said of several runtimes at once ("they look only one folder down into …"); empty
+    #: when it is said of one runtime only
+    they: str = ""
 
     @property
     def why_sentence(self) -> str:
@@ -62,10 +65,12 @@ def discovery_miss(profile: RuntimeProfile, location: SkillLocation, home: Path 
     if not profile.scans_roots:
         return None
     home = home if home is not None else Path.home()
-    if location.scope == "plugin":
-        return None if profile.loads_claude_plugins and in_target_skills_root(location, profile) \
-            else DiscoveryMiss("it does not load Claude Code plugins", _ELSEWHERE_FIX)
     depth = location.depth_in_root
+    if location.scope == "plugin":
+        if not (profile.loads_claude_plugins and in_target_skills_root(location, profile)):
+            return DiscoveryMiss("it does not load Claude Code plugins", _ELSEWHERE_FIX)
+        return None if depth is None or profile.finds_at_depth(depth) else _depth_miss(
+            profile, root_name(location), depth)
     if depth is not None and in_target_skills_root(location, profile) \
             and profile.finds_at_depth(depth):
         return (_skipped_gap(profile, location) or _trust_gap(profile, location, home, personal)
@@ -73,8 +78,26 @@ def discovery_miss(profile: RuntimeProfile, location: SkillLocation, home: Path 
     if _in_configured_root(profile, location, home, personal):
         return None
     root = root_name(location)
+    if depth is not None and in_target_skills_root(location, profile):
+        return _depth_miss(profile, root, depth)
     return DiscoveryMiss(f"it does not look for it in `{root}`" if root
                          else "it lies in no skills root", _ELSEWHERE_FIX)
+
+
+def _depth_miss(profile: RuntimeProfile, root: str, depth: int) -> DiscoveryMiss:
+    """It scans the root, but not `depth` folders down (0: a file directly in the root)."""
+    deepest = profile.max_scan_depth
+    if depth < profile.min_scan_depth:
+        why, they = (f"it does not read a file directly in `{root}`",
+                     f"they do not read a file directly in `{root}`")
+    elif deepest == 1:
+        why, they = (f"it looks only one folder down into `{root}`",
+                     f"they look only one folder down into `{root}`")
+    else:
+        why, they = (f"it looks at most {deepest} folders down into `{root}`",
+                     f"they look at most {deepest} folders down into `{root}`")
+    return DiscoveryMiss(why, f"move it to `{root}/<skill-name>/SKILL.md` if it should load there",
+                         they=they)
 
 
 #: what to do about a skill that lies where a runtime does not look

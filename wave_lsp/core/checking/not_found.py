@@ -1,0 +1,112 @@
+"""What `check` says of a file its target does not find where it lies (docs/design/rules.md *A
+target speaks of what it loads*; `wave_lsp.core.workspace.applies`), and what an aggregate says of
+the runtimes among its members that do not find it.
+
+A runtime that does not find a file never reads it, so none of its rules applies: the file gets
+one SK002 finding, the one the rule `file.skill_location` words for the runtime (nested too deep,
+in a root it does not scan, in a plugin it does not load, in a folder it does not trust), which
+names the runtimes that do find the file. An aggregate (`portable`, the runtimes that scan
+`.agents/skills`) says in one SK002 finding which of its runtimes do not find the file and why
+(`discovery_finding`): with some of them finding it, beside the findings of those; with none, as
+the one finding.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.checking.context import CheckContext
+from wave_lsp.core.checking.engine import Steps, run_rules_steps
+from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.checking.messages import capitalized, runtime_names
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.location import SkillLocation, root_name
+
+if TYPE_CHECKING:
+    from wave_lsp.core.workspace.reach import DiscoveryMiss
+
+CODE = "SK002"
+
+
+def not_found_steps(context: CheckContext, members: Sequence[RuntimeProfile],
+                    strict: bool = False) -> Steps[Finding]:
+    """The one finding of a file the target does not find (`members`: an aggregate's runtimes,
+    before `applies.narrowed`; empty for a runtime). Resumable steps (`engine.run_rules_steps`)."""
+    found: Finding | None
+    if members:
+        found = discovery_finding(context.document, context.location, context.settings, members)
+    else:
+        raw = yield from run_rules_steps(context, CODE.__eq__, strict=strict)
+        found = raw[0] if raw else None
+    return found or _fallback(context)
+
+
+def _fallback(context: CheckContext) -> Finding:
+    """Should the rule have nothing to say (it words every case `reach` knows), the plain fact."""
+    from wave_lsp.core.workspace.reach import discovery_miss
+
+    profile, settings = context.profile, context.settings
+    miss = discovery_miss(profile, context.location, settings.home, settings.personal)
+    why = f" {miss.why_sentence}" if miss is not None else ""
+    return Finding(CODE, f"Not discovered by {profile.runtime}: move the file into a skills root "
+                         f"it reads if it should load there.{why}", context.document.opener_span)
+
+
+def stopping(finding: Finding, document: SkillDocument) -> Finding:
+    """The copy of `finding` that the load verdict names (the report's own copy takes the
+    user's severity and suppressions)."""
+    kept = copy.copy(finding)
+    kept.resolve(document.lines)
+    return kept
+
+
+def discovery_finding(document: SkillDocument, location: SkillLocation, settings: Settings,
+                      members: Sequence[RuntimeProfile]) -> Finding | None:
+    """SK002 under an aggregate: the runtimes among `members` that do not find the skill where it
+    lies (`reach.discovery_miss`: a root they never scan, such as `.claude/skills` for Codex and
+    Gemini CLI; too deep; a folder they do not trust; past a folder cap), grouped by why. Each
+    "Not discovered by" says what to do first, then why (docs/design/rules.md *How a message
+    reads*). None when every one of them finds it, or the file lies in no skills root."""
+    from wave_lsp.core.workspace.reach import discovery_miss
+
+    if location.skills_root is None or location.scope == "plugin":
+        return None
+    runtimes = [m for m in members if m.kind == "runtime"]
+    root = root_name(location)
+    elsewhere = f"it does not look for it in `{root}`"
+    missing: list[str] = []
+    groups: dict[str, tuple[DiscoveryMiss, list[str]]] = {}
+    for member in runtimes:
+        miss = discovery_miss(member, location, settings.home, settings.personal)
+        if miss is None:
+            continue
+        if miss.why == elsewhere:
+            missing.append(member.runtime)
+        else:
+            groups.setdefault(miss.why, (miss, []))[1].append(member.runtime)
+    others = " ".join(_group_sentence(miss, names) for miss, names in groups.values())
+    if not missing and not others:
+        return None
+    message = others
+    if missing:
+        shared = [m.runtime for m in runtimes if m.scans_root(".agents/skills")]
+        one = len(missing) == 1
+        advice = (f"use `.agents/skills/<name>/SKILL.md`, which {runtime_names(shared)} read "
+                  "alike" if root != ".agents/skills" else
+                  f"give {'it' if one else 'them'} a copy (or a link) in a root of "
+                  f"{'its' if one else 'their'} own, as no skills root is read by every runtime")
+        they = "it does" if one else "they do"
+        message = (f"Not discovered by {runtime_names(missing)}: {they} not look for it in "
+                   f"`{root}`; {advice}." + (f" {others}" if others else ""))
+    return Finding(code=CODE, span=document.opener_span, message=message)
+
+
+def _group_sentence(miss: DiscoveryMiss, names: list[str]) -> str:
+    """`Not discovered by Wave and Copilot: <fix>. They look only one folder down …`."""
+    if len(names) > 1 and miss.they:
+        return f"Not discovered by {runtime_names(names)}: {miss.fix}. {capitalized(miss.they)}."
+    return " ".join(f"Not discovered by {name}: {miss.fix}. {miss.why_sentence}" for name in names)

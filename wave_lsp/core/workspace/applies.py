@@ -1,0 +1,122 @@
+"""Which files a target speaks of: a target's rules apply only to the files its runtime finds
+where they lie (docs/design/rules.md *A target speaks of what it loads*; issue 36).
+
+- A SKILL.md in no skills root and in no plugin (a repository that distributes skills,
+  `examples/`) is a skill to be installed: every target's rules apply to it, as to the copy the
+  user will install.
+- A file in a skills root or a plugin is read by the runtimes that find it there
+  (`reach.discovery_gap`: the roots each profile scans, at the depths it scans, the folders its
+  config adds, workspace trust, folder caps). A runtime that does not find it never reads it, so
+  its rules say nothing about the file: `check` reports one SK002 finding (which says so, and who
+  finds the file there) and that the target does not load it.
+- An aggregate (`portable`, the runtimes that scan `.agents/skills`) applies each of its runtimes
+  only to the files that runtime finds: in a skills root its members are narrowed to those
+  (`narrowed`), so its severities and load verdict are theirs, as for the runtimes that scan
+  `.agents/skills` (`profiles.shared_root_profile`). The validator skills-ref, which reads any
+  file it is given and loads none, is left out there: it speaks of the skill to be installed.
+
+`reach` answers for `check` (the command line, the language server, the MCP server: one path,
+`checker.check_file_steps`) and for `preview` (`loading.invoke_loaded`); `finders` names the
+runtimes that do find a file, for the messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+from wave_lsp.core.checking.messages import runtime_names
+from wave_lsp.core.runtime.profiles import PROFILES, RuntimeProfile, with_workspace_trust
+from wave_lsp.core.workspace.location import SkillLocation
+
+#: the runtimes a file can be found by, in catalog column order (no validator, no aggregate)
+RUNTIME_PROFILES: tuple[RuntimeProfile, ...] = tuple(p for p in PROFILES.values()
+                                                     if p.kind == "runtime")
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """Whether a target finds a file where it lies, and the profile whose rules apply to it."""
+
+    #: the target finds the file (an aggregate: at least one of its runtimes does), or the file
+    #: lies in no skills root (a skill to be installed)
+    found: bool
+    #: the profile to check the file with: the target, or an aggregate narrowed to the members
+    #: that find the file (`narrowed`)
+    profile: RuntimeProfile
+
+
+def installable(location: SkillLocation) -> bool:
+    """The file lies in no skills root and in no plugin: it is checked as the skill it will be
+    once installed, by every target."""
+    return location.skills_root is None and location.scope != "plugin"
+
+
+def reach(profile: RuntimeProfile, location: SkillLocation, home: Path | None = None,
+          personal: bool = True) -> Reach:
+    """Does `profile` find the file, and with which profile is it checked (see the module)."""
+    if not profile.scans_roots or installable(location):
+        return Reach(True, profile)
+    if profile.members:
+        return _members_reach(profile, location, home, personal)
+    return Reach(_finds(profile, location, home, personal), profile)
+
+
+def _members_reach(profile: RuntimeProfile, location: SkillLocation, home: Path | None,
+                   personal: bool) -> Reach:
+    runtimes = [m for m in profile.members if m.kind == "runtime"]
+    finding = [m for m in runtimes if _finds(m, location, home, personal)]
+    if len(finding) == len(runtimes):
+        return Reach(True, profile)
+    if not finding:
+        return Reach(False, profile)
+    return Reach(True, narrowed(profile, tuple(finding)))
+
+
+def _finds(profile: RuntimeProfile, location: SkillLocation, home: Path | None,
+           personal: bool) -> bool:
+    # imported only for a file in a skills root: a one-file check elsewhere does not need the
+    # model of the runtimes' discovery (tests/cli/test_start_up.py)
+    from wave_lsp.core.workspace.reach import discovery_gap
+
+    return discovery_gap(profile, location, home, personal) is None
+
+
+@cache
+def narrowed(profile: RuntimeProfile, members: tuple[RuntimeProfile, ...]) -> RuntimeProfile:
+    """`profile` (an aggregate) reading only as `members` do: its severities are their
+    strictest (no catalog column of its own, as `shared_root_profile`), and it names them. One
+    object per choice, so that the caches keyed by profile (sessions, stopping codes) hold."""
+    # a singular subject, as `every runtime` is: messages say "each of Codex and Cursor counts"
+    label = f"each of {runtime_names([m.runtime for m in members])}" if len(members) > 1 \
+        else members[0].runtime
+    return replace(profile, catalog_column="", members=members, runtime=label, reader_name=label,
+                   trust_base=None)
+
+
+def finders(location: SkillLocation, home: Path | None = None, personal: bool = True,
+            trust: str = "auto", besides: RuntimeProfile | None = None
+            ) -> tuple[RuntimeProfile, ...]:
+    """The runtimes that find the file where it lies, other than `besides` (the target), read
+    with the `workspace-trust` choice `trust`."""
+    from wave_lsp.core.workspace.default_target import target_for
+
+    left_out = (besides.trust_base or besides) if besides is not None else None
+    owner = target_for(location)
+    found = []
+    for runtime in sorted(RUNTIME_PROFILES, key=lambda p: p is not owner):
+        if runtime is left_out:
+            continue
+        profile = with_workspace_trust(runtime, trust)
+        if _finds(profile, location, home, personal):
+            found.append(profile)
+    return tuple(found)
+
+
+def finders_clause(found: tuple[RuntimeProfile, ...]) -> str:
+    """`Codex and Cursor find it here (target `codex`)`, or that no runtime does."""
+    if not found:
+        return "No other runtime finds it here either"
+    verb = "finds" if len(found) == 1 else "find"
+    return f"{runtime_names([p.runtime for p in found])} {verb} it here (target `{found[0].name}`)"
