@@ -17,6 +17,15 @@ from pathlib import Path
 #: the new targets, in catalog column order
 NEW_TARGETS = ("codex", "copilot", "cursor", "opencode", "gemini-cli")
 RELPATH = ".agents/skills/my-skill/SKILL.md"
+#: the same skill where Cursor finds it: it does not scan `.agents/skills` (runtime-facts.md
+#: §9.1), so a Cursor check of RELPATH says only that (docs/design/rules.md *A target speaks of
+#: what it loads*)
+CURSOR_RELPATH = ".cursor/skills/my-skill/SKILL.md"
+
+
+def relpath_for(target: str) -> str:
+    """Where the colon skill lies for `target`: a skills root it scans."""
+    return CURSOR_RELPATH if target == "cursor" else RELPATH
 COLON_SKILL = "---\nname: my-skill\ndescription: Use when: the user asks\n---\nBody\n"
 #: where the finding is: line 3 (0-based 2), after `description: `
 COLON_LINE, COLON_CHARACTER = 2, 13
@@ -40,11 +49,12 @@ EXPECTED = {
 }
 
 
-def write_colon_project(root: Path) -> Path:
-    """A git project holding the skill in `.agents/skills` (which Cursor does not scan, so a
-    Cursor check names the file explicitly); the skill's path."""
+def write_colon_project(root: Path, target: str | None = None) -> Path:
+    """A git project holding the skill in `.agents/skills` and, for Cursor, in `.cursor/skills`
+    (no runtime scans both); the path `target` finds (`relpath_for`; None: `.agents/skills`)."""
     (root / ".git").mkdir(parents=True, exist_ok=True)
-    path = root / RELPATH
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(COLON_SKILL, "utf-8")
-    return path
+    for relpath in (RELPATH, CURSOR_RELPATH):
+        path = root / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(COLON_SKILL, "utf-8")
+    return root / (relpath_for(target) if target is not None else RELPATH)

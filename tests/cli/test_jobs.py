@@ -73,7 +73,9 @@ def test_fifty_skills_with_collisions_give_the_same_output(target: str, tmp_path
     # the workspace rules of the workers saw every description and (wave) the other root
     assert "SK131" in out
     assert ("SK130" in out) == (target == "wave")  # claude-code does not read `.wave/skills`
-    assert ".wave/skills/s01/assets/x.bin" in out
+    # …so its rules say nothing of those files, a resource's included: one SK002 each
+    assert (".wave/skills/s01/assets/x.bin" in out) == (target == "wave")
+    assert ("Not discovered by Claude Code" in out) == (target == "claude-code")
 
 
 PIDS: list[Path] = []  #: where the recording check below writes (set before the workers fork)

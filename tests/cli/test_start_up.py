@@ -80,7 +80,7 @@ wave_lsp wave_lsp.api wave_lsp.cli wave_lsp.output wave_lsp.core
 wave_lsp.core.checking wave_lsp.core.checking.catalog wave_lsp.core.checking.checker
 wave_lsp.core.checking.config wave_lsp.core.checking.context wave_lsp.core.checking.engine
 wave_lsp.core.checking.findings wave_lsp.core.checking.loading wave_lsp.core.checking.messages
-wave_lsp.core.checking.quick_schema
+wave_lsp.core.checking.not_found wave_lsp.core.checking.quick_schema
 wave_lsp.core.checking.schema wave_lsp.core.checking.suppression
 wave_lsp.core.parsing wave_lsp.core.parsing.document wave_lsp.core.parsing.file_references
 wave_lsp.core.parsing.injections wave_lsp.core.parsing.markdown wave_lsp.core.parsing.reading
@@ -94,7 +94,8 @@ wave_lsp.core.rules.yaml
 wave_lsp.core.runtime wave_lsp.core.runtime.arguments wave_lsp.core.runtime.listing
 wave_lsp.core.runtime.loaders wave_lsp.core.runtime.profiles wave_lsp.core.runtime.reads
 wave_lsp.core.runtime.toolrules wave_lsp.core.runtime.variables
-wave_lsp.core.workspace wave_lsp.core.workspace.default_target wave_lsp.core.workspace.discovery
+wave_lsp.core.workspace wave_lsp.core.workspace.applies wave_lsp.core.workspace.default_target
+wave_lsp.core.workspace.discovery
 wave_lsp.core.workspace.disk_view wave_lsp.core.workspace.folder_facts
 wave_lsp.core.workspace.location wave_lsp.core.workspace.session
 """)

@@ -14,13 +14,15 @@ from tests.target_cases import (
     COLON_CHARACTER,
     COLON_FINDING,
     COLON_LINE,
+    CURSOR_RELPATH,
     EXPECTED,
     NEW_TARGETS,
     RELPATH,
+    relpath_for,
     write_colon_project,
 )
 from wave_lsp.cli import main
-from wave_lsp.core.runtime.profiles import TARGETS
+from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
 
 
 @pytest.mark.parametrize("target", NEW_TARGETS)
@@ -29,7 +31,8 @@ def test_check_reports_what_the_target_does_with_the_skill(
         capsys: pytest.CaptureFixture[str]) -> None:
     write_colon_project(tmp_path)
     monkeypatch.chdir(tmp_path)
-    code = main(["check", RELPATH, "--target", target, "--no-personal", "--format", "json"])
+    code = main(["check", relpath_for(target), "--target", target, "--no-personal",
+                 "--format", "json"])
     report = json.loads(capsys.readouterr().out)
     expected = EXPECTED[target]
     assert report["target"] == target
@@ -53,9 +56,30 @@ def test_list_answers_under_each_target(target: str, tmp_path: Path,
                  "--format", "json"]) == 0
     listing = json.loads(capsys.readouterr().out)
     assert listing["target"] == target
-    names = [skill["name"] for skill in listing["skills"]]
-    # Cursor never scans `.agents/skills` (runtime-facts.md §9.1); the other four do
-    assert names == ([] if target == "cursor" else ["my-skill"])
+    paths = [skill["path"] for skill in listing["skills"]]
+    # Cursor never scans `.agents/skills` (runtime-facts.md §9.1), the four others never
+    # `.cursor/skills`: each lists the one copy it finds
+    assert [Path(path).relative_to(tmp_path).as_posix() for path in paths] == [relpath_for(target)]
+
+
+@pytest.mark.parametrize("target", NEW_TARGETS)
+def test_check_of_a_file_the_target_does_not_find_says_only_that(
+        target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/design/rules.md *A target speaks of what it loads*: the copy in the root the target
+    does not scan gets one SK002 finding naming who finds it, not the target's field rules, and
+    `loads` is false."""
+    write_colon_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    other = next(path for path in (RELPATH, CURSOR_RELPATH) if path != relpath_for(target))
+    assert main(["check", other, "--target", target, "--no-personal", "--format", "json"]) == 0
+    [checked] = json.loads(capsys.readouterr().out)["files"]
+    assert (checked["loads"], checked["stoppedBy"]) == (False, "SK002")
+    [finding] = checked["findings"]
+    assert (finding["code"], finding["severity"]) == ("SK002", "information")
+    assert finding["message"].startswith(f"Not discovered by {PROFILES[target].runtime}: ")
+    finder = "Cursor" if other == CURSOR_RELPATH else "Codex"
+    assert f"{finder}" in finding["message"].split(". ", 2)[-1]
 
 
 @pytest.mark.parametrize("argv", [

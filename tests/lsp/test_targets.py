@@ -54,7 +54,7 @@ async def test_the_diagnostic_is_the_targets_own(configured: LanguageClient,
                                                  tmp_path: Path) -> None:
     target = configured.target  # type: ignore[attr-defined]
     expected = EXPECTED[target]
-    path = write_colon_project(tmp_path)
+    path = write_colon_project(tmp_path, target)  # in a root the target scans
     uri = open_document(configured, path, COLON_SKILL)
     [finding] = colon_findings(await diagnostics(configured, uri))
     assert finding.severity == SEVERITY[expected.severity]

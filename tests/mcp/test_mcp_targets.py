@@ -16,7 +16,7 @@ from tests.target_cases import (
     COLON_LINE,
     EXPECTED,
     NEW_TARGETS,
-    RELPATH,
+    relpath_for,
     write_colon_project,
 )
 from wave_lsp.core.runtime.profiles import TARGETS
@@ -31,6 +31,7 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     write_colon_project(root)
     write(root / ".agents/skills/fix/SKILL.md", FIX)
+    write(root / ".cursor/skills/fix/SKILL.md", FIX)  # where Cursor finds it
     (tmp_path / "home").mkdir()
     return root
 
@@ -40,12 +41,15 @@ async def test_each_tool_follows_the_target(project: Path) -> None:
     async with connect(project) as session:
         for target in NEW_TARGETS:
             checked[target] = await call(session, "check", {
-                "paths": [RELPATH], "target": target, "personal": False})
+                "paths": [relpath_for(target)], "target": target, "personal": False})
             listed[target] = await call(session, "list_skills", {
                 "target": target, "personal": False})
             shown[target] = await call(session, "preview", {
-                "path": ".agents/skills/fix", "arguments": "bug", "target": target,
-                "personal": False})
+                "path": f"{relpath_for(target).split('/')[0]}/skills/fix", "arguments": "bug",
+                "target": target, "personal": False})
+        # Cursor does not find `.agents/skills`: the preview says so instead of rendering it
+        unfound = await call(session, "preview", {
+            "path": ".agents/skills/fix", "target": "cursor", "personal": False})
     for target in NEW_TARGETS:
         expected = EXPECTED[target]
         report = checked[target]
@@ -59,10 +63,14 @@ async def test_each_tool_follows_the_target(project: Path) -> None:
         assert not [t for t, other in EXPECTED.items() if t != target and other.says in
                     found[0]["message"]]
         assert listed[target]["target"] == shown[target]["target"] == target
-    # runtime-facts.md §9.1: Cursor does not scan `.agents/skills`, the four others do
-    assert {t: sorted(s["name"] for s in listed[t]["skills"]) for t in NEW_TARGETS} == {
-        "codex": ["fix", "my-skill"], "copilot": ["fix", "my-skill"], "cursor": [],
-        "opencode": ["fix", "my-skill"], "gemini-cli": ["fix", "my-skill"]}
+    # runtime-facts.md §9.1: Cursor does not scan `.agents/skills`, the four others do (and
+    # none of them `.cursor/skills`): each lists the copies in its own roots
+    assert {t: sorted(s["path"] for s in listed[t]["skills"]) for t in NEW_TARGETS} == {
+        t: sorted(f"{relpath_for(t).split('/')[0]}/skills/{name}/SKILL.md"
+                  for name in ("fix", "my-skill")) for t in NEW_TARGETS}
+    assert (unfound["ok"], unfound["text"], unfound["unavailable"]) == (False, None, "not-found")
+    assert unfound["error"].startswith("Cursor does not find this skill where it lies (SK002): "
+                                       "Not discovered by Cursor: ")
     # §9.7: Codex injects the whole file; OpenCode counts `$1` from the first argument and names
     # the base directory; the others substitute nothing
     assert shown["codex"]["text"].startswith("<skill>\n<name>fix</name>\n<path>")

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.engine import run_rules, run_to_end
-from wave_lsp.core.checking.loading import LoadVerdict, load_verdict
-from wave_lsp.core.checking.not_found import not_found_steps, stopping
+from wave_lsp.core.checking.loading import load_verdict
+from wave_lsp.core.checking.not_found import not_found_steps
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.listing import invocation_flags, typed_command
 from wave_lsp.core.runtime.profiles import RuntimeProfile
@@ -60,8 +60,8 @@ def unavailable(document: SkillDocument, location: SkillLocation, settings: Sett
                            session=session)
     if not target.found:
         found = run_to_end(not_found_steps(context, settings.profile.members))
-        verdict = LoadVerdict(False, stopping(found, document))
-        return Unavailable("not-found", verdict.reason(settings.profile) or found.message)
+        return Unavailable("not-found", f"{settings.profile.runtime} does not find this skill "
+                                        f"where it lies ({found.code}): {found.message}")
     profile = target.profile
     verdict = load_verdict(document, location, profile, session)
     if not verdict.loads:
