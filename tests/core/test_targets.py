@@ -329,10 +329,19 @@ FACTS = [
 ]
 
 
+def where(fact: Fact) -> str:
+    """The fact's file, in a root its target scans: Cursor does not scan `.agents/skills`
+    (§9.1), and a target's rules say nothing of a file it does not find (docs/design/rules.md
+    *A target speaks of what it loads*)."""
+    if fact.target == "cursor" and fact.relpath.startswith(".agents/skills/"):
+        return ".cursor/skills/" + fact.relpath.removeprefix(".agents/skills/")
+    return fact.relpath
+
+
 @pytest.mark.parametrize("fact", FACTS, ids=lambda f: f"{f.target}:{f.fact}")
 def test_fact(fact: Fact, tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
-    report = run(tmp_path, fact.text, target=fact.target, relpath=fact.relpath, files=fact.files)
+    report = run(tmp_path, fact.text, target=fact.target, relpath=where(fact), files=fact.files)
     codes = {f.code: f for f in report.findings}
     if fact.code is not None:
         assert fact.code in codes, [(f.code, f.message) for f in report.findings]
@@ -435,10 +444,14 @@ def _dropped_by(message: str) -> str:
     return found.group(1) if found else ""
 
 
+#: a skill to be installed, outside every skills root: there `portable` is all its members, the
+#: validator skills-ref included (in a root, only the runtimes that find the file)
+INSTALLABLE = "my-skill/SKILL.md"
+
+
 def test_portable_names_the_runtimes_that_drop_the_skill(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
-    report = run(tmp_path, skill("other-name"), target="portable",
-                 relpath=".agents/skills/my-skill/SKILL.md")
+    report = run(tmp_path, skill("other-name"), target="portable", relpath=INSTALLABLE)
     finding = next(f for f in report.findings if f.code == "SK039")
     # after the first sentence, which keeps what is wrong and what to do at the front
     assert "Dropped by Copilot; rejected by skills-ref." in finding.message
@@ -451,7 +464,7 @@ def test_portable_counts_a_validator_rejection_but_the_skill_loads(tmp_path: Pat
     """skills-ref rejects an unknown key; every runtime ignores it and loads the skill."""
     (tmp_path / ".git").mkdir()
     report = run(tmp_path, skill("my-skill", "Use when asked.", "colour: blue"),
-                 target="portable", relpath=".agents/skills/my-skill/SKILL.md")
+                 target="portable", relpath=INSTALLABLE)
     finding = next(f for f in report.findings if f.code == "SK070")
     assert "Rejected by skills-ref." in finding.message
     assert report.verdict is not None and report.verdict.loads
@@ -636,7 +649,7 @@ def test_portable_says_which_runtimes_never_find_the_file(relpath: str, missing:
 #: skills each dropped by at least one runtime: the facts and probe cases above that drop one, and
 #: the runtimes' other drops (Wave's name rule, a frontmatter-less file, an unterminated quote)
 DROPPED = {
-    **{f"fact {f.target}: {f.fact}": (f.text, f.relpath) for f in FACTS if f.loads is False},
+    **{f"fact {f.target}: {f.fact}": (f.text, where(f)) for f in FACTS if f.loads is False},
     **{f"probe {case}": (text, ".agents/skills/my-skill/SKILL.md") for case, text in PROBE.items()
        if any(not PROBE_VERDICTS[t][case].startswith("loaded") for t in PROBE_VERDICTS)},
     "Wave: upper case in `name`": (skill("My-Skill"), ".agents/skills/my-skill/SKILL.md"),
@@ -648,7 +661,9 @@ DROPPED = {
 @pytest.mark.parametrize("case", sorted(DROPPED))
 def test_portable_reports_every_runtimes_drop_and_names_it(case: str, tmp_path: Path) -> None:
     """Each runtime's own check (`--target T`) decides whether it drops the skill; `portable`
-    must then not load it, count that runtime in `droppedBy` and name it in an error."""
+    must then not load it, count that runtime in `droppedBy` and name it in an error. A runtime
+    that does not find the file where it lies (SK002) is not one of `portable`'s there
+    (docs/design/rules.md *A target speaks of what it loads*)."""
     text, relpath = DROPPED[case]
     (tmp_path / ".git").mkdir()
     runtimes = [p for p in PROFILES["portable"].members if p.kind == "runtime"]
@@ -656,7 +671,8 @@ def test_portable_reports_every_runtimes_drop_and_names_it(case: str, tmp_path: 
     for profile in runtimes:
         verdict = run(tmp_path, text, target=profile.name, relpath=relpath).verdict
         assert verdict is not None
-        if not verdict.loads:
+        if not verdict.loads and (verdict.stopped_by is None
+                                  or verdict.stopped_by.code != "SK002"):
             dropping.append(profile.runtime)
     assert dropping, "the fixture must be dropped by some runtime"
     report = run(tmp_path, text, target="portable", relpath=relpath)

@@ -141,7 +141,12 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
     findings = finalize([f for f in raw if is_reported[f.code]], document, settings)
     if settings.profile.members:
         findings, verdict = _name_members(document, location, settings, session, strict,
-                                          findings, verdict, target.chosen.members)
+                                          findings, verdict)
+        missed = discovery_finding(document, location, settings, target.chosen.members,
+                                   context.disk.exists)
+        if missed is not None and reported(missed.code, settings):
+            findings += finalize([missed], document, settings)
+            findings.sort(key=lambda f: (f.span.start, f.span.end, f.code))
     return findings, verdict
 
 
@@ -151,17 +156,13 @@ SHADOWED = "SK130"
 
 def _name_members(document: SkillDocument, location: SkillLocation, settings: Settings,
                   session: WorkspaceSession, strict: bool, findings: list[Finding],
-                  verdict: LoadVerdict, everyone: tuple[RuntimeProfile, ...]
-                  ) -> tuple[list[Finding], LoadVerdict]:
-    """An aggregate target (`portable`): which of its runtimes (`everyone`, all of them) do not
-    find the skill where it lies (SK002); each finding that stops one of the runtimes that do
-    from loading the skill says which ones, after its first sentence ("… Dropped by Copilot and
-    Gemini CLI."); a drop the aggregate's own findings do not show is added as the member
-    reports it; and the skill does not load when one of the runtimes drops it
-    (docs/design/rules.md *Targets*)."""
-    missed = discovery_finding(document, location, settings, everyone)
-    if missed is not None and reported(missed.code, settings):
-        findings += finalize([missed], document, settings)
+                  verdict: LoadVerdict) -> tuple[list[Finding], LoadVerdict]:
+    """An aggregate target (`portable`): each finding that stops one of its runtimes from loading
+    the skill says which ones, after its first sentence ("… Dropped by Copilot and Gemini
+    CLI."); a drop the aggregate's own findings do not show is added as the member reports it;
+    and the skill does not load when one of the runtimes drops it (docs/design/rules.md
+    *Targets*). (Which of all its runtimes do not find the file at all is SK002,
+    `not_found.discovery_finding`.)"""
     drops = member_drops(document, location, settings, session, strict)
     if not drops:
         _name_strictest(findings, settings.profile)

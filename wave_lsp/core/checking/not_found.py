@@ -14,9 +14,10 @@ the one finding.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.engine import Steps, run_rules_steps
@@ -24,6 +25,7 @@ from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.messages import capitalized, runtime_names
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.workspace.applies import kept_out_on_purpose
 from wave_lsp.core.workspace.location import SkillLocation, root_name
 
 if TYPE_CHECKING:
@@ -38,7 +40,8 @@ def not_found_steps(context: CheckContext, members: Sequence[RuntimeProfile],
     before `applies.narrowed`; empty for a runtime). Resumable steps (`engine.run_rules_steps`)."""
     found: Finding | None
     if members:
-        found = discovery_finding(context.document, context.location, context.settings, members)
+        found = discovery_finding(context.document, context.location, context.settings, members,
+                                  context.disk.exists)
     else:
         raw = yield from run_rules_steps(context, CODE.__eq__, strict=strict)
         found = raw[0] if raw else None
@@ -65,12 +68,15 @@ def stopping(finding: Finding, document: SkillDocument) -> Finding:
 
 
 def discovery_finding(document: SkillDocument, location: SkillLocation, settings: Settings,
-                      members: Sequence[RuntimeProfile]) -> Finding | None:
+                      members: Sequence[RuntimeProfile],
+                      exists: Callable[[str], bool] | None = None) -> Finding | None:
     """SK002 under an aggregate: the runtimes among `members` that do not find the skill where it
     lies (`reach.discovery_miss`: a root they never scan, such as `.claude/skills` for Codex and
     Gemini CLI; too deep; a folder they do not trust; past a folder cap), grouped by why. Each
     "Not discovered by" says what to do first, then why (docs/design/rules.md *How a message
-    reads*). None when every one of them finds it, or the file lies in no skills root."""
+    reads*). Information for a skill nested in a folder that keeps it out of loading on purpose
+    (`applies.kept_out_on_purpose`; `exists` asks the disk), as under a runtime. None when every
+    one of them finds it, or the file lies in no skills root."""
     from wave_lsp.core.workspace.reach import discovery_miss
 
     if location.skills_root is None or location.scope == "plugin":
@@ -102,7 +108,10 @@ def discovery_finding(document: SkillDocument, location: SkillLocation, settings
         they = "it does" if one else "they do"
         message = (f"Not discovered by {runtime_names(missing)}: {they} not look for it in "
                    f"`{root}`; {advice}." + (f" {others}" if others else ""))
-    return Finding(code=CODE, span=document.opener_span, message=message)
+    depth = location.depth_in_root or 0
+    on_purpose = depth >= 2 and exists is not None and kept_out_on_purpose(location, exists)
+    return Finding(code=CODE, span=document.opener_span, message=message,
+                   level=Severity.INFORMATION if on_purpose else None)
 
 
 def _group_sentence(miss: DiscoveryMiss, names: list[str]) -> str:

@@ -25,6 +25,7 @@ from wave_lsp.core.rules.helpers import shown
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, WAVE
 from wave_lsp.core.runtime.reads import read_as
+from wave_lsp.core.workspace.applies import kept_out_on_purpose
 from wave_lsp.core.workspace.location import SKILL_FILE, in_target_skills_root
 
 
@@ -137,31 +138,8 @@ def _found_elsewhere(ctx: CheckContext) -> str:
     return f"{finders_clause(found)}; {ctx.profile.runtime}'s rules are not applied to it."
 
 
-#: folders whose skills are not meant to load: translations, archives, drafts, examples, tests
-_ON_PURPOSE = re.compile(
-    r"^(?:i18n|l10n|locales?|translations?|lang|deprecated|archived?|old|legacy|obsolete|"
-    r"unused|disabled|wip|in[-_]progress|drafts?|experimental|personal|private|scratch|"
-    r"examples?|samples?|demos?|templates?|fixtures?|"
-    r"tests?|testdata|assets)$", re.I)
-
-
 def _kept_out_on_purpose(ctx: CheckContext) -> bool:
-    """Whether a nested skill folder is out of loading on purpose: a folder between the skills
-    root and it is a skill itself (holds SKILL.md: this is a part of that skill) or is named for
-    translations, archives, drafts, examples or tests, or a plugin manifest lists the plugin's
-    skills and leaves this one out."""
-    location = ctx.location
-    root, skill_dir = location.skills_root, location.skill_dir
-    if root is None or skill_dir is None:
-        return True
-    if location.plugin is not None and location.plugin.skill_paths and location.scope == "plugin":
-        return True
-    folder = skill_dir.parent
-    while folder != root and root in folder.parents:
-        if _ON_PURPOSE.match(folder.name) or ctx.disk.exists(str(folder / SKILL_FILE)):
-            return True
-        folder = folder.parent
-    return False
+    return kept_out_on_purpose(ctx.location, ctx.disk.exists)
 
 
 def _nested_message(ctx: CheckContext, shown_root: str) -> str:

@@ -22,13 +22,15 @@ runtimes that do find a file, for the messages.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
 from wave_lsp.core.checking.messages import runtime_names
 from wave_lsp.core.runtime.profiles import PROFILES, RuntimeProfile, with_workspace_trust
-from wave_lsp.core.workspace.location import SkillLocation
+from wave_lsp.core.workspace.location import SKILL_FILE, SkillLocation
 
 #: the runtimes a file can be found by, in catalog column order (no validator, no aggregate)
 RUNTIME_PROFILES: tuple[RuntimeProfile, ...] = tuple(p for p in PROFILES.values()
@@ -120,3 +122,29 @@ def finders_clause(found: tuple[RuntimeProfile, ...]) -> str:
         return "No other runtime finds it here either"
     verb = "finds" if len(found) == 1 else "find"
     return f"{runtime_names([p.runtime for p in found])} {verb} it here (target `{found[0].name}`)"
+
+
+#: folders whose skills are not meant to load: translations, archives, drafts, examples, tests
+_ON_PURPOSE = re.compile(
+    r"^(?:i18n|l10n|locales?|translations?|lang|deprecated|archived?|old|legacy|obsolete|"
+    r"unused|disabled|wip|in[-_]progress|drafts?|experimental|personal|private|scratch|"
+    r"examples?|samples?|demos?|templates?|fixtures?|"
+    r"tests?|testdata|assets)$", re.I)
+
+
+def kept_out_on_purpose(location: SkillLocation, exists: Callable[[str], bool]) -> bool:
+    """Whether a nested skill folder is out of loading on purpose: a folder between the skills
+    root and it is a skill itself (holds SKILL.md: this is a part of that skill; `exists` asks
+    the disk) or is named for translations, archives, drafts, examples or tests, or a plugin
+    manifest lists the plugin's skills and leaves this one out (SK002 is then information)."""
+    root, skill_dir = location.skills_root, location.skill_dir
+    if root is None or skill_dir is None:
+        return True
+    if location.plugin is not None and location.plugin.skill_paths and location.scope == "plugin":
+        return True
+    folder = skill_dir.parent
+    while folder != root and root in folder.parents:
+        if _ON_PURPOSE.match(folder.name) or exists(str(folder / SKILL_FILE)):
+            return True
+        folder = folder.parent
+    return False
