@@ -21,7 +21,6 @@ from pytest_lsp import LanguageClient
 from tests.clients.readme_snippets import readme_snippet, readme_snippets
 from tests.lsp.conftest import make_workspace, start
 from tests.lsp.helpers import diagnostics, make_client, open_document
-from wave_lsp.core.runtime.profiles import TARGETS
 
 SCRIPTS = Path(sys.executable).parent
 #: the languages, by fence, each editor's snippet is written in
@@ -35,15 +34,14 @@ def test_the_readme_has_a_snippet_per_editor() -> None:
     assert found == SNIPPETS
 
 
-def test_every_snippet_starts_wave_lsp_serve_with_a_known_target() -> None:
-    """The command (`wave-lsp serve`) and the `wave.target` setting are the same in every snippet,
-    and the target is one the server knows."""
+def test_every_snippet_starts_wave_lsp_serve_with_the_default_target() -> None:
+    """The command (`wave-lsp serve`) is the same in every snippet, and none sets a target: the
+    server then gives each skill the target that fits where it lives, as `check` and `list` do
+    (issue 36: one default target, everywhere)."""
     for name in SNIPPETS:
         text = readme_snippet(name)
         assert "wave-lsp" in text and "serve" in text, name
-        assert ('target = "wave"' in text or ':target "wave"' in text or '"target": "wave"' in text
-                or "'target': 'wave'" in text), name
-    assert "wave" in TARGETS
+        assert "target" not in text, name
 
 
 @contextlib.asynccontextmanager
@@ -86,7 +84,7 @@ def test_helix_snippet_matches_what_the_server_serves() -> None:
     assert not any(fnmatch.fnmatchcase("README.md", glob) for glob in globs)
     assert language["grammar"] == "markdown" and language["language-id"] == "markdown"
     assert {".wave", ".claude", ".git"} <= set(language["roots"])
-    assert server["config"]["wave"]["target"] in TARGETS
+    assert "config" not in server  # no target: the one that fits where each skill lives
 
 
 async def test_helix_snippet_starts_a_working_server(tmp_path: Path) -> None:
@@ -94,7 +92,7 @@ async def test_helix_snippet_starts_a_working_server(tmp_path: Path) -> None:
     root = make_workspace(tmp_path)
     # Helix answers `workspace/configuration` for section `wave` from `config.wave`
     async with editor_session([server["command"], *server["args"]], "helix", root,
-                              server["config"]["wave"]) as client:
+                              server.get("config", {}).get("wave", {})) as client:
         await check_session(client, root, language["language-id"])
 
 
@@ -108,7 +106,7 @@ def test_zed_snippet_matches_what_the_server_serves() -> None:
     server, servers = zed_config()
     assert [server["binary"]["path"], *server["binary"]["arguments"]] == ["wave-lsp", "serve"]
     assert servers[0] == "wave-lsp" and "..." in servers  # wave-lsp first, Zed's own kept
-    assert server["settings"]["wave"]["target"] in TARGETS
+    assert "settings" not in server  # no target: the one that fits where each skill lives
 
 
 async def test_zed_snippet_starts_a_working_server(tmp_path: Path) -> None:
@@ -116,6 +114,6 @@ async def test_zed_snippet_starts_a_working_server(tmp_path: Path) -> None:
     root = make_workspace(tmp_path)
     # Zed answers `workspace/configuration` from `lsp.<server>.settings`; its Markdown language id
     async with editor_session([server["binary"]["path"], *server["binary"]["arguments"]], "zed", root,
-                              server["settings"]["wave"]) as client:
+                              server.get("settings", {}).get("wave", {})) as client:
         await check_session(client, root, "markdown")
 

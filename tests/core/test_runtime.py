@@ -201,20 +201,25 @@ def test_list_command_json_contract(tree, capsys, monkeypatch) -> None:
     assert main(["list", "--format", "json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["version"] == 1 and result["target"] == "wave"
+    # no target configured: each skill for the target `check` gives it, here Wave
+    # (`.wave/skills`); the personal skill the project's shadows is not loaded under its name
     assert result["skills"] == [
         {"name": "deploy", "scope": "project", "path": ".wave/skills/deploy/SKILL.md",
          "modelInvocable": False, "userInvocable": True, "listingChars": 0, "shadowedBy": None,
-         "aliases": [], "activatesOn": None, "listingLine": None, "loads": True, "stoppedBy": None},
+         "aliases": [], "activatesOn": None, "listingLine": None, "command": "/deploy",
+         "unavailable": None, "loads": True, "stoppedBy": None, "target": "wave",
+         "checkedFor": "Wave"},
         {"name": "deploy", "scope": "personal", "path": str(home / ".wave/skills/deploy/SKILL.md"),
          "modelInvocable": True, "userInvocable": True, "listingChars": 52,
          "shadowedBy": ".wave/skills/deploy/SKILL.md",
          "aliases": [], "activatesOn": None,
          # Wave's entry types a personal skill under ~/.wave/skills "project" (it tests the path)
-         "listingLine": "• **deploy** (project): Does deploy. Use when asked.", "loads": True,
-         "stoppedBy": None},
+         "listingLine": "• **deploy** (project): Does deploy. Use when asked.", "command": None,
+         "unavailable": "shadowed", "loads": False, "stoppedBy": "SK130", "target": "wave",
+         "checkedFor": "Wave"},
     ]
     assert main(["list"]) == 0
-    assert "2 skills (wave); 0 in the model's listing" in capsys.readouterr().out
+    assert "2 skills (wave); 0 in the model's listing; 1 not loaded" in capsys.readouterr().out
 
 
 # -- review: "does it load?" must survive a rule that fails ----------------------------------------

@@ -200,7 +200,7 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
         unavailable = None if verdict.loads else "not-loaded"
         if verdict.loads and row["shadowedBy"] is not None:
             verdict, unavailable = LoadVerdict(False, _shadow_stand_in(document)), "shadowed"
-        elif verdict.loads and shared[skill.group, skill.name] > 1:
+        elif verdict.loads and profile.collision == "both" and shared[skill.group, skill.name] > 1:
             unavailable = "ambiguous"  # both load; a plain mention selects neither
         command = user_command(document, location, profile)
         if unavailable is None and command is None:
