@@ -72,6 +72,11 @@ async def test_list_skills_picks_the_target_the_diagnostics_use(
     finally:
         os.chdir(cwd)
     assert listed["skills"] == json.loads(out.getvalue())["skills"]
+    # the listing the model sees is Claude Code's (`- name: description`), not Wave's bullets
+    rendered = await unconfigured.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="wave.renderListing", arguments=[{"uri": root.as_uri()}]))
+    assert rendered["target"] == "claude-code"
+    assert "- good: Does good things. Use when asked." in rendered["text"].splitlines()
     # the diagnostics of a skill Wave would not load are Claude Code's, which loads it
     colon = root / ".claude/skills/colon/SKILL.md"
     found = await diagnostics(unconfigured, open_document(unconfigured, colon,

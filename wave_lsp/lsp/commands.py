@@ -97,8 +97,8 @@ MAX_URI_CHARS = 3 * 4096
 def _project(ls: WaveLanguageServer, params: Any,
              per_file: bool = True) -> tuple[Path | None, Settings]:
     """The project a listing command is about: the folder of `uri`'s skill project, else the first
-    workspace folder; and the settings that apply there (`per_file` false: with no target
-    configured, `auto_target` is left for the caller, as `list` does)."""
+    workspace folder; and the settings that apply there: with no target configured, those of
+    `uri`'s file (`per_file`), else `auto_target` left for the caller, as `list` does."""
     from pygls.uris import to_fs_path
 
     uri = params.get("uri") if isinstance(params, Mapping) else None
@@ -113,7 +113,8 @@ def _project(ls: WaveLanguageServer, params: Any,
             Path(ls.workspace.root_path) if ls.workspace.root_path else None)
     if path is None:
         return None, ls.state.settings_for(None)
-    settings = ls.state.settings_for(path / "SKILL.md" if path.is_dir() else path, per_file)
+    folder = path.is_dir()  # a folder is no file: its settings keep `auto_target`
+    settings = ls.state.settings_for(path / "SKILL.md" if folder else path, per_file and not folder)
     if path.is_file() or path.suffix.lower() == ".md":
         from wave_lsp.core.workspace.location import locate
 
@@ -142,9 +143,22 @@ def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
     from wave_lsp.core.runtime.listing import LISTING_HEADER, render_listing
 
     project, settings = _project(ls, params)
-    listing = render_listing(runtime_listing(settings.profile, project,
-                                             settings.home or Path.home(), settings.personal))
-    return {"version": 1, "target": settings.target, "text": LISTING_HEADER + listing.text,
+    home = settings.home or Path.home()
+    profile = settings.profile
+    if settings.auto_target:  # a folder: the runtime most of its skills are checked for
+        from collections import Counter
+
+        from wave_lsp.core.checking.loading import default_skill_rows
+        from wave_lsp.core.runtime.profiles import PROFILES, with_workspace_trust
+
+        _, rows = default_skill_rows(project, home, settings.personal, project,
+                                     trust=settings.workspace_trust)
+        counted = Counter(str(row["target"]) for row in rows)
+        if counted:
+            profile = with_workspace_trust(PROFILES[counted.most_common(1)[0][0]],
+                                           settings.workspace_trust)
+    listing = render_listing(runtime_listing(profile, project, home, settings.personal))
+    return {"version": 1, "target": profile.name, "text": LISTING_HEADER + listing.text,
             "budget": listing.budget, "fullChars": listing.full_chars, "cut": listing.cut,
             "namesOnly": listing.names_only}
 
