@@ -142,3 +142,57 @@ def test_a_gemini_skill_in_a_folder_it_does_not_trust(tmp_path: Path) -> None:
     [finding] = report.findings
     assert finding.message.startswith("Not discovered by Gemini CLI: trust the project folder")
     assert report.verdict is not None and not report.verdict.loads
+
+
+# -- does the runtime run the skill under its name? (`availability`, issue 39 item 4) -----------
+def skill_text(name: str, *extra: str) -> str:
+    return "".join(("---\n", f"name: {name}\n", "description: Does things. Use when asked.\n",
+                    *(line + "\n" for line in extra), "---\nBody\n"))
+
+
+@pytest.mark.parametrize(("target", "relpath", "text", "others", "kind"), [
+    ("wave", ".wave/skills/a/SKILL.md", skill_text("a"), {}, None),
+    # not found: Claude Code does not scan `.wave/skills`
+    ("claude-code", ".wave/skills/a/SKILL.md", skill_text("a"), {}, "not-found"),
+    # not loaded: Wave rejects an upper-case name (SK034)
+    ("wave", ".wave/skills/a/SKILL.md", skill_text("A"), {}, "not-loaded"),
+    # shadowed: OpenCode's `.opencode/skills` loads after `.agents/skills` and wins
+    ("opencode", ".agents/skills/a/SKILL.md", skill_text("a"),
+     {".opencode/skills/b/SKILL.md": skill_text("a")}, "shadowed"),
+    # the winner runs
+    ("opencode", ".opencode/skills/b/SKILL.md", skill_text("a"),
+     {".agents/skills/a/SKILL.md": skill_text("a")}, None),
+    # Codex loads both skills of a name; a plain `$a` selects neither
+    ("codex", ".agents/skills/a/SKILL.md", skill_text("a"),
+     {".codex/skills/b/SKILL.md": skill_text("a")}, "ambiguous"),
+    # no command: `user-invocable` as each runtime reads it (`listing.invocation_flags`)
+    ("wave", ".wave/skills/a/SKILL.md", skill_text("a", "user-invocable: false"), {},
+     "no-command"),
+    ("wave", ".wave/skills/a/SKILL.md", skill_text("a", "user-invocable: no"), {}, "no-command"),
+    ("copilot", ".github/skills/a/SKILL.md", skill_text("a", "user-invocable: false"), {},
+     "no-command"),
+    # Codex ignores the field (0.171.0, case cx-dmi-ignored): `$a` runs it
+    ("codex", ".agents/skills/a/SKILL.md", skill_text("a", "user-invocable: false"), {}, None),
+    # Claude Code answers `/a` with a refusal of its own: the preview gives it (not wave-lsp's)
+    ("claude-code", ".claude/skills/a/SKILL.md", skill_text("a", "user-invocable: false"), {},
+     None),
+])
+def test_unavailable(target: str, relpath: str, text: str, others: dict[str, str],
+                     kind: str | None, tmp_path: Path) -> None:
+    from wave_lsp.core.checking.availability import invoke_loaded, unavailable
+    from wave_lsp.core.parsing.document import SkillDocument
+
+    (tmp_path / ".git").mkdir()
+    for other, content in {relpath: text, **others}.items():
+        (tmp_path / other).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / other).write_text(content, "utf-8")
+    path = tmp_path / relpath
+    settings = Settings.for_target(target, home=tmp_path / "home", personal=False)
+    document = SkillDocument.from_text(text)
+    location = locate(path, home=tmp_path / "home")
+    found = unavailable(document, location, settings)
+    assert (found.kind if found else None) == kind, found
+    result = invoke_loaded(document, location, settings, "x")
+    assert result.unavailable == kind
+    assert (result.text is None) == (kind is not None or (target == "claude-code" and
+                                     "user-invocable" in text))

@@ -49,6 +49,17 @@ async def test_claude_code_says_only_that_it_does_not_find_a_codex_skill(
     assert "Codex ignores it" in found[0].message
 
 
+async def test_the_preview_says_claude_code_does_not_find_a_codex_skill(
+        codex: LanguageClient, tmp_path: Path) -> None:
+    path = tmp_path / ".codex/skills/fix1/SKILL.md"
+    uri = open_document(codex, path, CODEX_SKILL.format(name="fix1"))
+    result = await codex.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="wave.previewInvocation", arguments=[{"uri": uri, "arguments": "x"}]))
+    assert (result["ok"], result["text"], result["unavailable"]) == (False, None, "not-found")
+    assert result["error"].startswith("Claude Code does not find this skill where it lies "
+                                      "(SK002): Not discovered by Claude Code: ")
+
+
 @pytest_lsp.fixture(config=SERVER)
 async def unconfigured(lsp_client: LanguageClient, tmp_path: Path):
     write_claude_project(tmp_path / "project", tmp_path / "home")
