@@ -279,11 +279,13 @@ def _outcome(target: str, rows: list[dict[str, Any]], invocation: Invocation, pr
     path = _path(row, project)
     if not row["userInvocable"]:
         # `preview` renders `/name`: a runtime with a refusal for it gives that refusal (and the
-        # model may still invoke it); one without has no such command
+        # model may still invoke it); one without has no such command (`unavailable`:
+        # no-command), and the preview renders nothing for either
         refusal = preview(path, invocation.args, project, home, execute=False, target=target)
         if invocation.mode == "slash":
-            return Outcome("refused", refusal.get("error") or "") if not refusal.get("ok") \
-                else Outcome("not-found", invocation.skill, exact=False)
+            return Outcome("not-found", invocation.skill, exact=False) \
+                if refusal.get("ok") or refusal.get("unavailable") == "no-command" \
+                else Outcome("refused", refusal.get("error") or "")
         if not refusal.get("ok"):
             return Outcome("rendered", "", exact=False)
     result = preview(path, invocation.args, project, home, execute=True, target=target)
