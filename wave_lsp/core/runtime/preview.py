@@ -39,7 +39,7 @@ from typing import Any
 
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.injections import Injection, injections_as_read
+from wave_lsp.core.parsing.injections import JS_SPACE_TEXT, Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.permissions.guard import Guard
 from wave_lsp.core.permissions.prediction import (
@@ -74,8 +74,7 @@ from wave_lsp.core.runtime.toolrules import entries
 from wave_lsp.core.workspace.location import SkillLocation
 
 #: what JavaScript's `String.prototype.trim` removes (white space and line terminators)
-JS_TRIM = ("\t\n\v\f\r \u00a0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B))
-           + "\u2028\u2029\u202f\u205f\u3000\ufeff")
+JS_TRIM = JS_SPACE_TEXT
 
 MODES = ("dry-run", "execute")
 #: where `${WAVE_ARGUMENTS_FILE}` points in a dry-run (no file is created)
