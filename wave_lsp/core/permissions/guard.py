@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from wave_lsp.core.paths import is_within
 from wave_lsp.core.permissions.readonly import glob_problem, read_only_problem
 from wave_lsp.core.permissions.rules import (
     BEHAVIORS,
@@ -105,8 +106,7 @@ def _rule_folders(content: str) -> tuple[str, ...]:
 
 
 def _under(path: str, folder: str) -> bool:
-    real, base = os.path.realpath(path), os.path.realpath(folder)
-    return real == base or real.startswith(base.rstrip("/") + "/")
+    return is_within(os.path.realpath(path), os.path.realpath(folder))
 
 
 #: how the guard's refusals name their source: wave-lsp's own policy, never the runtime's

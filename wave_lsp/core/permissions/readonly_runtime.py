@@ -19,6 +19,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 
+from wave_lsp.core.paths import is_within
 from wave_lsp.core.permissions.readonly import (
     _PLAIN_GLOB,
     GLOB_COMMANDS,
@@ -194,8 +195,7 @@ def _paths(program: str, files: Sequence[str], directories: Sequence[Path]) -> R
 
 
 def _inside(path: str, folder: str) -> bool:
-    folder = os.path.normpath(folder)
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+    return is_within(path, os.path.normpath(folder))
 
 
 __all__ = ["FACT", "STRICTER", "ReadOnly", "runtime_commands", "runtime_glob",

@@ -36,6 +36,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wave_lsp.core.paths import is_within
+
 MAX_FILE_BYTES = 16 * 1024 * 1024  #: no file a command writes (its captured output included) grows past this
 MAX_PROCESSES = 256
 MAX_MEMORY_BYTES = 4 * 1024 * 1024 * 1024
@@ -234,8 +236,7 @@ def _masks(folder: Path) -> list[str]:
 # -- what is visible ------------------------------------------------------------------------------
 def _inside(path: Path | str, folder: Path | str) -> bool:
     """`path` is `folder` or below it (as written: both already resolved)."""
-    text, base = str(path), str(folder).rstrip("/")
-    return text == base or text.startswith(base + "/")
+    return is_within(str(path), str(folder))
 
 
 def _system(path: Path) -> bool:
