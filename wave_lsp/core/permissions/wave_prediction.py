@@ -57,17 +57,13 @@ from wave_lsp.core.permissions.wave_shell import (
     tokens,
 )
 
-#: the settings folder whose files Wave reads (`utils/configPaths.ts`)
-WAVE_FOLDER = ".wave"
 FACTS = frozenset({RULES_FACT, READ_ONLY_FACT, SETTINGS_FACT})
 
 
-def read_by_wave(rule: PermissionRule, folder: str = WAVE_FOLDER) -> bool:
-    """Wave reads this rule: from `allowed-tools`, or from a settings file in its settings
-    `folder` (another runtime's settings mean nothing to Wave); Wave has no `ask` rules."""
-    if rule.behavior == "ask":
-        return False
-    return rule.source == "allowed-tools" or rule.path is None or rule.path.parent.name == folder
+def read_by_wave(rule: PermissionRule) -> bool:
+    """Wave reads this rule (the plan gives only Wave's own settings and `allowed-tools`):
+    Wave has no `ask` rules."""
+    return rule.behavior != "ask"
 
 
 class WavePredictor:
@@ -75,9 +71,9 @@ class WavePredictor:
 
     def __init__(self, rules: Iterable[PermissionRule], tool: str = "Bash",
                  directories: Sequence[Path] = (), mode: str | None = None,
-                 problems: Sequence[str] = (), folder: str = WAVE_FOLDER) -> None:
+                 problems: Sequence[str] = ()) -> None:
         self.tool = tool
-        wave = [rule for rule in rules if rule.tool == tool and read_by_wave(rule, folder)]
+        wave = [rule for rule in rules if rule.tool == tool and read_by_wave(rule)]
         self.deny = [rule for rule in wave if rule.behavior == "deny"]
         self.allow = [rule for rule in wave if rule.behavior == "allow"]
         self.directories = tuple(directories)

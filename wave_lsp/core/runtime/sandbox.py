@@ -32,7 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -351,10 +351,10 @@ def _quoted(path: Path | str) -> str:
 def seatbelt_profile(view: View, scratch: Path) -> str:
     """The sandbox-exec profile: deny by default; read the system, the visible folders and the
     scratch folder; write only the scratch folder (HOME and TMPDIR live there); no network."""
+    visible = visible_folders(view)
     readable = ["/usr", "/bin", "/sbin", "/System", "/Library/Apple", "/opt/homebrew",
-                "/private/etc", "/private/var/db/timezone", "/dev",
-                *(str(p) for p in visible_folders(view))]
-    masked = [folder / name for folder in visible_folders(view) for name in CREDENTIALS]
+                "/private/etc", "/private/var/db/timezone", "/dev", *(str(p) for p in visible)]
+    masked = [folder / name for folder in visible for name in CREDENTIALS]
     lines = ["(version 1)", "(deny default)",
              "(allow process-fork)", "(allow process-exec)", "(allow signal (target same-sandbox))",
              "(allow sysctl-read)", "(allow mach-lookup (global-name \"com.apple.system.logger\"))",
@@ -370,7 +370,3 @@ def seatbelt_profile(view: View, scratch: Path) -> str:
                      + ")")
     return "\n".join(lines) + "\n"
 
-
-def describe(view: View) -> Sequence[str]:
-    """The visible folders, for the preview and the docs' examples."""
-    return [str(path) for path in visible_folders(view)]
