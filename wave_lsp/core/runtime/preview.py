@@ -323,7 +323,7 @@ def runtime_inputs(location: SkillLocation, rules: RuleSet,
     folders = tuple(dict.fromkeys([*([start] if start else []), *rules.directories]))
     mode = rules.mode_for(profile) if profile is not None else rules.mode
     return RuntimeInputs(folders, mode[0] if mode else None, mode[1] if mode else None,
-                         tuple(rules.hooks), tuple(rules.problems))
+                         tuple(rules.hooks), tuple(rules.problems), tuple(rules.unparsable))
 
 
 def skill_turned_off(document: SkillDocument, location: SkillLocation, profile: RuntimeProfile,
