@@ -5,7 +5,12 @@ A skill does not load under a target when one of the rules the catalog marks `st
 that target finds an error in it: a frontmatter that a strict loader cannot read, a missing or
 invalid `name` or `description` under a loader that validates them. The decision uses the
 catalog's severities, not the user's: silencing SK020 in a configuration does not make Wave load
-the file. Only those rules run, so the decision is cheap enough for every row of `list`.
+the file. Only those rules run, so the decision is cheap enough for every row of `list`. Under an
+aggregate (`portable`), a skill one of its runtimes drops does not load either, as `check` says.
+`list`'s rows say besides whether the name runs the skill (SK130: another of the name wins) and
+which command does; with no target configured they take the default target of `check`
+(`default_skill_rows`, docs/design/rules.md *The default target*). Whether the target finds the
+file at all is `wave_lsp.core.workspace.applies`.
 """
 
 from __future__ import annotations
