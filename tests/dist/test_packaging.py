@@ -22,6 +22,7 @@ import pytest
 from ruamel.yaml import YAML
 
 import wave_lsp
+from tests.helpers import git_checkout_or_skip
 from wave_lsp.core.checking.catalog import rules
 
 REPO = Path(__file__).resolve().parents[2]
@@ -181,6 +182,7 @@ def test_the_pre_commit_hook_runs_from_the_repository(tmp_path: Path) -> None:
     `.pre-commit-config.yaml` that points at it would: the hook fails on an error, checks a stray
     skill in a skills root at the repository root, reads no personal folder (`--no-personal`) and
     shows its findings and summary when it passes (`verbose: true`)."""
+    git_checkout_or_skip(REPO)  # pre-commit takes a repository
     project = tmp_path / "project"
     # in a Wave root: with no target configured the file is checked for Wave, where SK021 is an
     # error (under `.claude/skills` it would be Claude Code's, whose quoting retry loads it)
@@ -294,6 +296,7 @@ def test_the_readmes_pre_commit_config_runs_against_a_clone(tmp_path: Path) -> N
     `pre-commit run --all-files` installs the hook and reports the error."""
     from tests.clients.test_readme import blocks
 
+    git_checkout_or_skip(REPO)  # the user's clone is cloned from this one
     snippet = blocks("yaml")["pre-commit"]
     rev = re.search(r"rev: (\S+)\n", snippet)
     assert rev
