@@ -120,7 +120,8 @@ def sarif_uri(path: Path, cwd: Path | None = None) -> str:
     from urllib.parse import quote
 
     shown = display_path(path, cwd)
-    return quote(shown) if not shown.startswith("/") else Path(shown).as_uri()
+    # absolute: `/…`, or `C:/…` on Windows (display_path writes forward slashes)
+    return Path(shown).as_uri() if Path(shown).is_absolute() else quote(shown)
 
 
 def to_sarif(reports: list[FileReport], target: str) -> dict[str, Any]:

@@ -63,7 +63,9 @@ def snippet_target(snippet: str) -> str:
 def sk050_severity(skill: Path, target: str | None) -> int:
     """The LSP severity of the skill's SK050 under `target` (None: the default target of where
     the skill lives), as `wave-lsp check` reports it."""
-    command = [str(SCRIPTS / "wave-lsp"), "check", str(skill), "--format", "json", "--no-personal"]
+    program = shutil.which("wave-lsp", path=str(SCRIPTS))  # `wave-lsp.exe` on Windows
+    assert program, f"no wave-lsp next to {sys.executable}"
+    command = [program, "check", str(skill), "--format", "json", "--no-personal"]
     completed = subprocess.run([*command, *(["--target", target] if target else [])],
                                capture_output=True, text=True, timeout=60)
     report = json.loads(completed.stdout)
@@ -90,7 +92,7 @@ def editor_env(tmp_path: Path) -> dict[str, str]:
     existing) HOME and XDG folders and no variable that names a Vim or Neovim configuration: the
     editor reads no configuration but the one the test writes there."""
     (tmp_path / "home").mkdir(exist_ok=True)
-    assert (SCRIPTS / "wave-lsp").is_file(), f"no wave-lsp next to {sys.executable}"
+    assert shutil.which("wave-lsp", path=str(SCRIPTS)), f"no wave-lsp next to {sys.executable}"
     environment = {key: value for key, value in os.environ.items()
                    if key not in {"VIMINIT", "EXINIT", "MYVIMRC", "NVIM_APPNAME"}}
     return {**environment, "PATH": f"{SCRIPTS}{os.pathsep}{os.environ.get('PATH', '')}",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import sys
 import tomllib
 from collections.abc import AsyncIterator
@@ -51,8 +52,8 @@ async def editor_session(command: list[str], profile: str, root: Path,
                          settings: dict) -> AsyncIterator[LanguageClient]:
     """The server started by `command` (its program taken from this environment), initialized as
     the editor `profile` would, answering `workspace/configuration` with `settings`."""
-    program = SCRIPTS / command[0]
-    assert program.is_file(), f"{command[0]} is not installed next to {sys.executable}"
+    program = shutil.which(command[0], path=str(SCRIPTS))  # `wave-lsp.exe` on Windows
+    assert program, f"{command[0]} is not installed next to {sys.executable}"
     client = make_client()
     await client.start_io(str(program), *command[1:])
     try:
