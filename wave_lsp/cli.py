@@ -389,11 +389,18 @@ def fix_files(reports: list[FileReport], *, unsafe: bool, write_files: bool) -> 
 
 
 def _write_inside_project(report: FileReport, data: bytes) -> str | None:
-    """Write a fixed file, unless a symbolic link (the file, or a folder above it) leads it out
-    of its project (the git project, else its skills root, else its folder): then nothing is
-    written and the reason is returned (issue 35: a cloned repository's SKILL.md linked to
-    `~/.bashrc` is not rewritten). The file is opened by its real path without following a link
-    that appeared since."""
+    """Write a fixed file unless its real path (`os.path.realpath`: every symbolic link resolved)
+    lies outside the real path of its project (the git project, else its skills root, else its
+    folder): then nothing is written and the reason is returned (issue 35: a cloned repository's
+    SKILL.md linked to `~/.bashrc` is not rewritten).
+
+    What that covers: the file, or a folder between the project and the file, being a link out
+    of the project. A link that stays inside the project is followed, and a project reached
+    through a link is fine (the boundary is resolved too). A hard link is not seen: it has no
+    other path to compare. The check and the write are two steps: the file is opened at the real
+    path checked, with `O_NOFOLLOW` where the system has it, so a link put in the file's own
+    place since is refused, but a folder on that path swapped for a link in between is followed.
+    A file removed since is not created again (no `O_CREAT`)."""
     import os
 
     from wave_lsp.core.workspace.location import locate
