@@ -316,10 +316,14 @@ def _skills_named(paths: list[Path]) -> list[Path]:
     """`paths` with each markdown file that is not a skill (a README) replaced by the skill it
     belongs to, or left out with a warning when it belongs to none: never checked as a skill
     whose folder is wherever it lies."""
-    from wave_lsp.cli_hints import is_named_non_skill, not_a_skill
-
     kept = []
     for path in paths:
+        # (a SKILL.md or a folder, the common case, costs no import)
+        if path.name.lower() == "skill.md" or path.suffix.lower() != ".md":
+            kept.append(path)
+            continue
+        from wave_lsp.cli_hints import is_named_non_skill, not_a_skill
+
         if not is_named_non_skill(path):
             kept.append(path)
             continue
