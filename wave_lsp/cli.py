@@ -94,7 +94,11 @@ def _add_check(commands: Subcommands) -> None:
                                 description="Find every SKILL.md under the paths (default: .) "
                                             "and report what the target runtime would do wrong.")
     check.add_argument("paths", nargs="*", type=Path, default=[], metavar="PATH")
-    check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    check.add_argument("--format", choices=("text", "full", "concise", "json", "sarif", "github"),
+                       default="text",
+                       help="text (or full, ruff's name; the default): each finding with its "
+                            "source line and a caret under it; concise: one line per finding; "
+                            "json, sarif (code scanning), github (workflow annotations)")
     check.add_argument("--select", action="append", default=[], metavar="CODES",
                        help="only these rule codes or prefixes (comma-separated, repeatable)")
     check.add_argument("--ignore", action="append", default=[], metavar="CODES",
@@ -271,6 +275,8 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
     from wave_lsp.core.workspace.discovery import find_skill_files
     from wave_lsp.output import write
 
+    if args.format == "full":  # ruff's name for the default text output
+        args.format = "text"
     settings = _settings(args, parser, Path.cwd())
     try:
         settings = with_codes(settings, select=args.select, ignore=args.ignore,
@@ -281,9 +287,10 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing:
         parser.exit(EXIT_USAGE, f"wave-lsp: no such file or directory: {missing[0]}\n")
-    files = [path for path in find_skill_files(paths) if _is_markdown(path)]
-    if not files:
-        shown = ", ".join(str(p) for p in paths)
+    named = _skills_named(paths)
+    files = [path for path in find_skill_files(named) if _is_markdown(path)]
+    if not files and named:
+        shown = ", ".join(str(p) for p in named)
         print(f"wave-lsp: warning: No SKILL.md files found under {shown}", file=sys.stderr)
     else:
         _load_checking()
@@ -303,6 +310,28 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
                     for part in split_report(report)),
                    args.format, settings.target, per_file=settings.auto_target)
     return EXIT_FINDINGS if totals.errors else EXIT_OK
+
+
+def _skills_named(paths: list[Path]) -> list[Path]:
+    """`paths` with each markdown file that is not a skill (a README) replaced by the skill it
+    belongs to, or left out with a warning when it belongs to none: never checked as a skill
+    whose folder is wherever it lies."""
+    kept = []
+    for path in paths:
+        # (a SKILL.md or a folder, the common case, costs no import)
+        if path.name.lower() == "skill.md" or path.suffix.lower() != ".md":
+            kept.append(path)
+            continue
+        from wave_lsp.cli_hints import is_named_non_skill, not_a_skill
+
+        if not is_named_non_skill(path):
+            kept.append(path)
+            continue
+        skill, warning = not_a_skill(path, str(path))
+        print(f"wave-lsp: warning: {warning}", file=sys.stderr)
+        if skill is not None:
+            kept.append(skill)
+    return kept
 
 
 def _load_checking() -> None:
@@ -527,8 +556,13 @@ def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.format == "json":
         print(json.dumps({"version": 1, "target": target, "skills": rows}, indent=2,
                          ensure_ascii=False))
-        return EXIT_OK
-    _print_table(rows, target)
+    else:
+        _print_table(rows, target)
+    if not rows:
+        from wave_lsp.cli_hints import no_skills_hint
+
+        print(f"wave-lsp: {no_skills_hint(settings.profile, args.directory, str(args.directory))}",
+              file=sys.stderr)
     return EXIT_OK
 
 

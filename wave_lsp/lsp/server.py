@@ -66,6 +66,11 @@ class WaveLanguageServer(LanguageServer):
         self.watching_files = False
         #: the `wave` part of `initializationOptions`; `workspace/configuration` answers override it
         self.initial_settings: dict[str, Any] = {}
+        #: the `wave` object of the last `workspace/didChangeConfiguration` that carried one, over
+        #: the initial settings and under `workspace/configuration` answers: a client that pushes
+        #: its settings and answers the pull with nothing (lsp-mode without registered settings)
+        #: keeps what it pushed
+        self.pushed_settings: dict[str, Any] = {}
         #: the task that publishes each edited document's newest version, and what was last
         #: published per document (so that an analysis is never pushed twice)
         self._publishing: dict[str, asyncio.Task[None]] = {}

@@ -36,7 +36,12 @@ from wave_lsp.core.runtime.listing import (
     runtime_listing_entry,
     user_command,
 )
-from wave_lsp.core.runtime.profiles import PROFILES, RuntimeProfile, with_workspace_trust
+from wave_lsp.core.runtime.profiles import (
+    DEFAULT_PROFILE,
+    PROFILES,
+    RuntimeProfile,
+    with_workspace_trust,
+)
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
 
@@ -228,7 +233,8 @@ def default_skill_rows(project: Path | None, home: Path, personal: bool,
     default for `check`, `list`, `preview`, the language server and the MCP server), so that
     `list` and `check` agree on what loads. Each row says its `target`; the rows of one target
     keep its precedence order, the targets in catalog order. Returns the document's target
-    (the one every row got, or `per-file`) and the rows."""
+    (the one every row got, `per-file`, or the default `wave` when there is no row) and the
+    rows."""
     import os
 
     from wave_lsp.core.workspace.default_target import target_for
@@ -251,6 +257,8 @@ def default_skill_rows(project: Path | None, home: Path, personal: bool,
                               keep=_real_path_in(wanted)):
             rows.append({**row, "target": target.name, "checkedFor": target.runtime})
     names = {str(row["target"]) for row in rows}
+    if not names:  # no skill anywhere: the default where none lives
+        return DEFAULT_PROFILE.name, rows
     return (next(iter(names)) if len(names) == 1 else "per-file"), rows
 
 
