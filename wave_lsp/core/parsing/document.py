@@ -133,6 +133,15 @@ class FrontmatterValues:
         return self.values.get(name) if name in self.names else default
 
 
+def field_names(document: FieldValues) -> frozenset[str]:
+    """The top-level frontmatter keys of a parsed document or of its values (`field_values`)."""
+    if isinstance(document, FrontmatterValues):
+        return document.names
+    if isinstance(document, SkillDocument):
+        return frozenset(document.fields)
+    return frozenset()
+
+
 def field_values(decoded: DecodeResult) -> FieldValues:
     """The frontmatter values of a decoded file: from libyaml's events alone for the usual
     texts (`quick_frontmatter`, `quick_values`), else from the full parse, which is the

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.document import FieldEntry
@@ -243,6 +244,15 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     name = nfkc(entry.value.strip())
     if name == nfkc(folder):
         return
+    if _at_repository_root(ctx):
+        yield ctx.finding("SK039", ctx.entry_span(entry),
+                          f"`name` is `{shown(name)}`: install the skill as a folder named "
+                          f"`{shown(name)}` (for example `.claude/skills/{shown(name)}/SKILL.md`). "
+                          "This SKILL.md lies at the root of its repository, outside every skills "
+                          f"root, so `{folder}` is the clone's folder, not the one it is installed "
+                          "into; runtimes that compare the name with the folder compare it with "
+                          "that one.", level=Severity.INFORMATION)
+        return
     if ctx.profile.labels_listing_with_name:
         plugin = ctx.location.plugin if ctx.location.scope == "plugin" else None
         command = f"{plugin.name}:{folder}" if plugin else folder
@@ -267,6 +277,16 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     yield ctx.finding("SK039", ctx.entry_span(entry),
                       f"`name` is `{shown(name)}` but the folder is `{folder}`: set the name to "
                       f"the folder's (or rename the folder). {consequence}.", fixes=fixes)
+
+
+def _at_repository_root(ctx: CheckContext) -> bool:
+    """The SKILL.md lies at the root of a git repository, in no skills root and no plugin: a
+    repository that is one skill, whose folder is named by whoever clones it."""
+    location = ctx.location
+    folder = location.skill_dir
+    if folder is None or location.skills_root is not None or location.scope == "plugin":
+        return False
+    return ctx.disk.exists(str(folder / ".git"))
 
 
 def _set_name(ctx: CheckContext, entry: FieldEntry, new: str, title: str) -> Fix:

@@ -219,6 +219,31 @@ class SnapshotChange:
         return not self.names and not self.groups and not self.everywhere
 
 
+class Collections:
+    """The skills of a snapshot grouped into collections (`key`: a plugin's skills, or those of
+    one skills root; with `by_group`, those of one load group), in load order; grouped when first
+    asked for and kept, as `GroupListings` keeps its sums (a snapshot never changes)."""
+
+    def __init__(self, skills: tuple[RuntimeSkill, ...]) -> None:
+        self._skills = skills
+        self._grouped: dict[bool, dict[tuple[str, str], tuple[RuntimeSkill, ...]]] = {}
+
+    @staticmethod
+    def key(skill: RuntimeSkill, by_group: bool = False) -> tuple[str, str]:
+        if skill.root.plugin or by_group:
+            return skill.group, ""
+        return skill.group, str(skill.root.path)
+
+    def of(self, skill: RuntimeSkill, by_group: bool = False) -> tuple[RuntimeSkill, ...]:
+        grouped = self._grouped.get(by_group)
+        if grouped is None:
+            lists: dict[tuple[str, str], list[RuntimeSkill]] = {}
+            for member in self._skills:
+                lists.setdefault(self.key(member, by_group), []).append(member)
+            grouped = self._grouped[by_group] = {k: tuple(v) for k, v in lists.items()}
+        return grouped.get(self.key(skill, by_group), (skill,))
+
+
 @dataclass(frozen=True, slots=True)
 class ProjectSnapshot:
     """The skills one runtime loads from one project, as the disk was at `signature`."""
@@ -243,6 +268,8 @@ class ProjectSnapshot:
     #: folder another entry already loads: changes around them rebuild the snapshot
     linked: tuple[RuntimeSkill, ...] = ()
     duplicate_paths: frozenset[str] = field(default_factory=frozenset)
+    #: the skills by collection (`Collections`), for the findings said once per collection
+    collections: Collections = field(default_factory=lambda: Collections(()), compare=False)
 
     @staticmethod
     def of(profile: RuntimeProfile, root: Path | None, listed: Listed,
@@ -264,7 +291,8 @@ class ProjectSnapshot:
             roots=roots, real_roots=real_roots, root_sizes=tuple(len(e) for _r, e in listed),
             keys=tuple(_key(skill) for skill in skills),
             linked=tuple(skill for skill in skills if _is_linked(skill, real_roots)),
-            duplicate_paths=frozenset(str(path) for skill in skills for path in skill.duplicates))
+            duplicate_paths=frozenset(str(path) for skill in skills for path in skill.duplicates),
+            collections=Collections(ordered))
 
 
 def _key(skill: RuntimeSkill) -> tuple[int, str]:
@@ -470,15 +498,16 @@ class _Draft:
         return dataclasses.replace(
             old, skills=skills, by_real_dir=self.by_real_dir.done(), by_name=self.by_name.done(),
             listings=GroupListings(skills, kept), signature=self.signature.done(),
-            keys=tuple(self.keys), linked=linked, root_sizes=tuple(self.root_sizes))
+            keys=tuple(self.keys), linked=linked, root_sizes=tuple(self.root_sizes),
+            collections=Collections(skills))
 
 
 def _seen_state(skill: RuntimeSkill) -> tuple[object, ...]:
-    """What the rules of other skills read of a skill: its name, place, listing, description
-    and which skill shadows it."""
+    """What the rules of other skills read of a skill: its name, place, listing, description,
+    which skill shadows it, and its frontmatter keys (SK070 is said once per collection)."""
     winner = skill.shadowed_by.path if skill.shadowed_by is not None else None
     return (skill.name, skill.path, skill.real_dir, skill.root, skill.rank, skill.listing,
-            skill.description, winner)
+            skill.description, winner, skill.fields)
 
 
 def _listed_state(skill: RuntimeSkill) -> tuple[object, ...]:
@@ -526,4 +555,4 @@ def _runtime_skill(profile: RuntimeProfile, root: Root, rank: int, entry: Entry,
         return None
     name = runtime_name(profile, root, path, summary.listing)
     return RuntimeSkill(name, path, root.scope, root, rank, summary.listing, summary.description,
-                        summary.document, real)
+                        summary.document, real, fields=summary.fields)
