@@ -140,7 +140,8 @@ def _nested_message(ctx: CheckContext, shown_root: str) -> str:
                 f"of plugin `{plugin.name}` if it should load. The manifest lists its skills and "
                 "not this folder.")
     depth = location.depth_in_root or 0
-    runtimes = [m for m in ctx.profile.members if m.kind == "runtime"] or [ctx.profile]
+    runtimes = [m for m in ctx.profile.members  # those of an aggregate that scan this root
+                if m.kind == "runtime" and in_target_skills_root(location, m)] or [ctx.profile]
     deeper = [m.runtime for m in runtimes if m.finds_at_depth(depth)]
     shallow = [m for m in runtimes if not m.finds_at_depth(depth)]
     by_depth: dict[int | None, list[str]] = {}
