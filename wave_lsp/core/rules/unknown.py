@@ -145,7 +145,8 @@ def _changes_nothing(ctx: CheckContext, entry: FieldEntry, meant: str) -> str | 
     default = spec.schema.get("default") if spec is not None else None
     if default is not None and entry.value == default and not ctx.document.has(meant):
         return (f"It is ignored, and `{meant}` is `{str(default).lower()}` by default, so the skill "
-                "behaves as written.")
+                f"behaves as written; but set to `{str(not default).lower()}` it would change "
+                "nothing either.")
     granted = ctx.field(meant)
     if meant == "allowed-tools" and granted is not None and _covers(ctx, granted, entry):
         return ("It is ignored, and `allowed-tools` beside it already grants every tool it "
