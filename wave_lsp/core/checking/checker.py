@@ -118,7 +118,7 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
 
 def _template(document: SkillDocument, location: SkillLocation,
               settings: Settings) -> Finding | None:
-    """The one finding of a generator's template (`workspace.templates`): information, since
+    """The one finding of a generator's template (`location.template_reason`): information, since
     nothing loads it as it lies and its placeholders are filled in before it is used."""
     from wave_lsp.core.workspace.location import template_reason
 

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from wave_lsp.core.checking import schema
-from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.checking.loading import runtime_names
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS
@@ -270,13 +271,49 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         CLAUDE_CODE: claude,
         AGENTSKILLS: f"skills-ref: Directory name '{folder}' must match skill name '{name}'",
         PORTABLE: "The spec, skills-ref and VS Code require the name to equal the folder",
-    }.get(ctx.profile, f"{ctx.profile.runtime} requires the name to equal the folder `{folder}`")
+    }.get(ctx.profile) or _requires(ctx, folder)
     fixes = []
     if is_valid_name(folder):
         fixes.append(_set_name(ctx, entry, folder, f"Set `name` to `{folder}`"))
     yield ctx.finding("SK039", ctx.entry_span(entry),
                       f"`name` is `{shown(name)}` but the folder is `{folder}`: set the name to "
-                      f"the folder's (or rename the folder). {consequence}.", fixes=fixes)
+                      f"the folder's (or rename the folder). {consequence}.", fixes=fixes,
+                      level=_vendored_level(ctx))
+
+
+def _requires(ctx: CheckContext, folder: str) -> str:
+    """Who requires the name to equal the folder: the runtime, or those of an aggregate of
+    runtimes (`.agents/skills`) whose level for the rule is a warning or an error, and which of
+    them do not check (Codex, Gemini CLI: information)."""
+    members = [m for m in ctx.profile.members if m.kind == "runtime"]
+    if not members or ctx.profile.catalog_column:
+        return f"{ctx.profile.runtime} requires the name to equal the folder `{folder}`"
+    item = rule("SK039")
+    strict = [m.runtime for m in members
+              if item.severity(m) in (Severity.ERROR, Severity.WARNING)]
+    loose = [m.runtime for m in members if m.runtime not in strict]
+    if not strict:
+        return f"{runtime_names(loose)} do not check the name against the folder `{folder}`"
+    sentence = (f"{runtime_names(strict)} require{'s' if len(strict) == 1 else ''} the name to "
+                f"equal the folder `{folder}`")
+    return sentence + (f"; {runtime_names(loose)} do{'es' if len(loose) == 1 else ''} not "
+                       "check it" if loose else "")
+
+
+def _vendored_level(ctx: CheckContext) -> Severity | None:
+    """Information for a SKILL.md inside another skill's folder (`a/references/vendor/SKILL.md`):
+    material of that skill, a copy of someone else's skill, whose name is not the author's to
+    keep in step with its folder (SK002 says which runtimes still load it); None otherwise."""
+    location = ctx.location
+    root, folder = location.skills_root, location.skill_dir
+    if root is None or folder is None or (location.depth_in_root or 0) < 2:
+        return None
+    above = folder.parent
+    while above != root and root in above.parents:
+        if ctx.disk.exists(str(above / "SKILL.md")):
+            return Severity.INFORMATION
+        above = above.parent
+    return None
 
 
 def _at_repository_root(ctx: CheckContext) -> bool:
