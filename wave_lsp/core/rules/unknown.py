@@ -186,7 +186,7 @@ def _unknown_message(ctx: CheckContext, name: str) -> str:
     else:
         tail = f"{ctx.profile.runtime} ignores it"
     spec = schema.field_spec(name)
-    readers = [m.runtime for m in ctx.profile.members if spec is not None and spec.read_by(m)]
+    readers = [m.reader_name for m in ctx.profile.members if spec is not None and spec.read_by(m)]
     if spec is not None and spec.read_by(AGENTSKILLS):
         where = f"`{name}` is a field of the Agent Skills specification"
         advice = "keep it"  # ignoring an informational spec field changes nothing

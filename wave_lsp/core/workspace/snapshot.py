@@ -209,7 +209,7 @@ class SnapshotChange:
     #: names whose skills read differently to other skills' rules: added, removed, renamed,
     #: moved, listed differently or shadowed differently (a body edit changes no name)
     names: frozenset[str] = frozenset()
-    #: load groups whose listing changed
+    #: load groups whose listing, or the frontmatter keys of one of whose skills, changed
     groups: frozenset[str] = frozenset()
     #: a personal or managed skill's listing changed: every group's listing changed
     everywhere: bool = False
@@ -503,16 +503,19 @@ class _Draft:
 
 
 def _seen_state(skill: RuntimeSkill) -> tuple[object, ...]:
-    """What the rules of other skills read of a skill: its name, place, listing, description,
-    which skill shadows it, and its frontmatter keys (SK070 is said once per collection)."""
+    """What the rules of other skills read of a skill: its name, place, listing, description
+    and which skill shadows it."""
     winner = skill.shadowed_by.path if skill.shadowed_by is not None else None
     return (skill.name, skill.path, skill.real_dir, skill.root, skill.rank, skill.listing,
-            skill.description, winner, skill.fields)
+            skill.description, winner)
 
 
 def _listed_state(skill: RuntimeSkill) -> tuple[object, ...]:
-    """What a skill contributes to listings: whether it is listed, its entry, group, scope."""
-    return (skill.shadowed_by is None, skill.listing, skill.group, skill.scope, skill.rank)
+    """What a skill contributes to what its group's skills read together: whether it is listed,
+    its entry, group, scope, and its frontmatter keys (SK070 is said once per collection, on
+    the first skill that has a key: another skill's keys change what that one says)."""
+    return (skill.shadowed_by is None, skill.listing, skill.group, skill.scope, skill.rank,
+            skill.fields)
 
 
 def updated(snapshot: ProjectSnapshot, entries: Iterable[tuple[int, str]],
