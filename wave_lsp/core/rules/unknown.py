@@ -25,7 +25,7 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking import schema
-from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
@@ -94,12 +94,19 @@ def unknown_fields(ctx: CheckContext) -> Iterator[Finding]:
         if meant is not None:
             yield from _misspelt(ctx, name, entry, meant)
             continue
-        others = said_here(ctx, partial(_has_key, name))
+        others = said_here(ctx, partial(_has_key, name)) if _ignores_keys(ctx) else []
         if others is None:
             continue  # said on the first skill of the collection that has the key
         sentence, related = also_in(others, f"have `{name}`", _where(ctx))
         yield ctx.finding("SK070", entry.key.span, _unknown_message(ctx, name) + sentence,
                           related=related)
+
+
+def _ignores_keys(ctx: CheckContext) -> bool:
+    """The target ignores a key it does not read (SK070 below a warning): a key is then a fact of
+    the collection, said once; where the target rejects the skill for it (skills-ref, the
+    claude.ai upload: an error) each skill is rejected, and each is told."""
+    return rule("SK070").severity(ctx.profile) in (Severity.INFORMATION, Severity.HINT)
 
 
 def _has_key(key: str, skill: RuntimeSkill) -> bool:
@@ -114,7 +121,7 @@ def _where(ctx: CheckContext) -> str:
 def _misspelt(ctx: CheckContext, name: str, entry: FieldEntry, meant: str) -> Iterator[Finding]:
     """SK071: a warning with "did you mean" and a rename, unless the ignored key changes nothing
     (then information, said once per collection)."""
-    idle = _changes_nothing(ctx, entry, meant)
+    idle = _changes_nothing(ctx, entry, meant) if _ignores_keys(ctx) else None
     if idle is not None:
         beside = ctx.document.has(meant)  # the first skill with both keys speaks for the others
         others = said_here(ctx, lambda skill: name in skill.fields and
