@@ -6,7 +6,7 @@ most 2, or a known confusion such as `args`, `tools` or `denied-tools`) is SK071
 target does not read is SK070. Each message says what to do in its first sentence, then who reads
 or ignores the key (docs/design/rules.md *How a message reads*).
 
-Decisions (issue 37): SK070 is said once per key per collection (`collection.said_here`: the first
+Decisions (issue 37): SK070 is said once per key per collection (`workspace.said_here`: the first
 skill of the skills root or plugin that carries the key, the others as related locations), since
 a collection's own keys (`id`, `type`, `updated`) are on every skill on purpose. A field of the
 Agent Skills specification (`license`, `metadata`, …) that some runtime ignores is never to be
@@ -166,9 +166,9 @@ def _covers(ctx: CheckContext, granted: FieldEntry, listed: FieldEntry) -> bool:
     bare tool)."""
     have = [parse_rule(item.text) for item in entries(granted.node, ctx.text)]
     want = [parse_rule(item.text) for item in entries(listed.node, ctx.text)]
-    bare = {rule.tool for rule in have if rule.content is None}
-    raw = {rule.raw for rule in have}
-    return bool(want) and all(rule.tool in bare or rule.raw in raw for rule in want)
+    bare = {given.tool for given in have if given.content is None}
+    raw = {given.raw for given in have}
+    return bool(want) and all(asked.tool in bare or asked.raw in raw for asked in want)
 
 
 def _unknown_message(ctx: CheckContext, name: str) -> str:

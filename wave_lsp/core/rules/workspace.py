@@ -19,7 +19,7 @@ SK070 and SK131 are said once per collection (`said_here`): a plugin's skills or
 concerns, the others as related locations, so every output names the same file.
 SK131 uses Claude Code's budget of a 200K-context model (8,000 characters) for every target that
 lists skills, and is reported once per load group (a plugin, or the project's skills), on the
-first model-visible skill of a listing over it (`collection.said_here`), as information:
+first model-visible skill of a listing over it (`said_here`), as information:
 its catalog confidence is heuristic (issue 27), because Claude Code 2.1.332's budget is 1 % of the
 session model's context window (30,000 characters for the default 1M-context models), and past it
 the skills invoked least lose their description, so which ones do depends on usage and on what
