@@ -154,9 +154,9 @@ def _nested_message(ctx: CheckContext, shown_root: str) -> str:
     loaded_by = (f" {runtime_names(deeper)}, which look{'s' if len(deeper) == 1 else ''} deeper, "
                  f"load{'s' if len(deeper) == 1 else ''} it as a skill of its own."
                  if deeper else "")
-    return (f"This SKILL.md is nested {depth} folders deep in `{shown_root}/`, so "
-            f"{runtime_names([m.runtime for m in shallow])} do{'es' if len(shallow) == 1 else ''} "
-            f"not load it: move it up if it should load. {capitalized(reach)} "
+    return (f"This SKILL.md is nested {depth} folders deep in `{shown_root}/`, so it is not "
+            f"loaded by {runtime_names([m.runtime for m in shallow])}: move it up if it should "
+            f"load. {capitalized(reach)} "
             f"(`{shown_root}/<skill-name>/SKILL.md`).{loaded_by}")
 
 

@@ -140,7 +140,7 @@ def _misspelt(ctx: CheckContext, name: str, entry: FieldEntry, meant: str) -> It
                          preferred=True))
     readers = "" if ctx.reads(meant) else f" (`{meant}` is read by {_readers(meant)})"
     yield ctx.finding("SK071", entry.key.span,
-                      f"`{name}` is not a field: did you mean `{meant}`? Rename it{readers}. "
+                      f"`{name}` is not a field (did you mean `{meant}`?): rename it{readers}. "
                       "A misspelt key is ignored silently, so what it seems to set does not "
                       "happen.", fixes=fixes, suggestion=meant)
 
