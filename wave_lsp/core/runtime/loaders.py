@@ -76,8 +76,23 @@ def rescue(profile: RuntimeProfile, document: SkillDocument,
 
 #: the top-level fields Codex decodes (its frontmatter struct); every other key is ignored
 CODEX_FIELDS = frozenset({"name", "description", "metadata"})
-#: a `key: value` line at any depth, the value not quoted and not a block scalar
-_CODEX_LINE = re.compile(r"^([ \t]*)([A-Za-z0-9_-]+):([ \t]+)([^\s\"'|>].*?)[ \t]*(\r?)$")
+#: the start of a `key: value` line at any depth, the value not quoted and not a block scalar;
+#: the value is the rest of the line without a final `\r` and trailing blanks (`codex_line`:
+#: stripping in Python keeps the match linear, a lazy `.*?` before `[ \t]*$` is quadratic)
+_CODEX_KEY = re.compile(r"([ \t]*)([A-Za-z0-9_-]+):([ \t]+)(?=[^\s\"'|>])")
+
+
+def codex_line(line: str) -> tuple[str, str, str, str, str] | None:
+    """A `key: value` line of `codex_repaired` as (indent, key, blanks after the colon, value,
+    final `\r` or ""), or None for any other line. The value keeps its inner white space and
+    loses only the spaces and tabs before the line's end (or its final `\r`)."""
+    found = _CODEX_KEY.match(line)
+    if found is None:
+        return None
+    rest = line[found.end():]
+    cr = "\r" if rest.endswith("\r") else ""
+    value = rest[: len(rest) - len(cr)].rstrip(" \t")
+    return found.group(1), found.group(2), found.group(3), value, cr
 
 
 def codex_repaired(frontmatter: str) -> str:
@@ -87,13 +102,15 @@ def codex_repaired(frontmatter: str) -> str:
     an unterminated quote) stays and still fails."""
     lines = []
     for line in frontmatter.split("\n"):
-        found = _CODEX_LINE.match(line)
-        value = found.group(4) if found else ""
-        if found and (": " in value or value.endswith(":") or value[:1] in "[{") \
+        found = codex_line(line)
+        if found is None:
+            lines.append(line)
+            continue
+        indent, key, blanks, value, cr = found
+        if (": " in value or value.endswith(":") or value[:1] in "[{") \
                 and parse_frontmatter(f"k: {value}").problem is not None:
             escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-            line = (f'{found.group(1)}{found.group(2)}:{found.group(3)}"{escaped}"'
-                    f"{found.group(5)}")
+            line = f'{indent}{key}:{blanks}"{escaped}"{cr}'
         lines.append(line)
     return "\n".join(lines)
 
