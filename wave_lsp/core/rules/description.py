@@ -20,7 +20,7 @@ from wave_lsp.core.runtime.listing import (
     listing_description,
     unlisted_without_description,
 )
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
+from wave_lsp.core.runtime.profiles import WAVE
 
 #: words that say *when* a skill applies (English, Chinese, Japanese)
 _TRIGGER = re.compile(
@@ -35,21 +35,28 @@ _TRIGGER = re.compile(
 def description_missing(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.document.mapping is None or ctx.document.has("description"):
         return
-    consequence = {
-        CLAUDE_CODE: "Claude Code falls back to the first line of the body, which rarely says "
-                       "when to use the skill",
-    }.get(ctx.profile, "The model decides whether to use a skill from its description alone, "
-                      "so this skill is never chosen")
-    if ctx.profile.commands_without_description:
-        consequence = (f"{ctx.profile.runtime} still loads it as a command, but leaves it out of "
-                       "the model's listing, so the model never chooses it")
-    elif unlisted_without_description(ctx.document, ctx.location, ctx.profile):
-        consequence = (f"{ctx.profile.runtime} leaves a plugin's skill without one out of the "
-                       "model's listing, so the model never chooses it (it runs only when "
-                       "someone names it)")
     yield ctx.finding("SK050", ctx.document.opener_span,
                       "The frontmatter has no `description`: add one that says what the skill "
-                      f"does and when to use it. {consequence}.")
+                      f"does and when to use it. {_without_description(ctx)}.")
+
+
+def _without_description(ctx: CheckContext) -> str:
+    """What the target does with a skill that has no `description`, from its profile's facts
+    (`commands_without_description`, `body_description_default`, the plugin listing rule)."""
+    profile = ctx.profile
+    if profile.commands_without_description:
+        return (f"{profile.runtime} still loads it as a command, but leaves it out of the "
+                "model's listing, so the model never chooses it")
+    if unlisted_without_description(ctx.document, ctx.location, profile):
+        return (f"{profile.runtime} leaves a plugin's skill without one out of the model's "
+                "listing, so the model never chooses it (it runs only when someone names it)")
+    if profile.body_description_default is not None:
+        # Claude Code 2.1.332; Copilot CLI 1.0.102 passes headings over (case cp-no-description)
+        line = "line of the body that is not a heading" \
+            if profile.body_description_skips_headings else "line of the body"
+        return f"{profile.runtime} falls back to the first {line}, which rarely says when to use the skill"
+    return ("The model decides whether to use a skill from its description alone, so this skill "
+            "is never chosen")
 
 
 @check("SK051")
