@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.helpers import run
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.runtime.arguments import (
@@ -185,6 +186,43 @@ def test_codex_listing_line(tmp_path: Path) -> None:
     long = "x " * 700
     line, _ = _entry(tmp_path, "codex", f"---\nname: s\ndescription: {long}\n---\n")
     assert line == f"- s: {long.strip()[:1021]}... (file: {path})"
+
+
+@pytest.mark.parametrize(("description", "listed", "cut"), [
+    # Codex 0.171.0 measures and lists the description on one line (cx-description-1100)
+    ('"a  b\\n\\t c"', "a b c", False),
+    ('"' + "x" * 1024 + '"', "x" * 1024, False),
+    ('"' + "x" * 1025 + '"', "x" * 1021 + "...", True),
+    # 1,101 characters as written, 3 on one line: over the spec's limit, not cut by Codex
+    ('"a' + " " * 1099 + 'b"', "a b", False),
+    ("|\n" + "  word\n" * 300, ("word " * 300)[:1021] + "...", True),
+])
+def test_codex_listing_and_sk053_measure_the_description_alike(
+        tmp_path: Path, description: str, listed: str, cut: bool) -> None:
+    """One fact (`collapses_description`, `listing_description_cut`) read by the listing line and
+    by SK053: SK053 says the listing cuts the description exactly when the line is cut."""
+    (tmp_path / ".git").mkdir()
+    text = f"---\nname: s\ndescription: {description}\n---\nBody\n"
+    line, _ = _entry(tmp_path, "codex", text)
+    assert line.startswith(f"- s: {listed} (file: ")
+    report = run(tmp_path, text, target="codex", relpath=".agents/skills/s/SKILL.md")
+    says_cut = [f for f in report.findings if f.code == "SK053" and "lists only the first 1,021 "
+                "characters of the description and `...`" in f.message]
+    assert bool(says_cut) is cut, [f.message for f in report.findings]
+
+
+@pytest.mark.parametrize(("short", "rejected"), [
+    ("x" * 1024, False), ("x" * 1025, True),
+    ("|\n" + "    x\n" * 600, True),  # 1,199 on one line
+    ("|\n" + "    x\n" * 512, False),  # 1,023 on one line, 1,024 as written
+    ('"a' + " " * 1100 + 'b"', False),
+])
+def test_codex_measures_the_short_description_on_one_line(tmp_path: Path, short: str,
+                                                          rejected: bool) -> None:
+    (tmp_path / ".git").mkdir()
+    text = f"---\nname: s\ndescription: d\nmetadata:\n  short-description: {short}\n---\nBody\n"
+    report = run(tmp_path, text, target="codex", relpath=".agents/skills/s/SKILL.md")
+    assert any(f.code == "SK053" for f in report.findings) is rejected
 
 
 def test_opencode_listing_element(tmp_path: Path) -> None:

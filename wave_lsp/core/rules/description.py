@@ -16,8 +16,12 @@ from wave_lsp.core.parsing.yamltree import yaml11_type
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import (
+    CUT_MARK,
     LISTING_ENTRY_CAP,
+    description_kept,
+    listed_description,
     listing_description,
+    measured_description,
     unlisted_without_description,
 )
 from wave_lsp.core.runtime.profiles import WAVE
@@ -107,11 +111,11 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
             WAVE: "Wave has no limit, but skills-ref, VS Code and the claude.ai upload reject it",
         }.get(ctx.profile, "skills-ref, VS Code and the claude.ai upload reject it")
         level = None
-        cut = ctx.profile.listing_description_cut
-        if cut is not None and len(" ".join(text.split())) > cut:
+        kept = description_kept(ctx.profile)
+        if kept is not None and listed_description(ctx.profile, text)[1]:
             # Codex 0.171.0 loads it and cuts the listing's copy (case cx-description-1100)
             consequence = (f"{ctx.profile.runtime} loads the skill but lists only the first "
-                           f"{cut - 3:,} characters of the description and `...`; "
+                           f"{kept:,} characters of the description and `{CUT_MARK}`; "
                            f"{consequence}")
             level = Severity.WARNING
         yield ctx.finding("SK053", span, f"`description` has {len(text):,} characters (limit "
@@ -139,7 +143,7 @@ def _short_description(ctx: CheckContext) -> Iterator[Finding]:
         return
     for key, value in entry.node.pairs:
         text = value.value() if key.value() == "short-description" else None
-        collapsed = " ".join(text.split()) if isinstance(text, str) else ""
+        collapsed = measured_description(ctx.profile, text) if isinstance(text, str) else ""
         if len(collapsed) > limit:  # Codex measures it on one line, white space collapsed
             yield ctx.finding("SK053", value.span,
                               f"`metadata.short-description` has {len(collapsed):,} characters "

@@ -291,13 +291,37 @@ def _formatted_entry(document: SkillDocument, location: SkillLocation, profile: 
         return ListingEntry(name, "", True, user)  # a command, not listed (oc-no-description)
     if profile.listing_format == "dash-with-file":
         path = location.path.as_posix() if location.path is not None else ""
-        text = " ".join(description.split())
-        cut = profile.listing_description_cut
-        truncated = cut is not None and len(text) > cut
-        if cut is not None and truncated:
-            text = text[: cut - 3] + "..."
+        text, truncated = listed_description(profile, description)
         return ListingEntry(name, f"- {name}: {text} (file: {path})", True, user, truncated)
     return ListingEntry(name, _xml_element(profile, name, description, location), True, user)
+
+
+#: what ends a description cut to `listing_description_cut` (Codex 0.171.0, cx-description-1100)
+CUT_MARK = "..."
+
+
+def measured_description(profile: RuntimeProfile, text: str) -> str:
+    """`text` (a `description` or `metadata.short-description`) as `profile` measures and lists it:
+    on one line, each run of white space one space, where it collapses them (Codex)."""
+    return " ".join(text.split()) if profile.collapses_description else text
+
+
+def description_kept(profile: RuntimeProfile) -> int | None:
+    """The characters of a description over `listing_description_cut` that the listing keeps
+    before `CUT_MARK` (None: it keeps the whole)."""
+    cut = profile.listing_description_cut
+    return None if cut is None else cut - len(CUT_MARK)
+
+
+def listed_description(profile: RuntimeProfile, text: str) -> tuple[str, bool]:
+    """The description as `profile`'s listing shows it, and whether it was cut: measured
+    (`measured_description`), then over `listing_description_cut` the first `description_kept`
+    characters and `CUT_MARK`."""
+    shown = measured_description(profile, text)
+    kept = description_kept(profile)
+    if kept is None or len(shown) <= kept + len(CUT_MARK):
+        return shown, False
+    return shown[:kept] + CUT_MARK, True
 
 
 def _xml_element(profile: RuntimeProfile, name: str, description: str,
