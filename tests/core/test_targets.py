@@ -404,6 +404,7 @@ def test_personal_roots_are_the_profiles(tmp_path: Path) -> None:
     ("gemini-cli", skill("a:b c"), "/a-b-c"),  # `[:\\/<>*?"|]` and white space become `-`
     ("copilot", skill("my-skill", "d", "user-invocable: false"), None),
     ("opencode", skill("my-skill", "d", "user-invocable: false"), "/my-skill"),  # not read
+    ("wave", skill("my-skill", "d", "user-invocable: no"), None),  # true only when `true`
 ])
 def test_command_names(target: str, text: str, command: str | None, tmp_path: Path) -> None:
     location = locate(tmp_path / ".agents/skills/my-skill/SKILL.md", home=tmp_path / "home")
