@@ -57,7 +57,16 @@ class RuntimeReading:
 
 
 def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
-    """`document` as `profile`'s runtime reads it."""
+    """`document` as `profile`'s runtime reads it, computed once per document and profile (kept
+    in `document.memo`: the rules, the listing and the preview all ask)."""
+    key = (read_as, profile)
+    found = document.memo.get(key)
+    if not isinstance(found, RuntimeReading):
+        found = document.memo[key] = _read_as(document, profile)
+    return found
+
+
+def _read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     yaml = document.yaml
     source = document.source
     if profile.reads_unclosed_frontmatter_to_end and source.opener is not None \
