@@ -25,6 +25,7 @@ from wave_lsp.core.runtime.listing import (
     unlisted_without_description,
 )
 from wave_lsp.core.runtime.profiles import WAVE
+from wave_lsp.core.runtime.reads import read_elsewhere
 
 #: words that say *when* a skill applies (English, Chinese, Japanese)
 _TRIGGER = re.compile(
@@ -38,6 +39,15 @@ _TRIGGER = re.compile(
 @check("SK050")
 def description_missing(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.document.mapping is None or ctx.document.has("description"):
+        return
+    elsewhere = read_elsewhere(ctx.document, ctx.profile, "description")
+    if elsewhere is not None:  # the runtime loads the skill with it (Gemini CLI's line parser)
+        yield ctx.finding("SK050", ctx.document.opener_span,
+                          "The frontmatter has no top-level `description`: add one that says "
+                          f"what the skill does and when to use it. {ctx.profile.runtime} reads "
+                          f"`{shown(str(elsewhere))}` from another `description:` line and loads "
+                          "the skill; other runtimes find no description.",
+                          level=Severity.INFORMATION)
         return
     yield ctx.finding("SK050", ctx.document.opener_span,
                       "The frontmatter has no `description`: add one that says what the skill "

@@ -235,8 +235,7 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
         if patterns := activating_patterns(values):  # listed once a matching file is touched
             return ListingEntry(name, "", True, user, activates_on=tuple(patterns))
     if profile.listing_format != "dash":
-        return _formatted_entry(document, location, profile, name, reading.description or "",
-                                user)
+        return _formatted_entry(location, profile, name, reading.description or "", user)
     when_text = _when_to_use(values)
     shown = name
     if profile.labels_listing_with_name:
@@ -273,20 +272,14 @@ def wave_listing_entry(document: SkillDocument, location: SkillLocation,
     return ListingEntry(name, f"• **{name}** ({kind}): {text}", True, user)
 
 
-def _formatted_entry(document: SkillDocument, location: SkillLocation, profile: RuntimeProfile,
-                     name: str, description: str, user: bool) -> ListingEntry:
+def _formatted_entry(location: SkillLocation, profile: RuntimeProfile, name: str,
+                     description: str, user: bool) -> ListingEntry:
     """The entry of a runtime whose listing is not a dash line (`RuntimeProfile.listing_format`;
     runtime-facts.md §9, §11): Codex's `- name: description (file: <SKILL.md>)`, its description
     on one line (white space collapsed) and cut to `listing_description_cut` characters with
     `...`; the `<skill>` element of an `<available_skills>` block (OpenCode's, Gemini CLI's and
-    Copilot CLI's, `_xml_element`). Under Gemini CLI's line parser the description is the one
-    that parser reads (`loaders.rescue`)."""
-    if profile.yaml_loader == "line-fallback":
-        from wave_lsp.core.runtime.loaders import rescue  # only for the line parser's runtime
-
-        rescued = rescue(profile, document)
-        if rescued is not None and rescued.loads:
-            description = rescued.description or ""
+    Copilot CLI's, `_xml_element`). `description` is the runtime's (`reads.read_as`: under
+    Gemini CLI's line parser, the one that parser reads)."""
     if not description and profile.commands_without_description:
         return ListingEntry(name, "", True, user)  # a command, not listed (oc-no-description)
     if profile.listing_format == "dash-with-file":

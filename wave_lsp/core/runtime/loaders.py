@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.yamltree import parse_frontmatter
+from wave_lsp.core.parsing.yamltree import YamlNode, parse_frontmatter
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 
@@ -54,13 +54,16 @@ class Rescue:
 def rescue(profile: RuntimeProfile, document: SkillDocument,
            failed: bool = False) -> Rescue | None:
     """The loader's rescue for `document`, or None when the profile's loader has none or the
-    frontmatter does not need one. `failed`: the caller knows that js-yaml throws although the
-    tree was built (an alias to an anchor that does not exist)."""
+    frontmatter does not need one. Every reading of the document under the profile asks here
+    (`reads.read_as`: the listing, the preview and the rules that ask what the runtime loads;
+    the YAML rules for their messages). `failed`: the caller knows that js-yaml throws although
+    the tree was built (an alias to an anchor that does not exist is found here too)."""
     frontmatter = document.source.frontmatter
     yaml = document.yaml
     if frontmatter is None or yaml is None:
         return None
-    failed = failed or yaml.problem is not None or bool(yaml.duplicates)
+    failed = failed or yaml.problem is not None or bool(yaml.duplicates) \
+        or (yaml.mapping is not None and dangling_alias(yaml.mapping))
     if profile.yaml_loader == "line-fallback":
         strings = isinstance(document.value("name"), str) and isinstance(
             document.value("description"), str)
@@ -125,9 +128,7 @@ def codex_reading(frontmatter: str) -> tuple[dict[str, object] | None, str]:
     if parsed.problem is not None or parsed.mapping is None:
         return None, "cannot read it even as text and skips the skill"
     top = parsed.mapping
-    nodes = list(top.walk())
-    anchors = {node.anchor for node in nodes if node.kind != "alias" and node.anchor_span}
-    if any(node.kind == "alias" and node.anchor not in anchors for node in nodes):
+    if dangling_alias(top):
         return None, ("reads an alias to an anchor that does not exist (`*…` unquoted) as an "
                       "error and skips the skill")
     read = [later.text for _, later in parsed.duplicates
@@ -140,6 +141,14 @@ def codex_reading(frontmatter: str) -> tuple[dict[str, object] | None, str]:
     if metadata is not None and metadata.kind != "mapping":
         return None, "reads the value as text, but `metadata` must be a mapping, so it skips the skill"
     return {key: node.value() for key, node in values.items()}, ""
+
+
+def dangling_alias(top: YamlNode) -> bool:
+    """The tree under `top` holds an alias to an anchor it does not define (`**/*.ts`, `*x`),
+    which js-yaml and serde reject."""
+    nodes = list(top.walk())
+    anchors = {node.anchor for node in nodes if node.kind != "alias" and node.anchor_span}
+    return any(node.kind == "alias" and node.anchor not in anchors for node in nodes)
 
 
 def _serde_struct(profile: RuntimeProfile, document: SkillDocument) -> Rescue:
