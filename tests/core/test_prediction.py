@@ -180,3 +180,21 @@ def test_every_refusal_and_cannot_tell_cites_a_runtime_fact(words: list[str], ru
         assert decision.fact in FACTS, decision
     assert "stricter" not in decision.reason
     assert "wave-lsp is" not in decision.reason
+
+
+@pytest.mark.parametrize(("words", "bare", "verdict"), [
+    (["hostname", "foo"], False, "no"),  # Claude Code's hostname takes no operands
+    (["uniq", "a", "b"], False, "no"),  # uniq with operands writes the second one
+    (["pwd"], False, "yes"),
+    (["git", "log"], False, "yes"),
+    (["git", "log"], True, "no"),  # a folder that looks like a bare repository
+])
+def test_the_runtime_read_only_list_keeps_its_operand_and_bare_repository_facts(
+        tmp_path: Path, words: list[str], bare: bool, verdict: str) -> None:
+    from wave_lsp.core.permissions.readonly_runtime import runtime_read_only
+
+    if bare:
+        (tmp_path / "HEAD").write_text("ref: refs/heads/main\n", "utf-8")
+        (tmp_path / "objects").mkdir()
+        (tmp_path / "refs").mkdir()
+    assert runtime_read_only(words, CLAUDE_CODE, (tmp_path,)).verdict == verdict

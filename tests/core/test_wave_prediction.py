@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from wave_lsp.core.permissions.prediction import FACTS, Predictor, RuntimeInputs
 from wave_lsp.core.permissions.rules import make_rule
-from wave_lsp.core.permissions.settings import load_settings
 from wave_lsp.core.permissions.wave_facts import UNCHECKED_NOTE
 from wave_lsp.core.permissions.wave_shell import (
     glob_matches,
@@ -116,16 +115,33 @@ def test_wave_modes(tmp_path: Path, mode: str, command: str, outcome: str, reaso
 
 
 def test_rules_of_other_runtimes_do_not_count(tmp_path: Path) -> None:
-    """Wave reads `.wave` settings and `allowed-tools`, never `~/.claude/settings.json`."""
-    claude = tmp_path / ".claude" / "settings.json"
-    claude.parent.mkdir()
+    """Wave reads `.wave` settings and `allowed-tools`, never `~/.claude/settings.json`: the plan
+    gives the prediction Wave's own files only, and the other runtime's deny rules go to the
+    guard (`permission_rules`)."""
+    from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.parsing.document import SkillDocument
+    from wave_lsp.core.runtime.preview import permission_rules
+    from wave_lsp.core.runtime.substitute import VariableValues
+    from wave_lsp.core.workspace.location import locate
+
+    home = tmp_path / "home"
+    claude = home / ".claude" / "settings.json"
+    claude.parent.mkdir(parents=True)
     claude.write_text(json.dumps({"permissions": {"deny": ["Bash(ls*)"], "allow": ["Bash(make)"]}}))
-    wave = tmp_path / ".wave" / "settings.json"
-    wave.parent.mkdir()
+    wave = tmp_path / "project" / ".wave" / "settings.json"
+    wave.parent.mkdir(parents=True)
     wave.write_text(json.dumps({"permissions": {"allow": ["Bash(make)"],
                                                 "permissionMode": "dontAsk"}}))
-    rules = load_settings("user settings", claude, True)
-    rules.extend(load_settings("project settings", wave, False))
+    (tmp_path / "project" / ".git").mkdir()
+    path = tmp_path / "project" / ".wave" / "skills" / "demo" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("---\nname: demo\ndescription: Demo.\n---\n!`ls`\n", "utf-8")
+    location = locate(path, home=home)
+    settings = Settings.for_target("wave", home=home)
+    values = VariableValues.for_location(location, WAVE)
+    rules, restrictions, _ = permission_rules(SkillDocument.from_text(path.read_text("utf-8")),
+                                              location, settings, values)
+    assert [r.raw for r in restrictions.rules] == ["Bash(ls*)"]
     mode = rules.mode_for(WAVE)
     assert mode == ("dontAsk", wave)
     predictor = Predictor(rules.rules, profile=WAVE, inputs=RuntimeInputs((tmp_path,), mode[0]))
@@ -198,3 +214,21 @@ def test_wave_prediction_never_raises(command: str) -> None:
 def test_deep_parentheses_are_cannot_tell() -> None:
     decision = _predictor(Path("/tmp"), []).check("(" * 500 + "ls" + ")" * 500)
     assert decision.outcome == "cannot-tell"
+
+
+def test_the_allow_fix_for_one_part_names_it_as_written(tmp_path: Path) -> None:
+    """Under Wave each part is matched alone, so SK123's rule names the part no rule allows — as
+    the skill writes it (`${WAVE_SKILL_DIR}`), never the path of this machine."""
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+
+    path = tmp_path / "project" / ".wave" / "skills" / "demo" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    (tmp_path / "project" / ".git").mkdir()
+    path.write_text("---\nname: demo\ndescription: Demo. Use when asked.\n---\n"
+                    "!`bash ${WAVE_SKILL_DIR}/x.sh && git status`\n", "utf-8")
+    report = check_file(path, Settings.for_target("wave", home=tmp_path / "home"), strict=True)
+    (finding,) = [f for f in report.findings if f.code == "SK123"]
+    assert "add `Bash(bash ${WAVE_SKILL_DIR}/x.sh)` to `allowed-tools`" in finding.message
+    advice = finding.message.split("add `", 1)[1].split("` to `allowed-tools`", 1)[0]
+    assert str(tmp_path) not in advice

@@ -25,10 +25,7 @@ The few rules beyond that, each for a runtime behaviour wave-lsp models differen
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-import io
-import json
 import os
 import pkgutil
 import re
@@ -42,8 +39,9 @@ from typing import Any
 
 import tests.oracle.runtimes as RUNTIMES
 from tests.oracle.predict import STRICTER as PREDICT_STRICTER
-from tests.oracle.predict import _at, sandboxed
+from tests.oracle.predict import preview, sandboxed, wave_json
 from tests.oracle.runtimes.base import Invocation, Observation, Outcome, RuntimeAdapter
+from tests.oracle.runtimes.common import homeless
 
 CASES = Path(__file__).parent / "cases"
 #: the adapters, by runtime name: module paths (one may be absent until its branch is merged)
@@ -226,36 +224,6 @@ def reached(rows: list[dict[str, Any]], command: str) -> list[dict[str, Any]]:
     return loaded or found[:1]
 
 
-def wave_json(argv: list[str], cwd: Path, home: Path) -> Any:
-    """The JSON `wave-lsp <argv>` prints, run in `cwd` with HOME=`home` (a clear error saying
-    what it printed instead)."""
-    from wave_lsp.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with _at(cwd, home), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
-    try:
-        return json.loads(out.getvalue())
-    except ValueError:
-        raise RuntimeError(f"`wave-lsp {' '.join(argv)}` exited {code} with no JSON: "
-                           f"{out.getvalue()[:300]!r} {err.getvalue()[-600:]!r}") from None
-
-
-def _homeless(text: str, home: Path) -> str:
-    return text.replace(str(home), "~")
-
-
-def _preview(target: str, path: Path, args: str | None, project: Path, home: Path,
-             execute: bool) -> dict[str, Any]:
-    argv = ["preview", "--target", target, "--format", "json", str(path)]
-    if execute:
-        argv.insert(1, "--execute")
-    if args:
-        argv += ["--", args]
-    result: dict[str, Any] = wave_json(argv, project, home)
-    return result
-
-
 def predict(target: str, project: Path, home: Path,
             invocations: list[Invocation], cwd: Path | None = None) -> Prediction:
     """`wave-lsp list` and `preview` for the tree, in the working folder (default: the project)
@@ -265,19 +233,19 @@ def predict(target: str, project: Path, home: Path,
         ["list", "--format", "json", "--target", target, str(cwd)], cwd, home)["skills"]
     for row in rows:
         if isinstance(row.get("listingLine"), str):
-            row["listingLine"] = _homeless(row["listingLine"], home)
+            row["listingLine"] = homeless(row["listingLine"], home)
     found = Prediction(rows, {})
     for number, invocation in enumerate(invocations):
         key = f"{invocation.mode}#{number}"
         outcome = _outcome(target, rows, invocation, cwd, home)
-        found.outcomes[key] = Outcome(outcome.kind, _homeless(outcome.text, home), outcome.exact)
+        found.outcomes[key] = Outcome(outcome.kind, homeless(outcome.text, home), outcome.exact)
         candidates = reached(rows, invocation.skill)
         row = candidates[0] if len(candidates) == 1 else None
         allowed = "modelInvocable" if invocation.mode == "tool" else "userInvocable"
         if row is not None and outcome.kind == "refused" and not row[allowed]:
             found.forbidden.add(key)
         if invocation.mode == "slash" and row is not None:
-            dry = _preview(target, _path(row, cwd), invocation.args, cwd, home, False)
+            dry = preview(_path(row, cwd), invocation.args, cwd, home, execute=False, target=target)
             lines = [f"{'allow' if item.get('decision') == 'allow' else 'refuse'} "
                      f"{item.get('command')}" for item in dry.get("injections") or []]
             found.outcomes[f"decision#{number}"] = Outcome("decided", "\n".join(lines))
@@ -312,16 +280,16 @@ def _outcome(target: str, rows: list[dict[str, Any]], invocation: Invocation, pr
     if not row["userInvocable"]:
         # `preview` renders `/name`: a runtime with a refusal for it gives that refusal (and the
         # model may still invoke it); one without has no such command
-        refusal = _preview(target, path, invocation.args, project, home, False)
+        refusal = preview(path, invocation.args, project, home, execute=False, target=target)
         if invocation.mode == "slash":
             return Outcome("refused", refusal.get("error") or "") if not refusal.get("ok") \
                 else Outcome("not-found", invocation.skill, exact=False)
         if not refusal.get("ok"):
             return Outcome("rendered", "", exact=False)
-    result = _preview(target, path, invocation.args, project, home, True)
+    result = preview(path, invocation.args, project, home, execute=True, target=target)
     if (not result.get("ok") and any(mark in (result.get("error") or "") for mark in STRICTER)) \
             or sandboxed(result):
-        result = _preview(target, path, invocation.args, project, home, False)
+        result = preview(path, invocation.args, project, home, execute=False, target=target)
         if result.get("ok"):
             return Outcome("rendered", result.get("text") or "", exact=False)
     if result.get("ok"):

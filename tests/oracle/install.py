@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import os
 import platform
-import pwd
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from tests.oracle.runtimes._npm import Unavailable, cache_root, npm_install
+
+__all__ = ["CLAUDE_CODE_VERSION", "Unavailable", "cache_root", "find_claude", "install"]
 
 #: the Claude Code release the harness is pinned to (the facts are "last verified" against it)
 CLAUDE_CODE_VERSION = "2.1.332"
@@ -28,21 +31,8 @@ PACKAGE = "@anthropic-ai/claude-code"
 VERSION_VARIABLE = "WAVE_LSP_ORACLE_VERSION"
 
 
-class Unavailable(Exception):
-    """Why Claude Code cannot be had (the reason a test is skipped with)."""
-
-
 def wanted_version() -> str:
     return os.environ.get(VERSION_VARIABLE) or CLAUDE_CODE_VERSION
-
-
-def cache_root() -> Path:
-    explicit = os.environ.get("WAVE_LSP_ORACLE_CACHE")
-    if explicit:
-        return Path(explicit)
-    # the account's home, not $HOME: the harness points HOME at a probe's home while it predicts
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path(pwd.getpwuid(os.getuid()).pw_dir) / ".cache")
-    return Path(base) / "wave-lsp" / "oracle"
 
 
 def install_dir(version: str) -> Path:
@@ -113,36 +103,22 @@ def latest_version() -> str:
 
 
 def install(version: str | None = None) -> Path:
-    """Install `version` into the cache (nothing to do when it is there) and return its binary.
-    The package goes into a temporary folder first, renamed into place when complete, so that an
-    interrupted install never leaves a half cache behind."""
+    """Install `version` into the cache (nothing to do when it is there, reporting that version)
+    and return its binary (`_npm.npm_install`: staged, then renamed into place, so that an
+    interrupted install never leaves a half cache behind)."""
     version = version or wanted_version()
+    return npm_install(PACKAGE, version, install_dir(version),
+                       lambda folder: _reporting(folder, version),
+                       platform=f"this platform ({_platform_package()})")
+
+
+def _reporting(folder: Path, version: str) -> Path | None:
+    """The binary of `folder` when it reports `version`."""
+    binary = binary_in(folder)
     try:
-        return find_claude(version)
+        return binary if binary is not None and reported_version(binary) == version else None
     except Unavailable:
-        pass
-    npm = shutil.which("npm")
-    if npm is None:
-        raise Unavailable("npm is not installed")
-    target = install_dir(version)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".claude-code-{version}-", dir=target.parent))
-    try:
-        done = subprocess.run(
-            [npm, "install", "--prefix", str(staging), "--no-audit", "--no-fund",
-             "--loglevel=error", f"{PACKAGE}@{version}"],
-            capture_output=True, text=True, timeout=900)
-        if done.returncode != 0:
-            raise Unavailable(f"npm install {PACKAGE}@{version} failed: "
-                              f"{(done.stderr or done.stdout).strip()[-500:]}")
-        if binary_in(staging) is None:
-            raise Unavailable(f"{PACKAGE}@{version} installed no native binary for this "
-                              f"platform ({_platform_package()})")
-        shutil.rmtree(target, ignore_errors=True)
-        staging.rename(target)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return find_claude(version)
+        return None
 
 
 def install_runtimes(names: list[str]) -> int:

@@ -6,7 +6,8 @@ gets its own path prefix, so one server serves runs that overlap. The server lis
 address only, records the JSON body of every request under the run's id, and answers `POST
 …/v1/messages` streaming (server-sent events) or not, as the request asks. A run can be told to
 answer the first request that offers the Skill tool with a `tool_use` of it (the model invoking a
-skill); every other request gets a short text answer. Nothing but the standard library.
+skill); every other request gets a short text answer. Nothing but the standard library (the
+server itself is `mocks.recording.LoopbackServer`, as the other APIs' mocks').
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ import itertools
 import json
 import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.oracle.mocks.recording import LoopbackServer
 
 #: what every text answer says
 ANSWER = "ok"
@@ -38,28 +41,14 @@ class Run:
     answered_tool_use: bool = False
 
 
-class MockApi:
+class MockApi(LoopbackServer):
     """The server, its thread and the runs it records. Use as a context manager."""
 
     def __init__(self) -> None:
         self._runs: dict[str, Run] = {}
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def __enter__(self) -> MockApi:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    @property
-    def port(self) -> int:
-        return int(self._server.server_address[1])
+        super().__init__(_handler(self))
 
     def new_run(self, skill_calls: list[tuple[str, str | None]] | None = None,
                 ) -> tuple[str, Run]:

@@ -29,6 +29,7 @@ from tests.oracle.claude import (
 from tests.oracle.mock_api import MockApi, tool_use_id
 from tests.oracle.predict import listed, wave_outcome, wave_rows
 from tests.oracle.probes import Probe
+from tests.oracle.runtimes.common import homeless
 
 #: Claude Code processes at a time (the CI machine has two cores)
 PARALLEL = 2
@@ -58,10 +59,6 @@ class Built:
     probe: Probe
     project: Path
     home: Path
-
-
-def _homeless(text: str, home: Path) -> str:
-    return text.replace(str(home), "~")
 
 
 def slash_prompt(skill: str, args: str | None) -> str:
@@ -169,7 +166,7 @@ class Oracle:
         if listing_run.requests:
             for entry in listing_entries(listing_run.requests[0]):
                 if self.bundled.get(entry.name) != entry.line:
-                    entry.line = _homeless(entry.line, listing_run.home)
+                    entry.line = homeless(entry.line, listing_run.home)
                     entries[entry.name] = entry
         else:
             notes.append("the listing run sent no request: " + listing_run.stdout.strip()[:300])
@@ -183,7 +180,7 @@ class Oracle:
                                                     Outcome("missing", "no tool result"))
             else:
                 continue
-            outcomes[aspect] = Outcome(found.kind, _homeless(found.text, observed.home),
+            outcomes[aspect] = Outcome(found.kind, homeless(found.text, observed.home),
                                        found.exact)
         return ClaudeSide(entries, outcomes, notes)
 
@@ -195,11 +192,11 @@ def predict(built: Built) -> WaveSide:
     for number, invoke in enumerate(built.probe.invocations):
         for mode in invoke.modes:
             found = wave_outcome(rows, invoke.skill, invoke.args, mode, built.project, built.home)
-            outcomes[f"{mode}#{number}"] = Outcome(found.kind, _homeless(found.text, built.home),
+            outcomes[f"{mode}#{number}"] = Outcome(found.kind, homeless(found.text, built.home),
                                                    found.exact)
     for row in rows:
         if isinstance(row.get("listingLine"), str):
-            row["listingLine"] = _homeless(row["listingLine"], built.home)
+            row["listingLine"] = homeless(row["listingLine"], built.home)
     return WaveSide(rows, outcomes)
 
 

@@ -37,14 +37,18 @@ def _at(cwd: Path, home: Path) -> Iterator[None]:
 
 
 def wave_json(argv: list[str], cwd: Path, home: Path) -> Any:
-    """The JSON `wave-lsp <argv>` prints, run in `cwd` with HOME=`home`."""
+    """The JSON `wave-lsp <argv>` prints, run in `cwd` with HOME=`home` (a clear error saying
+    what it printed instead)."""
     from wave_lsp.cli import main
 
-    out = io.StringIO()
-    with _at(cwd, home), contextlib.redirect_stdout(out), \
-            contextlib.redirect_stderr(io.StringIO()):
-        main(argv)
-    return json.loads(out.getvalue())
+    out, err = io.StringIO(), io.StringIO()
+    with _at(cwd, home), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    try:
+        return json.loads(out.getvalue())
+    except ValueError:
+        raise RuntimeError(f"`wave-lsp {' '.join(argv)}` exited {code} with no JSON: "
+                           f"{out.getvalue()[:300]!r} {err.getvalue()[-600:]!r}") from None
 
 
 def wave_rows(project: Path, home: Path) -> list[dict[str, Any]]:
@@ -90,12 +94,12 @@ def wave_outcome(rows: list[dict[str, Any]], command: str, args: str | None, mod
     path = Path(row["path"])
     if not path.is_absolute():
         path = project / path
-    result = _preview(path, args, project, home, execute=True)
+    result = preview(path, args, project, home, execute=True)
     if (not result.get("ok") and any(mark in (result.get("error") or "") for mark in STRICTER)) \
             or sandboxed(result):
         # wave-lsp will not execute it, deliberately, or its sandbox changed what the command
         # did (a write in the read-only project): its prediction is the dry run's decision
-        result = _preview(path, args, project, home, execute=False)
+        result = preview(path, args, project, home, execute=False)
         if result.get("ok"):
             return Outcome("rendered", result.get("text") or "", exact=False)
     if result.get("ok"):
@@ -119,9 +123,10 @@ def sandboxed(result: dict[str, Any]) -> bool:
     return any(SANDBOXED in warning for warning in result.get("warnings") or [])
 
 
-def _preview(path: Path, args: str | None, project: Path, home: Path, *,
-             execute: bool) -> dict[str, Any]:
-    argv = ["preview", "--target", "claude-code", "--format", "json", str(path)]
+def preview(path: Path, args: str | None, project: Path, home: Path, *, execute: bool,
+            target: str = "claude-code") -> dict[str, Any]:
+    """`wave-lsp preview --target <target> --format json [--execute] <path> [-- args]`."""
+    argv = ["preview", "--target", target, "--format", "json", str(path)]
     if execute:
         argv.insert(1, "--execute")
     if args:

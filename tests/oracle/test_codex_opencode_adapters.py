@@ -9,32 +9,19 @@ import json
 import sys
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.oracle.differential import CASES, cases, load_case
+from tests.oracle.mocks.client import post_json, sse_data
 from tests.oracle.mocks.openai_chat import ChatMock, message_texts, tool_results
 from tests.oracle.mocks.openai_responses import ResponsesMock, input_messages
 from tests.oracle.mocks.recording import ToolCall
 from tests.oracle.runtimes import codex, opencode
 from tests.oracle.runtimes.base import Invocation, RuntimeAdapter
 from tests.oracle.runtimes.common import Step, StepResult, run_steps
-
-
-def _post(url: str, body: dict[str, Any]) -> tuple[str, bytes]:
-    request = urllib.request.Request(url, json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return answer.headers["Content-Type"], answer.read()
-
-
-def _events(payload: bytes) -> list[Any]:
-    return [json.loads(line[6:]) if line[6:] != "[DONE]" else "[DONE]"
-            for line in payload.decode().split("\n") if line.startswith("data: ")]
-
 
 # -- the mocks --------------------------------------------------------------------------------------
 
@@ -45,18 +32,18 @@ def test_chat_mock_streams_scripted_calls_once_then_text() -> None:
         url = mock.base_url(run_id) + "/chat/completions"
         body = {"model": "m", "stream": True, "stream_options": {"include_usage": True},
                 "messages": [{"role": "user", "content": "go"}], "tools": [skill]}
-        kind, first = _post(url, body)
-        _, second = _post(url, body)
-        _, plain = _post(url, {**body, "stream": False})
+        kind, first = post_json(url, body)
+        _, second = post_json(url, body)
+        _, plain = post_json(url, {**body, "stream": False})
     assert kind == "text/event-stream"
-    events = _events(first)
+    events = sse_data(first)
     assert events[-1] == "[DONE]" and events[-2]["usage"]["total_tokens"] == 2
     calls = [d["tool_calls"][0] for e in events[:-1] for c in e["choices"]
              if (d := c["delta"]).get("tool_calls")]
     assert calls[0]["function"]["name"] == "skill" and calls[0]["id"] == "call_mock0001"
     assert json.loads(calls[1]["function"]["arguments"]) == {"name": "plain"}
     assert [c["finish_reason"] for e in events[:-2] for c in e["choices"]][-1] == "tool_calls"
-    text = "".join(c["delta"].get("content") or "" for e in _events(second)[:-1]
+    text = "".join(c["delta"].get("content") or "" for e in sse_data(second)[:-1]
                    for c in e["choices"])
     assert text == "ok"  # the script answers one request only
     assert json.loads(plain)["choices"][0]["message"]["content"] == "ok"
@@ -67,7 +54,7 @@ def test_chat_mock_waits_for_the_tool_and_serves_models() -> None:
     with ChatMock() as mock:
         run_id, run = mock.new_run([ToolCall("skill", {"name": "x"})])
         url = mock.base_url(run_id)
-        _, payload = _post(url + "/chat/completions", {"stream": True, "messages": []})
+        _, payload = post_json(url + "/chat/completions", {"stream": True, "messages": []})
         with urllib.request.urlopen(url + "/models", timeout=10) as answer:
             models = json.loads(answer.read())
     assert not run.answered and "tool_calls" not in payload.decode()
@@ -80,16 +67,16 @@ def test_responses_mock_streams_a_message_and_function_calls() -> None:
         url = mock.base_url(run_id) + "/responses"
         body = {"model": "mock-model", "input": [], "tools": [{"type": "function",
                                                                 "name": "exec_command"}]}
-        kind, first = _post(url, body)
-        _, second = _post(url, body)
+        kind, first = post_json(url, body)
+        _, second = post_json(url, body)
     assert kind == "text/event-stream"
     names = [line[7:] for line in first.decode().split("\n") if line.startswith("event: ")]
     assert names == ["response.created", "response.output_item.added",
                      "response.function_call_arguments.delta", "response.output_item.done",
                      "response.completed"]
-    done = _events(first)[-1]["response"]["output"][0]
+    done = sse_data(first)[-1]["response"]["output"][0]
     assert done["type"] == "function_call" and json.loads(done["arguments"]) == {"cmd": "ls"}
-    message = _events(second)[-1]["response"]["output"][0]
+    message = sse_data(second)[-1]["response"]["output"][0]
     assert message["content"][0]["text"] == "ok" and len(run.requests) == 2
 
 

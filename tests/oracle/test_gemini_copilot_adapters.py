@@ -14,24 +14,12 @@ import pytest
 
 from tests.oracle.differential import CASES, cases, load_case
 from tests.oracle.mocks import openai_chat
+from tests.oracle.mocks.client import post_json, sse_data
 from tests.oracle.mocks.gemini import GeminiMock
 from tests.oracle.mocks.openai_chat import ChatMock
 from tests.oracle.mocks.recording import ToolCall
 from tests.oracle.runtimes import copilot_cli, gemini_cli
 from tests.oracle.runtimes.pty_session import screen_text
-
-
-def _post(url: str, body: dict[str, Any]) -> tuple[str, bytes]:
-    request = urllib.request.Request(url, json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as reply:
-        return reply.headers["Content-Type"], reply.read()
-
-
-def _events(payload: bytes) -> list[Any]:
-    return [json.loads(line[len("data: "):]) if line != "data: [DONE]" else "[DONE]"
-            for line in payload.decode().split("\n") if line.startswith("data: ")]
-
 
 # -- the mocks ---------------------------------------------------------------------------------
 
@@ -53,10 +41,10 @@ def test_the_gemini_mock_streams_text_or_the_scripted_call(
         run_id, run = api.new_run(calls)
         url = f"{api.base_url(run_id)}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
         body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "tools": tools}
-        kind, payload = _post(url, body)
-        second = _events(_post(url, body)[1])
+        kind, payload = post_json(url, body)
+        second = sse_data(post_json(url, body)[1])
     assert kind == "text/event-stream"
-    assert _events(payload)[0]["candidates"][0]["content"]["parts"] == parts
+    assert sse_data(payload)[0]["candidates"][0]["content"]["parts"] == parts
     assert second[0]["candidates"][0]["content"]["parts"] == [{"text": "ok"}]  # once only
     assert run.requests == [body, body]
     assert run.paths == ["POST /v1beta/models/gemini-2.5-flash:streamGenerateContent"] * 2
@@ -66,8 +54,8 @@ def test_the_gemini_mock_answers_the_other_methods() -> None:
     with GeminiMock() as api:
         run_id, run = api.new_run()
         base = f"{api.base_url(run_id)}/v1beta/models/gemini-2.5-flash"
-        assert json.loads(_post(f"{base}:countTokens", {})[1]) == {"totalTokens": 1}
-        whole = json.loads(_post(f"{base}:generateContent", {"contents": []})[1])
+        assert json.loads(post_json(f"{base}:countTokens", {})[1]) == {"totalTokens": 1}
+        whole = json.loads(post_json(f"{base}:generateContent", {"contents": []})[1])
     assert whole["candidates"][0]["content"]["parts"] == [{"text": "ok"}]
     assert len(run.requests) == 1  # the token count is not a model request
 
@@ -82,15 +70,15 @@ def test_the_chat_mock_answers_a_scripted_tool_call_then_text(stream: bool) -> N
         run_id, run = api.new_run([ToolCall(None, {"skill": "x"}, property="skill")])
         url = f"{api.base_url(run_id)}/chat/completions"
         body = {"model": "gpt-4.1", "stream": stream, "messages": [], "tools": CHAT_TOOLS}
-        first, second = _post(url, body)[1], _post(url, body)[1]
+        first, second = post_json(url, body)[1], post_json(url, body)[1]
     if stream:
-        chunks = _events(first)
+        chunks = sse_data(first)
         assert chunks[-1] == "[DONE]"
         call = chunks[1]["choices"][0]["delta"]["tool_calls"][0]  # the name, then the arguments
         call["function"]["arguments"] = chunks[2]["choices"][0]["delta"]["tool_calls"][0][
             "function"]["arguments"]
         assert chunks[3]["choices"][0]["finish_reason"] == "tool_calls"
-        assert _events(second)[1]["choices"][0]["delta"]["content"] == "ok"
+        assert sse_data(second)[1]["choices"][0]["delta"]["content"] == "ok"
     else:
         call = json.loads(first)["choices"][0]["message"]["tool_calls"][0]
         assert json.loads(second)["choices"][0]["message"]["content"] == "ok"
@@ -106,14 +94,14 @@ def test_the_chat_mock_lists_models_and_refuses_the_rest() -> None:
         with urllib.request.urlopen(f"{api.base_url(run_id)}/models", timeout=10) as reply:
             models = json.loads(reply.read())
         with pytest.raises(urllib.error.HTTPError) as error:
-            _post(f"{api.base_url(run_id)}/embeddings", {})
+            post_json(f"{api.base_url(run_id)}/embeddings", {})
     assert [model["id"] for model in models["data"]] == list(openai_chat.MODELS)
     assert error.value.code == 404
 
 
 def test_a_request_without_a_run_prefix_goes_to_the_default_run() -> None:
     with ChatMock() as api:
-        _post(f"{api.base_url()}/chat/completions", {"messages": []})
+        post_json(f"{api.base_url()}/chat/completions", {"messages": []})
         assert api.new_run()[1].requests == []
         assert api.run().requests == [{"messages": []}]
         assert api.reset().requests == []

@@ -126,3 +126,40 @@ def test_the_ci_subset_names_shared_cases_that_exist() -> None:
     assert set(chosen["shared"]) <= names
     assert _in_subset("cx-dmi-ignored", "ci") and _in_subset("fm-basic", "ci")
     assert not _in_subset("fm-block-scalar", "ci") and _in_subset("fm-block-scalar", None)
+
+
+def _marker(folder: Path) -> Path | None:
+    found = folder / "bin"
+    return found if found.is_file() else None
+
+
+@pytest.mark.parametrize(("present", "fill_fails", "expected_fills", "expected"), [
+    (True, False, 0, "old"),    # already installed: left as it is, nothing filled
+    (False, False, 1, "new"),   # filled in a staging folder, renamed into place
+    (False, True, 1, None),     # a failing fill leaves neither the folder nor its staging
+])
+def test_staged_installs_into_place_once(tmp_path: Path, present: bool, fill_fails: bool,
+                                         expected_fills: int, expected: str | None) -> None:
+    from tests.oracle.runtimes._npm import Unavailable, staged
+
+    folder = tmp_path / "runtime-1.0"
+    if present:
+        folder.mkdir()
+        (folder / "bin").write_text("old")
+    fills: list[Path] = []
+
+    def fill(staging: Path) -> None:
+        fills.append(staging)
+        if fill_fails:
+            raise Unavailable("no")
+        (staging / "bin").write_text("new")
+
+    if fill_fails:
+        with pytest.raises(Unavailable):
+            staged(folder, _marker, fill)
+    else:
+        found = staged(folder, _marker, fill)
+        assert found is not None and found.read_text() == expected
+    assert len(fills) == expected_fills
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")) == \
+        ([] if expected is None else ["runtime-1.0"])

@@ -29,9 +29,11 @@ def preview(path: Path, home: Path, mode: str = "dry-run", **settings) -> dict:
                                      {"target": "agentskills", "personal": False},
                                      {"target": "portable"}])
 def test_user_deny_and_ask_rules_survive_any_repository_setting(tmp_path: Path, changes) -> None:
-    """wave-lsp runs neither command whatever the target. The prediction under `wave` is Wave's
-    own (runtime-facts §8.12: no `:*` form, no `ask` rules, `allowed-tools: Bash` allows both),
-    so there it is the guard that keeps them from running."""
+    """wave-lsp runs neither command whatever the target. The rules are in `~/.wave`, which only
+    Wave reads: the prediction under `wave` is Wave's own (runtime-facts §8.12: no `:*` form, no
+    `ask` rules, `allowed-tools: Bash` allows both), and Claude Code and skills-ref never read
+    the file, so under every one of these it is the guard that keeps the commands from running
+    (the user's rules restrict what wave-lsp runs; they are not the runtime's)."""
     path = skill(tmp_path, "!`git push`\n!`git status`\n", "allowed-tools: Bash",
                  home_settings={"permissions": {"deny": ["Bash(git push:*)"],
                                                 "ask": ["Bash(git status)"]}})
@@ -39,11 +41,12 @@ def test_user_deny_and_ask_rules_survive_any_repository_setting(tmp_path: Path, 
     assert result["ok"] is False
     assert not any(injection["executed"] for injection in result["injections"])
     decisions = [i["decision"] for i in result["injections"]]
-    if changes.get("target", "wave") == "wave":
+    if changes.get("target") == "portable":
+        assert decisions == ["deny", "ask"]
+    else:
         assert decisions == ["allow", "allow"]
         assert "wave-lsp did not" in result["injections"][0]["notRunBecause"]
-    else:
-        assert decisions == ["deny", "ask"]
+        assert "git push has been denied" in result["injections"][0]["notRunBecause"]
 
 
 def test_claude_settings_deny_also_applies_under_the_wave_target(tmp_path: Path) -> None:

@@ -123,6 +123,15 @@ def tool_description(body: dict[str, Any], name: str) -> str | None:
     return None
 
 
+def content_text(content: object) -> str:
+    """A message's `content` as text: the string, or its parts' texts joined (any part type)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return ""
+
+
 def message_texts(body: dict[str, Any], role: str) -> list[str]:
     """The texts of the request's `messages` of `role` (each message's text parts joined)."""
     found = []

@@ -23,7 +23,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 #: what every text answer says
 ANSWER = "ok"
@@ -78,21 +78,17 @@ class Reply:
     events: str | None = None  #: the whole `text/event-stream` payload
 
 
-class RecordingServer:
-    """The server, its thread and its runs. Use as a context manager."""
+class LoopbackServer:
+    """A threaded HTTP server on 127.0.0.1 (a free port, its socket made by the constructor) and
+    its thread: serving from `__enter__` to `__exit__`. The base of every mock, the Anthropic one
+    (`tests/oracle/mock_api.py`) included."""
 
-    #: what `base_url` appends after the run prefix (the API's own path: `/v1` for OpenAI's)
-    api_path = "/v1"
-
-    def __init__(self) -> None:
-        self._runs: dict[str, Run] = {"default": Run()}
-        self.lock = threading.Lock()
-        self._ids = itertools.count(1)
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+    def __init__(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    def __enter__(self) -> RecordingServer:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 
@@ -103,6 +99,19 @@ class RecordingServer:
     @property
     def port(self) -> int:
         return int(self._server.server_address[1])
+
+
+class RecordingServer(LoopbackServer):
+    """The server, its thread and its runs. Use as a context manager."""
+
+    #: what `base_url` appends after the run prefix (the API's own path: `/v1` for OpenAI's)
+    api_path = "/v1"
+
+    def __init__(self) -> None:
+        self._runs: dict[str, Run] = {"default": Run()}
+        self.lock = threading.Lock()
+        self._ids = itertools.count(1)
+        super().__init__(_handler(self))
 
     def new_run(self, tool_calls: list[ToolCall] | None = None, *,
                 steps: list[list[ToolCall]] | None = None) -> tuple[str, Run]:

@@ -29,9 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from tests.oracle.mocks.openai_responses import ResponsesMock, input_messages
-from tests.oracle.runtimes._npm import install_dir, npm_install
+from tests.oracle.runtimes._npm import NpmRuntime
 from tests.oracle.runtimes.base import Invocation, Layout, Observation, Outcome
-from tests.oracle.runtimes.common import Step, StepResult, fresh_home, homeless, run_steps
+from tests.oracle.runtimes.common import (
+    Step,
+    StepResult,
+    base_environment,
+    fresh_home,
+    homeless,
+    run_steps,
+)
 
 VERSION = "0.171.0"
 PACKAGE = "@openai/codex"
@@ -148,23 +155,18 @@ def mention_outcome(result: StepResult, skill: str, home: Path) -> Outcome:
     return Outcome("not-found", "")
 
 
-class CodexAdapter:
+class CodexAdapter(NpmRuntime):
     """Codex CLI against the mock Responses API (`tests.oracle.runtimes.base.RuntimeAdapter`)."""
 
     name = "codex"
     target = "codex"
     version = VERSION
+    package = PACKAGE
     layout = Layout(project_skills=".agents/skills", personal_skills=".agents/skills")
     modes: tuple[str, ...] = ("slash",)
 
-    def folder(self) -> Path:
-        return install_dir("codex", self.version)
-
-    def executable(self) -> Path | None:
-        return binary_in(self.folder())
-
-    def install(self) -> Path:
-        return npm_install(PACKAGE, self.version, self.folder(), binary_in)
+    def find(self, folder: Path) -> Path | None:
+        return binary_in(folder)
 
     def observe(self, project: Path, home: Path, cwd: Path,
                 invocations: list[Invocation]) -> Observation:
@@ -175,9 +177,8 @@ class CodexAdapter:
         run_home = fresh_home(home)
         try:
             (run_home / ".codex").mkdir(exist_ok=True)
-            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(run_home),
-                   "LANG": "C.UTF-8", "TERM": "dumb", "MOCK_API_KEY": "dummy",
-                   "CODEX_HOME": str(run_home / ".codex")}
+            env = base_environment(run_home, TERM="dumb", MOCK_API_KEY="dummy",
+                                   CODEX_HOME=str(run_home / ".codex"))
             prompts = [mention(i) for i in invocations if i.mode == "slash"] or [LISTING_PROMPT]
 
             def steps(base_url: str) -> list[Step]:

@@ -1,11 +1,13 @@
 """What the runtime adapters share (tests/oracle/README.md *Runtimes*): a fresh HOME per run, an
 environment with nothing inherited but PATH, a bounded subprocess run, reading `<tag>…</tag>`
-elements out of a prompt, and `run_steps`: processes run one after the other beside one mock,
-inside the harness's network namespace (tests/oracle/netns.py).
+elements out of a prompt, `run_steps`: processes run one after the other beside one mock, inside
+the harness's network namespace (tests/oracle/netns.py), and `PromptSession`: the headless and
+typed runs of a runtime with a skill tool and an interactive UI (Gemini CLI, Copilot CLI).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -19,7 +21,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tests.oracle.mocks.recording import RecordingServer, ToolCall
-from tests.oracle.netns import isolation
+from tests.oracle.netns import Host, Namespace, isolation
+from tests.oracle.runtimes.base import Invocation, Observation, Outcome
+from tests.oracle.runtimes.pty_session import type_line
 
 #: how long one headless run may take (a run takes a few seconds; this only stops a hang)
 RUN_TIMEOUT = 120.0
@@ -90,11 +94,6 @@ def in_parallel(function: Callable[[T], R], items: Sequence[T]) -> list[R]:
         return list(pool.map(function, items))
 
 
-def with_home_as_tilde(text: str, home: Path) -> str:
-    """Paths under the run's HOME written `~` (the harness's rule for outcome texts)."""
-    return homeless(text, home)
-
-
 def ready_or_settled(ready: Callable[[str], bool], shown: str,
                      grace: float = 15.0) -> Callable[[str], bool]:
     """`ready(screen)`, or `shown` on the screen for `grace` seconds: an interactive UI that waits
@@ -124,9 +123,39 @@ def inner(element: str, tag: str) -> str | None:
     return found.group(1) if found else None
 
 
+def available_skills(prompt: str, keep: Callable[[str | None], bool]) -> dict[str, str] | None:
+    """The `<skill>` elements of the prompt's `<available_skills>` whose `<location>` `keep`
+    accepts: name -> the element exactly as sent (None: the prompt has no `<available_skills>`)."""
+    start, end = prompt.find("<available_skills>"), prompt.find("</available_skills>")
+    if start < 0 or end < 0:
+        return None
+    found: dict[str, str] = {}
+    for element in elements(prompt[start:end], "skill"):
+        name = inner(element, "name")
+        if name is not None and keep(inner(element, "location")):
+            found[name] = element
+    return found
+
+
 def homeless(text: str, home: Path) -> str:
     """Paths under the run's HOME written `~` (the harness's rule for outcome texts)."""
     return text.replace(str(home), "~")
+
+
+def homeless_requests(requests: list[dict[str, Any]], home: Path) -> list[dict[str, Any]]:
+    """The requests with paths under the run's HOME written `~`."""
+    loaded: list[dict[str, Any]] = json.loads(homeless(json.dumps(requests), home))
+    return loaded
+
+
+#: an interactive UI's skills count (`3 skills`): shown once its skills are loaded
+_SKILLS_LOADED = re.compile(r"\b\d+ skills?\b")
+
+
+def skills_shown(screen: str, ready_text: str) -> bool:
+    """The interactive UI takes a `/name` line: it shows `ready_text` (its prompt) and its skills
+    count (a `/name` typed before the skills are loaded goes to the model as a prompt)."""
+    return ready_text in screen and _SKILLS_LOADED.search(screen) is not None
 
 
 # -- processes beside one mock ----------------------------------------------------------------------
@@ -181,3 +210,142 @@ def run_steps(mock: Callable[[], RecordingServer],
         network.close()
         shutil.rmtree(folder, ignore_errors=True)
     return results, note
+
+
+# -- a runtime with a skill tool and an interactive UI ----------------------------------------------
+
+class PromptSession:
+    """The runs of one observation of a runtime run headless with a prompt (`tool` mode: the mock
+    answers it with a call of the skill tool, which takes no arguments) and on a pseudo-terminal
+    (`slash` mode: `/name args` typed into its interactive UI), each run with a fresh HOME and a
+    run of its own on the one mock. A runtime defines the hooks below."""
+
+    #: the command as the notes name it (`gemini`)
+    command = ""
+    #: the text the interactive UI shows when its prompt is ready
+    ready_text = ""
+    #: how long a typed line may take to reach the mock
+    done_timeout = 30.0
+    #: what holds the listing, for the note when no request had one
+    listing_holder = "a system prompt"
+
+    def __init__(self, namespace: Namespace | Host, api: RecordingServer, home: Path,
+                 cwd: Path) -> None:
+        self.namespace, self.api, self.home_template, self.cwd = namespace, api, home, cwd
+        self.notes: list[str] = []
+
+    # -- what each runtime defines ---------------------------------------------------------------
+
+    def headless_argv(self) -> list[str]:
+        raise NotImplementedError
+
+    def interactive_argv(self) -> list[str]:
+        raise NotImplementedError
+
+    def environment(self, home: Path, base_url: str, terminal: str) -> dict[str, str]:
+        raise NotImplementedError
+
+    def tool_calls(self, skill: str) -> list[ToolCall]:
+        raise NotImplementedError
+
+    def refused_on_screen(self, screen: str) -> bool:
+        """The typed line was refused on screen: no request will follow."""
+        raise NotImplementedError
+
+    def tool_outcome(self, requests: list[dict[str, Any]], skill: str) -> Outcome:
+        raise NotImplementedError
+
+    def slash_outcome(self, requests: list[dict[str, Any]], screen: str) -> Outcome:
+        raise NotImplementedError
+
+    def listing(self, request: dict[str, Any]) -> dict[str, str] | None:
+        raise NotImplementedError
+
+    def home(self) -> Path:
+        """A fresh HOME for one run."""
+        return fresh_home(self.home_template)
+
+    # -- the runs --------------------------------------------------------------------------------
+
+    def observe(self, invocations: list[Invocation]) -> Observation:
+        jobs = list(enumerate(invocations))
+        results = in_parallel(lambda job: self._invoke(*job), jobs)
+        outcomes = {f"{invocation.mode}#{index}": outcome
+                    for (index, invocation), (outcome, _) in zip(jobs, results, strict=True)}
+        first = next((requests[0] for _, requests in results if requests), None)
+        if first is None:
+            requests = self.headless(None)
+            first = requests[0] if requests else None
+        listing = self.listing(first) if first is not None else None
+        if listing is None:
+            self.notes.append(f"no request with {self.listing_holder} was received")
+        return Observation(listing, outcomes, self.notes)
+
+    def _invoke(self, index: int, invocation: Invocation,
+                ) -> tuple[Outcome, list[dict[str, Any]]]:
+        if invocation.mode == "tool":
+            requests = self.headless(invocation.skill)
+            outcome = self.tool_outcome(requests, invocation.skill)
+            if invocation.args:
+                outcome.exact = False  # the skill tool takes no arguments
+            return outcome, requests
+        if invocation.mode == "slash":
+            line = f"/{invocation.skill}" + (f" {invocation.args}" if invocation.args else "")
+            requests, screen = self.typed(line)
+            return self.slash_outcome(requests, screen), requests
+        return Outcome("unsupported", f"no mode {invocation.mode!r}"), []
+
+    def headless(self, skill: str | None) -> list[dict[str, Any]]:
+        """The requests of one headless run, the mock calling the skill tool with `skill`."""
+        run_id, record = self.api.new_run(self.tool_calls(skill) if skill else [])
+        home = self.home()
+        try:
+            env = self.environment(home, self.api.base_url(run_id), "dumb")
+            ran = run(self.namespace.wrap(self.headless_argv()), self.cwd, env)
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+        if ran.returncode != 0:
+            self.notes.append(ran.note(f"{self.command} -p"))
+        return homeless_requests(list(record.requests), home)
+
+    def typed(self, line: str) -> tuple[list[dict[str, Any]], str]:
+        """The requests of `line` typed into the interactive UI, and the screen."""
+        run_id, record = self.api.new_run()
+        home = self.home()
+        try:
+            env = self.environment(home, self.api.base_url(run_id), "xterm-256color")
+            typed = type_line(self.namespace.wrap(self.interactive_argv()), env, str(self.cwd),
+                              ready_or_settled(self.ui_ready, self.ready_text), line,
+                              lambda: bool(record.requests), settle=3.0,
+                              done_timeout=self.done_timeout,
+                              answered_on_screen=self.refused_on_screen)
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+        if not typed.ready:
+            self.notes.append(f"the interactive UI never showed {self.ready_text!r}: "
+                              f"{typed.screen[-300:]!r}")
+        return homeless_requests(list(record.requests), home), typed.screen
+
+    def ui_ready(self, screen: str) -> bool:
+        return skills_shown(screen, self.ready_text)
+
+
+def observe_beside(mock: Callable[[], RecordingServer],
+                   session: Callable[[Namespace | Host, RecordingServer], PromptSession],
+                   invocations: list[Invocation], what: str) -> Observation:
+    """`session(namespace, mock)`'s observation, the mock made inside the harness's network
+    namespace (`netns.isolation()`); what went wrong as a note, never raised."""
+    try:
+        network = isolation()
+    except Exception as error:  # `WAVE_LSP_REQUIRE_NETNS=1` and no namespace
+        return Observation(None, {}, [f"no network namespace: {error}"])
+    try:
+        with network.call(mock) as api:
+            made = session(network, api)
+            if not network.isolated:
+                made.notes.append(network.reason)
+            return made.observe(invocations)
+    except Exception as error:
+        return Observation(None, {}, [f"{what} could not be run: {error!r}"])
+    finally:
+        network.close()

@@ -34,11 +34,10 @@ from typing import Any
 
 from tests.oracle.mocks.gemini import GeminiMock
 from tests.oracle.mocks.recording import RecordingServer, ToolCall
-from tests.oracle.netns import Host, Namespace, isolation
+from tests.oracle.netns import Host, Namespace
 from tests.oracle.runtimes import common
-from tests.oracle.runtimes._npm import install_dir, npm_install
+from tests.oracle.runtimes._npm import NpmRuntime
 from tests.oracle.runtimes.base import Invocation, Layout, Observation, Outcome
-from tests.oracle.runtimes.pty_session import type_line
 
 VERSION = "0.61.0"
 NAME = "gemini-cli"
@@ -47,14 +46,11 @@ MODEL = "gemini-2.5-flash"
 TOOL = "activate_skill"
 #: the interactive UI is ready when its input box shows this
 READY_TEXT = "Type your message"
-#: the skills are loaded (a `/name` typed before that goes to the model as a prompt) when the
-#: screen shows their count
-_SKILLS_LOADED = re.compile(r"\b\d+ skills?\b")
 
 
 def ui_ready(screen: str) -> bool:
     """The interactive UI takes a `/name` line: its prompt is shown and its skills are loaded."""
-    return READY_TEXT in screen and _SKILLS_LOADED.search(screen) is not None
+    return common.skills_shown(screen, READY_TEXT)
 PROMPT = "Use the skill."
 SETTINGS = {"security": {"auth": {"selectedType": "gemini-api-key"}},
             "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
@@ -70,42 +66,32 @@ def _script_in(folder: Path) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-class GeminiCli:
+class GeminiCli(NpmRuntime):
     """The adapter (`tests.oracle.runtimes.base.RuntimeAdapter`)."""
 
     name = NAME
     target = "gemini-cli"
     version = VERSION
+    package = PACKAGE
     layout = Layout(project_skills=".gemini/skills", personal_skills=".gemini/skills")
-    modes = ("slash", "tool")
+    modes: tuple[str, ...] = ("slash", "tool")
+
+    def find(self, folder: Path) -> Path | None:
+        return _script_in(folder)
 
     def executable(self) -> Path | None:
         if shutil.which("node") is None:
             return None
-        return _script_in(install_dir(NAME, VERSION))
-
-    def install(self) -> Path:
-        return npm_install(PACKAGE, VERSION, install_dir(NAME, VERSION), _script_in)
+        return super().executable()
 
     def observe(self, project: Path, home: Path, cwd: Path,
                 invocations: list[Invocation]) -> Observation:
         script = self.executable()
         if script is None:
             return Observation(None, {}, [f"Gemini CLI {VERSION} (or node) is not installed"])
-        try:
-            network = isolation()
-        except Exception as error:  # `WAVE_LSP_REQUIRE_NETNS=1` and no namespace
-            return Observation(None, {}, [f"no network namespace: {error}"])
-        try:
-            with network.call(GeminiMock) as api:
-                session = _Session(script, network, api, project, home, cwd)
-                if not network.isolated:
-                    session.notes.append(network.reason)
-                return session.observe(invocations)
-        except Exception as error:
-            return Observation(None, {}, [f"Gemini CLI could not be run: {error!r}"])
-        finally:
-            network.close()
+        return common.observe_beside(
+            GeminiMock, lambda network, api: _Session(script, network, api, project, home, cwd),
+            invocations, "Gemini CLI")
 
 
 def gemini_home(template: Path | None, project: Path) -> Path:
@@ -122,90 +108,51 @@ def gemini_home(template: Path | None, project: Path) -> Path:
     return home
 
 
-class _Session:
+class _Session(common.PromptSession):
     """The runs of one observation."""
+
+    command = "gemini"
+    ready_text = READY_TEXT
+    done_timeout = 20.0
+    listing_holder = "a system instruction"
 
     def __init__(self, script: Path, namespace: Namespace | Host, api: RecordingServer,
                  project: Path, home: Path, cwd: Path) -> None:
-        self.script, self.namespace, self.api = script, namespace, api
-        self.project, self.home_template, self.cwd = project, home, cwd
-        self.notes: list[str] = []
+        super().__init__(namespace, api, home, cwd)
+        self.script, self.project = script, project
 
-    def observe(self, invocations: list[Invocation]) -> Observation:
-        jobs = list(enumerate(invocations))
-        results = common.in_parallel(lambda job: self._invoke(*job), jobs)
-        outcomes = {f"{invocation.mode}#{index}": outcome
-                    for (index, invocation), (outcome, _) in zip(jobs, results, strict=True)}
-        first = next((requests[0] for _, requests in results if requests), None)
-        if first is None:
-            requests = self._headless(None)
-            first = requests[0] if requests else None
-        listing = listing_entries(first, self.project, self.cwd) if first is not None else None
-        if listing is None:
-            self.notes.append("no request with a system instruction was received")
-        return Observation(listing, outcomes, self.notes)
+    def home(self) -> Path:
+        return gemini_home(self.home_template, self.project)
 
-    def _invoke(self, index: int, invocation: Invocation,
-                ) -> tuple[Outcome, list[dict[str, Any]]]:
-        if invocation.mode == "tool":
-            requests = self._headless(invocation.skill)
-            outcome = tool_outcome(requests)
-            if invocation.args:
-                outcome.exact = False  # activate_skill takes no arguments
-            return outcome, requests
-        if invocation.mode == "slash":
-            line = f"/{invocation.skill}" + (f" {invocation.args}" if invocation.args else "")
-            requests, screen = self._typed(line)
-            return slash_outcome(requests, screen), requests
-        return Outcome("unsupported", f"no mode {invocation.mode!r}"), []
+    def headless_argv(self) -> list[str]:
+        return ["node", str(self.script), "-m", MODEL, "--approval-mode", "yolo", "-p", PROMPT]
 
-    def _environment(self, home: Path, run_id: str, terminal: str) -> dict[str, str]:
+    def interactive_argv(self) -> list[str]:
+        return ["node", str(self.script), "-m", MODEL]
+
+    def environment(self, home: Path, base_url: str, terminal: str) -> dict[str, str]:
         return common.base_environment(home, TERM=terminal, GEMINI_API_KEY="dummy",
-                                       GOOGLE_GEMINI_BASE_URL=self.api.base_url(run_id))
+                                       GOOGLE_GEMINI_BASE_URL=base_url)
 
-    def _headless(self, skill: str | None) -> list[dict[str, Any]]:
-        calls = [ToolCall(TOOL, {"name": skill})] if skill else []
-        run_id, run = self.api.new_run(calls)
-        home = gemini_home(self.home_template, self.project)
-        try:
-            argv = ["node", str(self.script), "-m", MODEL, "--approval-mode", "yolo", "-p",
-                    PROMPT]
-            ran = common.run(self.namespace.wrap(argv), self.cwd,
-                             self._environment(home, run_id, "dumb"))
-        finally:
-            shutil.rmtree(home, ignore_errors=True)
-        if ran.returncode != 0:
-            self.notes.append(ran.note("gemini -p"))
-        return _tilde(list(run.requests), home)
+    def tool_calls(self, skill: str) -> list[ToolCall]:
+        return [ToolCall(TOOL, {"name": skill})]
 
-    def _typed(self, line: str) -> tuple[list[dict[str, Any]], str]:
-        run_id, run = self.api.new_run()
-        home = gemini_home(self.home_template, self.project)
-        try:
-            argv = ["node", str(self.script), "-m", MODEL]
-            typed = type_line(self.namespace.wrap(argv),
-                              self._environment(home, run_id, "xterm-256color"), str(self.cwd),
-                              common.ready_or_settled(ui_ready, READY_TEXT), line,
-                              lambda: bool(run.requests), settle=3.0,
-                              done_timeout=20.0, answered_on_screen=_refused_on_screen)
-        finally:
-            shutil.rmtree(home, ignore_errors=True)
-        if not typed.ready:
-            self.notes.append(f"the interactive UI never showed {READY_TEXT!r}: "
-                              f"{typed.screen[-300:]!r}")
-        return _tilde(list(run.requests), home), typed.screen
+    def refused_on_screen(self, screen: str) -> bool:
+        return _refused_on_screen(screen)
+
+    def tool_outcome(self, requests: list[dict[str, Any]], skill: str) -> Outcome:
+        return tool_outcome(requests)
+
+    def slash_outcome(self, requests: list[dict[str, Any]], screen: str) -> Outcome:
+        return slash_outcome(requests, screen)
+
+    def listing(self, request: dict[str, Any]) -> dict[str, str] | None:
+        return listing_entries(request, self.project, self.cwd)
 
 
 def _refused_on_screen(screen: str) -> bool:
     """The typed line was refused on screen (an unknown command): no request will follow."""
     return re.search(r"unknown command|not found", screen, re.I) is not None
-
-
-def _tilde(requests: list[dict[str, Any]], home: Path) -> list[dict[str, Any]]:
-    """The requests with paths under the run's HOME written `~`."""
-    loaded: list[dict[str, Any]] = json.loads(
-        common.with_home_as_tilde(json.dumps(requests), home))
-    return loaded
 
 
 # -- reading the requests ----------------------------------------------------------------------
@@ -219,16 +166,9 @@ def system_instruction(request: dict[str, Any]) -> str:
 def listing_entries(request: dict[str, Any], project: Path, cwd: Path) -> dict[str, str] | None:
     """The skills of the project and of HOME in the listing: name -> its `<skill>` element
     exactly as sent (None: no `<available_skills>`)."""
-    prompt = system_instruction(request)
-    start, end = prompt.find("<available_skills>"), prompt.find("</available_skills>")
-    if start < 0 or end < 0:
-        return None
-    found: dict[str, str] = {}
-    for element in common.elements(prompt[start:end], "skill"):
-        name, location = common.inner(element, "name"), common.inner(element, "location") or ""
-        if name is not None and (location.startswith(("~/", str(project), str(cwd)))):
-            found[name] = element
-    return found
+    return common.available_skills(
+        system_instruction(request),
+        lambda location: (location or "").startswith(("~/", str(project), str(cwd))))
 
 
 def function_responses(request: dict[str, Any]) -> list[dict[str, Any]]:

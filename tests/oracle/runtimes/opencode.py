@@ -37,9 +37,16 @@ from typing import Any
 
 from tests.oracle.mocks.openai_chat import ChatMock, message_texts, tool_results
 from tests.oracle.mocks.recording import ToolCall
-from tests.oracle.runtimes._npm import install_dir, npm_install
+from tests.oracle.runtimes._npm import NpmRuntime
 from tests.oracle.runtimes.base import Invocation, Layout, Observation, Outcome
-from tests.oracle.runtimes.common import Step, StepResult, fresh_home, homeless, run_steps
+from tests.oracle.runtimes.common import (
+    Step,
+    StepResult,
+    base_environment,
+    fresh_home,
+    homeless,
+    run_steps,
+)
 
 VERSION = "1.18.33"
 PACKAGE = "opencode-ai"
@@ -77,11 +84,10 @@ def config_content(base_url: str) -> str:
 
 
 def environment(home: Path, base_url: str) -> dict[str, str]:
-    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
-            "LANG": "C.UTF-8", "TERM": "dumb",
-            "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
-            "OPENCODE_DISABLE_SHARE": "1", "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
-            "OPENCODE_CONFIG_CONTENT": config_content(base_url)}
+    return base_environment(home, TERM="dumb", OPENCODE_DISABLE_AUTOUPDATE="1",
+                            OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_SHARE="1",
+                            OPENCODE_DISABLE_LSP_DOWNLOAD="1",
+                            OPENCODE_CONFIG_CONTENT=config_content(base_url))
 
 
 def joined(words: list[str]) -> str:
@@ -170,24 +176,19 @@ def _error_text(result: StepResult) -> str:
     return "; ".join(messages) or f"exit {result.returncode}: {result.stderr.strip()[-400:]}"
 
 
-class OpenCodeAdapter:
+class OpenCodeAdapter(NpmRuntime):
     """OpenCode against the mock Chat Completions API (`base.RuntimeAdapter`)."""
 
     name = "opencode"
     target = "opencode"
     version = VERSION
+    package = PACKAGE
     layout = Layout(project_skills=".opencode/skills",
                     personal_skills=".config/opencode/skills")
     modes: tuple[str, ...] = ("slash", "tool")
 
-    def folder(self) -> Path:
-        return install_dir("opencode", self.version)
-
-    def executable(self) -> Path | None:
-        return binary_in(self.folder())
-
-    def install(self) -> Path:
-        return npm_install(PACKAGE, self.version, self.folder(), binary_in)
+    def find(self, folder: Path) -> Path | None:
+        return binary_in(folder)
 
     def observe(self, project: Path, home: Path, cwd: Path,
                 invocations: list[Invocation]) -> Observation:

@@ -28,7 +28,6 @@ of the environment inherited but PATH. What the requests show:
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
@@ -39,9 +38,17 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.mocks.openai_chat import ChatMock, Run, ToolCall, tool_description
+from tests.oracle.mocks.openai_chat import (
+    ChatMock,
+    Run,
+    ToolCall,
+    content_text,
+    tool_description,
+)
 from tests.oracle.netns import Host, Namespace, isolation
+from tests.oracle.runtimes._npm import Unavailable, install_dir, staged
 from tests.oracle.runtimes.base import Invocation, Layout, Observation, Outcome
+from tests.oracle.runtimes.common import fresh_home
 
 #: the Wave commit the harness builds (the one docs/design/runtime-facts.md cites); Wave 1.1.3
 VERSION = "469391bb"
@@ -63,14 +70,11 @@ _ENTRY = re.compile(r"• \*\*(.+?)\*\* \((\w+)\): ", re.S)
 LISTING_MARK = "\n\nAvailable skills:\n"
 
 
-class Unavailable(Exception):
-    """Why Wave cannot be had (the reason a test is skipped with)."""
+__all__ = ["ADAPTER", "Unavailable", "Wave", "cache_dir"]
 
 
 def cache_dir(version: str = VERSION) -> Path:
-    from tests.oracle.install import cache_root
-
-    return cache_root() / f"wave-{version}"
+    return install_dir("wave", version)
 
 
 def default_source() -> Path:
@@ -98,10 +102,7 @@ class Wave:
 
     def executable(self) -> Path | None:
         """`wave-code.js` of the cached build (None: not built); run it with `node()`."""
-        folder = self.folder
-        script = folder / "src" / "packages" / "code" / "bin" / "wave-code.js"
-        built = (folder / "BUILT").is_file() and script.is_file() and _node_in(folder).is_file()
-        return script if built else None
+        return _script_in(self.folder)
 
     def unavailable_here(self) -> str | None:
         """Why Wave cannot be had in this checkout at all (no build, no source: a plain clone
@@ -124,24 +125,15 @@ class Wave:
         npm = shutil.which("npm")
         if npm is None:
             raise Unavailable("npm is not installed (Node 22 and pnpm come from the npm registry)")
-        target = self.folder
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target.parent / f".wave-{self.version}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            found = self.executable()
-            if found is not None:
-                return found
-            staging = Path(tempfile.mkdtemp(prefix=f".wave-{self.version}-", dir=target.parent))
-            try:
-                _build(staging, npm, self.source)
-                (staging / "BUILT").write_text(f"{self.source.name}\nnode {NODE_VERSION}\n")
-                shutil.rmtree(target, ignore_errors=True)
-                staging.rename(target)
-            finally:
-                shutil.rmtree(staging, ignore_errors=True)
-        found = self.executable()
+        source = self.source
+
+        def fill(staging: Path) -> None:
+            _build(staging, npm, source)
+            (staging / "BUILT").write_text(f"{source.name}\nnode {NODE_VERSION}\n")
+
+        found = staged(self.folder, _script_in, fill)
         if found is None:
-            raise Unavailable(f"the Wave build in {target} is incomplete")
+            raise Unavailable(f"the Wave build in {self.folder} is incomplete")
         return found
 
     # -- runs ------------------------------------------------------------------------------------
@@ -156,6 +148,13 @@ class Wave:
             return runner.observe(project, invocations)
         finally:
             runner.close()
+
+
+def _script_in(folder: Path) -> Path | None:
+    """`wave-code.js` of a complete build in `folder` (its `BUILT` mark and its Node there)."""
+    script = folder / "src" / "packages" / "code" / "bin" / "wave-code.js"
+    built = (folder / "BUILT").is_file() and script.is_file() and _node_in(folder).is_file()
+    return script if built else None
 
 
 def _node_in(folder: Path) -> Path:
@@ -210,10 +209,8 @@ class _Runner:
         """One `wave-code -p prompt` with a fresh HOME: the run's record and that HOME. The
         calls are answered one at a time (each by the next request offering its tool)."""
         run_id, run = self.api.new_run(steps=[[call] for call in calls])
-        home = Path(tempfile.mkdtemp(prefix="wave-lsp-oracle-home-")).resolve()
+        home = fresh_home(self.home)
         try:
-            if self.home.is_dir():
-                shutil.copytree(self.home, home, dirs_exist_ok=True, symlinks=True)
             plugins = home / ".wave" / "plugins"
             plugins.mkdir(parents=True, exist_ok=True)
             marketplaces = plugins / "known_marketplaces.json"
@@ -304,18 +301,10 @@ def listing_entries(request: dict[str, Any]) -> dict[str, str]:
     return entries
 
 
-def _text(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return ""
-
-
 def _user_text(request: dict[str, Any]) -> str:
     """The last user message of a request (the first one is Wave's memory reminder)."""
     users = [m for m in request.get("messages") or [] if m.get("role") == "user"]
-    return _text(users[-1].get("content")) if users else ""
+    return content_text(users[-1].get("content")) if users else ""
 
 
 BASE_DIRECTORY = "Base directory for this skill: "
@@ -334,7 +323,7 @@ def slash_outcome(run: Run) -> Outcome:
 def _tool_message(request: dict[str, Any], call: str) -> str | None:
     for message in request.get("messages") or []:
         if message.get("role") == "tool" and message.get("tool_call_id") == call:
-            return _text(message.get("content"))
+            return content_text(message.get("content"))
     return None
 
 

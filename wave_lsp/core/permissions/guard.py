@@ -13,10 +13,11 @@ never allowed; prefix and wildcard rules never allow a part with an expansion or
 steps out of the folder the rule names (`_stays_inside`); the read-only auto-allow is the strict
 table of `readonly.py` (its `STRICTER` options are refused).
 
-`execution_refusal` adds the policy around it: a settings file that cannot be used fails closed,
-a `${…}` value with shell syntax, argument text spliced into a command, a shell other than bash,
-and the re-decision right before a read-only command runs (earlier commands may have changed the
-disk). Every refusal reads "Claude Code runs this; wave-lsp did not: …" in the preview.
+`Guard.check` adds the policy around it: a `${…}` value with shell syntax and argument text
+spliced into a command are refused; the preview adds a settings file that cannot be used (fails
+closed), a shell other than bash, and the re-decision right before a read-only command runs
+(earlier commands may have changed the disk). Every refusal reads "<runtime> runs this; wave-lsp
+did not: wave-lsp's execution policy, stricter than the runtime's, …" in the preview (`POLICY`).
 
 `guard_disabled()` is the test-only switch of the adversarial suite's second run (the sandbox
 alone): `WAVE_LSP_TEST_DISABLE_GUARD=1`, honoured only while pytest runs a test
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from wave_lsp.core.paths import is_within
 from wave_lsp.core.permissions.readonly import glob_problem, read_only_problem
 from wave_lsp.core.permissions.rules import (
     BEHAVIORS,
@@ -104,8 +106,11 @@ def _rule_folders(content: str) -> tuple[str, ...]:
 
 
 def _under(path: str, folder: str) -> bool:
-    real, base = os.path.realpath(path), os.path.realpath(folder)
-    return real == base or real.startswith(base.rstrip("/") + "/")
+    return is_within(os.path.realpath(path), os.path.realpath(folder))
+
+
+#: how the guard's refusals name their source: wave-lsp's own policy, never the runtime's
+POLICY = "wave-lsp's execution policy, stricter than the runtime's,"
 
 
 class StrictEngine:
@@ -141,8 +146,8 @@ class StrictEngine:
                                      "commands as they are", None, decision.compound,
                             read_only=True)
         if self._offers_read_only() and decision.behavior == "ask" and problem != EXPANDS:
-            return Decision("ask", f"{decision.reason} (not read-only for {self._runtime()}: "
-                                   f"{problem})", None, decision.compound,
+            return Decision("ask", f"{decision.reason} (nor is it read-only by wave-lsp's "
+                                   f"stricter list: {problem})", None, decision.compound,
                             decision.unmatched, rule_can_allow=decision.rule_can_allow)
         return decision
 
@@ -215,15 +220,14 @@ class StrictEngine:
                     if rule.matches_any(candidates):
                         return self._blocked(rule, command)
         if split.unmodelled is not None:
-            return Decision("ask", f"This {self.tool} command {split.unmodelled}: the permission "
-                                   "engine cannot tell what it would run, so no rule allows it, "
-                                   "and an injected command cannot ask for approval",
+            return Decision("ask", f"this {self.tool} command {split.unmodelled}, so "
+                                   f"{POLICY} cannot tell what it would run and runs it under "
+                                   "no rule",
                             None, True, (command,), rule_can_allow=False)
         outside = self._writes_outside(split)
         if outside is not None:
-            return Decision("ask", f"This {self.tool} command writes outside the project "
-                                   f"(`{outside}`): that needs approval, and an injected command "
-                                   "cannot ask for approval", None, split.compound, (command,),
+            return Decision("ask", f"{POLICY} never runs a command that writes outside the "
+                                   f"project (`{outside}`)", None, split.compound, (command,),
                             rule_can_allow=False)
         for rule in specific["allow"]:
             if rule.kind == "exact" and rule.matches(command):
@@ -234,8 +238,8 @@ class StrictEngine:
             if tool_wide is not None:
                 return Decision("allow", f"allowed by `{tool_wide.raw}` from {tool_wide.source}",
                                 tool_wide, True)
-            return Decision("ask", f"This {self.tool} command {split.problem}: only an exact rule "
-                                   "can allow it, and an injected command cannot ask for approval",
+            return Decision("ask", f"this {self.tool} command {split.problem}: {POLICY} runs "
+                                   "it only under an exact allow rule",
                             None, True, (command,))
         return self._allow_parts(command, split, tool_wide, specific["allow"])
 
@@ -300,10 +304,9 @@ class StrictEngine:
             safe = allow_forms(part)[1]
             for rule in allow:
                 if rule.kind != "exact" and part.expansion is None and rule.matches(safe):
-                    return (f"`{rule.raw}` matches `{part.text}`, but wave-lsp's execution "
-                            "policy, stricter than the runtime's, never lets a prefix or "
-                            "wildcard rule reach a path that steps out with `..` or through a "
-                            "symbolic link")
+                    return (f"`{rule.raw}` matches `{part.text}`, but {POLICY} never lets a "
+                            "prefix or wildcard rule reach a path that steps out with `..` or "
+                            "through a symbolic link")
         return None
 
     @staticmethod
@@ -320,15 +323,11 @@ class StrictEngine:
     def _why_not(self, command: str, split: Split, unmatched: list[Part]) -> str:
         if split.compound and unmatched:
             listed = ", ".join(f"`{p.text}`" for p in unmatched)
-            return (f"This {self.tool} command contains multiple operations. The following "
-                    f"part{'s' if len(unmatched) > 1 else ''} require{'' if len(unmatched) > 1 else 's'}"
-                    f" approval: {listed}")
+            return f"{POLICY} needs an allow rule for each of {listed}"
         part = unmatched[0] if unmatched else None
         if part is not None and part.expansion is not None:
-            return (f"This {self.tool} command contains {part.expansion}: prefix and wildcard "
-                    "rules never allow it, and an injected command cannot ask for approval")
-        return (f"This {self.tool} command requires approval: no allow rule matches `{command}`, "
-                "and an injected command cannot ask for approval")
+            return f"{POLICY} never runs {part.expansion} under a prefix or wildcard rule"
+        return f"{POLICY} needs an allow rule that matches `{command}` as wave-lsp reads it"
 
     def _blocked(self, rule: PermissionRule, command: str) -> Decision:
         if rule.behavior == "deny":
@@ -367,33 +366,6 @@ class Verdict:
         return self.decision is not None and self.decision.read_only
 
 
-#: the strict engine's sentences, which speak as a runtime would ("requires approval"), and how
-#: the guard says them: as wave-lsp's own policy for what it executes
-_POLICY_WORDING = (
-    (re.compile(r"^This \w+ command requires approval: no allow rule matches (`.*`), and an "
-                r"injected command cannot ask for approval", re.S),
-     r"wave-lsp's execution policy, stricter than the runtime's, needs an allow rule that "
-     r"matches \1 as wave-lsp reads it"),
-    (re.compile(r"^This \w+ command contains (.*?): prefix and wildcard rules never allow it, "
-                r"and an injected command cannot ask for approval", re.S),
-     r"wave-lsp's execution policy, stricter than the runtime's, never runs \1 under a prefix "
-     r"or wildcard rule"),
-    (re.compile(r"^This \w+ command contains multiple operations\. The following parts? "
-                r"requires? approval: ", re.S),
-     "wave-lsp's execution policy, stricter than the runtime's, needs an allow rule for each of "),
-    (re.compile(r" \(not read-only for [^:]+: "),
-     " (nor is it read-only by wave-lsp's stricter list: "),
-)
-
-
-def policy_reason(reason: str) -> str:
-    """The strict engine's `reason` said as wave-lsp's policy, not as the runtime's: the
-    prediction says what the runtime does; this says why wave-lsp did not run the command."""
-    for pattern, replacement in _POLICY_WORDING:
-        reason = pattern.sub(replacement, reason, count=1)
-    return reason
-
-
 class Guard:
     """wave-lsp's execution policy for one invocation (see the module's docstring)."""
 
@@ -423,7 +395,7 @@ class Guard:
         if unsafe is not None:
             return Verdict(unsafe)
         decision = self.engine.check(command)
-        return Verdict(None if decision.allowed else policy_reason(decision.reason), decision)
+        return Verdict(None if decision.allowed else decision.reason, decision)
 
     def _unsafe_value(self, written: str) -> str | None:
         """A `${…}` value (a folder name, a session id) with shell syntax in it would become live

@@ -118,8 +118,7 @@ class Predictor:
         rules = list(rules)
         self.rules = [rule for rule in rules if rule.tool == tool]
         #: Wave's own permission manager (`wave_prediction.py`) for a profile that models it
-        self.wave = WavePredictor(rules, tool, inputs.directories, inputs.mode, inputs.problems,
-                                  profile.settings_folder) \
+        self.wave = WavePredictor(rules, tool, inputs.directories, inputs.mode, inputs.problems) \
             if profile is not None and profile.wave_permissions else None
         self._by: dict[tuple[str, bool], list[PermissionRule]] = {
             (behavior, wide): [r for r in self.rules if r.behavior == behavior

@@ -19,12 +19,15 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 
+from wave_lsp.core.paths import is_within
 from wave_lsp.core.permissions.readonly import (
     _PLAIN_GLOB,
     GLOB_COMMANDS,
+    NO_OPERANDS,
     STRICTER,
     WORDS,
     CommandSpec,
+    _bare_repository,
     _flags,
     _read_arguments,
     commands,
@@ -107,9 +110,13 @@ def runtime_read_only(words: Sequence[str], profile: RuntimeProfile,
     name, spec, width = _program(words)
     if spec is None:
         return ReadOnly("no", f"`{name}` is not on its list of read-only commands")
+    if name.startswith("git ") and directories and _bare_repository(directories[0]):
+        return ReadOnly("no", "the working directory looks like a bare git repository")
     reading, problem = _read_arguments(name, spec, words[width:])
     if problem:
         return ReadOnly("no", problem)
+    if spec.operands == NO_OPERANDS and reading.operands:
+        return ReadOnly("no", f"`{name}` takes no operands here (`{reading.operands[0]}`)")
     if spec.check is not None:
         problem = spec.check(reading)
         if problem:
@@ -188,8 +195,7 @@ def _paths(program: str, files: Sequence[str], directories: Sequence[Path]) -> R
 
 
 def _inside(path: str, folder: str) -> bool:
-    folder = os.path.normpath(folder)
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+    return is_within(path, os.path.normpath(folder))
 
 
 __all__ = ["FACT", "STRICTER", "ReadOnly", "runtime_commands", "runtime_glob",

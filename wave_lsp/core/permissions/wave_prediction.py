@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -57,17 +58,13 @@ from wave_lsp.core.permissions.wave_shell import (
     tokens,
 )
 
-#: the settings folder whose files Wave reads (`utils/configPaths.ts`)
-WAVE_FOLDER = ".wave"
 FACTS = frozenset({RULES_FACT, READ_ONLY_FACT, SETTINGS_FACT})
 
 
-def read_by_wave(rule: PermissionRule, folder: str = WAVE_FOLDER) -> bool:
-    """Wave reads this rule: from `allowed-tools`, or from a settings file in its settings
-    `folder` (another runtime's settings mean nothing to Wave); Wave has no `ask` rules."""
-    if rule.behavior == "ask":
-        return False
-    return rule.source == "allowed-tools" or rule.path is None or rule.path.parent.name == folder
+def read_by_wave(rule: PermissionRule) -> bool:
+    """Wave reads this rule (the plan gives only Wave's own settings and `allowed-tools`):
+    Wave has no `ask` rules."""
+    return rule.behavior != "ask"
 
 
 class WavePredictor:
@@ -75,9 +72,9 @@ class WavePredictor:
 
     def __init__(self, rules: Iterable[PermissionRule], tool: str = "Bash",
                  directories: Sequence[Path] = (), mode: str | None = None,
-                 problems: Sequence[str] = (), folder: str = WAVE_FOLDER) -> None:
+                 problems: Sequence[str] = ()) -> None:
         self.tool = tool
-        wave = [rule for rule in rules if rule.tool == tool and read_by_wave(rule, folder)]
+        wave = [rule for rule in rules if rule.tool == tool and read_by_wave(rule)]
         self.deny = [rule for rule in wave if rule.behavior == "deny"]
         self.allow = [rule for rule in wave if rule.behavior == "allow"]
         self.directories = tuple(directories)
@@ -174,7 +171,7 @@ class WavePredictor:
         if self.tool != "Bash" or has_write_redirection(part) or has_command_substitution(part) \
                 or has_process_substitution(part):
             return False
-        found = leading_word(strip_redirections(strip_env_vars(part)))
+        found = leading_word(_command_forms(part).plain)
         if found is None or has_sed_in_place(part):
             return False
         name, arguments = found
@@ -222,8 +219,8 @@ def _path_arguments(arguments: str) -> list[str]:
 def part_pattern(part: str) -> str:
     """The text of a part a rule is matched against (`matchesRule`): an exact rule for a part is
     `Bash(<this>)`."""
-    bare = strip_env_vars(part)
-    return bare if has_write_redirection(part) else strip_redirections(bare)
+    forms = _command_forms(part)
+    return forms.bare if forms.writes else forms.plain
 
 
 def dangerous_variant(part: str) -> bool:
@@ -237,7 +234,7 @@ def dangerous_variant(part: str) -> bool:
 @lru_cache(maxsize=4096)
 def matches(raw: str, command: str, tool: str = "Bash") -> bool:
     """`matchesRule` for a shell command: `raw` as written (`Bash`, `Bash(pattern)`)."""
-    parsed = rule_pattern(raw)
+    parsed = _rule_pattern(raw)
     if parsed is None:
         return False
     name, pattern = parsed
@@ -245,12 +242,38 @@ def matches(raw: str, command: str, tool: str = "Bash") -> bool:
         return name == tool
     if name != tool:
         return False
+    forms = _command_forms(command)
     writes = _pattern_writes(pattern)
-    if has_write_redirection(command) and not writes:
+    if forms.writes and not writes:
         return False
+    processed, scoped = (forms.bare, forms.bare_scoped) if writes else (forms.plain,
+                                                                          forms.plain_scoped)
+    return glob_matches(pattern, processed) or glob_matches(pattern, scoped)
+
+
+@dataclass(frozen=True, slots=True)
+class _CommandForms:
+    """What `matchesRule` compares a rule's pattern with, computed once per command (every
+    rule of the settings and the 40 default rules ask for the same forms)."""
+
+    writes: bool        #: the command has a write redirection
+    bare: str           #: environment assignments stripped
+    bare_scoped: str    #: and git's scope options (`-C dir`) stripped
+    plain: str          #: environment assignments and redirections stripped
+    plain_scoped: str   #: and git's scope options stripped
+
+
+@lru_cache(maxsize=4096)
+def _command_forms(command: str) -> _CommandForms:
     bare = strip_env_vars(command)
-    processed = bare if writes else strip_redirections(bare)
-    return glob_matches(pattern, processed) or glob_matches(pattern, strip_git_scope(processed))
+    plain = strip_redirections(bare)
+    return _CommandForms(has_write_redirection(command), bare, strip_git_scope(bare), plain,
+                         strip_git_scope(plain))
+
+
+@lru_cache(maxsize=1024)
+def _rule_pattern(raw: str) -> tuple[str, str | None] | None:
+    return rule_pattern(raw)
 
 
 @lru_cache(maxsize=1024)

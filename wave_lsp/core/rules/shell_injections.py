@@ -185,8 +185,22 @@ def _narrowest(ctx: CheckContext, planned: PlannedInjection) -> str:
     wave = ctx.profile.wave_permissions
     unmatched = planned.decision.unmatched
     if wave and planned.decision.compound and len(unmatched) == 1:
-        return narrowest_rule(unmatched[0], tool, literal=True)
+        return narrowest_rule(_as_written(unmatched[0], planned), tool, literal=True)
     return narrowest_rule(planned.injection.command, tool, wave)
+
+
+def _as_written(part: str, planned: PlannedInjection) -> str:
+    """The part of the command as the skill writes it (`${WAVE_SKILL_DIR}` kept, as
+    `allowed-tools` substitutes it too) for `part` of the command the shell gets: a rule never
+    names this machine's paths."""
+    from wave_lsp.core.permissions.wave_prediction import part_pattern
+    from wave_lsp.core.permissions.wave_shell import split_command
+
+    written = [part_pattern(p) for p in split_command(planned.injection.command)]
+    substituted = [part_pattern(p) for p in split_command(planned.shell_command)]
+    if len(written) == len(substituted) and part in substituted:
+        return written[substituted.index(part)]
+    return part
 
 
 def _allow_fix(ctx: CheckContext, planned: PlannedInjection) -> Fix | None:

@@ -39,7 +39,7 @@ from typing import Any
 
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.injections import Injection, injections_as_read
+from wave_lsp.core.parsing.injections import JS_SPACE_TEXT, Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.permissions.guard import Guard
 from wave_lsp.core.permissions.prediction import (
@@ -74,8 +74,7 @@ from wave_lsp.core.runtime.toolrules import entries
 from wave_lsp.core.workspace.location import SkillLocation
 
 #: what JavaScript's `String.prototype.trim` removes (white space and line terminators)
-JS_TRIM = ("\t\n\v\f\r \u00a0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B))
-           + "\u2028\u2029\u202f\u205f\u3000\ufeff")
+JS_TRIM = JS_SPACE_TEXT
 
 MODES = ("dry-run", "execute")
 #: where `${WAVE_ARGUMENTS_FILE}` points in a dry-run (no file is created)
@@ -118,13 +117,16 @@ def resolve_allowed_tools(document: SkillDocument, values: VariableValues) -> li
 
 
 def permission_rules(document: SkillDocument, location: SkillLocation, settings: Settings,
-                     values: VariableValues) -> tuple[RuleSet, list[AllowedTool]]:
-    """The rules the engine uses for this skill: the settings files, then `allowed-tools`.
+                     values: VariableValues) -> tuple[RuleSet, RuleSet, list[AllowedTool]]:
+    """The rules of this skill: those the runtime reads (its settings files, then
+    `allowed-tools`: what the prediction uses), and wave-lsp's own restrictions, which only the
+    guard applies.
 
-    Trust model (docs/security.md): the user's own deny and ask rules always apply, whatever
-    repository configuration says: from the settings folder of every runtime (a repository that
-    switches the target cannot drop them) and even when personal skills and settings are off
-    (`--no-personal`, `personal = false`), which only keeps the user's *allow* rules out."""
+    Trust model (docs/security.md): the user's own deny and ask rules always restrict what
+    wave-lsp executes, whatever repository configuration says: from the settings folder of every
+    runtime (a repository that switches the target cannot drop them) and even when personal
+    skills and settings are off (`--no-personal`, `personal = false`). They are not the
+    runtime's, so they never change the prediction."""
     rules = RuleSet()
     home = settings.home or Path.home()
     files = settings_files(settings.profile, location.project_root, home, settings.personal,
@@ -132,19 +134,20 @@ def permission_rules(document: SkillDocument, location: SkillLocation, settings:
     for label, path, personal in files:
         rules.extend(load_settings(label, path, personal))
     consulted = {path for _, path, _ in files}
+    restrictions = RuleSet()
     for path in user_settings_files(home):
         if path in consulted:
             continue
-        restrictions = load_settings("user settings", path, True)
-        restrictions.rules = [r for r in restrictions.rules if r.behavior != "allow"]
-        rules.extend(restrictions)
+        loaded = load_settings("user settings", path, True)
+        restrictions.rules += [r for r in loaded.rules if r.behavior != "allow"]
+        restrictions.problems += loaded.problems
     allowed = resolve_allowed_tools(document, values)
     for item in allowed:
         if item.resolved is not None:
             rule = make_rule(item.resolved, "allow", "allowed-tools", location.path)
             if rule is not None:
                 rules.rules.append(rule)
-    return rules, allowed
+    return rules, restrictions, allowed
 
 
 def shell_tool(document: SkillDocument, profile: RuntimeProfile) -> str:
@@ -242,10 +245,13 @@ def _text_value(value: object) -> str | None:
 class Plan:
     values: VariableValues
     allowed: list[AllowedTool]
-    rules: RuleSet
+    rules: RuleSet  #: the rules the runtime reads
     injections: list[PlannedInjection]
     #: what decided the predictions (None when there was nothing to decide)
     predictor: Predictor | None = None
+    #: wave-lsp's own restrictions (the user's deny and ask rules of the other runtimes'
+    #: settings): the guard's only
+    restrictions: RuleSet = field(default_factory=RuleSet)
     #: `disableSkillShellExecution` is set: the injections at these spans are replaced by the
     #: profile's `disabled_injection_text`, none is decided or run
     disabled: frozenset[Span] = frozenset()
@@ -263,9 +269,9 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
                   and (i.kind == "inline" or profile.runs_injection_blocks)]
     if not injections:  # nothing to decide: the settings files need not be read
         return Plan(values, resolve_allowed_tools(document, values), RuleSet(), [])
-    rules, allowed = permission_rules(document, location, settings, values)
+    rules, restrictions, allowed = permission_rules(document, location, settings, values)
     if rules.disables_shell and profile.disabled_injection_text is not None:
-        return Plan(values, allowed, rules, [],
+        return Plan(values, allowed, rules, [], restrictions=restrictions,
                     disabled=frozenset(injection.span for injection in injections))
     tool = shell_tool(document, profile)
     predictor = Predictor(rules.rules, tool, profile, runtime_inputs(location, rules, profile))
@@ -295,7 +301,7 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     if profile.splices_arguments_into_commands and raw_arguments:
         planned += _argument_injections(document, raw_arguments, words, names, values,
                                         predictor, {p.shown_pattern for p in planned})
-    return Plan(values, allowed, rules, planned, predictor)
+    return Plan(values, allowed, rules, planned, predictor, restrictions)
 
 
 def predict(predictor: Predictor, command: str) -> Decision:
@@ -379,7 +385,7 @@ def invoke(document: SkillDocument, location: SkillLocation, settings: Settings,
         result.allowed, result.injections = plan.allowed, plan.injections
         result.warnings += [f"`{item.original}` {item.reason}" for item in plan.allowed
                             if item.dropped]
-        result.warnings += plan.rules.problems
+        result.warnings += plan.rules.problems + plan.restrictions.problems
         if plan.disabled:
             result.warnings.append(
                 f"`disableSkillShellExecution` is set in {plan.rules.disables_shell[0]}: "
@@ -437,7 +443,8 @@ def _execute(result: Invocation, plan: Plan) -> bool:
     cwd = result.location.project_root or result.location.skill_dir or Path.cwd()
     profile = result.profile
     tool = shell_tool(result.document, profile)
-    guard = Guard(plan.rules.rules, tool, cwd, profile, plan.rules.problems,
+    guard = Guard(plan.rules.rules + plan.restrictions.rules, tool, cwd, profile,
+                  plan.rules.problems + plan.restrictions.problems,
                   lambda name: plan.values.value(name, in_shell=True))
     for planned in plan.injections:
         if not _may_run(planned, guard, profile, result):

@@ -30,6 +30,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from wave_lsp.core.paths import is_below, is_within
 from wave_lsp.core.runtime.listing import ListingTotals, listing_totals
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import MARKETPLACE, PLUGIN_MANIFESTS, SKILL_FILE
@@ -274,10 +275,6 @@ def _is_linked(skill: RuntimeSkill, real_roots: tuple[str, ...]) -> bool:
     return skill.real_dir != os.path.join(real_roots[skill.rank], skill.path.parent.name)
 
 
-def _inside(path: str, folder: str) -> bool:
-    return path.startswith(folder) and path[len(folder):len(folder) + 1] == os.sep
-
-
 # -- which entries a changed path touches -------------------------------------------------------
 def changed_entries(snapshot: ProjectSnapshot, path: Path,
                     change: FileChange) -> list[tuple[int, str]] | None:
@@ -290,9 +287,9 @@ def changed_entries(snapshot: ProjectSnapshot, path: Path,
     inside_a_root = False
     for position, root in enumerate(snapshot.roots):
         for base in {str(root.path), snapshot.real_roots[position]}:
-            if text == base or _inside(base, text):
+            if is_within(base, text):
                 return None  # a skills root or a folder holding one
-            if not _inside(text, base):
+            if not is_below(text, base):
                 continue
             inside_a_root = True
             if root.deep:  # a scan at other depths (Codex, OpenCode, Gemini CLI): list it again
@@ -305,7 +302,7 @@ def changed_entries(snapshot: ProjectSnapshot, path: Path,
                     (deeper == "" or deeper.lower() == SKILL_FILE.lower()):
                 found.append((position, name))
     for skill in snapshot.linked:
-        if text == skill.real_dir or _inside(text, skill.real_dir) or _inside(skill.real_dir, text):
+        if is_within(text, skill.real_dir) or is_within(skill.real_dir, text):
             return None
     if not inside_a_root and _may_add_a_root(text, change):
         return None
