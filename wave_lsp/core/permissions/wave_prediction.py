@@ -79,9 +79,9 @@ class WavePredictor:
         self.allow = [rule for rule in wave if rule.behavior == "allow"]
         self.directories = tuple(directories)
         self.mode = mode
-        #: settings files Wave may drop whole (a JSON syntax error only skips its own file, as
-        #: wave-lsp's loader does)
-        self.problems = [p for p in problems if "cannot be read as JSON" not in p]
+        #: settings files that parse but fail Wave's validation (a JSON syntax error only skips
+        #: its own file, as wave-lsp's loader does: the caller leaves those out)
+        self.problems = list(problems)
 
     def check(self, command: str) -> Decision:
         decision = self._decide(command)

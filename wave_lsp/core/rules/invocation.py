@@ -272,12 +272,12 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding("SK099", ctx.entry_span(entry),
                           "Every `paths` pattern is `**`, which runtimes treat as no `paths` at "
                           "all: remove it, or narrow the patterns.")
-    import pathspec  # only for a skill with `paths`
+    from wave_lsp.core.workspace.gitignore import GitIgnorePatternError, parse_line
 
     for pattern in patterns:
         try:
-            pathspec.GitIgnoreSpec.from_lines([pattern])
-        except Exception as error:  # pathspec raises several error types for bad patterns
+            parse_line(pattern)  # the matcher the hover and the walk use; no regex is built
+        except GitIgnorePatternError as error:
             yield ctx.finding("SK099", ctx.entry_span(entry),
                               f"`{shown(pattern)}` is not a valid gitignore-style pattern, so "
                               f"it never matches: fix or remove it ({error}).")
