@@ -20,6 +20,7 @@ from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import display_label
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
+from wave_lsp.core.runtime.reads import read_elsewhere
 
 RESERVED_WORDS = ("anthropic", "claude")
 
@@ -50,6 +51,12 @@ def name_missing(ctx: CheckContext) -> Iterator[Finding]:
     consequence = {
         CLAUDE_CODE: "Claude Code uses the folder name instead",
     }.get(ctx.profile, "The runtime requires a name and rejects the skill")
+    elsewhere = read_elsewhere(document, ctx.profile, "name")
+    level = None
+    if elsewhere is not None:  # the runtime loads the skill with it (Gemini CLI's line parser)
+        consequence = (f"{ctx.profile.runtime} reads `{shown(str(elsewhere))}` from another "
+                       "`name:` line and loads the skill; other runtimes find no name")
+        level = Severity.INFORMATION
     fixes = []
     folder = ctx.location.dir_name
     if folder and is_valid_name(folder) and document.source.opener is not None:
@@ -59,7 +66,7 @@ def name_missing(ctx: CheckContext) -> Iterator[Finding]:
                                                              f"{newline}")], preferred=True))
     yield ctx.finding("SK030", document.opener_span,
                       "The frontmatter has no `name`: add `name:` with the folder's name. "
-                      f"{consequence}.", fixes=fixes)
+                      f"{consequence}.", fixes=fixes, level=level)
 
 
 def _name(ctx: CheckContext) -> FieldEntry | None:

@@ -207,7 +207,10 @@ def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
                      "rejects the file and `yaml` under Node throws and drops all metadata",
         AGENTSKILLS: "skills-ref rejects the file",
     }.get(ctx.profile, "YAML forbids it and loaders disagree on which value wins")
-    own = _rescued(ctx) if yaml.problem is None else None
+    # Gemini CLI's line parser also reads a frontmatter with another YAML error (case
+    # gm-fallback-duplicate); the other loaders' rescue is that error's business
+    own = _rescued(ctx) if yaml.problem is None or ctx.profile.yaml_loader == "line-fallback" \
+        else None
     level = None
     if own is not None:
         consequence, level = own

@@ -470,15 +470,17 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
                    confine: Path | None = None) -> list[RuntimeSkill]:
     """Every skill the target loads from `project`, with precedence and shadowing resolved
     (`summarize`: how to read one SKILL.md; by default uncached, with one `FolderFacts`).
-    `confine`: a SKILL.md found under this folder whose real path is outside it (a link out of
-    it, of the file or of a folder above it) is left out, and never read (the MCP server)."""
+    `confine`: a SKILL.md reached through this folder (however the path to it is written: a
+    link to the folder counts) whose real path is outside it (a link out of it, of the file or
+    of a folder above it) is left out, and never read (the MCP server; `leaves`)."""
     project = Path(os.path.abspath(project)) if project is not None else None
     if summarize is None:
         summarize = partial(_read_summary, FolderFacts())
     if listed is None:
         listed = list_roots(profile, project, home, personal)
     if confine is not None:
-        listed = [(root, [entry for entry in entries if not leaves(entry[0], confine)])
+        memo: dict[str, bool] = {}
+        listed = [(root, [entry for entry in entries if not leaves(entry[0], confine, memo)])
                   for root, entries in listed]
     loaded: dict[str, RuntimeSkill] = {}  # by realpath of the skill directory
     skills: list[RuntimeSkill] = []
@@ -504,13 +506,26 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
     return skills
 
 
-def leaves(path: Path, folder: Path) -> bool:
-    """`path` is written under `folder` but, with every link followed, lies outside it."""
-    written, base = os.path.abspath(path), os.path.abspath(folder)
-    if not (written == base or written.startswith(base.rstrip(os.sep) + os.sep)):
+def leaves(path: Path, folder: Path, memo: dict[str, bool] | None = None) -> bool:
+    """`path`, with every link followed, lies outside `folder` although it is reached through
+    it: a folder above it (however it is written: `/alias` for a link to `folder` counts) lies
+    inside `folder` with every link followed. Real paths are compared, never the written ones.
+    `memo`: what is known of folders above, for many paths under the same roots."""
+    real_base = os.path.realpath(folder)
+    if _within(os.path.realpath(path), real_base):
         return False
-    real, real_base = os.path.realpath(path), os.path.realpath(folder)
-    return not (real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep))
+    known = {} if memo is None else memo
+    for above in Path(os.path.abspath(path)).parents:
+        key = str(above)
+        if key not in known:
+            known[key] = _within(os.path.realpath(above), real_base)
+        if known[key]:
+            return True
+    return False
+
+
+def _within(real: str, real_base: str) -> bool:
+    return real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)
 
 
 def _read_summary(facts: FolderFacts, path: Path, home: Path | None,
