@@ -26,8 +26,8 @@ from wave_lsp import __version__
 from wave_lsp.core.checking.catalog import PUBLIC_HOME_URL, Severity, rule
 from wave_lsp.core.checking.checker import FileReport
 from wave_lsp.core.checking.config import parse_target
-from wave_lsp.core.checking.findings import Finding
-from wave_lsp.core.parsing.text import LineIndex
+from wave_lsp.core.checking.findings import Finding, Related
+from wave_lsp.core.parsing.text import LineIndex, Range
 from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE, PROFILES
 
 JSON_VERSION = 1
@@ -136,19 +136,34 @@ def _sarif_result(finding: Finding, uri: str, rule_index: int | str) -> dict[str
     """One SARIF result; `rule_index` the position of its rule in the run's rule list, or a
     stand-in that `ReportWriter` replaces once the list is known (`_INDEX_OF`)."""
     assert finding.range is not None
-    start, end = finding.range.start, finding.range.end
-    return {
+    result: dict[str, Any] = {
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": _SARIF_LEVEL[finding.severity],
         "message": {"text": finding.message},
         "properties": {"confidence": finding.certainty.label},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": uri},
-            "region": {"startLine": start.line + 1, "startColumn": start.character + 1,
-                       "endLine": end.line + 1, "endColumn": end.character + 1},
-        }}],
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri},
+                                            "region": _sarif_region(finding.range)}}],
     }
+    if finding.related:  # the other skills a finding said once covers, the winner of a name…
+        result["relatedLocations"] = [_sarif_related(index, item, uri)
+                                      for index, item in enumerate(finding.related)]
+    return result
+
+
+def _sarif_region(span: Range) -> dict[str, int]:
+    start, end = span.start, span.end
+    return {"startLine": start.line + 1, "startColumn": start.character + 1,
+            "endLine": end.line + 1, "endColumn": end.character + 1}
+
+
+def _sarif_related(index: int, item: Related, uri: str) -> dict[str, Any]:
+    """A related location: in another file (`path`) or in this one."""
+    physical: dict[str, Any] = {"artifactLocation": {
+        "uri": sarif_uri(Path(item.path)) if item.path else uri}}
+    if item.range is not None:
+        physical["region"] = _sarif_region(item.range)
+    return {"id": index, "message": {"text": item.message}, "physicalLocation": physical}
 
 
 def _sarif_document(used: list[str], target: str, results: list[Any]) -> dict[str, Any]:

@@ -124,6 +124,10 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
     context = CheckContext(document=document, location=location, settings=settings,
                            session=session)
     is_reported = Reported(settings)
+    template = _template(document, location, settings)
+    if template is not None:  # a generator's input: its placeholders are not the skill's faults
+        shown = finalize([template], document, settings) if is_reported[template.code] else []
+        return shown, LoadVerdict(False, template)
     if not target.found:
         found = yield from not_found_steps(context, target.chosen.members, strict)
         findings = finalize([copy.copy(found)] if is_reported[found.code] else [], document,
@@ -152,6 +156,24 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
 
 #: the rule whose finding on the skill that loses a name means the runtime does not load it
 SHADOWED = "SK130"
+
+
+def _template(document: SkillDocument, location: SkillLocation,
+              settings: Settings) -> Finding | None:
+    """The one finding of a generator's template (`location.template_reason`): information, since
+    nothing loads it as it lies and its placeholders are filled in before it is used."""
+    from wave_lsp.core.workspace.location import template_reason
+
+    reason = template_reason(location, document)
+    if reason is None:
+        return None
+    finding = Finding(code="SK002", span=document.lines.span_of_line(0),
+                      level=Severity.INFORMATION,
+                      message=f"This SKILL.md is treated as a template, not a skill: check the "
+                              f"skill it renders to instead. {capitalized(reason)}, so no runtime "
+                              "loads it as it lies, and the rules do not judge its placeholders.")
+    finding.resolve(document.lines)
+    return finding
 
 
 def _name_members(document: SkillDocument, location: SkillLocation, settings: Settings,

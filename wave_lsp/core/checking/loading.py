@@ -27,7 +27,7 @@ from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.engine import run_rules
 from wave_lsp.core.checking.findings import Finding
-from wave_lsp.core.checking.messages import runtime_names
+from wave_lsp.core.checking.messages import runtime_names as runtime_names  # (re-exported)
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
 from wave_lsp.core.runtime.listing import (

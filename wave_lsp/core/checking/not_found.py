@@ -85,10 +85,12 @@ def discovery_finding(document: SkillDocument, location: SkillLocation, settings
     root = root_name(location)
     elsewhere = f"it does not look for it in `{root}`"
     missing: list[str] = []
+    finding: list[str] = []
     groups: dict[str, tuple[DiscoveryMiss, list[str]]] = {}
     for member in runtimes:
         miss = discovery_miss(member, location, settings.home, settings.personal)
         if miss is None:
+            finding.append(member.runtime)
             continue
         if miss.why == elsewhere:
             missing.append(member.runtime)
@@ -108,6 +110,8 @@ def discovery_finding(document: SkillDocument, location: SkillLocation, settings
         they = "it does" if one else "they do"
         message = (f"Not discovered by {runtime_names(missing)}: {they} not look for it in "
                    f"`{root}`; {advice}." + (f" {others}" if others else ""))
+    if finding and others:  # too deep for some: who looks deeper and finds it
+        message += f" {runtime_names(finding)} find{'s' if len(finding) == 1 else ''} it here."
     depth = location.depth_in_root or 0
     on_purpose = depth >= 2 and exists is not None and kept_out_on_purpose(location, exists)
     return Finding(code=CODE, span=document.opener_span, message=message,

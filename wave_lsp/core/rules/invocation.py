@@ -15,7 +15,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
 from wave_lsp.core.rules.helpers import closest, shown, type_name
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.listing import truthy
+from wave_lsp.core.runtime.listing import invocation_flags, truthy
 from wave_lsp.core.runtime.toolrules import entries
 
 _TRUE_WORDS = {"yes", "y", "on", "1", "true"}
@@ -83,8 +83,7 @@ def unreachable_skill(ctx: CheckContext) -> Iterator[Finding]:
     no_model = ctx.field("disable-model-invocation")
     if hidden is None or no_model is None:
         return
-    words = ctx.profile.reads_boolean_words
-    if truthy(hidden.value, words) is False and truthy(no_model.value, words) is True:
+    if invocation_flags(ctx.document, ctx.profile) == (False, False):
         yield ctx.finding(
             "SK091", ctx.entry_span(hidden),
             "Nobody can ever run this skill: remove `user-invocable: false` or "

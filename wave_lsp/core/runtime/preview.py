@@ -65,7 +65,7 @@ from wave_lsp.core.runtime.execution import (
     run_command,
     shown_output,
 )
-from wave_lsp.core.runtime.listing import command_name, truthy
+from wave_lsp.core.runtime.listing import command_name, invocation_flags
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.runtime.sandbox import ensure_available
@@ -424,8 +424,7 @@ def not_user_invocable(document: SkillDocument, location: SkillLocation,
     """The runtime's refusal of `/name` for a skill with `user-invocable: false` (None when it
     renders it: the skill is user-invocable, or the runtime only hides it from the menu)."""
     message = profile.not_user_invocable_message
-    if message is None or truthy(read_as(document, profile).values.value("user-invocable"),
-                                 profile.reads_boolean_words) is not False:
+    if message is None or invocation_flags(read_as(document, profile).values, profile)[1]:
         return None
     return message.format(name=command_name(document, location, profile))
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from wave_lsp.core.parsing.document import FieldValues, SkillDocument, field_values
+from wave_lsp.core.parsing.document import FieldValues, SkillDocument, field_names, field_values
 from wave_lsp.core.parsing.reading import load_document, read_skill_file
 from wave_lsp.core.parsing.source import decode
 from wave_lsp.core.runtime.listing import ListingEntry, folder_command, listing_entry
@@ -99,6 +99,8 @@ class RuntimeSkill:
     real_dir: str = ""  #: realpath of the skill folder
     shadowed_by: RuntimeSkill | None = None
     duplicates: list[Path] = field(default_factory=list)  #: other paths to the same directory
+    #: the top-level frontmatter keys (what a collection-wide finding such as SK070 compares)
+    fields: frozenset[str] = frozenset()
 
     @property
     def group(self) -> str:
@@ -410,6 +412,7 @@ class SkillSummary:
     document: SkillDocument | None  #: the parsed file, when the caller keeps documents
     argument_hint: str | None = None
     scope: str = "workspace"
+    fields: frozenset[str] = frozenset()  #: the top-level frontmatter keys
 
 
 def read_summary(path: Path, home: Path | None, keep_document: bool = False,
@@ -442,7 +445,8 @@ def summary_of_document(path: Path, document: FieldValues, home: Path | None,
     kept = document if keep_document and isinstance(document, SkillDocument) else None
     return SkillSummary(listing_entry(document, location),
                         value.strip() if isinstance(value, str) else "", kept,
-                        hint if isinstance(hint, str) else None, location.scope)
+                        hint if isinstance(hint, str) else None, location.scope,
+                        field_names(document))
 
 
 def runtime_name(profile: RuntimeProfile, root: Root, path: Path, listing: ListingEntry) -> str:
@@ -491,7 +495,7 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
             listing = summary.listing
             name = runtime_name(profile, root, path, listing)
             skill = RuntimeSkill(name, path, root.scope, root, rank, listing, summary.description,
-                                 summary.document, real)
+                                 summary.document, real, fields=summary.fields)
             loaded[real] = skill
             skills.append(skill)
     winners: dict[tuple[str, str], RuntimeSkill] = {}
