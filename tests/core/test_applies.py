@@ -118,7 +118,7 @@ def test_a_file_no_runtime_of_the_target_finds_gets_one_finding(target: str,
                                   "OpenCode, Gemini CLI and Copilot CLI: they do not look for it "
                                   "in `.wave/skills`; "), message
         assert message.endswith("Not discovered by Wave: move it to `.wave/skills/<skill-name>/"
-                                "SKILL.md` if it should load there. It looks only one folder "
+                                "SKILL.md` if it should load there. It looks only one level "
                                 "down into `.wave/skills`."), message
     else:
         assert message.startswith(f"Not discovered by {runtime}: "), message

@@ -52,12 +52,17 @@ def test_every_surface_reads_one_decision(tmp_path: Path, target: str, user_fiel
     profile = PROFILES[target]
     text = skill(user_field, model_field)
     document = SkillDocument.from_text(text)
-    location = locate(tmp_path / RELPATH, home=tmp_path / "home")
+    # in a root the target scans: Claude Code and Cursor do not scan `.agents/skills`, and a
+    # target's rules say nothing of a file it does not find (docs/design/rules.md *A target
+    # speaks of what it loads*)
+    relpath = RELPATH.replace(".agents", {"claude-code": ".claude", "cursor": ".cursor"}.get(
+        target, ".agents"))
+    location = locate(tmp_path / relpath, home=tmp_path / "home")
     assert invocation_flags(document, profile) == (model, user)
     assert (command_of(profile, document, location) is not None) is user
     refusal = not_user_invocable(document, location, profile)
     assert (refusal is not None) is (not user and profile.not_user_invocable_message is not None)
-    report = run(tmp_path, text, target=target, relpath=RELPATH)
+    report = run(tmp_path, text, target=target, relpath=relpath)
     enabled = rules()["SK091"].severity(profile) is not None
     unreachable = [f for f in report.findings if f.code == "SK091"]
     assert bool(unreachable) is (enabled and not model and not user), \

@@ -64,10 +64,12 @@ CASES = [
          {f".claude/skills/{n}/SKILL.md": skill(n, *UPDATED) for n in ("alpha", "beta", "gamma")},
          ".claude/skills/beta/SKILL.md", "SK070", Severity.ERROR, ("`id`", "reject"),
          target="agentskills"),
+    # (a skill to be installed, in no skills root: there `portable` counts skills-ref, which
+    # rejects the key; in a root it is the runtimes that find the file, docs/design/rules.md *A
+    # target speaks of what it loads*)
     Case("sk071-idle-key-rejected-by-the-target-stays-an-error",
-         {".claude/skills/alpha/SKILL.md": skill("alpha", "user-invokable: true")},
-         ".claude/skills/alpha/SKILL.md", "SK071", Severity.ERROR, ("did you mean",),
-         target="portable"),
+         {"alpha/SKILL.md": skill("alpha", "user-invokable: true")},
+         "alpha/SKILL.md", "SK071", Severity.ERROR, ("did you mean",), target="portable"),
     Case("sk070-a-key-only-a-later-skill-has-is-said-there",
          {".claude/skills/alpha/SKILL.md": skill("alpha"),
           ".claude/skills/beta/SKILL.md": skill("beta", "owner: me")},
@@ -143,10 +145,12 @@ CASES = [
                                            "  Use when asked.\nname: alpha\n---\n# Body\n"},
          ".agents/skills/alpha/SKILL.md", "SK028", Severity.WARNING,
          ("Gemini CLI, whose YAML fails on this frontmatter", "read the indicator literally")),
+    # (in no skills root: in `.agents/skills`, `portable` is the runtimes that scan it, as the
+    # folder's default target is)
     Case("sk028-portable-keeps-its-warning",
-         {".agents/skills/alpha/SKILL.md": "---\nname: alpha\ndescription: >-\n  Does alpha.\n"
-                                           "  Use when asked.\n---\n# Body\n"},
-         ".agents/skills/alpha/SKILL.md", "SK028", Severity.WARNING,
+         {"alpha/SKILL.md": "---\nname: alpha\ndescription: >-\n  Does alpha.\n"
+                            "  Use when asked.\n---\n# Body\n"},
+         "alpha/SKILL.md", "SK028", Severity.WARNING,
          ("naive line-based loaders read the indicator literally",), target="portable"),
     # -- templates ------------------------------------------------------------------------------
     Case("template-placeholder-folder-one-information",
@@ -239,8 +243,10 @@ CASES = [
          {".agents/skills/alpha/SKILL.md": skill("alpha"),
           ".agents/skills/alpha/references/vendor/skill/SKILL.md": skill("vendor")},
          ".agents/skills/alpha/references/vendor/skill/SKILL.md", "SK039", Severity.INFORMATION,
-         ("Wave, Copilot and OpenCode require the name to equal the folder",
-          "Codex, Gemini CLI and Copilot CLI do not check it")),
+         # four folders down: only the runtimes that look that deep find it (Wave, Copilot and
+         # Gemini CLI look one level down), so only they are asked
+         ("OpenCode requires the name to equal the folder",
+          "Codex and Copilot CLI do not check it")),
     Case("sk039-own-skill-in-agents-root-keeps-its-level",
          {".agents/skills/alpha/SKILL.md": skill("beta")},
          ".agents/skills/alpha/SKILL.md", "SK039", Severity.ERROR,

@@ -110,8 +110,10 @@ def discovery_finding(document: SkillDocument, location: SkillLocation, settings
         they = "it does" if one else "they do"
         message = (f"Not discovered by {runtime_names(missing)}: {they} not look for it in "
                    f"`{root}`; {advice}." + (f" {others}" if others else ""))
-    if finding and others:  # too deep for some: who looks deeper and finds it
-        message += f" {runtime_names(finding)} find{'s' if len(finding) == 1 else ''} it here."
+    if finding and any(miss.too_deep for miss, _ in groups.values()):
+        one = len(finding) == 1
+        message += (f" {runtime_names(finding)}, which look{'s' if one else ''} deeper, "
+                    f"load{'s' if one else ''} it as a skill of its own.")
     depth = location.depth_in_root or 0
     on_purpose = depth >= 2 and exists is not None and kept_out_on_purpose(location, exists)
     return Finding(code=CODE, span=document.opener_span, message=message,
@@ -119,7 +121,7 @@ def discovery_finding(document: SkillDocument, location: SkillLocation, settings
 
 
 def _group_sentence(miss: DiscoveryMiss, names: list[str]) -> str:
-    """`Not discovered by Wave and Copilot: <fix>. They look only one folder down …`."""
+    """`Not discovered by Wave and Copilot: <fix>. They look only one level down …`."""
     if len(names) > 1 and miss.they:
         return f"Not discovered by {runtime_names(names)}: {miss.fix}. {capitalized(miss.they)}."
     return " ".join(f"Not discovered by {name}: {miss.fix}. {miss.why_sentence}" for name in names)

@@ -38,9 +38,11 @@ class DiscoveryMiss:
     fix: str
     #: whether `discovery_gap` ends with the fix, as a sentence of its own (the folder cap's does)
     gap_gives_fix: bool = False
-    #: `why` said of several runtimes at once ("they look only one folder down into …"); empty
+    #: `why` said of several runtimes at once ("they look only one level down into …"); empty
     #: when it is said of one runtime only
     they: str = ""
+    #: the file lies deeper in a root than the runtime looks
+    too_deep: bool = False
 
     @property
     def why_sentence(self) -> str:
@@ -91,13 +93,13 @@ def _depth_miss(profile: RuntimeProfile, root: str, depth: int) -> DiscoveryMiss
         why, they = (f"it does not read a file directly in `{root}`",
                      f"they do not read a file directly in `{root}`")
     elif deepest == 1:
-        why, they = (f"it looks only one folder down into `{root}`",
-                     f"they look only one folder down into `{root}`")
+        why, they = (f"it looks only one level down into `{root}`",
+                     f"they look only one level down into `{root}`")
     else:
-        why, they = (f"it looks at most {deepest} folders down into `{root}`",
-                     f"they look at most {deepest} folders down into `{root}`")
+        why, they = (f"it looks at most {deepest} levels down into `{root}`",
+                     f"they look at most {deepest} levels down into `{root}`")
     return DiscoveryMiss(why, f"move it to `{root}/<skill-name>/SKILL.md` if it should load there",
-                         they=they)
+                         they=they, too_deep=depth > (deepest or depth))
 
 
 #: what to do about a skill that lies where a runtime does not look
