@@ -386,6 +386,10 @@ def test_a_repository_in_the_samples_shapes(tmp_path: Path, capsys: pytest.Captu
     ("Regenerate `references/a.json` and `references/b.tsv` from the spec.\n", []),
     ("Create `scripts/validate.py` that checks the output.\n", []),
     ("Create a plan from `references/template.md`.\n", ["references/template.md"]),
+    ("The report is saved to `${CLAUDE_SKILL_DIR}/out/<name>.md`.\n", []),
+    ("Report saved to `references/report.md`.\n", []),
+    ("The script writes to `assets/x.png` and reads `assets/y.png`.\n", ["assets/y.png"]),
+    ("```bash\npython scripts/gen.py > references/out.md\n```\n", ["scripts/gen.py"]),
     # a word of a command in a block is no verb of the prose (`PHASE=rewrite`)
     ("```bash\nexport PHASE=rewrite\n./scripts/bl text chat\n```\n", ["./scripts/bl"]),
     # "the generated …" is what the skill's output holds: a guess the rule keeps at information
