@@ -332,6 +332,14 @@ def test_a_path_glued_to_cjk_text_ends_where_the_path_does(text: str,
     assert [r.target for r in find_references(document)] == targets
 
 
+def test_any_extension_is_a_pattern() -> None:
+    """`scripts/kairos-supervisor.* start` names the scripts of every extension: a pattern, as
+    `scripts/*.py` is, not the file `scripts/kairos-supervisor`."""
+    text = "- `scripts/kairos-supervisor.* start` 只会启动 Supervisor\n- `scripts/run` once\n"
+    document = SkillDocument.from_text(HEAD.format(name="x") + text)
+    assert [r.target for r in find_references(document)] == ["scripts/run"]
+
+
 @pytest.mark.parametrize(("text", "files"), [
     ("`scripts/run.ps1/.sh`", ["scripts/run.ps1", "scripts/run.sh"]),
     ("`scripts/run.ps1/.sh/.cmd`", ["scripts/run.ps1", "scripts/run.sh", "scripts/run.cmd"]),

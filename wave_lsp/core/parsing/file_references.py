@@ -86,10 +86,10 @@ _BARE_FOLDERS = ("scripts", "references", "assets")
 _PATH_CHARACTER = re.compile(r"[\w./$}-]")
 #: a letter of a script written without spaces between words (CJK ideographs, kana, Hangul and
 #: their full-width forms): a path glued to such text ends where it starts (`scripts/x.shを実行`)
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-                  r"\uff00-\uffef]")
+_CJK = _LazyPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+                    r"\uff00-\uffef]")
 #: shorthand for files that differ only in their extension: `scripts/run.ps1/.sh`
-_SHORTHAND = re.compile(r"^(.*[^/.])(\.[A-Za-z0-9]+)((?:/\.[A-Za-z0-9]+)+)$")
+_SHORTHAND = _LazyPattern(r"^(.*[^/.])(\.[A-Za-z0-9]+)((?:/\.[A-Za-z0-9]+)+)$")
 #: info strings of code blocks whose bare paths are commands the skill runs
 SHELL_FENCES = {"", "bash", "sh", "shell", "zsh", "console", "terminal", "text", "!", "powershell",
                 "pwsh", "cmd", "bat"}
@@ -237,7 +237,7 @@ def _bare_paths(text: str, start: int) -> Iterator[Span]:
         if begin - 2 >= free and text[begin - 2:begin] == "./":
             begin -= 2
         if begin > 0 and _PATH_CHARACTER.match(text, begin - 1) \
-                and not _CJK.match(text, begin - 1):
+                and not _CJK.compiled.match(text, begin - 1):
             position = slash + 1  # no other folder word ends at this slash
             continue
         end = match.end()
@@ -507,9 +507,10 @@ def _line_around(text: str, offset: int) -> str:
 
 
 def _template_or_foreign(text: str, end: int, fence: Fence | None) -> bool:
-    """A bare path that is a pattern (`scripts/*.py`, `scripts/{name}.sh`) or sits in a non-shell
-    code block (a `docker-compose.yml` mounting `./scripts/init.sql` means the user's project)."""
-    if end < len(text) and text[end] in _PATTERN_NEXT:
+    """A bare path that is a pattern (`scripts/*.py`, `scripts/{name}.sh`, any extension:
+    `scripts/run.*`) or sits in a non-shell code block (a `docker-compose.yml` mounting
+    `./scripts/init.sql` means the user's project)."""
+    if end < len(text) and (text[end] in _PATTERN_NEXT or text[end:end + 2] == ".*"):
         return True
     return fence is not None and fence.info.split(" ")[0].lower() not in SHELL_FENCES
 

@@ -59,19 +59,10 @@ from wave_lsp.core.parsing.file_references import (
     skill_files,
 )
 from wave_lsp.core.parsing.markdown import parse_body
-from wave_lsp.core.parsing.reference_words import marked_optional, named_owners, names_skill
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest, shown
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.workspace.disk_view import DIRECTORY, DiskView
-from wave_lsp.core.workspace.neighbours import (
-    in_absent_submodule,
-    load_locations,
-    named_by_instructions,
-    project_folders,
-    skill_folders,
-    submodules,
-)
 
 MAX_REFERENCE_FINDINGS = 200
 
@@ -153,6 +144,7 @@ class _Search:
 
     def in_absent_submodule(self, reference: Reference) -> bool:
         """The path lies in a git submodule the repository declares and this checkout lacks."""
+        from wave_lsp.core.workspace.neighbours import in_absent_submodule, submodules
         if self._modules is None:
             self._modules = submodules(self.ctx.disk, self.ctx.session.git_root(self.skill_dir))
         if not self._modules or reference.absolute:
@@ -164,6 +156,8 @@ class _Search:
         """The skill marks the file as optional or the user's, at this mention or another of the
         same path (`markdown`'s `./scripts/fix-markdown.sh` under "Optional Helpers (if present
         in repo)" is the same file where a later step runs it)."""
+        from wave_lsp.core.parsing.reference_words import marked_optional
+
         target = reference.target
         if target not in self._optional:
             text = self.ctx.text
@@ -200,6 +194,8 @@ class _Search:
 
     def _scope(self, span: Span, holders: list[str], skills: list[str]) -> str | None:
         """What one mention's sentence says about whose file the path is (`owners`)."""
+        from wave_lsp.core.parsing.reference_words import named_owners, names_skill
+
         text = self.ctx.text
         if any(names_skill(text, span, os.path.basename(folder)) for folder in holders):
             return None
@@ -221,6 +217,8 @@ class _Search:
         """The skill's collection is used where it lies (`neighbours`): the project's
         instructions to agents name it, or a runtime's project skills root reaches it through a
         symbolic link from where the path leads to a file too."""
+        from wave_lsp.core.workspace.neighbours import named_by_instructions
+
         ctx = self.ctx
         if self._instructed is None:
             self._instructed = named_by_instructions(ctx.disk, self.skill_dir,
@@ -231,6 +229,8 @@ class _Search:
 
     def places(self) -> list[Path]:
         """Where runtimes load the skill from through a symbolic link (`neighbours`)."""
+        from wave_lsp.core.workspace.neighbours import load_locations
+
         if self._places is None:
             ctx = self.ctx
             real = ctx.real_skill_dir or os.path.realpath(self.skill_dir)
@@ -240,6 +240,8 @@ class _Search:
         return self._places
 
     def _skill_folders(self) -> list[str]:
+        from wave_lsp.core.workspace.neighbours import skill_folders
+
         if self._skills is None:
             root = self.outer or self.skill_dir.parent
             own = str(self.skill_dir)
@@ -295,6 +297,8 @@ def _tail_exists(disk: DiskView, root: Path, reference: Reference, twin: str,
     folder. Any reference resolves in a *twin*: another skill folder of this one's name
     (`skill-flavors/x/` composed into `skills/x/` at build time), which holds the skill as it is
     installed."""
+    from wave_lsp.core.workspace.neighbours import project_folders  # only for a path no base holds
+
     parts = _parts(reference)
     if not parts:
         return False
