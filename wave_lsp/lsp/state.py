@@ -118,11 +118,13 @@ def check_budget() -> float:
 
 
 def _slow_rule(text: str) -> tuple[str, float] | None:
+    """The test seam's slow rule for this text: the variable is read first, so outside a test
+    that sets it the text is never searched for `SLOW_MARK`."""
     name, _, seconds = (_under_test(SLOW_RULE_ENV) or "").partition(":")
-    if SLOW_MARK not in text:
+    if not name or SLOW_MARK not in text:
         return None
     try:
-        return (name, float(seconds)) if name else None
+        return name, float(seconds)
     except ValueError:
         return None
 

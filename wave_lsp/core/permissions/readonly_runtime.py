@@ -73,6 +73,8 @@ PATH_CHECKED = frozenset({"cat", "head", "tail", "ls", "grep", "rg", "find", "wc
 class ReadOnly:
     verdict: str  #: "yes", "no" or "unknown"
     why: str | None = None
+    #: "no" because an operand is outside the working directories (Claude Code then says so)
+    outside: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -182,10 +184,10 @@ def _paths(program: str, files: Sequence[str], directories: Sequence[Path]) -> R
         if value in ("-", "/dev/null"):
             continue
         if value.startswith("~"):
-            return ReadOnly("no", f"`{value}` is outside the working directories")
+            return ReadOnly("no", f"`{value}` is outside the working directories", outside=True)
         path = os.path.normpath(os.path.join(base, value))
         if not any(_inside(path, str(folder)) for folder in directories):
-            return ReadOnly("no", f"`{value}` is outside the working directories")
+            return ReadOnly("no", f"`{value}` is outside the working directories", outside=True)
         real = os.path.realpath(path)
         if not any(_inside(real, os.path.realpath(folder)) for folder in directories):
             return ReadOnly("unknown", f"`{value}` leads outside the working directories "

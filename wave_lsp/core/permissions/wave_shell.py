@@ -15,6 +15,7 @@ command), and the recursion into `( … )` is bounded (`TooDeep`).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from wave_lsp.core.parsing.injections import JS_SPACE_CHARACTERS
 from wave_lsp.core.permissions.wave_facts import DANGEROUS_FIND_FLAGS, GIT_SCOPE_FLAGS
@@ -387,4 +388,9 @@ def rule_pattern(raw: str) -> tuple[str, str | None] | None:
 def glob_matches(pattern: str, text: str) -> bool:
     """`new RegExp("^" + escaped + "$", "s")` with `*` as `.*`: literal but for `*`, which
     matches anything (no escapes, unlike a Claude Code wildcard rule). Linear in `text`."""
-    return matches(Wildcard(tuple(pattern.split("*"))), text)
+    return matches(_glob(pattern), text)
+
+
+@lru_cache(maxsize=1024)
+def _glob(pattern: str) -> Wildcard:
+    return Wildcard(tuple(pattern.split("*")))

@@ -351,6 +351,9 @@ class RuntimeProfile:
     #: in it (None: the whole; a longer one keeps the first `cut - 3` and `...`: Codex)
     listing_format: ListingFormat = "dash"
     listing_description_cut: int | None = None
+    #: `description` and `metadata.short-description` are measured and listed on one line, each
+    #: run of white space one space (Codex; `listing.measured_description` reads it)
+    collapses_description: bool = False
     #: the text an invocation gives the model around the rendered skill (`{name}`, `{path}`: the
     #: SKILL.md, `{text}`); None: the rendered text as it is
     invocation_wrapper: str | None = None
@@ -546,11 +549,12 @@ CODEX = replace(
                                             "`metadata.short-description` are read)",
     # Codex 0.171.0, the differential harness (tests/oracle/cases cx-*; runtime-facts.md §9)
     yaml_loader="serde-struct",
-    listing_format="dash-with-file", listing_description_cut=1024,
+    listing_format="dash-with-file", listing_description_cut=1024, collapses_description=True,
     invocation_wrapper="<skill>\n<name>{name}</name>\n<path>{path}</path>\n{text}\n</skill>",
     fact_versions=MappingProxyType({
         "yaml_loader": "0.171.0", "listing_format": "0.171.0",
-        "listing_description_cut": "0.171.0", "invocation_wrapper": "0.171.0",
+        "listing_description_cut": "0.171.0", "collapses_description": "0.171.0",
+        "invocation_wrapper": "0.171.0",
         "collision": "0.171.0", "invocation_fields": "0.171.0"}),
 )
 

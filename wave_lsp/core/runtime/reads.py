@@ -15,7 +15,9 @@ of it, asked of the profile:
   non-blank line.
 - `reads_unclosed_frontmatter_to_end` (OpenCode): an unclosed frontmatter is the rest of the file,
   and no body; `yaml_loader = "serde-struct"` (Codex): a frontmatter strict YAML rejects is read
-  by `loaders.codex_reading` (runtime-facts.md §9.10).
+  by `loaders.codex_reading` (runtime-facts.md §9.10); `yaml_loader = "line-fallback"` (Gemini
+  CLI): where js-yaml throws or `name` and `description` are not both text, the two lines its
+  line parser finds (`loaders.rescue`, runtime-facts.md §9.6).
 
 A profile without these facts reads the document as it is parsed (`same_fields`).
 """
@@ -29,7 +31,7 @@ from typing import Any
 from wave_lsp.core.parsing.document import FieldValues, FrontmatterValues, SkillDocument
 from wave_lsp.core.parsing.injections import JS_SPACE
 from wave_lsp.core.parsing.yamltree import YamlDocument, parse_frontmatter
-from wave_lsp.core.runtime.loaders import codex_reading, unclosed_values
+from wave_lsp.core.runtime.loaders import Rescue, codex_reading, rescue, unclosed_values
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: Claude Code's `FRONTMATTER_REGEX` (JavaScript's `\s`)
@@ -57,12 +59,23 @@ class RuntimeReading:
 
 
 def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
-    """`document` as `profile`'s runtime reads it."""
+    """`document` as `profile`'s runtime reads it, computed once per document and profile (kept
+    in `document.memo`: the rules, the listing and the preview all ask)."""
+    key = (read_as, profile)
+    found = document.memo.get(key)
+    if not isinstance(found, RuntimeReading):
+        found = document.memo[key] = _read_as(document, profile)
+    return found
+
+
+def _read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     yaml = document.yaml
     source = document.source
     if profile.reads_unclosed_frontmatter_to_end and source.opener is not None \
             and source.closer is None:
         return _read_to_end(document, profile)
+    if profile.yaml_loader == "line-fallback" and (lines := rescue(profile, document)) is not None:
+        return _line_read(document, profile, lines)
     if profile.yaml_loader == "serde-struct" and yaml is not None \
             and (yaml.problem is not None or yaml.duplicates):
         return _codex_read(document, profile)
@@ -86,6 +99,15 @@ def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     return _described(document, profile, document if same else values, match.end(), True, same)
 
 
+def read_elsewhere(document: SkillDocument, profile: RuntimeProfile, name: str) -> Any:
+    """The value `profile`'s runtime reads for the top-level field `name` where the document's
+    tree has none (Gemini CLI's line parser takes an indented `description:` line), else None."""
+    if document.has(name):
+        return None
+    reading = read_as(document, profile)
+    return None if reading.same_fields else reading.values.value(name)
+
+
 def _read_to_end(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     """An unclosed frontmatter read to the end of the file: its fields, and no body."""
     opener = document.source.opener
@@ -98,6 +120,17 @@ def _read_to_end(document: SkillDocument, profile: RuntimeProfile) -> RuntimeRea
         return _described(document, profile, _EMPTY, end, False, False)
     names = frozenset(key for key in values if isinstance(key, str))
     return _described(document, profile, FrontmatterValues(values, names), end, True, False)
+
+
+def _line_read(document: SkillDocument, profile: RuntimeProfile, lines: Rescue) -> RuntimeReading:
+    """Gemini CLI's line parser, where js-yaml throws or does not give `name` and `description`
+    as text (`loaders.rescue`): those two lines are all it loads; without both it drops the
+    skill."""
+    if not lines.loads or lines.name is None or lines.description is None:
+        return _described(document, profile, _EMPTY, document.body_offset, False, False)
+    values = {"name": lines.name, "description": lines.description}
+    return _described(document, profile, FrontmatterValues(values, frozenset(values)),
+                      document.body_offset, True, False)
 
 
 def _codex_read(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:

@@ -209,7 +209,7 @@ class SnapshotChange:
     #: names whose skills read differently to other skills' rules: added, removed, renamed,
     #: moved, listed differently or shadowed differently (a body edit changes no name)
     names: frozenset[str] = frozenset()
-    #: load groups whose listing changed
+    #: load groups whose listing, or the frontmatter keys of one of whose skills, changed
     groups: frozenset[str] = frozenset()
     #: a personal or managed skill's listing changed: every group's listing changed
     everywhere: bool = False
@@ -217,6 +217,31 @@ class SnapshotChange:
     @property
     def empty(self) -> bool:
         return not self.names and not self.groups and not self.everywhere
+
+
+class Collections:
+    """The skills of a snapshot grouped into collections (`key`: a plugin's skills, or those of
+    one skills root; with `by_group`, those of one load group), in load order; grouped when first
+    asked for and kept, as `GroupListings` keeps its sums (a snapshot never changes)."""
+
+    def __init__(self, skills: tuple[RuntimeSkill, ...]) -> None:
+        self._skills = skills
+        self._grouped: dict[bool, dict[tuple[str, str], tuple[RuntimeSkill, ...]]] = {}
+
+    @staticmethod
+    def key(skill: RuntimeSkill, by_group: bool = False) -> tuple[str, str]:
+        if skill.root.plugin or by_group:
+            return skill.group, ""
+        return skill.group, str(skill.root.path)
+
+    def of(self, skill: RuntimeSkill, by_group: bool = False) -> tuple[RuntimeSkill, ...]:
+        grouped = self._grouped.get(by_group)
+        if grouped is None:
+            lists: dict[tuple[str, str], list[RuntimeSkill]] = {}
+            for member in self._skills:
+                lists.setdefault(self.key(member, by_group), []).append(member)
+            grouped = self._grouped[by_group] = {k: tuple(v) for k, v in lists.items()}
+        return grouped.get(self.key(skill, by_group), (skill,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +268,8 @@ class ProjectSnapshot:
     #: folder another entry already loads: changes around them rebuild the snapshot
     linked: tuple[RuntimeSkill, ...] = ()
     duplicate_paths: frozenset[str] = field(default_factory=frozenset)
+    #: the skills by collection (`Collections`), for the findings said once per collection
+    collections: Collections = field(default_factory=lambda: Collections(()), compare=False)
 
     @staticmethod
     def of(profile: RuntimeProfile, root: Path | None, listed: Listed,
@@ -264,7 +291,8 @@ class ProjectSnapshot:
             roots=roots, real_roots=real_roots, root_sizes=tuple(len(e) for _r, e in listed),
             keys=tuple(_key(skill) for skill in skills),
             linked=tuple(skill for skill in skills if _is_linked(skill, real_roots)),
-            duplicate_paths=frozenset(str(path) for skill in skills for path in skill.duplicates))
+            duplicate_paths=frozenset(str(path) for skill in skills for path in skill.duplicates),
+            collections=Collections(ordered))
 
 
 def _key(skill: RuntimeSkill) -> tuple[int, str]:
@@ -470,7 +498,8 @@ class _Draft:
         return dataclasses.replace(
             old, skills=skills, by_real_dir=self.by_real_dir.done(), by_name=self.by_name.done(),
             listings=GroupListings(skills, kept), signature=self.signature.done(),
-            keys=tuple(self.keys), linked=linked, root_sizes=tuple(self.root_sizes))
+            keys=tuple(self.keys), linked=linked, root_sizes=tuple(self.root_sizes),
+            collections=Collections(skills))
 
 
 def _seen_state(skill: RuntimeSkill) -> tuple[object, ...]:
@@ -482,8 +511,11 @@ def _seen_state(skill: RuntimeSkill) -> tuple[object, ...]:
 
 
 def _listed_state(skill: RuntimeSkill) -> tuple[object, ...]:
-    """What a skill contributes to listings: whether it is listed, its entry, group, scope."""
-    return (skill.shadowed_by is None, skill.listing, skill.group, skill.scope, skill.rank)
+    """What a skill contributes to what its group's skills read together: whether it is listed,
+    its entry, group, scope, and its frontmatter keys (SK070 is said once per collection, on
+    the first skill that has a key: another skill's keys change what that one says)."""
+    return (skill.shadowed_by is None, skill.listing, skill.group, skill.scope, skill.rank,
+            skill.fields)
 
 
 def updated(snapshot: ProjectSnapshot, entries: Iterable[tuple[int, str]],
@@ -526,4 +558,4 @@ def _runtime_skill(profile: RuntimeProfile, root: Root, rank: int, entry: Entry,
         return None
     name = runtime_name(profile, root, path, summary.listing)
     return RuntimeSkill(name, path, root.scope, root, rank, summary.listing, summary.description,
-                        summary.document, real)
+                        summary.document, real, fields=summary.fields)
