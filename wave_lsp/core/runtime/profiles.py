@@ -23,6 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
 
+from wave_lsp.core.parsing.source import LINE_CLOSER, ClosingRule
 from wave_lsp.core.parsing.yamltree import BUN, QUOTE_RETRY, TAB_RETRY
 
 #: the three placeholder families a runtime may expand in the body and in `allowed-tools`
@@ -196,10 +197,11 @@ class RuntimeProfile:
     frontmatter_readings: frozenset[str] = frozenset()
     #: a byte-order mark is removed before the frontmatter is looked for
     strips_bom: bool = False
-    #: the frontmatter ends at the first `---` anywhere, even inside a value (a lazy regular
-    #: expression, not a delimiter line), and the body starts after the white space that follows
-    #: it: the body's leading blank lines are not sent
-    frontmatter_ends_at_first_dashes: bool = False
+    #: which line ends the frontmatter and where the body starts (`source.ClosingRule`, applied by
+    #: `source.cut_as`; runtime-facts.md §12): the default is a line of `---` and blanks, and the
+    #: body from the next line; Claude Code ends it at the first `---` anywhere, even inside a
+    #: value, and starts the body after the white space that follows
+    frontmatter_closing: ClosingRule = LINE_CLOSER
     #: a skill without a description is described by its body's first non-blank line (a heading's
     #: `#`s removed, cut at 100 characters); this text when the body has none
     body_description_default: str | None = None
@@ -364,6 +366,11 @@ class RuntimeProfile:
     members: tuple[RuntimeProfile, ...] = ()
 
     @property
+    def frontmatter_ends_at_first_dashes(self) -> bool:
+        """The frontmatter ends at the first `---` anywhere (Claude Code's lazy regex)."""
+        return self.frontmatter_closing.fields_end == "dashes-anywhere"
+
+    @property
     def wave_permissions(self) -> bool:
         """Injected commands are predicted by Wave's permission manager (`permission_model`)."""
         return self.permission_model == "wave"
@@ -433,10 +440,13 @@ WAVE = RuntimeProfile(
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
     command_timeout_seconds=30.0, permission_model="wave",
     evidence="spec", description_limit=None, own_roots=(".wave/skills",),
-    # the harness's Wave runs (tests/oracle, runtime-facts.md §8): fm-basic, invoke-user-invocable-no
+    # the harness's Wave runs (tests/oracle, runtime-facts.md §8): fm-basic, invoke-user-invocable-no,
+    # fm-closing-dashes (its fields regex closes at `----`, its body regex needs `---` alone)
     listing_format="bullet", user_invocable_only_when_true=True,
+    frontmatter_closing=ClosingRule("dashes-line", "after-bare-line-else-file"),
     fact_versions=MappingProxyType({"listing_format": "wave 469391bb",
-                                    "user_invocable_only_when_true": "wave 469391bb"}),
+                                    "user_invocable_only_when_true": "wave 469391bb",
+                                    "frontmatter_closing": "wave 469391bb"}),
 )
 
 CLAUDE_CODE = RuntimeProfile(
@@ -459,7 +469,8 @@ CLAUDE_CODE = RuntimeProfile(
     disabled_injection_text="[shell command execution disabled by policy]",
     replaces_invalid_utf8=True,
     frontmatter_readings=frozenset({BUN, QUOTE_RETRY, TAB_RETRY}), strips_bom=True,
-    frontmatter_ends_at_first_dashes=True, body_description_default="Skill",
+    frontmatter_closing=ClosingRule("dashes-anywhere", "after-blanks"),
+    body_description_default="Skill",
     labels_listing_with_name=True, listing_controls_as_spaces=True,
     lists_plugin_skills_only_when_described=True, hides_conditional_skills=True,
     not_user_invocable_message=("This skill can only be invoked by Claude, not directly by users. "
@@ -470,7 +481,7 @@ CLAUDE_CODE = RuntimeProfile(
         # verified against 2.1.332 (issue 26 measurements); 2.1.88 had no tab retry, did not
         # label the listing with `name` and ran injections inside code spans
         "frontmatter_readings": "2.1.332", "strips_bom": "2.1.332",
-        "frontmatter_ends_at_first_dashes": "2.1.332", "body_description_default": "2.1.332",
+        "frontmatter_closing": "2.1.332", "body_description_default": "2.1.332",
         "labels_listing_with_name": "2.1.332", "not_user_invocable_message": "2.1.332",
         "lists_plugin_skills_only_when_described": "2.1.332", "hides_conditional_skills": "2.1.332",
         "skips_injections_in_code_spans": "2.1.332", "trims_command_output": "2.1.332",
@@ -546,12 +557,14 @@ CODEX = replace(
                                             "`metadata.short-description` are read)",
     # Codex 0.171.0, the differential harness (tests/oracle/cases cx-*; runtime-facts.md §9)
     yaml_loader="serde-struct",
+    # `line.trim() == "---"`: `----` is no closing line (case fm-closing-dashes)
+    frontmatter_closing=ClosingRule("trimmed-line"),
     listing_format="dash-with-file", listing_description_cut=1024,
     invocation_wrapper="<skill>\n<name>{name}</name>\n<path>{path}</path>\n{text}\n</skill>",
     fact_versions=MappingProxyType({
         "yaml_loader": "0.171.0", "listing_format": "0.171.0",
         "listing_description_cut": "0.171.0", "invocation_wrapper": "0.171.0",
-        "collision": "0.171.0", "invocation_fields": "0.171.0"}),
+        "collision": "0.171.0", "invocation_fields": "0.171.0", "frontmatter_closing": "0.171.0"}),
 )
 
 COPILOT = replace(
@@ -628,7 +641,11 @@ OPENCODE = replace(
     argument_syntax="last-takes-rest", argument_words="regex-quoted", trims_body=False,
     trims_rendered_text=True, listing_format="xml-escaped-path", scan_skipped_folders=frozenset(),
     commands_without_description=True,
+    # gray-matter: the first `\n---` closes, the body starts after those three dashes (case
+    # fm-closing-dashes: `----` leaves `-` as the body's first line)
+    frontmatter_closing=ClosingRule("dashes-line", "after-dashes"),
     fact_versions=MappingProxyType({
+        "frontmatter_closing": "1.18.33",
         "commands_without_description": "1.18.33",
         "argument_syntax": "1.18.33", "argument_words": "1.18.33", "trims_body": "1.18.33",
         "trims_rendered_text": "1.18.33", "listing_format": "1.18.33",
@@ -657,6 +674,10 @@ GEMINI_CLI = replace(
     name_limit=None, description_limit=None, over_limit="none",
     name_replaced_chars=':\\/<>*?"|',
     listing_format="xml-path",  # runtime-facts.md §11 (harness: Gemini CLI 0.61.0)
+    # `/^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n([\s\S]*))?/`: `----` closes, with no body (case
+    # fm-closing-dashes)
+    frontmatter_closing=ClosingRule("dashes-line", "next-line-if-bare"),
+    fact_versions=MappingProxyType({"listing_format": "0.61.0", "frontmatter_closing": "0.61.0"}),
     arguments_delivery="a separate follow-up prompt",
     manual_only_switch="none (only `skills.disabled`, which removes the skill)",
     other_fields="ignored (only `name` and `description` are read)",
@@ -689,6 +710,10 @@ COPILOT_CLI = replace(
     invocation_fields=frozenset({"disable-model-invocation", "user-invocable"}),
     manual_only_switch="`disable-model-invocation: true`",
     other_fields="ignored",
+    # a line of `---` and blanks closes; `----`, `--- x`, an indented `---` do not, and neither
+    # does the end of the file: the skill is not loaded (cases fm-closing-dashes, fm-unclosed)
+    frontmatter_closing=LINE_CLOSER,
+    fact_versions=MappingProxyType({"frontmatter_closing": "1.0.102"}),
 )
 
 PORTABLE = RuntimeProfile(
