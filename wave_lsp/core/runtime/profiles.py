@@ -16,6 +16,7 @@ attributes for a runtime they do not know.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -25,6 +26,13 @@ from typing import Literal
 
 from wave_lsp.core.parsing.source import LINE_CLOSER, ClosingRule
 from wave_lsp.core.parsing.yamltree import BUN, QUOTE_RETRY, TAB_RETRY
+from wave_lsp.core.runtime.profile_types import (
+    Collision,
+    ConfiguredRoots,
+    ListingFormat,
+    ProfileKind,
+    YamlLoader,
+)
 
 #: the three placeholder families a runtime may expand in the body and in `allowed-tools`
 WAVE_VARIABLES = frozenset({"WAVE_SKILL_DIR", "WAVE_PLUGIN_ROOT", "WAVE_SESSION_ID",
@@ -36,55 +44,6 @@ CLAUDE_ONLY_VARIABLES = frozenset({"CLAUDE_PLUGIN_DATA", "CLAUDE_PROJECT_DIR", "
 WAVE_SKILLS_ROOTS = (".agents/skills", ".claude/skills", ".wave/skills")
 #: every project skills root any runtime scans (computed from the profiles below)
 ALL_SKILLS_ROOTS: tuple[str, ...] = WAVE_SKILLS_ROOTS
-
-ProfileKind = Literal["runtime", "validator", "aggregate"]
-#: how a runtime reads the frontmatter's YAML (docs/design/runtime-facts.md §9.6):
-#: "strict" rejects a file with any YAML error; "quoting-retry" (Claude Code) quotes bad values
-#: and retries, else loads empty metadata; "colon-retry" (OpenCode) rewrites top-level values
-#: with `:` of non-hyphenated keys as block scalars and retries once, and otherwise drops the
-#: skill; "line-fallback" (Gemini CLI) reads `name:` and `description:` lines by regex when the
-#: YAML fails; "error-collecting" (VS Code) keeps whatever attributes its parser recovers
-#: "serde-struct" (Codex 0.171.0): values a strict parse rejects are read as text
-#: (`loaders.codex_repaired`), and the frontmatter is decoded into the few fields it reads, so any other key,
-#: even a duplicated one, is ignored, while a duplicated `name`/`description`/`metadata` or a
-#: `metadata` that is not a mapping drops the skill
-YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", "error-collecting",
-                     "serde-struct"]
-#: how the model's listing writes one skill (`listing.runtime_listing_entry` dispatches on it):
-#: "dash" (`- name: description`, Claude Code's); "bullet" (Wave 469391bb: `• **name** (type):
-#: description` in the `Skill` function's description, the description as read, no
-#: `when_to_use`, no cap, runtime-facts.md §8); "dash-with-file" (Codex 0.171.0: `- name:
-#: description (file: <SKILL.md>)`, the description on one line); "xml-escaped-path" (OpenCode
-#: 1.18.33: a `<skill>` element of `<available_skills>`, name and description as written, the
-#: SKILL.md's path XML-escaped as `<location>`); "xml-path" (Gemini CLI 0.61.0: the same, the path
-#: as written); "xml-escaped-scope" (Copilot CLI 1.0.102: `<skill>` with XML-escaped name and
-#: description and the scope, `project` or `user`, as `<location>`; runtime-facts.md §11)
-ListingFormat = Literal["dash", "bullet", "dash-with-file", "xml-escaped-path", "xml-path",
-                        "xml-escaped-scope"]
-#: which skill wins two of the same name: "rank" (the root of highest precedence, then the first
-#: in name order), "both" (both load and a plain mention selects neither: Codex)
-Collision = Literal["rank", "both"]
-
-
-@dataclass(frozen=True, slots=True)
-class ConfiguredRoots:
-    """Where a runtime's own configuration names more skills roots (docs/design/runtime-facts.md
-    §9.1): the files it reads (relative to a folder; the last one that sets the key wins), under
-    which key, and what relative paths in it are relative to."""
-
-    #: the files, relative to the folder `files_in` names
-    files: tuple[str, ...]
-    #: "home" (the home folder), "walk" (each folder of the profile's walk, the outermost first)
-    #: or "workspace" (the working folder)
-    files_in: Literal["home", "walk", "workspace"]
-    key: tuple[str, ...]  #: the setting, as the keys leading to it (`("skills", "paths")`)
-    #: "list": a list of paths; "object": paths as keys, each on (`true`) or off. Relative
-    #: paths are relative to the working folder, and `~/` is the home folder
-    form: Literal["list", "object"]
-    scan: Literal["any-depth", "profile"]  #: `**/SKILL.md`, or the profile's own depths
-    #: these roots beat the profile's others (OpenCode loads them last, and the last one wins)
-    wins: bool = False
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class RuntimeProfile:
@@ -308,6 +267,17 @@ class RuntimeProfile:
     short_description_limit: int | None = None
     #: what happens over a limit: "reject" the skill, "truncate" the value, "none" (no limit)
     over_limit: Literal["reject", "truncate", "none"] = "reject"
+    #: how the limits count characters: "code-point" (Python's `len`) or "utf-16" (JavaScript's
+    #: `length`: a character beyond U+FFFF, an emoji, counts two; Copilot CLI 1.0.102)
+    length_unit: Literal["code-point", "utf-16"] = "code-point"
+    #: the runtime's own check of `name` (trimmed), a regular expression the whole name must
+    #: match or the skill is not loaded (None: no check of its own is known); the rules of the
+    #: open specification (SK033-SK038) say under this target whether the runtime loads the name
+    name_pattern: str | None = None
+    #: the invocation fields it reads (`invocation_fields`) must be YAML booleans: any other value
+    #: (`no`, `"true"`, an empty value) stops the skill loading (Copilot CLI 1.0.102:
+    #: `user-invocable must be a boolean`)
+    invocation_fields_need_booleans: bool = False
     #: characters of `name` replaced by `-` in the command name (Gemini CLI)
     name_replaced_chars: str = ""
     #: how the user invokes a skill by name: `/name` or `$name` (Codex)
@@ -389,6 +359,23 @@ class RuntimeProfile:
             return self.skills_roots
         return tuple(reversed(self.personal_roots))
 
+    def length(self, text: str) -> int:
+        """The length of `text` as the runtime counts it against its limits (`length_unit`)."""
+        if self.length_unit == "utf-16":
+            return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
+        return len(text)
+
+    def accepts_name(self, name: str) -> bool | None:
+        """Whether the runtime's own check of `name` (`name_pattern`, `name_limit` when it
+        rejects over it) lets the skill load; None when it has no check of its own."""
+        if self.name_pattern is None:
+            return None
+        text = name.strip()
+        if self.over_limit == "reject" and self.name_limit is not None \
+                and self.length(text) > self.name_limit:
+            return False
+        return re.fullmatch(self.name_pattern, text) is not None
+
     def finds_at_depth(self, depth: int) -> bool:
         """A SKILL.md `depth` folders below a skills root is discovered."""
         return depth >= self.min_scan_depth and (self.max_scan_depth is None
@@ -444,9 +431,12 @@ WAVE = RuntimeProfile(
     # fm-closing-dashes (its fields regex closes at `----`, its body regex needs `---` alone)
     listing_format="bullet", user_invocable_only_when_true=True,
     frontmatter_closing=ClosingRule("dashes-line", "after-bare-line-else-file"),
+    # `validateSkillMetadata`: `/^[a-z0-9-]+$/`, so `-a` and `a--b` load (case name-invalid)
+    name_pattern=r"[a-z0-9-]+",
     fact_versions=MappingProxyType({"listing_format": "wave 469391bb",
                                     "user_invocable_only_when_true": "wave 469391bb",
-                                    "frontmatter_closing": "wave 469391bb"}),
+                                    "frontmatter_closing": "wave 469391bb",
+                                    "name_pattern": "wave 469391bb"}),
 )
 
 CLAUDE_CODE = RuntimeProfile(
@@ -700,7 +690,16 @@ COPILOT_CLI = replace(
     precedence="project > personal, and `.github/skills` > `.agents/skills` > `.claude/skills` "
                "within each",
     settings_folder=".copilot", own_roots=(), yaml_loader="strict",
-    name_source="name-or-folder", name_limit=None, description_limit=None, over_limit="none",
+    name_source="name-or-folder",
+    # `copilot skill list`: `Skill name must be at most 64 characters`, `Skill description must
+    # be at most 1024 characters` (counted as JavaScript does: 512 emoji load, 513 do not), `Skill
+    # name must start with an ASCII letter or number and contain only ASCII letters (a-z, A-Z),
+    # numbers, hyphens, underscores, dots, colons, and spaces` (cases desc-long, name-invalid,
+    # cp-description-limit, cp-name-rules)
+    name_limit=64, description_limit=1024, over_limit="reject", length_unit="utf-16",
+    name_pattern=r"[A-Za-z0-9][A-Za-z0-9_.: -]*",
+    # `user-invocable must be a boolean` (cases invoke-user-invocable-no, cp-invocation-booleans)
+    invocation_fields_need_booleans=True,
     body_description_default="", body_description_skips_headings=True,
     listing_format="xml-escaped-scope",
     substitutes_arguments=True, argument_base=0, argument_words="shell",
@@ -713,7 +712,10 @@ COPILOT_CLI = replace(
     # a line of `---` and blanks closes; `----`, `--- x`, an indented `---` do not, and neither
     # does the end of the file: the skill is not loaded (cases fm-closing-dashes, fm-unclosed)
     frontmatter_closing=LINE_CLOSER,
-    fact_versions=MappingProxyType({"frontmatter_closing": "1.0.102"}),
+    fact_versions=MappingProxyType({
+        "frontmatter_closing": "1.0.102", "name_limit": "1.0.102", "description_limit": "1.0.102",
+        "over_limit": "1.0.102", "length_unit": "1.0.102", "name_pattern": "1.0.102",
+        "invocation_fields_need_booleans": "1.0.102"}),
 )
 
 PORTABLE = RuntimeProfile(

@@ -1,0 +1,136 @@
+"""The profile facts the differential harness's shared cases corrected (docs/design/runtime-facts.md
+§12; tests/oracle/cases name-invalid, desc-long, invoke-user-invocable-no, cp-name-rules,
+cp-description-limit, cp-invocation-booleans), one row per fact: whether the runtime loads the
+skill, and what `check` says of it under that target."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.checker import FileReport, check_file
+from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.runtime.profiles import COPILOT_CLI, PROFILES, WAVE
+
+PATH = Path("/nowhere/project/.agents/skills/skill/SKILL.md")
+
+
+def _check(text: str, target: str) -> FileReport:
+    return check_file(PATH, Settings(profile=PROFILES[target], home=Path("/nowhere/home")),
+                      text=text)
+
+
+def _skill(name: str = "skill", description: str = "Does a thing. Use when asked.",
+           extra: str = "") -> str:
+    return f"---\nname: {name}\ndescription: {description}\n{extra}---\nBody.\n"
+
+
+@pytest.mark.parametrize(("text", "length"), [
+    ("abc", 3), ("é" * 4, 4), ("\U0001F600", 2), ("\U0001F600" * 512, 1024), ("a\U0001F600b", 4),
+])
+def test_copilot_cli_counts_as_javascript(text: str, length: int) -> None:
+    """Copilot CLI 1.0.102 counts UTF-16 code units (case cp-description-limit: 512 emoji load,
+    513 do not); the others count code points."""
+    assert COPILOT_CLI.length(text) == length
+    assert WAVE.length(text) == len(text)
+
+
+@pytest.mark.parametrize(("name", "wave", "copilot_cli"), [
+    ("a", True, True),
+    ("-a", True, False),  # case name-invalid: a leading hyphen
+    ("a--b", True, True),
+    ("a-", True, True),  # case cp-name-rules
+    ("Mixed_Case.v2", False, True),
+    ("has space", False, True),
+    ("a:b", False, True),
+    ("_a", False, False),
+    ("a~b", False, False),
+    ("héllo", False, False),
+    ("b" * 64, True, True),
+    ("a" * 65, False, False),
+    ("  padded  ", True, True),  # both trim the name
+])
+def test_each_runtime_checks_the_name_itself(name: str, wave: bool, copilot_cli: bool) -> None:
+    """Wave 469391bb's `/^[a-z0-9-]+$/` (64 at most) and Copilot CLI 1.0.102's check; a profile
+    without a check of its own answers None."""
+    assert WAVE.accepts_name(name) is wave
+    assert COPILOT_CLI.accepts_name(name) is copilot_cli
+    assert PROFILES["claude-code"].accepts_name(name) is None
+
+
+@pytest.mark.parametrize(("name", "target", "loads", "code", "level"), [
+    # the open specification forbids these; Wave loads them: a warning, not a drop
+    ("-a", "wave", True, "SK035", Severity.WARNING),
+    ("a--b", "wave", True, "SK036", Severity.WARNING),
+    ("a_b", "wave", False, "SK037", Severity.ERROR),
+    # Copilot CLI drops a leading hyphen, loads a trailing or double one (not reported)
+    ("-a", "copilot-cli", False, "SK035", Severity.ERROR),
+    ("a-", "copilot-cli", True, None, None),
+    ("a--b", "copilot-cli", True, None, None),
+    ("_a", "copilot-cli", False, "SK037", Severity.ERROR),
+    ("a_b", "copilot-cli", True, None, None),
+    ("héllo", "copilot-cli", False, "SK038", Severity.ERROR),
+    ("a" * 65, "copilot-cli", False, "SK033", Severity.ERROR),
+    # portable: Copilot CLI drops `-a`
+    ("-a", "portable", False, "SK035", Severity.ERROR),
+])
+def test_name_rules_say_what_the_runtime_does(name: str, target: str, loads: bool,
+                                              code: str | None, level: Severity | None) -> None:
+    report = _check(_skill(name), target)
+    assert report.verdict is not None and report.verdict.loads is loads
+    found = [f for f in report.findings if f.code in ("SK033", "SK035", "SK036", "SK037",
+                                                      "SK038")]
+    if code is None:
+        assert found == []
+        return
+    (finding,) = [f for f in found if f.code == code]
+    assert finding.severity == level
+    runtime = PROFILES[target].runtime
+    if target != "portable":
+        assert (f"{runtime} loads it" if loads else f"{runtime} does not load") in finding.message
+
+
+@pytest.mark.parametrize(("description", "target", "loads", "words"), [
+    ("x" * 1024, "copilot-cli", True, None),
+    ("x" * 1025, "copilot-cli", False, "Copilot CLI does not load the skill"),
+    ("w " * 810, "copilot-cli", False, "Copilot CLI does not load the skill"),  # case desc-long
+    ("\U0001F600" * 512, "copilot-cli", True, None),
+    ("\U0001F600" * 513, "copilot-cli", False, "the specification counts 513 characters"),
+    ("\U0001F600" * 513, "wave", True, None),
+    ("x" * 1025, "wave", True, "Wave has no limit"),
+    ("x" * 1025, "codex", True, "lists only the first 1,021 characters"),
+])
+def test_description_limit(description: str, target: str, loads: bool,
+                           words: str | None) -> None:
+    report = _check(_skill(description=description), target)
+    assert report.verdict is not None and report.verdict.loads is loads
+    found = [f for f in report.findings if f.code == "SK053"]
+    if words is None:
+        assert found == []
+        return
+    (finding,) = found
+    assert words in finding.message
+    assert (finding.severity == Severity.ERROR) is not loads
+
+
+@pytest.mark.parametrize(("line", "target", "loads", "level"), [
+    ("user-invocable: no", "copilot-cli", False, Severity.ERROR),  # case invoke-user-invocable-no
+    ('user-invocable: "true"', "copilot-cli", False, Severity.ERROR),
+    ("user-invocable:", "copilot-cli", False, Severity.ERROR),
+    ("disable-model-invocation: yes", "copilot-cli", False, Severity.ERROR),
+    ("user-invocable: True", "copilot-cli", True, None),
+    ("user-invocable: false", "copilot-cli", True, None),
+    # Wave reads `no` as false and loads the skill (runtime-facts.md §8.13)
+    ("user-invocable: no", "wave", True, Severity.WARNING),
+    ('user-invocable: "true"', "wave", True, None),
+])
+def test_invocation_fields_need_booleans(line: str, target: str, loads: bool,
+                                         level: Severity | None) -> None:
+    report = _check(_skill(extra=f"{line}\n"), target)
+    assert report.verdict is not None and report.verdict.loads is loads
+    found = [f for f in report.findings if f.code == "SK090"]
+    assert [f.severity for f in found] == ([level] if level else [])
+    if not loads:
+        assert "must be a boolean" in found[0].message
