@@ -134,3 +134,38 @@ def test_invocation_fields_need_booleans(line: str, target: str, loads: bool,
     assert [f.severity for f in found] == ([level] if level else [])
     if not loads:
         assert "must be a boolean" in found[0].message
+
+
+@pytest.mark.parametrize(("line", "read"), [
+    ("description: Use when: a thing happens", ("description", "Use when: a thing happens")),
+    ('description: "Line one\\nline two."', ("description", "Line one\\nline two.")),
+    ("name: 'quoted'", ("name", "quoted")),
+    ("description: \"unterminated", ("description", "unterminated")),
+    ("  nested: value  ", ("nested", "value")),
+    ("key:", None),
+    ("# comment: x", None),
+    ("- item", None),
+    ("no colon", None),
+])
+def test_wave_line_parser(line: str, read: tuple[str, str] | None) -> None:
+    """Wave 469391bb's `parseYamlFrontmatter`, one line (case fm-colon-value)."""
+    from wave_lsp.core.runtime.loaders import line_parser_value
+
+    assert line_parser_value(line) == read
+
+
+@pytest.mark.parametrize(("target", "loads", "words"), [
+    ("wave", False, "Wave 469391bb's line parser never fails and loads it anyway, reading "
+                    "`description` as `Use when: a thing happens`"),
+    ("agentskills", False, "skills-ref rejects the skill"),
+    ("claude-code", True, "quoting retry"),
+])
+def test_invalid_yaml_under_wave_says_both(target: str, loads: bool, words: str) -> None:
+    """The `wave` target follows the specification (a clear error); the message says what the
+    released Wave does (case fm-colon-value)."""
+    report = _check(_skill(description="Use when: a thing happens"), target)
+    assert report.verdict is not None and report.verdict.loads is loads
+    (finding,) = [f for f in report.findings if f.code == "SK021"]
+    assert words in finding.message
+    if target == "wave":
+        assert "the Wave specification rejects the skill with a message" in finding.message

@@ -274,6 +274,10 @@ class RuntimeProfile:
     #: match or the skill is not loaded (None: no check of its own is known); the rules of the
     #: open specification (SK033-SK038) say under this target whether the runtime loads the name
     name_pattern: str | None = None
+    #: the released runtime's version whose frontmatter reader is a line parser that never fails
+    #: (Wave 469391bb's `parseYamlFrontmatter`, `loaders.line_parser_value`), where the profile
+    #: follows its specification's YAML: a YAML error's message says both (None: no such split)
+    line_parser_release: str | None = None
     #: the invocation fields it reads (`invocation_fields`) must be YAML booleans: any other value
     #: (`no`, `"true"`, an empty value) stops the skill loading (Copilot CLI 1.0.102:
     #: `user-invocable must be a boolean`)
@@ -433,10 +437,13 @@ WAVE = RuntimeProfile(
     frontmatter_closing=ClosingRule("dashes-line", "after-bare-line-else-file"),
     # `validateSkillMetadata`: `/^[a-z0-9-]+$/`, so `-a` and `a--b` load (case name-invalid)
     name_pattern=r"[a-z0-9-]+",
+    # its line parser loads `description: Use when: x` as written (case fm-colon-value)
+    line_parser_release="469391bb",
     fact_versions=MappingProxyType({"listing_format": "wave 469391bb",
                                     "user_invocable_only_when_true": "wave 469391bb",
                                     "frontmatter_closing": "wave 469391bb",
-                                    "name_pattern": "wave 469391bb"}),
+                                    "name_pattern": "wave 469391bb",
+                                    "line_parser_release": "wave 469391bb"}),
 )
 
 CLAUDE_CODE = RuntimeProfile(
