@@ -169,3 +169,40 @@ def test_invalid_yaml_under_wave_says_both(target: str, loads: bool, words: str)
     assert words in finding.message
     if target == "wave":
         assert "the Wave specification rejects the skill with a message" in finding.message
+
+
+@pytest.mark.parametrize(("folders", "lines"), [
+    # case dup-same-name: the first in the listing's order keeps the label, the next loses it
+    ({"twin-a": "twin", "twin-b": "twin"},
+     {"twin-a": "- twin-a (twin): d", "twin-b": "- twin-b: d"}),
+    ({"twin-a": "twin", "twin-b": "twin", "twin-c": "twin"},
+     {"twin-a": "- twin-a (twin): d", "twin-b": "- twin-b: d", "twin-c": "- twin-c: d"}),
+    ({"one": "first", "two": "second"}, {"one": "- one (first): d", "two": "- two (second): d"}),
+])
+def test_claude_code_labels_the_first_skill_of_a_name(tmp_path: Path, folders: dict[str, str],
+                                                      lines: dict[str, str]) -> None:
+    """Claude Code 2.1.332 shows a frontmatter `name` as a label beside the first skill that has
+    it only, and `/label` runs that one; `list` (its rows and aliases), the rendered listing and
+    SK039 agree."""
+    from wave_lsp.core.checking.loading import runtime_listing, skill_rows
+
+    project, home = tmp_path / "project", tmp_path / "home"
+    (project / ".git").mkdir(parents=True)
+    for folder, name in folders.items():
+        path = project / ".claude/skills" / folder / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(f"---\nname: {name}\ndescription: d\n---\nBody.\n", "utf-8")
+    claude = PROFILES["claude-code"]
+    rows = {row["name"]: row for row in skill_rows(claude, project, home, False, project)}
+    assert {name: row["listingLine"] for name, row in rows.items()} == lines
+    for name, row in rows.items():
+        assert row["aliases"] == ([folders[name]] if "(" in lines[name] else [])
+    assert sorted(entry.text for entry in runtime_listing(claude, project, home, False)) == \
+        sorted(lines.values())
+    later = [folder for folder, line in lines.items() if "(" not in line]
+    for folder in later:
+        report = check_file(project / ".claude/skills" / folder / "SKILL.md",
+                            Settings(profile=claude, home=home))
+        (finding,) = [f for f in report.findings if f.code == "SK039"]
+        assert f"lists it as `- {folder}: …`" in finding.message
+        assert "beside `twin-a` only" in finding.message

@@ -282,8 +282,12 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         command = f"{plugin.name}:{folder}" if plugin else folder
         label = display_label(entry.value.strip(), folder)
         label = f"{plugin.name}:{label}" if plugin and label else label
+        first = _first_labelled(ctx, name) if label and not plugin else None
         shown_as = (f"lists it as `- {command} ({label}): …` and accepts `/{label}` too"
                     if label else "does not show this `name` at all (not a valid label)")
+        if first is not None:
+            shown_as = (f"lists it as `- {command}: …`: it shows the label `{label}` beside "
+                        f"`{first}` only, the first skill named so, and `/{label}` runs that one")
         claude = f"Claude Code names the command `/{command}` after the folder, {shown_as}"
     else:
         claude = (f"Claude Code names the command `/{folder}` after the folder and shows "
@@ -301,6 +305,23 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     yield ctx.finding("SK039", ctx.entry_span(entry),
                       f"`name` is `{shown(name)}` but the folder is `{folder}`: set the name to "
                       f"the folder's (or rename the folder). {consequence}.", fixes=fixes)
+
+
+def _first_labelled(ctx: CheckContext, name: str) -> str | None:
+    """The command of the first skill of the project (in the listing's order) whose frontmatter
+    `name` is `name`, when that is another skill: Claude Code 2.1.332 shows a label beside the
+    first skill that has it only (case dup-same-name). None when it is this one or unknown."""
+    project, folder = ctx.project, ctx.real_skill_dir
+    if project is None or folder is None:
+        return None
+    me = project.by_real_dir.get(folder)
+    if me is None:
+        return None
+    for skill in project.skills:
+        if skill.shadowed_by is None and skill.group == me.group \
+                and nfkc(skill.listing.name.strip()) == name:
+            return None if skill is me else skill.name
+    return None
 
 
 def _set_name(ctx: CheckContext, entry: FieldEntry, new: str, title: str) -> Fix:
