@@ -206,3 +206,47 @@ def test_claude_code_labels_the_first_skill_of_a_name(tmp_path: Path, folders: d
         (finding,) = [f for f in report.findings if f.code == "SK039"]
         assert f"lists it as `- {folder}: …`" in finding.message
         assert "beside `twin-a` only" in finding.message
+
+
+@pytest.mark.parametrize(("target", "layout", "winner"), [
+    # case dup-same-name: two folders of one root; OpenCode loads the last in its glob's order
+    # last, and Bun's glob walks a folder backwards: the first in the folder's order
+    ("opencode", {"project:.opencode/skills/twin-a": "twin", "project:.opencode/skills/twin-b": "twin"},
+     ".opencode/skills/twin-a"),
+    ("wave", {"project:.wave/skills/twin-a": "twin", "project:.wave/skills/twin-b": "twin"},
+     ".wave/skills/twin-a"),
+    # case shadow-personal: `~/.config/opencode` is the first config folder OpenCode loads, the
+    # project's `.opencode` the next, so the project's copy is the one loaded last
+    ("opencode", {"project:.opencode/skills/shared": "shared",
+                  "personal:.config/opencode/skills/shared": "shared"},
+     ".opencode/skills/shared"),
+    # the personal `.claude`/`.agents` roots load first of all
+    ("opencode", {"project:.agents/skills/shared": "shared",
+                  "personal:.claude/skills/shared": "shared"},
+     ".agents/skills/shared"),
+])
+def test_which_same_named_skill_opencode_keeps(tmp_path: Path, target: str,
+                                               layout: dict[str, str], winner: str) -> None:
+    """OpenCode 1.18.33 keeps the last skill of a name to finish loading (`collision = "race"`):
+    `list` shows the usual winner, and SK130 says it is only the usual one."""
+    from wave_lsp.core.checking.loading import skill_rows
+
+    project, home = tmp_path / "project", tmp_path / "home"
+    (project / ".git").mkdir(parents=True)
+    for place, name in layout.items():
+        scope, _, folder = place.partition(":")
+        path = (project if scope == "project" else home) / folder / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(f"---\nname: {name}\ndescription: d\n---\nBody.\n", "utf-8")
+    profile = PROFILES[target]
+    rows = skill_rows(profile, project, home, True, project)
+    kept = [row["path"] for row in rows if row["shadowedBy"] is None]
+    assert kept == [f"{winner}/SKILL.md"]
+    findings = [f for row in rows if not Path(row["path"]).is_absolute()
+                for f in check_file(project / row["path"],
+                                    Settings(profile=profile, home=home)).findings
+                if f.code == "SK130"]
+    assert findings
+    for finding in findings:
+        racy = "the usual winner, not a certain one" in finding.message
+        assert racy is (target == "opencode")

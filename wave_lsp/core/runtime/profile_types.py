@@ -32,8 +32,12 @@ YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", 
 ListingFormat = Literal["dash", "bullet", "dash-with-file", "xml-escaped-path", "xml-path",
                         "xml-escaped-scope"]
 #: which skill wins two of the same name: "rank" (the root of highest precedence, then the first
-#: in name order), "both" (both load and a plain mention selects neither: Codex)
-Collision = Literal["rank", "both"]
+#: in name order), "race" (the same as "rank", as the usual outcome of a race: OpenCode 1.18.33
+#: reads every SKILL.md at once and keeps the last of a name to finish, usually the last it
+#: started, which is in the root it loads last (`root_order`) and, as Bun's glob walks a folder
+#: backwards, the first in the folder's order, for which name order stands in; cases
+#: shadow-personal, dup-same-name), "both" (both load and a plain mention selects neither: Codex)
+Collision = Literal["rank", "race", "both"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -612,9 +612,9 @@ OPENCODE = replace(
                        "folder from the working folder up to the worktree (the git root), then "
                        "`skills.paths` of `opencode.json`",
     precedence="the last skill loaded wins: personal `~/.claude`, `~/.agents`, then the project's "
-               "`.claude`, `.agents` (walking up), then the config folders (`.opencode`, "
-               "`~/.config/opencode`)",
-    settings_folder=".opencode", yaml_loader="colon-retry", strips_bom=True,
+               "`.claude`, `.agents` (walking up), then the config folders `~/.config/opencode` "
+               "and the project's `.opencode`",
+    settings_folder=".opencode", yaml_loader="colon-retry", strips_bom=True, collision="race",
     reads_unclosed_frontmatter_to_end=True,  # gray-matter (parser probe, runtime-facts §10)
     tolerates_tab_indentation=True, resolved_standard_tags=JS_YAML_TAGS,  # the same
     walked_roots=(".claude/skills", ".agents/skills", ".opencode/skill", ".opencode/skills"),
@@ -642,7 +642,7 @@ OPENCODE = replace(
     # fm-closing-dashes: `----` leaves `-` as the body's first line)
     frontmatter_closing=ClosingRule("dashes-line", "after-dashes"),
     fact_versions=MappingProxyType({
-        "frontmatter_closing": "1.18.33",
+        "frontmatter_closing": "1.18.33", "collision": "1.18.33",
         "commands_without_description": "1.18.33",
         "argument_syntax": "1.18.33", "argument_words": "1.18.33", "trims_body": "1.18.33",
         "trims_rendered_text": "1.18.33", "listing_format": "1.18.33",
