@@ -101,6 +101,7 @@ def test_name_rules_say_what_the_runtime_does(name: str, target: str, loads: boo
     ("\U0001F600" * 513, "wave", True, None),
     ("x" * 1025, "wave", True, "Wave has no limit"),
     ("x" * 1025, "codex", True, "lists only the first 1,021 characters"),
+    ("x" * 1025, "portable", False, "Dropped by Copilot CLI; rejected by skills-ref."),
 ])
 def test_description_limit(description: str, target: str, loads: bool,
                            words: str | None) -> None:
@@ -111,7 +112,7 @@ def test_description_limit(description: str, target: str, loads: bool,
         assert found == []
         return
     (finding,) = found
-    assert words in finding.message
+    assert words in finding.message and "every runtime does not" not in finding.message
     assert (finding.severity == Severity.ERROR) is not loads
 
 

@@ -111,7 +111,8 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
                            f"{cut - 3:,} characters of the description and `...`; "
                            f"{consequence}")
             level = Severity.WARNING
-        elif profile.description_limit is not None and count > profile.description_limit \
+        elif profile.kind == "runtime" and profile.description_limit is not None \
+                and count > profile.description_limit \
                 and profile.catalog_column in rule("SK053").stops_loading:
             # Copilot CLI 1.0.102 (cases desc-long, cp-description-limit)
             consequence = (f"{profile.runtime} does not load the skill (it takes at most "
