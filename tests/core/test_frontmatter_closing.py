@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wave_lsp.core.checking.checker import FileReport, check_file
 from wave_lsp.core.checking.config import Settings
@@ -138,3 +140,27 @@ def test_unclosed_per_target(target: str, loads: bool, words: str) -> None:
     report, finding = _check(text, target, "SK006")
     assert report.verdict is not None and report.verdict.loads is loads
     assert words in finding.message
+
+
+_LINES = st.sampled_from(["---", "----", "--- x", "---  ", "  ---", "name: a", "description: b",
+                          "body text", "", "a --- b", "---\t", "\t"])
+_RULES = [ClosingRule(fields, body) for fields in ("clean-line", "trimmed-line", "dashes-line",
+                                                   "dashes-anywhere")
+          for body in ("next-line", "after-dashes", "after-blanks", "next-line-if-bare",
+                       "after-bare-line-else-file")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(_LINES, max_size=8), ending=st.sampled_from(["\n", "\r\n"]),
+       last=st.booleans(), rule=st.sampled_from(_RULES))
+def test_any_cut_lies_inside_the_text(lines: list[str], ending: str, last: bool,
+                                      rule: ClosingRule) -> None:
+    """Whatever the text and the rule, a cut never raises and its offsets are in order: the
+    frontmatter lies before the body, or the body is the whole file (Wave's body regex)."""
+    text = ending.join(lines) + (ending if last and lines else "")
+    cut = cut_as(split(text), rule)
+    if cut is None:
+        return
+    assert 0 <= cut.frontmatter_offset <= cut.frontmatter_end <= len(text)
+    assert 0 <= cut.body_offset <= len(text)
+    assert cut.body_offset == 0 or cut.body_offset >= cut.frontmatter_end
