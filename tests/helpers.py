@@ -57,3 +57,30 @@ def sandbox_or_skip() -> str:
         if os.environ.get("WAVE_LSP_REQUIRE_SANDBOX") == "1":
             pytest.fail(f"WAVE_LSP_REQUIRE_SANDBOX=1 but no sandbox can start: {error}")
         pytest.skip(f"no OS sandbox here, so nothing can be executed: {error}")
+
+
+def git_checkout_or_skip(repo: Path) -> None:
+    """Skip the test, saying why, unless `repo` is a git checkout and git runs: an sdist or a
+    downloaded archive of the project has no `.git`, and a machine may have no git."""
+    import shutil
+    import subprocess
+
+    if not (repo / ".git").exists():
+        pytest.skip(f"{repo} is not a git checkout (an sdist or a downloaded archive)")
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    inside = subprocess.run(["git", "-C", str(repo), "rev-parse", "--is-inside-work-tree"],
+                            capture_output=True, text=True, check=False)
+    if inside.returncode != 0 or inside.stdout.strip() != "true":
+        pytest.skip(f"git does not see {repo} as a checkout: {inside.stderr.strip()}")
+
+
+def git_files_or_skip(repo: Path) -> list[str]:
+    """The files git tracks in `repo` (`git ls-files`), or the test is skipped as by
+    `git_checkout_or_skip`."""
+    import subprocess
+
+    git_checkout_or_skip(repo)
+    listed = subprocess.run(["git", "-C", str(repo), "ls-files", "-z"], capture_output=True,
+                            check=True)
+    return [name.decode() for name in listed.stdout.split(b"\0") if name]

@@ -94,7 +94,11 @@ def _add_check(commands: Subcommands) -> None:
                                 description="Find every SKILL.md under the paths (default: .) "
                                             "and report what the target runtime would do wrong.")
     check.add_argument("paths", nargs="*", type=Path, default=[], metavar="PATH")
-    check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    check.add_argument("--format", choices=("text", "full", "concise", "json", "sarif", "github"),
+                       default="text",
+                       help="text (or full, ruff's name; the default): each finding with its "
+                            "source line and a caret under it; concise: one line per finding; "
+                            "json, sarif (code scanning), github (workflow annotations)")
     check.add_argument("--select", action="append", default=[], metavar="CODES",
                        help="only these rule codes or prefixes (comma-separated, repeatable)")
     check.add_argument("--ignore", action="append", default=[], metavar="CODES",
@@ -271,6 +275,8 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
     from wave_lsp.core.workspace.discovery import find_skill_files
     from wave_lsp.output import write
 
+    if args.format == "full":  # ruff's name for the default text output
+        args.format = "text"
     settings = _settings(args, parser, Path.cwd())
     try:
         settings = with_codes(settings, select=args.select, ignore=args.ignore,
@@ -281,9 +287,10 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing:
         parser.exit(EXIT_USAGE, f"wave-lsp: no such file or directory: {missing[0]}\n")
-    files = [path for path in find_skill_files(paths) if _is_markdown(path)]
-    if not files:
-        shown = ", ".join(str(p) for p in paths)
+    named = _skills_named(paths)
+    files = [path for path in find_skill_files(named) if _is_markdown(path)]
+    if not files and named:
+        shown = ", ".join(str(p) for p in named)
         print(f"wave-lsp: warning: No SKILL.md files found under {shown}", file=sys.stderr)
     else:
         _load_checking()
@@ -303,6 +310,28 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
                     for part in split_report(report)),
                    args.format, settings.target, per_file=settings.auto_target)
     return EXIT_FINDINGS if totals.errors else EXIT_OK
+
+
+def _skills_named(paths: list[Path]) -> list[Path]:
+    """`paths` with each markdown file that is not a skill (a README) replaced by the skill it
+    belongs to, or left out with a warning when it belongs to none: never checked as a skill
+    whose folder is wherever it lies."""
+    kept = []
+    for path in paths:
+        # (a SKILL.md or a folder, the common case, costs no import)
+        if path.name.lower() == "skill.md" or path.suffix.lower() != ".md":
+            kept.append(path)
+            continue
+        from wave_lsp.cli_hints import is_named_non_skill, not_a_skill
+
+        if not is_named_non_skill(path):
+            kept.append(path)
+            continue
+        skill, warning = not_a_skill(path, str(path))
+        print(f"wave-lsp: warning: {warning}", file=sys.stderr)
+        if skill is not None:
+            kept.append(skill)
+    return kept
 
 
 def _load_checking() -> None:
@@ -364,11 +393,18 @@ def fix_files(reports: list[FileReport], *, unsafe: bool, write_files: bool) -> 
 
 
 def _write_inside_project(report: FileReport, data: bytes) -> str | None:
-    """Write a fixed file, unless a symbolic link (the file, or a folder above it) leads it out
-    of its project (the git project, else its skills root, else its folder): then nothing is
-    written and the reason is returned (issue 35: a cloned repository's SKILL.md linked to
-    `~/.bashrc` is not rewritten). The file is opened by its real path without following a link
-    that appeared since."""
+    """Write a fixed file unless its real path (`os.path.realpath`: every symbolic link resolved)
+    lies outside the real path of its project (the git project, else its skills root, else its
+    folder): then nothing is written and the reason is returned (issue 35: a cloned repository's
+    SKILL.md linked to `~/.bashrc` is not rewritten).
+
+    What that covers: the file, or a folder between the project and the file, being a link out
+    of the project. A link that stays inside the project is followed, and a project reached
+    through a link is fine (the boundary is resolved too). A hard link is not seen: it has no
+    other path to compare. The check and the write are two steps: the file is opened at the real
+    path checked, with `O_NOFOLLOW` where the system has it, so a link put in the file's own
+    place since is refused, but a folder on that path swapped for a link in between is followed.
+    A file removed since is not created again (no `O_CREAT`)."""
     import os
 
     from wave_lsp.core.workspace.location import locate
@@ -515,8 +551,13 @@ def run_list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.format == "json":
         print(json.dumps({"version": 1, "target": settings.target, "skills": rows}, indent=2,
                          ensure_ascii=False))
-        return EXIT_OK
-    _print_table(rows, settings.target)
+    else:
+        _print_table(rows, settings.target)
+    if not rows:
+        from wave_lsp.cli_hints import no_skills_hint
+
+        print(f"wave-lsp: {no_skills_hint(settings.profile, args.directory, str(args.directory))}",
+              file=sys.stderr)
     return EXIT_OK
 
 
@@ -630,31 +671,66 @@ def _tcp_problem(host: str, port: int) -> str | None:
     return None
 
 
+#: how long `_refuse_mcp_client` waits for the client's `initialize`, in all
+MCP_REFUSAL_SECONDS = 10.0
+
+
 def _refuse_mcp_client(message: str) -> None:
-    """Answer an MCP client's `initialize` (a JSON-RPC line on stdin, sent at once by clients
-    such as Claude Code) with an error carrying `message`, so that the client shows what to install
-    instead of only "Failed to connect". Nothing is read from a terminal, nor waited for longer
-    than 5 s."""
-    import json
+    """Answer an MCP client's requests (JSON-RPC lines on stdin, sent at once by clients such as
+    Claude Code) with an error carrying `message`, up to and including its `initialize`, so that
+    the client shows what to install instead of only "Failed to connect". Claude Code 2.1.332
+    first sends a `server/discover` probe and, when that fails, `initialize`: only an error
+    answer to `initialize` reaches `claude mcp list` and `claude mcp get` (the process ending
+    before it shows as "CONNECTION_CLOSED"). Nothing is read from a terminal, nor waited for
+    longer than `MCP_REFUSAL_SECONDS` in all."""
+    import os
     import select
+    import time
 
     if sys.stdin is None or sys.stdin.isatty():
         return
     try:
-        ready, _, _ = select.select([sys.stdin], [], [], 5.0)
-        line = sys.stdin.readline() if ready else ""
+        descriptor = sys.stdin.fileno()
+    except (OSError, ValueError):
+        return
+    deadline = time.monotonic() + MCP_REFUSAL_SECONDS
+    pending = b""
+    while True:
+        line, newline, rest = pending.partition(b"\n")
+        if not newline:  # no whole line yet: read more (bytes, never past what select saw)
+            left = deadline - time.monotonic()
+            try:
+                ready = left > 0 and select.select([descriptor], [], [], left)[0]
+                chunk = os.read(descriptor, 65536) if ready else b""
+            except OSError:
+                return
+            if not chunk or len(pending) > 1 << 20:  # closed, timed out, or not JSON-RPC
+                return
+            pending += chunk
+            continue
+        pending = rest
+        if _answer_with_error(line, message) == "initialize":
+            return
+
+
+def _answer_with_error(line: bytes, message: str) -> str | None:
+    """Answer one JSON-RPC request line with an error carrying `message`; its method, or None
+    (a notification or not a request: nothing answered)."""
+    import json
+
+    try:
         request = json.loads(line) if line.strip() else None
-    except (OSError, ValueError, RecursionError):  # RecursionError: deeply nested JSON
-        return
-    if not isinstance(request, dict) or "id" not in request:
-        return
-    answer = {"jsonrpc": "2.0", "id": request["id"],
-              "error": {"code": -32603, "message": message}}
+    except (ValueError, RecursionError):  # RecursionError: deeply nested JSON
+        return None
+    if not isinstance(request, dict) or "id" not in request or "method" not in request:
+        return None
+    answer = {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32603, "message": message}}
     try:
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
     except OSError:
-        pass
+        return None
+    return str(request["method"])
 
 
 def run_mcp(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -26,10 +26,15 @@ from wave_lsp import __version__
 from wave_lsp.core.checking.catalog import PUBLIC_HOME_URL, Severity, rule
 from wave_lsp.core.checking.checker import FileReport
 from wave_lsp.core.checking.config import parse_target
-from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.checking.findings import Finding, Related
+from wave_lsp.core.parsing.text import LineIndex, Range
 from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE, PROFILES
 
 JSON_VERSION = 1
+#: `text` (ruff's `full`): each finding with its source line and a caret; `concise`: one line each
+TEXT_FORMATS = ("text", "concise")
+#: the largest file whose lines a text report quotes when the checker did not keep its text
+MAX_QUOTED_BYTES = 4 << 20
 _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m",
             Severity.INFORMATION: "\033[36m", Severity.HINT: "\033[2m"}
 _RESET, _BOLD = "\033[0m", "\033[1m"
@@ -43,6 +48,26 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
         return absolute.relative_to(cwd).as_posix()
     except ValueError:
         return absolute.as_posix()
+
+
+def source_lines(report: FileReport) -> LineIndex | None:
+    """The lines of the text the report's positions are in: the checked document's, else the
+    file read again (a resource; a report from a worker process), decoded as the checker decodes
+    it. None for a file that cannot be read or is not text (a `.pyc`)."""
+    from wave_lsp.core.parsing.reading import read_skill_file
+    from wave_lsp.core.parsing.source import decode
+
+    if report.document is not None:
+        return LineIndex(report.document.text)
+    try:
+        if report.path.stat().st_size > MAX_QUOTED_BYTES:
+            return None
+    except OSError:
+        return None
+    data, _ = read_skill_file(report.path)
+    if data is None or b"\0" in data:
+        return None
+    return LineIndex(decode(data).text)
 
 
 def summary(reports: list[FileReport]) -> dict[str, int]:
@@ -95,7 +120,8 @@ def sarif_uri(path: Path, cwd: Path | None = None) -> str:
     from urllib.parse import quote
 
     shown = display_path(path, cwd)
-    return quote(shown) if not shown.startswith("/") else Path(shown).as_uri()
+    # absolute: `/…`, or `C:/…` on Windows (display_path writes forward slashes)
+    return Path(shown).as_uri() if Path(shown).is_absolute() else quote(shown)
 
 
 def to_sarif(reports: list[FileReport], target: str) -> dict[str, Any]:
@@ -110,19 +136,34 @@ def _sarif_result(finding: Finding, uri: str, rule_index: int | str) -> dict[str
     """One SARIF result; `rule_index` the position of its rule in the run's rule list, or a
     stand-in that `ReportWriter` replaces once the list is known (`_INDEX_OF`)."""
     assert finding.range is not None
-    start, end = finding.range.start, finding.range.end
-    return {
+    result: dict[str, Any] = {
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": _SARIF_LEVEL[finding.severity],
         "message": {"text": finding.message},
         "properties": {"confidence": finding.certainty.label},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": uri},
-            "region": {"startLine": start.line + 1, "startColumn": start.character + 1,
-                       "endLine": end.line + 1, "endColumn": end.character + 1},
-        }}],
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri},
+                                            "region": _sarif_region(finding.range)}}],
     }
+    if finding.related:  # the other skills a finding said once covers, the winner of a name…
+        result["relatedLocations"] = [_sarif_related(index, item, uri)
+                                      for index, item in enumerate(finding.related)]
+    return result
+
+
+def _sarif_region(span: Range) -> dict[str, int]:
+    start, end = span.start, span.end
+    return {"startLine": start.line + 1, "startColumn": start.character + 1,
+            "endLine": end.line + 1, "endColumn": end.character + 1}
+
+
+def _sarif_related(index: int, item: Related, uri: str) -> dict[str, Any]:
+    """A related location: in another file (`path`) or in this one."""
+    physical: dict[str, Any] = {"artifactLocation": {
+        "uri": sarif_uri(Path(item.path)) if item.path else uri}}
+    if item.range is not None:
+        physical["region"] = _sarif_region(item.range)
+    return {"id": index, "message": {"text": item.message}, "physicalLocation": physical}
 
 
 def _sarif_document(used: list[str], target: str, results: list[Any]) -> dict[str, Any]:
@@ -318,7 +359,7 @@ class ReportWriter:
         self.out = OutputBuffer(out or sys.stdout, buffer_chars)
         self.totals = Totals()
         self.cwd = Path.cwd()
-        self.colour = fmt == "text" and self.out.isatty() and not os.environ.get("NO_COLOR")
+        self.colour = fmt in TEXT_FORMATS and self.out.isatty() and not os.environ.get("NO_COLOR")
         #: the JSON entries or SARIF results, when the part before them is known only at the end
         self._waiting: IO[str] | None = None
         #: the part before the JSON entries, written with the first entry (an empty list is `[]`)
@@ -370,6 +411,7 @@ class ReportWriter:
 
     def _text_lines(self, report: FileReport) -> None:
         path = display_path(report.path, self.cwd)
+        lines = source_lines(report) if self.fmt == "text" and report.findings else None
         for finding in report.findings:
             assert finding.range is not None
             start = finding.range.start
@@ -377,6 +419,22 @@ class ReportWriter:
             code = self._paint(finding.code, _BOLD)
             self.out.write(f"{path}:{start.line + 1}:{start.character + 1}: {code} {label} "
                            f"{finding.message}\n")
+            if lines is not None and start.line < lines.line_count:
+                self._excerpt(lines, finding)
+
+    def _excerpt(self, lines: LineIndex, finding: Finding) -> None:
+        """The finding's first line under its header, ruff's way: the line number in a gutter and
+        carets under the finding (to the end of the line when it goes on)."""
+        from wave_lsp.excerpt import excerpt
+
+        assert finding.range is not None
+        start, end = finding.range.start, finding.range.end
+        text = lines.line_text(start.line)
+        shown = excerpt(text, start.character, end.character if end.line == start.line else len(text))
+        number = str(start.line + 1)
+        gutter = " " * len(number)
+        carets = self._paint(shown.carets, _COLOURS[finding.severity])
+        self.out.write(f"{gutter} |\n{number} | {shown.text}\n{gutter} | {carets}\n{gutter} |\n\n")
 
     def _paint(self, text: str, code: str) -> str:
         return f"{code}{text}{_RESET}" if self.colour else text

@@ -76,7 +76,7 @@ def _words(text: str) -> frozenset[str]:
 #: parser, the rule families, the workspace model the workspace rules read, the output); a new one
 #: here costs every `check` its import time, so this list changes only on purpose
 ONE_FILE_MODULES = _words("""
-wave_lsp wave_lsp.api wave_lsp.cli wave_lsp.output wave_lsp.core
+wave_lsp wave_lsp.api wave_lsp.cli wave_lsp.excerpt wave_lsp.output wave_lsp.core
 wave_lsp.core.checking wave_lsp.core.checking.catalog wave_lsp.core.checking.checker
 wave_lsp.core.checking.config wave_lsp.core.checking.context wave_lsp.core.checking.engine
 wave_lsp.core.checking.findings wave_lsp.core.checking.loading wave_lsp.core.checking.messages

@@ -1,10 +1,19 @@
 """What the real-editor smoke tests share: finding an editor (skip when it is absent, fail under
 `WAVE_LSP_REQUIRE_EDITORS=1`), a project with a skill to open, and an environment in which the
-README's `wave-lsp serve` command runs this checkout's server and no user configuration is read."""
+README's `wave-lsp serve` command runs this checkout's server and no user configuration is read.
+
+Each snippet's settings are checked to reach the server: the skill is put in a skills folder whose
+default target (the one the server uses when no setting reaches it) reports the skill's missing
+`description` (SK050) at another severity than the snippet's target does, so the severity the
+editor shows says which target the server used."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,6 +21,15 @@ import pytest
 
 #: a skill without `description` (SK050 at 0:0) and an empty line to complete it on
 SKILL_TEXT = "---\nname: demo\n\n---\n# Demo ✓\n\nRun it.\n"
+#: LSP severities by the names `check --format json` gives them
+SEVERITIES = {"error": 1, "warning": 2, "information": 3, "hint": 4}
+SCRIPTS = Path(sys.executable).parent
+
+
+#: batch Emacs started as an interactive Emacs starts before it reads the user's init file: with
+#: the installed packages' autoloads (`package-activate-all`; Debian's elpa-* packages, MELPA's),
+#: which batch mode skips. The README's snippet is then loaded as that init file, with nothing else.
+EMACS_STARTUP = ("--batch", "-f", "package-activate-all")
 
 
 def require(found: str | None, what: str) -> str:
@@ -24,9 +42,9 @@ def require(found: str | None, what: str) -> str:
     return found
 
 
-def make_skill(root: Path, *markers: str) -> Path:
-    """`root/project` with the given root markers (folders) and a skill three folders down."""
-    skill = root / "project/.wave/skills/demo/SKILL.md"
+def make_skill(root: Path, *markers: str, skills: str = ".wave/skills") -> Path:
+    """`root/project` with the given root markers (folders) and a skill in its `skills` folder."""
+    skill = root / "project" / skills / "demo/SKILL.md"
     skill.parent.mkdir(parents=True)
     skill.write_text(SKILL_TEXT, "utf-8")
     for marker in markers:
@@ -34,12 +52,50 @@ def make_skill(root: Path, *markers: str) -> Path:
     return skill
 
 
+def snippet_target(snippet: str) -> str:
+    """The `wave.target` a README snippet sets (written `target = "x"`, `:target "x"`,
+    `"target": "x"` or `'target': 'x'`); every snippet sets one."""
+    found = set(re.findall(r"""\btarget\b["']?\s*[=:]?\s*["']([\w-]+)["']""", snippet))
+    assert len(found) == 1, f"the snippet should set one target, found {sorted(found)}:\n{snippet}"
+    return found.pop()
+
+
+def sk050_severity(skill: Path, target: str | None) -> int:
+    """The LSP severity of the skill's SK050 under `target` (None: the default target of where
+    the skill lives), as `wave-lsp check` reports it."""
+    program = shutil.which("wave-lsp", path=str(SCRIPTS))  # `wave-lsp.exe` on Windows
+    assert program, f"no wave-lsp next to {sys.executable}"
+    command = [program, "check", str(skill), "--format", "json", "--no-personal"]
+    completed = subprocess.run([*command, *(["--target", target] if target else [])],
+                               capture_output=True, text=True, timeout=60)
+    report = json.loads(completed.stdout)
+    found = [f["severity"] for file in report["files"] for f in file["findings"] if f["code"] == "SK050"]
+    assert found, completed.stdout
+    return SEVERITIES[found[0]]
+
+
+def make_settings_skill(root: Path, target: str, *markers: str) -> tuple[Path, int]:
+    """A project (as `make_skill`) whose skill shows SK050 at another severity under `target` than
+    under the default target of its skills folder, and that severity: an editor showing it proves
+    that the snippet's settings reached the server."""
+    for skills in (".claude/skills", ".wave/skills"):
+        skill = make_skill(root, *markers, skills=skills)
+        expected = sk050_severity(skill, target)
+        if expected != sk050_severity(skill, None):
+            return skill, expected
+        shutil.rmtree(root / "project")
+    raise AssertionError(f"no skills folder tells the target {target!r} from the default by SK050")
+
+
 def editor_env(tmp_path: Path) -> dict[str, str]:
-    """This environment with its scripts folder (where `wave-lsp` is) first on PATH and a fresh
-    HOME and XDG folders."""
-    scripts = Path(sys.executable).parent
-    assert (scripts / "wave-lsp").is_file(), f"no wave-lsp next to {sys.executable}"
-    return {**os.environ, "PATH": f"{scripts}{os.pathsep}{os.environ.get('PATH', '')}",
+    """This environment with its scripts folder (where `wave-lsp` is) first on PATH, a fresh (and
+    existing) HOME and XDG folders and no variable that names a Vim or Neovim configuration: the
+    editor reads no configuration but the one the test writes there."""
+    (tmp_path / "home").mkdir(exist_ok=True)
+    assert shutil.which("wave-lsp", path=str(SCRIPTS)), f"no wave-lsp next to {sys.executable}"
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in {"VIMINIT", "EXINIT", "MYVIMRC", "NVIM_APPNAME"}}
+    return {**environment, "PATH": f"{SCRIPTS}{os.pathsep}{os.environ.get('PATH', '')}",
             "HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
             "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_STATE_HOME": str(tmp_path / "state"),
             "XDG_CACHE_HOME": str(tmp_path / "cache")}

@@ -1,18 +1,18 @@
 ;;; eglot_session.el --- headless Emacs eglot session against wave-lsp  -*- lexical-binding: t -*-
 
-;; Emacs is configured by the README's eglot snippet (loaded first with -l); this opens a SKILL.md
+;; Emacs is configured by the README's eglot snippet alone (loaded first with -l, after the
+;; packages' autoloads as at an interactive start-up); this opens a SKILL.md
 ;; (markdown-mode, so the snippet's hook runs `eglot-ensure'), waits for the skill's diagnostics,
 ;; completes `description' on the empty frontmatter line with `completion-at-point' (eglot
 ;; applies the item), waits for the new diagnostics, hovers, then asks for the code actions on a
 ;; body line and runs the preview action's command.  Runs on Emacs 28 with the eglot
 ;; package (Debian's elpa-eglot) and on Emacs >= 29, where eglot is built in.
 ;;
-;; Usage: SKILL_FILE=... emacs --batch -l README_SNIPPET.el -l eglot_session.el
+;; Usage: SKILL_FILE=... emacs --batch -f package-activate-all -l README_SNIPPET.el -l eglot_session.el
 ;; Prints one JSON line to stdout; exit 0, 2 when a wait timed out.
 
 (require 'cl-lib)
 (require 'json)
-(require 'markdown-mode)
 (require 'eglot)
 
 (defvar wave-timeout (string-to-number (or (getenv "LSP_TIMEOUT_S") "15")))

@@ -1,21 +1,19 @@
 ;;; lsp_mode_session.el --- drive lsp-mode (the README's snippet loaded before) in batch Emacs -*- lexical-binding: t -*-
 ;; Opens $SKILL_FILE, starts lsp-mode in it (the snippet's `lsp-deferred' waits for an idle,
 ;; visible buffer, which batch Emacs never has), waits up to 20 s for the file's diagnostics and
-;; prints one JSON line: the server that answered, the root it was given and the codes.
+;; prints one JSON line: the server that answered, the root it was given, the codes, lines and
+;; severities.  Nothing is configured here: lsp-mode's question about the project root is answered
+;; with a key press, as a user answers it the first time.
 (require 'json)
-(require 'markdown-mode)
-(require 'lsp-mode)
-(setq lsp-auto-guess-root t            ; a user answers lsp-mode's question about the root once
-      lsp-session-file (expand-file-name "lsp-session" (getenv "HOME"))
-      lsp-enable-file-watchers nil
-      lsp-restart 'ignore
-      lsp-keep-workspace-alive nil)
 (let* ((file (getenv "SKILL_FILE"))
        (buffer (find-file-noselect file))
        (waited 0)
        found)
   (with-current-buffer buffer
-    (unless lsp-mode (lsp))
+    ;; the question about the project root is answered with the key `i' ("Import project root":
+    ;; the version-control root lsp-mode suggests), as the user presses it
+    (setq unread-command-events (list ?i))
+    (unless (bound-and-true-p lsp-mode) (lsp))
     (while (and (not found) (< waited 200))
       (accept-process-output nil 0.1)
       (setq waited (1+ waited))
@@ -27,6 +25,7 @@
                                                                (lsp--workspace-client workspace)))))
                     (cons 'root (and workspace (lsp--workspace-root workspace)))
                     (cons 'codes (vconcat (mapcar (lambda (d) (lsp:diagnostic-code? d)) found)))
+                    (cons 'severities (vconcat (mapcar (lambda (d) (lsp:diagnostic-severity? d)) found)))
                     (cons 'lines (vconcat (mapcar (lambda (d) (lsp:position-line
                                                                (lsp:range-start (lsp:diagnostic-range d))))
                                                   found))))))

@@ -1,7 +1,8 @@
--- Headless Neovim renames the skill on its `name:` value (the README's snippet loaded as
--- init.lua) and reports what happened on disk: whether the server's edit renamed the folder.
+-- Headless Neovim renames the skill on its `name:` value (the README's snippet as the
+-- whole init.lua) and reports what happened on disk: whether the server's edit renamed the folder.
 -- Neovim 0.10+ applies a folder's RenameFile; 0.7 declares it can but fails, so the server sends
--- it only text edits there. Usage: nvim --headless -u SNIPPET.lua -i NONE -n -c "luafile THIS" SKILL.md
+-- it only text edits there. Usage (the snippet as $XDG_CONFIG_HOME/nvim/init.lua):
+-- nvim --headless -c "luafile THIS" SKILL.md
 -- Prints one JSON line to stdout.
 local timeout = tonumber(os.getenv("LSP_TIMEOUT_MS") or "15000")
 local bufnr = vim.api.nvim_get_current_buf()

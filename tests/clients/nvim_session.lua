@@ -1,10 +1,10 @@
 -- Headless Neovim session against wave-lsp, with the server started by the README's snippet
--- (loaded as init.lua): wait for the client to attach, for the skill's diagnostics, complete
+-- (the whole init.lua of a fresh configuration folder): wait for the client to attach, for the skill's diagnostics, complete
 -- `description` on the empty frontmatter line and apply the item as Neovim does (text edit in
 -- the negotiated encoding; a snippet expanded with its defaults), wait for the new diagnostics,
 -- then hover, then ask for the code actions on a body line and run the preview action's command.
 -- Runs on Neovim 0.7 (Debian 12) and >= 0.11 alike.
--- Usage: nvim --headless -u README_SNIPPET.lua -i NONE -n -c "luafile nvim_session.lua" SKILL.md
+-- Usage (the snippet as $XDG_CONFIG_HOME/nvim/init.lua): nvim --headless -c "luafile nvim_session.lua" SKILL.md
 -- Prints one JSON line to stdout; exit 0, 2 when a wait timed out.
 local timeout = tonumber(os.getenv("LSP_TIMEOUT_MS") or "15000")
 local bufnr = vim.api.nvim_get_current_buf()
@@ -41,6 +41,9 @@ if client then
   result.pulls = (client.server_capabilities or {}).diagnosticProvider ~= nil
   result.filetype = vim.bo[bufnr].filetype
 end
+-- whether this Neovim asks for settings (`workspace/configuration`); 0.7 does not
+local declared = vim.lsp.protocol.make_client_capabilities().workspace or {}
+result.configuration_capability = declared.configuration == true
 
 wait("diagnostics", function() return has_code("SK050") end)
 result.diagnostics = {}

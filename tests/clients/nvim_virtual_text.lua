@@ -1,7 +1,8 @@
 -- Headless Neovim (>= 0.11) shows a diagnostic's message at the end of its line only after the
 -- README's one line of configuration (WAVE_VIRTUAL_TEXT_CONFIG, Lua, run here as written): waits
 -- for the skill's diagnostics, collects the virtual text of the buffer's extmarks, runs the
--- line, collects it again. Usage: nvim --headless -u SNIPPET.lua -i NONE -n -c "luafile THIS" SKILL.md
+-- line, collects it again. Usage (the snippet as $XDG_CONFIG_HOME/nvim/init.lua):
+-- nvim --headless -c "luafile THIS" SKILL.md
 -- Prints one JSON line to stdout.
 local timeout = tonumber(os.getenv("LSP_TIMEOUT_MS") or "15000")
 local bufnr = vim.api.nvim_get_current_buf()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.editors import editor_env, make_skill, require
+from tests.clients.editors import EMACS_STARTUP, editor_env, make_settings_skill, require, snippet_target
 from tests.clients.readme_snippets import readme_snippet
 
 SCRIPT = Path(__file__).with_name("eglot_session.el")
@@ -42,11 +42,12 @@ def emacs_with_eglot() -> str | None:
 def test_emacs_eglot_with_the_readme_snippet(tmp_path: Path) -> None:
     emacs = require(emacs_with_eglot(), "Emacs with eglot and markdown-mode")
     # eglot finds the project with project.el: the version-control root
-    skill = make_skill(tmp_path, ".git")
+    snippet = readme_snippet("emacs-eglot")
+    skill, severity = make_settings_skill(tmp_path, snippet_target(snippet), ".git")
     init = tmp_path / "init.el"
-    init.write_text(readme_snippet("emacs-eglot"), "utf-8")
+    init.write_text(snippet, "utf-8")
     completed = subprocess.run(
-        [emacs, "--batch", "-l", str(init), "-l", str(SCRIPT)], capture_output=True, text=True,
+        [emacs, *EMACS_STARTUP, "-l", str(init), "-l", str(SCRIPT)], capture_output=True, text=True,
         timeout=90, env={**editor_env(tmp_path), "SKILL_FILE": str(skill)}, cwd=tmp_path)
     assert completed.stdout.strip(), completed.stderr
     result = json.loads(completed.stdout.strip().splitlines()[-1])
@@ -55,7 +56,8 @@ def test_emacs_eglot_with_the_readme_snippet(tmp_path: Path) -> None:
     assert Path(result["root"]) == tmp_path / "project"
     missing = [d for d in result["diagnostics"] if d["code"] == "SK050"]
     assert missing and (missing[0]["line"], missing[0]["character"]) == (0, 0), result["diagnostics"]
-    assert missing[0]["severity"] == 1 and missing[0]["source"] == "wave-lsp"
+    # the snippet's target, not the default of the skill's folder: its settings reached the server
+    assert missing[0]["severity"] == severity and missing[0]["source"] == "wave-lsp"
     applied = result["applied_line"]
     assert applied.startswith("description: ") and "descri" not in applied[len("description"):], applied
     assert "SK050" not in result["codes_after"] and "SK020" not in result["codes_after"], result

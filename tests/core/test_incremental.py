@@ -92,7 +92,7 @@ def canonical(snapshot: ProjectSnapshot) -> dict[str, object]:
     """Everything rules and the server read from a snapshot, by value."""
     skills = [(s.name, str(s.path), s.scope, s.rank, s.root, s.listing, s.description,
                s.real_dir, str(s.shadowed_by.path) if s.shadowed_by else None,
-               tuple(map(str, s.duplicates))) for s in snapshot.skills]
+               tuple(map(str, s.duplicates)), s.fields) for s in snapshot.skills]
     return {"skills": skills,
             "by_name": {name: [str(s.path) for s in group]
                         for name, group in sorted(snapshot.by_name.items())},
@@ -240,6 +240,22 @@ def test_a_body_edit_leaves_the_listings_alone() -> None:
         assert change.empty  # nothing another skill's rules read of it changed
         change = follower.session.apply_changes(t.write("wave", "a", "alpha", "New words."))
         assert change.groups == {""} and change.names == {"alpha"}
+
+
+def test_a_new_key_is_a_change_of_the_skills_group() -> None:
+    # SK070 is said once per collection, on the first skill that has a key: a key another skill
+    # gains changes what the first one says, so the open skills of the group are checked again
+    with tree() as t:
+        t.write("wave", "a", "alpha")
+        t.write("wave", "b", "beta")
+        follower = Follower(t, WAVE)
+        skill = t.folder("wave", "b") / "SKILL.md"
+        skill.write_text("---\nname: beta\ndescription: Does it.\nowner: me\n---\nBody.\n",
+                         "utf-8")
+        change = follower.session.apply_changes([(skill, M)])
+        assert change.groups == {""}
+        [beta] = [s for s in follower.current().skills if s.name == "beta"]
+        assert "owner" in beta.fields
 
 
 def test_watching_looks_only_outside_the_watched_folders() -> None:

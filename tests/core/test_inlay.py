@@ -58,6 +58,35 @@ def test_argument_hints_follow_wave_s_substitution(tmp_path: Path) -> None:
     assert labels(hints) == expected
 
 
+@pytest.mark.parametrize(("body", "expected"), [
+    # OpenCode: plain placeholders as Wave's (no names, no `$ARGUMENTS[N]`, no escape), and the
+    # highest `$N` of the body takes every argument from N on; a `$0` below it is `undefined`
+    (ARGUMENTS, [("$0", "undefined"), ("$1", "arg 1"), ("$2", "args 2…"),
+                 ("$ARGUMENTS", "all args"), ("$ARGUMENTS", "all args"), ("\\$1", "arg 1")]),
+    (HEAD + "Use $0.\n", [("$0", "last arg")]),  # `args.slice(-1)`
+    (HEAD + "Use $1, then\n\n```\necho $3\n```\n", [("$1", "arg 1"), ("$3", "args 3…")]),
+])
+def test_argument_hints_follow_opencode_s_substitution(tmp_path: Path, body: str,
+                                                       expected: list[tuple[str, str]]) -> None:
+    hints = inlay_hints(context(tmp_path, body, "opencode"))
+    offsets, position = [], len(HEAD)
+    for needle, _ in expected:
+        position = body.index(needle, position) + len(needle)
+        offsets.append(position)
+    assert labels(hints) == [(offset, label) for offset, (_, label) in zip(offsets, expected,
+                                                                           strict=True)]
+
+
+def test_opencode_tooltips_say_which_placeholder_takes_the_rest(tmp_path: Path) -> None:
+    tips = {h.label: h.tooltip for h in inlay_hints(context(tmp_path, ARGUMENTS, "opencode"))}
+    assert tips["args 2…"].startswith("`$2` — argument 2 and every argument after it: `opencode` "
+                                      "counts from 1, and the highest `$N` written takes the rest")
+    assert "`$0` becomes `undefined` in `opencode`" in tips["undefined"]
+    assert "and every" not in tips["arg 1"]
+    last = inlay_hints(context(tmp_path, HEAD + "Use $0.\n", "opencode"))
+    assert "becomes the last argument" in last[0].tooltip
+
+
 @pytest.mark.parametrize(("target", "expected"), [
     # claude-code counts from 0: `$0` is the first argument, `$2` a third nobody declared
     ("claude-code", [("$0", "issue"), ("$1", "branch"), ("$2", "arg 3"),

@@ -57,3 +57,38 @@ def test_paths_hover_counts_with_a_pathological_pattern(tmp_path: Path) -> None:
     context, offset = at('---\npaths:\n  - "src/*.ts‸"\n---\n', tmp_path / ".wave/skills/x/SKILL.md")
     found = hover(context, offset)
     assert found is not None and found.markdown.startswith("**paths** — 1 of 3 files")
+
+
+def test_the_expansion_budget_is_per_paths_value() -> None:
+    """A list of `{a,b}…` items shares one budget: the first spends it, the others stay as
+    written (each costs its own text), so the value yields MAX_EXPANSIONS patterns plus one per
+    item, not MAX_EXPANSIONS per item."""
+    item = "{a,b}" * 11  # 2,048 patterns written out
+    patterns = path_patterns([item] * 50 + ["src/*.ts"])
+    assert len(patterns) == MAX_EXPANSIONS + 50
+    assert patterns[:2] == ["a" * 11, "a" * 10 + "b"]
+    assert patterns[MAX_EXPANSIONS:] == [item] * 49 + ["src/*.ts"]
+    assert len(path_patterns(",".join([item] * 50))) == MAX_EXPANSIONS + 49
+
+
+def _sk099(paths: str) -> list[str]:
+    text = f"---\nname: s\ndescription: Does s. Use when asked.\npaths: {paths}\n---\nBody\n"
+    findings = check_document(SkillDocument.from_text(text), locate(None),
+                              Settings.for_target("claude-code"), strict=True)
+    return [finding.message for finding in findings if finding.code == "SK099"]
+
+
+@pytest.mark.parametrize(("paths", "invalid"), [
+    ('"src/*.ts"', []),
+    ('"foo\\\\"', ["foo\\"]),  # a trailing lone backslash
+    ('"{a,b}\\\\, c"', ["a\\", "b\\"]),  # every expanded pattern is checked
+    ('"a\\\\/b"', ["a\\/b"]),
+    # a reversed range: pathspec's regex failed, git and the `ignore` library match nothing
+    # with it, and the pattern parses (gitignore.parse_line)
+    ('"[z-a]x, [z-ab]x"', []),
+])
+def test_sk099_checks_each_pattern_with_the_gitignore_parser(paths: str, invalid: list[str]
+                                                             ) -> None:
+    messages = _sk099(paths)
+    assert [m.split("`")[1] for m in messages] == invalid, messages
+    assert all("Invalid git pattern" in m and "never matches" in m for m in messages)

@@ -420,11 +420,16 @@ def test_plugins_in_a_repository_do_not_share_one_listing(tmp_path: Path, target
 
 @pytest.mark.parametrize("target", ["wave", "claude-code"])
 def test_one_plugin_that_overflows_the_listing_is_reported(tmp_path: Path, target: str) -> None:
+    # said once for the plugin (issue 37): on its first skill in load order, s0, naming the others
     _plugin_repo(tmp_path, {"big": 40})
     report = run(tmp_path, f"---\nname: s39\ndescription: {LONG}\n---\nBody.\n",
                  relpath="plugins/big/skills/s39/SKILL.md", target=target)
+    assert found(report, "SK131") == []
+    report = run(tmp_path, f"---\nname: s0\ndescription: {LONG}\n---\nBody.\n",
+                 relpath="plugins/big/skills/s0/SKILL.md", target=target)
     [finding] = found(report, "SK131")
-    assert "40 model-visible skills" in finding.message
+    assert "40 model-visible skills of plugin `big`" in finding.message
+    assert len(finding.related) == 20 and all(item.path for item in finding.related)
 
 
 def test_project_skill_beside_a_plugin_is_not_the_plugins(tmp_path: Path) -> None:

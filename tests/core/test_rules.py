@@ -219,9 +219,9 @@ TRIGGERS: list[Case] = [
     Case("SK117", fm(NAME, DESC, body="Run «${CLAUDE_PLUGIN_ROOT}»/x.\n"),
          level={"wave": Severity.WARNING, "claude-code": Severity.WARNING}),
     Case("SK118", fm(NAME, DESC, "arguments: [issue]", body="Deploy «$env» for $issue.\n")),
-    # Wave substitutes no names: a declared `$issue` stays literal there too
+    # Wave and OpenCode substitute no names: a declared `$issue` stays literal there too
     Case("SK118", fm(NAME, DESC, "arguments: [issue]", body="Deploy for «$issue».\n"),
-         only=("wave",)),
+         only=("wave", "opencode")),
     Case("SK119", fm(NAME, DESC, body="Issue: !`gh issue view «$ARGUMENTS»`\n")),
     Case("SK150", fm(NAME, DESC, body="Follow @«/nowhere/guide.md».\n"), only=("claude-code",)),
     Case("SK120", fm(NAME, DESC, body="Branch: «!`git branch`»\n")),
@@ -350,7 +350,7 @@ NON_TRIGGER_ONLY = {
     "SK070": tuple(t for t in TARGETS if t not in ("codex", "gemini-cli")),  # they ignore `license`
     "SK115": (*FIRST, "opencode"),  # `$ARGUMENTS` reaches the others' models as written
     "SK117": ("wave", "claude-code", "agentskills"),  # `${CLAUDE_SKILL_DIR}` stays literal elsewhere
-    "SK118": tuple(t for t in TARGETS if t != "wave"),  # Wave reads no names
+    "SK118": tuple(t for t in TARGETS if t not in ("wave", "opencode")),  # they read no names
     # Copilot CLI takes only a YAML boolean: `"true"` drops the skill (and so `portable`'s)
     "SK090": tuple(t for t in TARGETS if t not in ("copilot-cli", "portable")),
 }

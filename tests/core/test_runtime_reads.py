@@ -175,3 +175,30 @@ def test_boolean_words(value: object, wave: bool | None, claude: bool | None) ->
 
     assert truthy(value, WAVE.reads_boolean_words) is wave
     assert truthy(value, CLAUDE_CODE.reads_boolean_words) is claude
+
+
+@pytest.mark.parametrize(("target", "text"), [
+    ("opencode", "---\nname: s\ndescription: d\n"),  # unclosed: read to the end (unclosed_values)
+    ("codex", "---\nname: s\ndescription: a: b\n---\nBody\n"),  # codex_reading
+    ("claude-code", "---\nname: s\n---\n# Title\n"),  # the body's first line
+    ("wave", "---\nname: s\ndescription: d\n---\nBody\n"),
+])
+def test_a_document_is_read_once_per_profile(monkeypatch: pytest.MonkeyPatch, target: str,
+                                             text: str) -> None:
+    """`read_as` is kept in the document's memo: the rules, the listing and the preview ask for
+    it many times per check, and each asking gives the very reading of the first."""
+    from wave_lsp.core.runtime import reads
+    from wave_lsp.core.runtime.profiles import PROFILES
+
+    calls: list[str] = []
+    original = reads._read_as
+    monkeypatch.setattr(reads, "_read_as",
+                        lambda document, profile: calls.append(profile.name)
+                        or original(document, profile))
+    document = SkillDocument.from_text(text + "\n<!-- unique to this test -->\n" + target)
+    profile = PROFILES[target]
+    first = read_as(document, profile)
+    assert read_as(document, profile) is first and calls == [target]
+    assert first == original(document, profile)  # the memo changes nothing
+    other = WAVE if profile is not WAVE else CLAUDE_CODE
+    assert read_as(document, other) is not first and calls == [target, other.name]

@@ -94,6 +94,9 @@ def test_generated_texts_scan_as_the_plain_versions_do(text: str) -> None:
 
 
 @pytest.mark.skipif(not CORPUS_TEXTS, reason="the shared corpus is not beside the repo")
+# every text of both corpora through both scanners: about 25 s alone, near a minute on a loaded
+# 2-core machine
+@pytest.mark.timeout(240)
 def test_corpus_texts_scan_as_the_plain_versions_do() -> None:
     for path in CORPUS_TEXTS:
         text = path.read_text(encoding="utf-8", errors="replace")

@@ -329,6 +329,29 @@ FACTS = [
 ]
 
 
+#: what SK050 says each target does with a skill that has no `description` (its profile's facts:
+#: `body_description_default`, `body_description_skips_headings`, `commands_without_description`)
+NEVER_CHOSEN = "The model decides whether to use a skill from its description alone"
+WITHOUT_DESCRIPTION = {
+    "claude-code": "Claude Code falls back to the first line of the body, which rarely says",
+    # Copilot CLI 1.0.102 passes a heading over (case cp-no-description)
+    "copilot-cli": "Copilot CLI falls back to the first line of the body that is not a heading",
+    "opencode": "OpenCode still loads it as a command, but leaves it out of the model's listing",
+    **{name: NEVER_CHOSEN for name in ("wave", "agentskills", "portable", "codex", "copilot",
+                                       "cursor", "gemini-cli")},
+}
+
+
+@pytest.mark.parametrize("target", list(PROFILES))
+def test_sk050_says_what_the_target_does_without_a_description(target: str,
+                                                                tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, skill("my-skill", ""), target=target,
+                 relpath=".agents/skills/my-skill/SKILL.md")
+    [found] = [f for f in report.findings if f.code == "SK050"]
+    assert WITHOUT_DESCRIPTION[target] in found.message, found.message
+
+
 @pytest.mark.parametrize("fact", FACTS, ids=lambda f: f"{f.target}:{f.fact}")
 def test_fact(fact: Fact, tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
@@ -381,6 +404,7 @@ def test_personal_roots_are_the_profiles(tmp_path: Path) -> None:
     ("gemini-cli", skill("a:b c"), "/a-b-c"),  # `[:\\/<>*?"|]` and white space become `-`
     ("copilot", skill("my-skill", "d", "user-invocable: false"), None),
     ("opencode", skill("my-skill", "d", "user-invocable: false"), "/my-skill"),  # not read
+    ("wave", skill("my-skill", "d", "user-invocable: no"), None),  # true only when `true`
 ])
 def test_command_names(target: str, text: str, command: str | None, tmp_path: Path) -> None:
     location = locate(tmp_path / ".agents/skills/my-skill/SKILL.md", home=tmp_path / "home")

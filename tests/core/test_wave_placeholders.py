@@ -75,3 +75,49 @@ def test_a_long_price_list_is_reported_whole_and_hostile_input_is_bounded(tmp_pa
     assert len([f for f in report.findings if f.code == "SK115"]) == 120
     report = run(tmp_path / "hostile", HEAD + "$1 " * 10_000 + "\n", target="wave")
     assert len([f for f in report.findings if f.code == "SK115"]) == MAX_PLACEHOLDER_FINDINGS
+
+
+@pytest.mark.parametrize(("body", "code", "expected"), [
+    # OpenCode 1.18.33's placeholders are plain too (cases oc-args-escape, oc-args-indexed,
+    # oc-args-names): `\$1` renders `\A`, `$ARGUMENTS[1]` renders `A B[1]`, `$issue` stays
+    ("Costs \\$1 each.\n", "SK115", [(W, "OpenCode has no escape: `\\$1` keeps the backslash")]),
+    ("Fix $ARGUMENTS[1] now.\n", "SK115", [(W, "OpenCode has no `$ARGUMENTS[N]`")]),
+    ("Fix $issue.\n", "SK118", [(INFO, "`$issue` stays literal in OpenCode")]),
+    # the highest `$N` written takes every argument from N on (`only=$0` renders the last word)
+    ("Deploy to $1.\n", "SK115", [(INFO, "`$1` is argument 1 and every argument after it here "
+                                         "(OpenCode counts from 1, and the highest `$N` written "
+                                         "takes the rest")]),
+    ("Copy $1 to $2.\n", "SK115", [(INFO, "`$1` is argument 1 here (OpenCode counts from 1)"),
+                                   (INFO, "`$2` is argument 2 and every argument after it")]),
+    ("Use $0 here.\n", "SK115", [(W, "`$0` becomes the last argument (as the highest `$N`")]),
+    ("Use $0 and $1.\n", "SK115", [(W, "`$0` becomes `undefined` in OpenCode"),
+                                   (INFO, "`$1` is argument 1 and every argument after it")]),
+    # the highest is the body's, code included
+    ("Use $1.\n\n```\necho $2\n```\n", "SK115", [(INFO, "`$1` is argument 1 here (")]),
+    ("It costs $5/month.\n", "SK115", [(W, "`$5` becomes argument 5 and every argument after "
+                                           "it, or empty without arguments")]),
+    ("Use $1.\n\n```bash\nshift\necho \"$2\"\n```\n", "SK116",
+     [(W, "it becomes the user's argument 2 and every argument after it")]),
+])
+def test_opencode_placeholder_findings(tmp_path: Path, body: str, code: str,
+                                       expected: list[tuple[Severity, str]]) -> None:
+    head = HEAD.replace("---\n", "---\narguments: [issue]\n", 1) if "$issue" in body else HEAD
+    report = run(tmp_path, head + body, target="opencode")
+    found = [f for f in report.findings if f.code == code]
+    assert len(found) == len(expected), [f.message for f in report.findings]
+    for finding, (level, words) in zip(found, expected, strict=True):
+        assert finding.severity == level and words in finding.message, finding.message
+        assert "named `arguments`" not in finding.message.split(".")[0]  # OpenCode reads none
+
+
+@pytest.mark.parametrize("target", ["opencode", "wave"])
+def test_a_declared_name_in_an_injected_command_is_no_argument_under_plain_placeholders(
+        tmp_path: Path, target: str) -> None:
+    """SK119 asks the target's own placeholders: a `\\$1` there is substituted (no escape), a
+    declared `$issue` is not (no names)."""
+    head = HEAD.replace("---\n", "---\narguments: [issue]\n", 1)
+    report = run(tmp_path, head + "Issue: !`gh issue view $issue \\$1`\n", target=target)
+    assert [f.message.split(" ")[0] for f in report.findings if f.code == "SK119"] == ["`$1`"]
+    claude = run(tmp_path / "claude", head + "Issue: !`gh issue view $issue \\$1`\n",
+                 target="claude-code")
+    assert [f.message.split(" ")[0] for f in claude.findings if f.code == "SK119"] == ["`$issue`"]

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from wave_lsp.core.permissions.prediction import FACTS, Predictor, RuntimeInputs
 from wave_lsp.core.permissions.rules import make_rule
+from wave_lsp.core.permissions.settings import load_settings
 from wave_lsp.core.permissions.wave_facts import UNCHECKED_NOTE
 from wave_lsp.core.permissions.wave_shell import (
     glob_matches,
@@ -158,6 +159,28 @@ def test_a_settings_file_wave_drops_whole_makes_it_cannot_tell(tmp_path: Path) -
     predictor = Predictor([r for r in made if r], profile=WAVE, inputs=inputs)
     assert predictor.check("make").outcome == "cannot-tell"
     assert predictor.check("ls").outcome == "run"  # the same without any settings
+
+
+def test_a_settings_file_that_is_not_json_is_skipped_alone(tmp_path: Path) -> None:
+    """Wave skips a file its JSON parser rejects and keeps the others: the prediction stays
+    certain (the problem is still reported, and the guard still fails closed on it)."""
+    (tmp_path / ".wave").mkdir()
+    broken = tmp_path / ".wave" / "settings.local.json"
+    broken.write_text("{ not json", "utf-8")
+    rules = load_settings("local project settings", broken, False)
+    assert rules.problems == rules.unparsable and len(rules.problems) == 1
+    from wave_lsp.core.runtime.preview import runtime_inputs
+    from wave_lsp.core.workspace.location import locate
+
+    (tmp_path / ".git").mkdir()
+    skill = tmp_path / ".wave" / "skills" / "s" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: s\ndescription: S.\n---\n", "utf-8")
+    inputs = runtime_inputs(locate(skill, home=tmp_path / "home"), rules, WAVE)
+    made = make_rule("Bash(make)", "allow", "project settings")
+    predictor = Predictor([made] if made else [], profile=WAVE, inputs=inputs)
+    assert predictor.check("make").outcome == "run"
+    assert inputs.problems == inputs.unparsable
 
 
 @pytest.mark.parametrize(("command", "parts"), [

@@ -22,6 +22,7 @@ import pytest
 from ruamel.yaml import YAML
 
 import wave_lsp
+from tests.helpers import git_checkout_or_skip
 from wave_lsp.core.checking.catalog import rules
 
 REPO = Path(__file__).resolve().parents[2]
@@ -178,24 +179,44 @@ def test_the_example_workflows_use_real_options() -> None:
 @pytest.mark.timeout(600)
 def test_the_pre_commit_hook_runs_from_the_repository(tmp_path: Path) -> None:
     """`pre-commit try-repo` builds the hook's environment from this repository, as a user's
-    `.pre-commit-config.yaml` that points at it would."""
+    `.pre-commit-config.yaml` that points at it would: the hook fails on an error, checks a stray
+    skill in a skills root at the repository root, reads no personal folder (`--no-personal`) and
+    shows its findings and summary when it passes (`verbose: true`)."""
+    git_checkout_or_skip(REPO)  # pre-commit takes a repository
     project = tmp_path / "project"
     # in a Wave root: with no target configured the file is checked for Wave, where SK021 is an
     # error (under `.claude/skills` it would be Claude Code's, whose quoting retry loads it)
     skill = project / ".wave" / "skills" / "notes" / "SKILL.md"
     skill.parent.mkdir(parents=True)
     skill.write_text("---\nname: notes\ndescription: Drafts notes. Use when: asked\n---\n", "utf-8")
+    stray = project / ".claude" / "skills" / "stray.md"  # SK002, a warning
+    stray.parent.mkdir(parents=True)
+    stray.write_text("---\nname: stray\ndescription: Strays. Use when asked.\n---\nBody\n", "utf-8")
+    # a personal skill of the same name would shadow the project's (SK130) if it were read
+    personal = tmp_path / ".claude" / "skills" / "stray" / "SKILL.md"
+    personal.parent.mkdir(parents=True)
+    personal.write_text(stray.read_text("utf-8"), "utf-8")
     environment = {"HOME": str(tmp_path), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
                    "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t",
                    "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
                    "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+
+    def try_repo() -> subprocess.CompletedProcess[str]:
+        subprocess.run(["git", "add", "-A", "."], cwd=project, check=True, env=environment)
+        return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "wave-lsp",
+                               "--all-files"], cwd=project, capture_output=True, text=True,
+                              timeout=270, env=environment)
+
     subprocess.run(["git", "init", "-q"], cwd=project, check=True, env=environment)
-    subprocess.run(["git", "add", "."], cwd=project, check=True, env=environment)
-    result = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "wave-lsp",
-                             "--all-files"], cwd=project, capture_output=True, text=True,
-                            timeout=540, env=environment)
+    result = try_repo()
     assert result.returncode == 1, result.stdout + result.stderr  # SK021 is an error under wave
     assert "SK021" in result.stdout
+    assert ".claude/skills/stray.md:1:1: SK002" in result.stdout, result.stdout
+    assert "SK130" not in result.stdout, result.stdout
+    skill.unlink()
+    passed = try_repo()  # warnings only: the hook passes, and says what it found
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "SK002" in passed.stdout and "Checked 1 file: 0 errors, 1 warning" in passed.stdout, passed.stdout
 
 
 def _clone_without_environments(destination: Path) -> Path:
@@ -275,6 +296,7 @@ def test_the_readmes_pre_commit_config_runs_against_a_clone(tmp_path: Path) -> N
     `pre-commit run --all-files` installs the hook and reports the error."""
     from tests.clients.test_readme import blocks
 
+    git_checkout_or_skip(REPO)  # the user's clone is cloned from this one
     snippet = blocks("yaml")["pre-commit"]
     rev = re.search(r"rev: (\S+)\n", snippet)
     assert rev

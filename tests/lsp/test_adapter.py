@@ -171,6 +171,22 @@ def test_pushed_diagnostic_with_tags_and_a_related_file() -> None:
     assert typed["tags"] == [1] and len(typed["relatedInformation"]) == 3
 
 
+def test_the_pushed_cut_short_note_is_what_the_converter_makes_of_the_pulled_one() -> None:
+    """A push sends the note of a check cut short as JSON built directly; a pull returns the
+    typed diagnostic: the two are the same message."""
+    import json
+
+    from pygls.protocol import default_converter
+
+    from wave_lsp.lsp.server import CUT_SHORT_CODE, cut_short_note, cut_short_note_json
+
+    message = "wave-lsp stopped checking this version after 1 s: the rule é took 1.2 s."
+    typed = json.loads(json.dumps(default_converter().unstructure(cut_short_note(message))))
+    assert cut_short_note_json(message) == typed
+    assert typed["code"] == CUT_SHORT_CODE and typed["range"]["end"] == {"line": 0,
+                                                                         "character": 0}
+
+
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
 def test_unit_counts_agree_with_their_definition(encoding: str) -> None:
     """`_units` counts at C speed; the count is what each encoding defines, lone surrogates and

@@ -212,3 +212,73 @@ def test_a_refused_rename_is_an_answer_not_a_fault(client: RawClient, tmp_path: 
     assert elsewhere["code"] == -32803 and "Nothing to rename here" in elsewhere["message"]
     assert client.close() == 0
     assert b"Traceback" not in client.stderr()
+
+
+# -- the cancelled requests' bookkeeping, in process ---------------------------------------------
+
+
+class _Written:
+    """A writer that keeps what the protocol sends."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def write(self, data: bytes) -> None:
+        self.data += data
+
+    def close(self) -> None:
+        pass
+
+
+def test_cancelled_request_ids_are_forgotten_when_their_requests_end() -> None:
+    """`$/cancelRequest` records the id so `safe` answers the request as cancelled; the id goes
+    once the request ends, however it ends (the set leaked every id `safe` did not see)."""
+    import asyncio
+    import concurrent.futures
+    from functools import partial
+
+    from wave_lsp.lsp.server import WaveLanguageServer, safe
+
+    server = WaveLanguageServer()
+    protocol = server.protocol
+    written = _Written()
+    protocol.set_writer(written)
+    seen_cancelled: list[bool] = []
+
+    @safe(list)
+    async def slow(ls: WaveLanguageServer, params: object) -> list[int]:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            seen_cancelled.append(ls.protocol.msg_id in protocol.cancelled_requests)
+            raise
+        return [1]
+
+    def start(msg_id: str) -> None:  # what pygls' _handle_request does for a request
+        protocol._ctx_msg_id.set(msg_id)
+        protocol._execute_handler(msg_id, slow, partial(protocol._send_handler_result,
+                                                        msg_id=msg_id), args=(server, None))
+
+    async def scenario() -> None:
+        start("running")
+        await asyncio.sleep(0.01)  # the handler is awaiting
+        start("not-started")  # cancelled before its first step: `safe` never runs
+        protocol._handle_cancel_notification("running")
+        protocol._handle_cancel_notification("not-started")
+        done = asyncio.get_running_loop().create_future()  # done, its answer not yet sent
+        done.set_result(None)
+        protocol._request_futures["done"] = done
+        protocol._handle_cancel_notification("done")
+        thread = concurrent.futures.Future[None]()  # a thread handler already running
+        thread.set_running_or_notify_cancel()
+        protocol._request_futures["thread"] = thread
+        protocol._handle_cancel_notification("thread")
+        assert protocol.cancelled_requests == {"running", "not-started", "done", "thread"}
+        thread.set_result(None)
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    asyncio.run(scenario())
+    assert seen_cancelled == [True]  # `safe` still saw the cancel while the handler ran
+    assert protocol.cancelled_requests == set()
+    assert b'"running"' in written.data and b"-32800" in written.data  # RequestCancelled

@@ -1,6 +1,7 @@
 """The preview in any client: `wave.previewInvocation` opens a read-only document with the rendered
 prompt (`window/showDocument`, in a temporary folder of the server, never in the project) when the
-client can show one, and sends a short `window/showMessage` otherwise; the command still answers
+client can show one, and sends a short `window/showMessage` naming that document's path otherwise
+(any editor opens it as a buffer: issue 38 item 4); the command still answers
 the preview (docs/design/lsp.md *Preview in any client*)."""
 
 from __future__ import annotations
@@ -59,7 +60,12 @@ async def test_preview_is_shown_as_a_document_or_a_message(client: LanguageClien
         lines = message.message.splitlines()
         assert lines[0] == "Preview of /shown (dry-run, target wave): 1 command would run."
         assert lines[1] == f"Base directory for this skill: {(tmp_path / '.wave/skills/shown').as_posix()}"
-        assert "Fix 42 now." in lines and lines[-1].startswith("… ") and len(lines) < 12
+        assert "Fix 42 now." in lines and lines[-2].startswith("… ") and len(lines) < 13
+        assert lines[-1].startswith("The whole preview, with every decision: ")
+        written = Path(lines[-1].split(": ", 1)[1])
+        assert not written.is_relative_to(tmp_path)  # never in the user's project
+        assert result["text"].rstrip("\n") in written.read_text("utf-8")
+        assert written.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) == 0
         assert client.shown_documents == []
         return
     shown = await wait_until(client, lambda: client.shown_documents[-1:] or None,

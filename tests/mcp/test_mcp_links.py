@@ -78,3 +78,51 @@ def test_the_confinement_is_only_for_paths_written_under_the_root(tmp_path: Path
     assert runtime_view.leaves(root / "up" / "SKILL.md", root)
     assert not runtime_view.leaves(root / "in" / "SKILL.md", root)
     assert not runtime_view.leaves(tmp_path / "out" / "SKILL.md", root)  # never under it
+
+
+@pytest.mark.parametrize("every_runtime", [False, True])
+@pytest.mark.parametrize("written", [".", "alias", "real"])
+def test_a_link_to_the_root_does_not_bypass_the_confinement(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str,
+        every_runtime: bool) -> None:
+    """The root is `real`; `alias` is a link to it; `real/.claude/skills/evil` leads outside.
+    However the folder is written (`.`, `/…/alias`, `/…/real`), `evil` is left out unread: the
+    start folder and each skill's folders are compared by their real paths."""
+    root = tmp_path / "real"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".claude/skills/good/SKILL.md", skill("good", "Formats notes."))
+    write(tmp_path / "outside/evil/SKILL.md", skill("evil", f"{SECRET}-ALIAS."))
+    (root / ".claude/skills/evil").symlink_to(tmp_path / "outside/evil",
+                                              target_is_directory=True)
+    (tmp_path / "alias").symlink_to(root, target_is_directory=True)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    read: list[Path] = []
+    original = runtime_view.read_summary
+
+    def spy(path: Path, *args: object, **kwargs: object) -> object:
+        read.append(path)
+        return original(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runtime_view, "read_summary", spy)
+    directory = "." if written == "." else str(tmp_path / written)
+    answer = ProjectTools(root).list_skills(directory, target="claude-code",
+                                            every_runtime=every_runtime)
+    assert SECRET not in json.dumps(answer)
+    names = {row["name"] for row in answer["skills"]}
+    assert "good" in names and "evil" not in names, names
+    outside = str(tmp_path / "outside")
+    assert not [path for path in read if str(path.resolve()).startswith(outside)], read
+
+
+def test_the_confinement_compares_real_paths(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "in").mkdir(parents=True)
+    (tmp_path / "out").mkdir()
+    (root / "up").symlink_to(tmp_path / "out", target_is_directory=True)
+    (tmp_path / "alias").symlink_to(root, target_is_directory=True)
+    assert runtime_view.leaves(tmp_path / "alias" / "up" / "SKILL.md", root)
+    assert runtime_view.leaves(root / "up" / "SKILL.md", tmp_path / "alias")
+    assert not runtime_view.leaves(tmp_path / "alias" / "in" / "SKILL.md", root)
+    memo: dict[str, bool] = {}
+    assert [runtime_view.leaves(tmp_path / "alias" / name / "SKILL.md", root, memo)
+            for name in ("up", "in", "up")] == [True, False, True]

@@ -217,23 +217,56 @@ def test_without_the_sdk_the_command_exits_2_with_a_hint(monkeypatch, capsys) ->
     assert "pipx inject wave-lsp" in error and "uv tool install --force" in error
 
 
-def test_without_the_sdk_a_client_is_told_what_to_install(tmp_path) -> None:
-    """An MCP client starts `wave-lsp mcp` and sends `initialize` at once: without the SDK, the
-    answer is a JSON-RPC error whose message says what to install (Claude Code would otherwise
-    show only "Failed to connect"), then the command exits 2."""
-    starter = ("import sys; sys.modules['mcp.server.mcpserver'] = None\n"
+#: what Claude Code 2.1.332 sends first (the 2026-07-28 protocol's probe), then `initialize`
+DISCOVER = {"jsonrpc": "2.0", "id": "server-discover-probe-1", "method": "server/discover",
+            "params": {}}
+INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                         "clientInfo": {"name": "claude-code", "version": "2.1.332"}}}
+WITHOUT_SDK = ("import sys; sys.modules['mcp.server.mcpserver'] = None\n"
                "from wave_lsp.cli import main\nsys.exit(main(['mcp']))\n")
-    initialize = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-                  "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                             "clientInfo": {"name": "claude-code", "version": "2"}}}
-    result = subprocess.run([sys.executable, "-c", starter], input=json.dumps(initialize) + "\n",
+
+
+@pytest.mark.parametrize("sent", [
+    [INITIALIZE],
+    # Claude Code's order; a notification in between is not answered
+    [DISCOVER, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {}}, INITIALIZE],
+    ["not json", {"jsonrpc": "2.0", "result": {}, "id": 7}, INITIALIZE],
+], ids=["initialize", "claude-code-2.1.332", "garbage-first"])
+def test_without_the_sdk_a_client_is_told_what_to_install(tmp_path: Path,
+                                                          sent: list[object]) -> None:
+    """An MCP client starts `wave-lsp mcp` and sends its requests at once: without the SDK, each
+    request up to `initialize` gets a JSON-RPC error whose message says what to install (Claude
+    Code shows it in `claude mcp list`; tests/oracle/test_mcp_refusal.py runs the real one), then
+    the command exits 2."""
+    lines = "".join((item if isinstance(item, str) else json.dumps(item)) + "\n" for item in sent)
+    result = subprocess.run([sys.executable, "-c", WITHOUT_SDK], input=lines,
                             capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert result.returncode == 2
-    answer = json.loads(result.stdout)
-    assert answer["id"] == 0 and answer["error"]["code"] == -32603
-    assert "install it with" in answer["error"]["message"]
-    assert "pip install 'wave-lsp[mcp]'" in answer["error"]["message"]
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    requests = [item for item in sent if isinstance(item, dict) and "method" in item
+                and "id" in item]
+    assert [answer["id"] for answer in answers] == [request["id"] for request in requests]
+    for answer in answers:
+        assert answer["error"]["code"] == -32603
+        assert "install it with" in answer["error"]["message"]
+        assert "pip install 'wave-lsp[mcp]'" in answer["error"]["message"]
     assert "pip install 'wave-lsp[mcp]'" in result.stderr
+
+
+def test_without_the_sdk_a_silent_client_is_not_waited_for_forever(tmp_path: Path) -> None:
+    """A client that never sends `initialize`: the command still exits, after
+    MCP_REFUSAL_SECONDS at most (stdin left open)."""
+    process = subprocess.Popen([sys.executable, "-c", WITHOUT_SDK], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    try:
+        assert process.stdin is not None
+        process.stdin.write((json.dumps(DISCOVER) + "\n").encode())
+        process.stdin.flush()
+        assert process.wait(timeout=45) == 2
+    finally:
+        process.kill()
+        process.communicate()
 
 
 @pytest.mark.parametrize(("prefix", "first"), [

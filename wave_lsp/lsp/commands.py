@@ -143,18 +143,22 @@ def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
 
 def show_preview(ls: WaveLanguageServer, result: Invocation) -> None:
     """Show the preview: as a read-only document (`window/showDocument`) when the client can open
-    one, else as a message with the first lines of the prompt."""
+    one, else as a message with the first lines of the prompt and the path of the same read-only
+    document."""
     from lsprotocol import types
 
     from wave_lsp.core.runtime.listing import skill_name
     from wave_lsp.core.runtime.preview import preview_markdown, preview_summary
 
-    if not ls.client_supports("window.show_document.support", False):
-        ls.window_show_message(types.ShowMessageParams(
-            type=types.MessageType.Info, message=preview_summary(result)))
-        return
     path = ls.preview_files.write(skill_name(result.document, result.location),
                                   preview_markdown(result))
+    if not ls.client_supports("window.show_document.support", False):
+        # no document to open for the user: the message names the read-only file, which any
+        # editor opens as a buffer (`:e`, `C-x C-f`)
+        ls.window_show_message(types.ShowMessageParams(
+            type=types.MessageType.Info,
+            message=f"{preview_summary(result)}\nThe whole preview, with every decision: {path}"))
+        return
     shown = ls.window_show_document_async(types.ShowDocumentParams(
         uri=path.as_uri(), external=False, take_focus=True))
 

@@ -95,7 +95,7 @@ def diagnostic(finding: Finding, positions: Positions, uri: str) -> types.Diagno
             location=types.Location(
                 uri=Path(item.path).as_uri() if item.path else uri,
                 range=positions.range(item.span) if item.span is not None and item.path is None
-                else _range_json(item.range)),
+                else _typed_range(item.range)),
             message=item.message)
         for item in finding.related
     ]
@@ -132,7 +132,7 @@ def diagnostic_json(finding: Finding, positions: Positions, uri: str) -> dict[st
         {"location": {"uri": Path(item.path).as_uri() if item.path else uri,
                       "range": _range_dict(
                           positions.range(item.span) if item.span is not None and item.path is None
-                          else _range_json(item.range))},
+                          else _typed_range(item.range))},
          "message": item.message}
         for item in finding.related
     ]
@@ -150,7 +150,7 @@ def _tags(finding: Finding) -> list[types.DiagnosticTag] | None:
     return [types.DiagnosticTag.Unnecessary] if finding.data.get("unnecessary") else None
 
 
-def _range_json(value: Any) -> types.Range:
+def _typed_range(value: Any) -> types.Range:
     if value is None:
         return types.Range(types.Position(0, 0), types.Position(0, 0))
     return types.Range(types.Position(value.start.line, value.start.character),

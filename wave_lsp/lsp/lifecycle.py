@@ -2,8 +2,9 @@
 
 - `initialize`: pull diagnostics are registered only for clients that declare
   `textDocument.diagnostic`; everybody else gets pushed diagnostics.
-- `initialized`: settings are pulled from `workspace/configuration` (section `wave`), falling back to
-  `initializationOptions`; `workspace/didChangeConfiguration` and file watchers are registered
+- `initialized`: settings are pulled from `workspace/configuration` (section `wave`), over the
+  settings the client pushed (`workspace/didChangeConfiguration`) and its `initializationOptions`
+  (the only way Neovim 0.7 gives them); `workspace/didChangeConfiguration` and file watchers are registered
   dynamically when the client allows it; the skill index is built off the event loop, with
   work-done progress (token `wave-lsp-index`) for clients that declare `window.workDoneProgress`.
   Then open documents are re-checked and `index_ready` is set: the readiness signal for clients
@@ -86,7 +87,8 @@ def register(server: WaveLanguageServer) -> None:
                                params: types.DidChangeConfigurationParams) -> None:
         pushed = params.settings
         if isinstance(pushed, Mapping) and isinstance(pushed.get(CONFIG_SECTION), Mapping):
-            _apply_settings(ls, pushed[CONFIG_SECTION])
+            ls.pushed_settings = dict(pushed[CONFIG_SECTION])
+            _apply_settings(ls, {})
         else:
             await _pull_settings(ls)
         ls.refresh_all()
@@ -230,9 +232,10 @@ async def workspace_diagnostics(ls: WaveLanguageServer, params: types.WorkspaceD
 
 
 def _apply_settings(ls: WaveLanguageServer, raw: Any) -> None:
-    """Use `raw` (the client's `wave` section) on top of the `initializationOptions`."""
+    """Use `raw` (the client's `wave` section) on top of the pushed settings, on top of the
+    `initializationOptions`."""
     if isinstance(raw, Mapping):
-        raw = {**ls.initial_settings, **raw}
+        raw = {**ls.initial_settings, **ls.pushed_settings, **raw}
     for problem in ls.state.set_client_settings(raw):
         ls.log_problem(f"{problem}; using the default", level=types.MessageType.Warning)
 

@@ -83,7 +83,8 @@ class WaveProtocol(LanguageServerProtocol):
         super().__init__(*args, **kwargs)
         #: the client closed the connection: nothing more is sent
         self.client_gone = False
-        #: requests the client cancelled (`$/cancelRequest`) while their handler ran
+        #: requests the client cancelled (`$/cancelRequest`) while their handler ran; each is
+        #: dropped when its request ends
         self.cancelled_requests: set[Any] = set()
         pygls_log = logging.getLogger("pygls.protocol.json_rpc")
         for kind in (_SkipDeserializeTraceback, _SkipRefusalTraceback, _SkipBrokenPipeTraceback):
@@ -102,10 +103,14 @@ class WaveProtocol(LanguageServerProtocol):
             shutdown()  # ends the read loop: the session is over
 
     def _handle_cancel_notification(self, msg_id: Any) -> None:
-        if msg_id not in self._request_futures:
+        future = self._request_futures.get(msg_id)
+        if future is None:
             log.debug("cancel for request %s, which is already answered", msg_id)
             return
         self.cancelled_requests.add(msg_id)  # `server.safe` answers it as cancelled
+        # forgotten once the request is over, however it ends: `safe` never sees a task
+        # cancelled before it started, a thread or generator handler, or one already done
+        future.add_done_callback(lambda _: self.cancelled_requests.discard(msg_id))
         super()._handle_cancel_notification(msg_id)
 
     def structure_message(self, data: dict[str, Any]) -> Any:

@@ -66,6 +66,11 @@ class WaveLanguageServer(LanguageServer):
         self.watching_files = False
         #: the `wave` part of `initializationOptions`; `workspace/configuration` answers override it
         self.initial_settings: dict[str, Any] = {}
+        #: the `wave` object of the last `workspace/didChangeConfiguration` that carried one, over
+        #: the initial settings and under `workspace/configuration` answers: a client that pushes
+        #: its settings and answers the pull with nothing (lsp-mode without registered settings)
+        #: keeps what it pushed
+        self.pushed_settings: dict[str, Any] = {}
         #: the task that publishes each edited document's newest version, and what was last
         #: published per document (so that an analysis is never pushed twice)
         self._publishing: dict[str, asyncio.Task[None]] = {}
@@ -190,7 +195,7 @@ class WaveLanguageServer(LanguageServer):
         found = [convert.diagnostic(finding, analysis.positions, analysis.uri)
                  for finding in analysis.report.findings if finding.path is None]
         if analysis.cut_short:
-            found.append(types.Diagnostic(**cut_short_note(analysis.cut_short)))
+            found.append(cut_short_note(analysis.cut_short))
         return found
 
     def publish_resources(self, analysis: Analysis) -> None:
@@ -308,9 +313,7 @@ class WaveLanguageServer(LanguageServer):
             convert.diagnostic_json(finding, analysis.positions, uri)
             for finding in analysis.report.findings if finding.path is None]}
         if analysis.cut_short:
-            note = cut_short_note(analysis.cut_short)
-            params["diagnostics"].append({**note, "range": _range_json(note["range"]),
-                                          "severity": note["severity"].value})
+            params["diagnostics"].append(cut_short_note_json(analysis.cut_short))
         if document.version is not None:
             params["version"] = document.version
         protocol = self.protocol
@@ -427,20 +430,25 @@ class WaveLanguageServer(LanguageServer):
         return get_capability(self.client_capabilities, path, default)
 
 
-#: what a check cut short by its time budget says, as `Diagnostic` fields (at the document's start)
+#: the code of the note a check cut short by its time budget adds (at the document's start)
 CUT_SHORT_CODE = "check-cut-short"
 
 
-def cut_short_note(message: str) -> dict[str, Any]:
+def cut_short_note(message: str) -> types.Diagnostic:
+    """The note for a pull (`diagnostics`)."""
     start = types.Position(line=0, character=0)
-    return {"range": types.Range(start=start, end=start), "message": message,
-            "severity": types.DiagnosticSeverity.Information, "code": CUT_SHORT_CODE,
+    return types.Diagnostic(range=types.Range(start=start, end=start), message=message,
+                            severity=types.DiagnosticSeverity.Information, code=CUT_SHORT_CODE,
+                            source="wave-lsp")
+
+
+def cut_short_note_json(message: str) -> dict[str, Any]:
+    """`cut_short_note` as the JSON a push sends, built directly (as `convert.diagnostic_json`;
+    tests/lsp/test_adapter.py holds the two equal)."""
+    start = {"line": 0, "character": 0}
+    return {"range": {"start": start, "end": dict(start)}, "message": message,
+            "severity": types.DiagnosticSeverity.Information.value, "code": CUT_SHORT_CODE,
             "source": "wave-lsp"}
-
-
-def _range_json(value: types.Range) -> dict[str, Any]:
-    return {"start": {"line": value.start.line, "character": value.start.character},
-            "end": {"line": value.end.line, "character": value.end.character}}
 
 
 def _seconds(text: str | None) -> float:

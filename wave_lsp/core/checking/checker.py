@@ -101,6 +101,10 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
     context = CheckContext(document=document, location=location, settings=settings,
                            session=session)
     is_reported = Reported(settings)
+    template = _template(document, location, settings)
+    if template is not None:  # a generator's input: its placeholders are not the skill's faults
+        shown = finalize([template], document, settings) if is_reported[template.code] else []
+        return shown, LoadVerdict(False, template)
     stopping = stopping_codes(settings.profile)
     raw = yield from run_rules_steps(context, lambda code: is_reported[code] or code in stopping,
                                      strict=strict)
@@ -110,6 +114,24 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
         findings, verdict = _name_members(document, location, settings, session, strict,
                                           findings, verdict)
     return findings, verdict
+
+
+def _template(document: SkillDocument, location: SkillLocation,
+              settings: Settings) -> Finding | None:
+    """The one finding of a generator's template (`location.template_reason`): information, since
+    nothing loads it as it lies and its placeholders are filled in before it is used."""
+    from wave_lsp.core.workspace.location import template_reason
+
+    reason = template_reason(location, document)
+    if reason is None:
+        return None
+    finding = Finding(code="SK002", span=document.lines.span_of_line(0),
+                      level=Severity.INFORMATION,
+                      message=f"This SKILL.md is treated as a template, not a skill: check the "
+                              f"skill it renders to instead. {capitalized(reason)}, so no runtime "
+                              "loads it as it lies, and the rules do not judge its placeholders.")
+    finding.resolve(document.lines)
+    return finding
 
 
 def _name_members(document: SkillDocument, location: SkillLocation, settings: Settings,

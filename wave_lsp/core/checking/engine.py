@@ -55,7 +55,7 @@ class Reported(dict[str, bool]):
 
 
 #: a resumable computation: each `next()` runs it to its next checkpoint, where it yields what
-#: it is doing (the rule about to run or running, `check_label`; None elsewhere); its
+#: it is doing (the rule about to run or running, `Check.label`; None elsewhere); its
 #: `StopIteration` carries the result. Not resuming it, or `close()`, abandons it. Resuming it
 #: with `send(True)` stops it early: the rules not yet finished are skipped and the result is
 #: built from the findings so far (the language server's time budget per check).
@@ -111,7 +111,7 @@ def run_rules_steps(context: CheckContext, wanted: Callable[[str], bool], *,
     for item in all_checks():
         if not any(wanted(code) for code in item.codes):
             continue
-        label = check_label(item.name, item.codes)
+        label = item.label
         if (yield label):
             return raw  # stopped early: the findings so far
         try:
@@ -129,11 +129,6 @@ def run_rules_steps(context: CheckContext, wanted: Callable[[str], bool], *,
             logging.getLogger(__name__).exception("rule check %s failed on %s", item.name,
                                                   context.location.path)
     return raw
-
-
-def check_label(name: str, codes: tuple[str, ...]) -> str:
-    """How a checkpoint names its rule: `name (SK001, SK002)`."""
-    return f"{name} ({', '.join(codes)})"
 
 
 def finalize(raw: list[Finding], document: SkillDocument, settings: Settings) -> list[Finding]:

@@ -20,7 +20,13 @@ from wave_lsp.core.checking.schema import FieldSpec
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.parsing.file_references import skill_files
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.runtime.arguments import declared_names
+from wave_lsp.core.runtime.arguments import (
+    REST_REASON,
+    arguments_from,
+    declared_names,
+    plain_placeholders,
+    takes_rest,
+)
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.toolrules import known_tools
 from wave_lsp.core.runtime.variables import VARIABLES
@@ -285,7 +291,7 @@ def _placeholders(ctx: FeatureContext, offset: int, match: re.Match[str]) -> lis
         Candidate("$ARGUMENTS", "argument", replace, detail="all arguments, as typed",
                   documentation="The raw text the user typed after `/skill-name`.", sort_text="0"),
     ]
-    if ctx.profile.argument_syntax != "plain":  # Wave has no `$ARGUMENTS[N]` and no names
+    if not plain_placeholders(ctx.profile):  # Wave and OpenCode have no `$ARGUMENTS[N]`
         items.append(Candidate("$ARGUMENTS[N]", "argument", replace,
                                insert_text=f"$ARGUMENTS[${{1:{first}}}]", snippet=True,
                                detail="one argument",
@@ -309,11 +315,14 @@ def _placeholders(ctx: FeatureContext, offset: int, match: re.Match[str]) -> lis
 
 
 def _positional_doc(profile: RuntimeProfile, n: int) -> str:
+    """What `$n` (never below the profile's base: the candidates start there) binds to."""
+    position = n - profile.argument_base + 1
+    rest = (f" As the highest `$N` written, it is {arguments_from(position, True)}: "
+            f"{REST_REASON}.") if takes_rest(profile) else ""
     if profile.argument_base == 0:
-        return f"`${n}` is argument {n + 1} (Claude Code counts from 0)."
-    if n == 0:
-        return "`$0` is always empty in Wave (arguments count from 1)."
-    return f"`${n}` is argument {n} (Wave counts from 1; Claude Code would read `${n - 1}`)."
+        return f"`${n}` is argument {n + 1} ({profile.runtime} counts from 0).{rest}"
+    return (f"`${n}` is argument {n} ({profile.runtime} counts from 1; Claude Code would read "
+            f"`${n - 1}`).{rest}")
 
 
 #: at most this many `/skill-name` candidates (the client asks again as the user types)

@@ -20,7 +20,14 @@ from wave_lsp.core.features.navigation import SKILL_REFERENCE
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
-from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
+from wave_lsp.core.runtime.arguments import (
+    REST_REASON,
+    ArgumentReference,
+    argument_references,
+    arguments_from,
+    declared_names,
+    missing_below_base,
+)
 from wave_lsp.core.runtime.profiles import RuntimeProfile, with_workspace_trust
 from wave_lsp.core.runtime.substitute import VariableValues, resolve
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
@@ -165,7 +172,8 @@ def _positional(ctx: FeatureContext, offset: int) -> HoverText | None:
     names = declared_names(document.value("arguments"), ctx.profile)
     line = document.lines.span_of_line(document.lines.line_of(offset))
     reference = next((found for found in argument_references(document.text, names, line.start,
-                                                             line.end, ctx.profile)
+                                                             line.end, ctx.profile,
+                                                             document.body_offset)
                       if found.span.start <= offset < found.span.end), None)
     if reference is None:
         return None
@@ -182,16 +190,17 @@ def argument_markdown(reference: ArgumentReference, names: list[str],
                 "kept).")
     word = reference.word(names, profile)
     if word is None:
-        return (f"{written} is always empty in `{profile.name}`: arguments count from "
-                f"{profile.argument_base}.")
+        return (f"{written} {missing_below_base(profile, reference.rest)} in `{profile.name}`: "
+                f"arguments count from {profile.argument_base}.")
     ordinal = word + 1
     counting = (f"declared as argument {ordinal} in `arguments`" if reference.name is not None
-                else f"`{profile.name}` counts from {profile.argument_base}")
+                else f"`{profile.name}` counts from {profile.argument_base}"
+                + (f", and {REST_REASON}" if reference.rest else ""))
     missing = ("stays as written" if reference.index is not None
                and profile.keeps_missing_indexed_argument else "is empty")
     named = f" (`{names[word]}`)" if word < len(names) and reference.name is None else ""
-    return (f"{written} — argument {ordinal}{named}: {counting}. It {missing} when fewer "
-            "arguments are given.")
+    return (f"{written} — {arguments_from(ordinal, reference.rest)}{named}: {counting}. It "
+            f"{missing} when fewer arguments are given.")
 
 
 def _skill_reference(ctx: FeatureContext, offset: int) -> HoverText | None:

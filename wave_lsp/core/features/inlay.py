@@ -25,7 +25,12 @@ from wave_lsp.core.features.hover import argument_markdown, injection_markdown, 
 from wave_lsp.core.parsing.injections import CommandSpans, Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.permissions.rules import Decision
-from wave_lsp.core.runtime.arguments import ArgumentReference, argument_references, declared_names
+from wave_lsp.core.runtime.arguments import (
+    ArgumentReference,
+    argument_references,
+    below_base_label,
+    declared_names,
+)
 from wave_lsp.core.runtime.substitute import VariableValues, resolve
 from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 
@@ -131,16 +136,17 @@ def _argument_hints(ctx: FeatureContext, commands: CommandSpans, start: int,
 def argument_hint(reference: ArgumentReference, names: list[str],
                   ctx: FeatureContext) -> tuple[str, str]:
     """(label, tooltip) for one argument placeholder under the context's profile: the declared
-    name of the argument it binds to, else `arg N` (N counted from 1 whatever the target)."""
+    name of the argument it binds to, else `arg N` (N counted from 1 whatever the target), `args
+    N…` where it takes the rest of the arguments."""
     tooltip = argument_markdown(reference, names, ctx.profile)
     if reference.everything:
         return "all args", tooltip
     word = reference.word(names, ctx.profile)
     if word is None:
-        return "empty", tooltip
+        return below_base_label(ctx.profile, reference.rest), tooltip
     if reference.name is None and word < len(names):
         return names[word], tooltip
-    return f"arg {word + 1}", tooltip
+    return f"args {word + 1}…" if reference.rest else f"arg {word + 1}", tooltip
 
 
 # -- !`cmd` ---------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """A parsed SKILL.md: source split, YAML tree and field values, computed once per text.
 
 `SkillDocument.from_text` is pure and cached by content, so the language server can ask for the same
-text again (hover after diagnostics) without re-parsing. `field_values` gives the frontmatter's
+text again (hover after diagnostics) without re-parsing; what is derived from a document per
+runtime (`runtime.reads.read_as`) is kept in its `memo`. `field_values` gives the frontmatter's
 values alone, without the tree when that is certain to give the same values (what the skill index
 needs: docs/design/product.md *Indexing speed*).
 """
@@ -50,6 +51,9 @@ class SkillDocument:
     #: the raw bytes were not valid UTF-8 at this byte offset (SK003)
     invalid_byte_offset: int | None = None
     invalid_text_offset: int | None = None
+    #: what the layers above derive from this text once (`runtime.reads.read_as`, per profile);
+    #: a document is never changed after `_parse`, and is cached by content with it
+    memo: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def lines(self) -> LineIndex:
@@ -131,6 +135,15 @@ class FrontmatterValues:
 
     def value(self, name: str, default: Any = None) -> Any:
         return self.values.get(name) if name in self.names else default
+
+
+def field_names(document: FieldValues) -> frozenset[str]:
+    """The top-level frontmatter keys of a parsed document or of its values (`field_values`)."""
+    if isinstance(document, FrontmatterValues):
+        return document.names
+    if isinstance(document, SkillDocument):
+        return frozenset(document.fields)
+    return frozenset()
 
 
 def field_values(decoded: DecodeResult) -> FieldValues:

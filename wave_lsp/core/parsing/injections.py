@@ -22,8 +22,14 @@ from functools import lru_cache
 
 from wave_lsp.core.parsing.text import Span
 
-#: JavaScript's `\s` (the runtimes' patterns are JavaScript): unlike Python's it includes U+FEFF
-#: and excludes U+001C–U+001F and U+0085, so an injection after a byte-order mark is still found
+#: JavaScript's white space and line terminators: what `\s` matches and `String.prototype.trim`
+#: removes (ECMA-262 WhiteSpace + LineTerminator; the runtimes' patterns are JavaScript). Unlike
+#: Python's `\s` it includes U+FEFF and excludes U+001C–U+001F and U+0085, so an injection after
+#: a byte-order mark is still found. The one definition, for every module that models a
+#: JavaScript runtime's pattern or `trim()`
+JS_SPACE_TEXT = ("\t\n\v\f\r \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
+                 + "\u2028\u2029\u202f\u205f\u3000\ufeff")
+#: the same, as the inside of a regular expression's character class (`[{JS_SPACE}]`)
 JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 BLOCK_PATTERN = re.compile(rf"```![{JS_SPACE}]*\n?([\s\S]*?)\n?```")
 INLINE_PATTERN = re.compile(rf"(?<![^{JS_SPACE}])!`([^`]+)`", re.M)
@@ -35,8 +41,7 @@ BLOCK_OPENER = re.compile(r"```!")
 #: look-behind is tried at every offset; one that starts with `!` is found by a fast scan)
 _INLINE_CANDIDATE = re.compile(r"!`([^`]+)`")
 #: the characters of `JS_SPACE`, for a membership test
-JS_SPACE_CHARACTERS = frozenset("\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
-                                + "".join(map(chr, range(0x2000, 0x200B))))
+JS_SPACE_CHARACTERS = frozenset(JS_SPACE_TEXT)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Glob expansion on disk with a budget (issue 35 item 3, *Bounded everywhere*).
 
 wave-lsp expands a command's globs to judge the files they match (`readonly.glob_problem`,
-`permissions._stays_inside`). `glob.glob` has no limit: under a link to `.` (or any link loop), a
+`guard._stays_inside`). `glob.glob` has no limit: under a link to `.` (or any link loop), a
 pattern like `*/*/*/*/*/*/*/*/*/*/x` reads the same folder again at every level, and the number of
 paths it visits is the number of entries to the power of the depth. `bounded_glob` expands exactly
 as `glob.glob(pattern, root_dir=…)` does (Python 3.11: no `**` recursion, hidden names only for a

@@ -13,10 +13,11 @@ never allowed; prefix and wildcard rules never allow a part with an expansion or
 steps out of the folder the rule names (`_stays_inside`); the read-only auto-allow is the strict
 table of `readonly.py` (its `STRICTER` options are refused).
 
-`execution_refusal` adds the policy around it: a settings file that cannot be used fails closed,
-a `${…}` value with shell syntax, argument text spliced into a command, a shell other than bash,
-and the re-decision right before a read-only command runs (earlier commands may have changed the
-disk). Every refusal reads "Claude Code runs this; wave-lsp did not: …" in the preview.
+`Guard.check` adds the policy around it: a `${…}` value with shell syntax and argument text
+spliced into a command are refused; the preview adds a settings file that cannot be used (fails
+closed), a shell other than bash, and the re-decision right before a read-only command runs
+(earlier commands may have changed the disk). Every refusal reads "<runtime> runs this; wave-lsp
+did not: wave-lsp's execution policy, stricter than the runtime's, …" in the preview (`POLICY`).
 
 `guard_disabled()` is the test-only switch of the adversarial suite's second run (the sandbox
 alone): `WAVE_LSP_TEST_DISABLE_GUARD=1`, honoured only while pytest runs a test
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from wave_lsp.core.paths import is_within
 from wave_lsp.core.permissions.readonly import glob_problem, read_only_problem
 from wave_lsp.core.permissions.rules import (
     BEHAVIORS,
@@ -104,8 +106,7 @@ def _rule_folders(content: str) -> tuple[str, ...]:
 
 
 def _under(path: str, folder: str) -> bool:
-    real, base = os.path.realpath(path), os.path.realpath(folder)
-    return real == base or real.startswith(base.rstrip("/") + "/")
+    return is_within(os.path.realpath(path), os.path.realpath(folder))
 
 
 #: how the guard's refusals name their source: wave-lsp's own policy, never the runtime's

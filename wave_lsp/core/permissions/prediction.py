@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from wave_lsp.core.permissions.readonly_runtime import FACT as READ_ONLY_FACT
-from wave_lsp.core.permissions.readonly_runtime import runtime_glob, runtime_read_only
+from wave_lsp.core.permissions.readonly_runtime import ReadOnly, runtime_glob, runtime_read_only
 from wave_lsp.core.permissions.rules import (
     ANY_ASSIGNMENT,
     BEHAVIORS,
@@ -104,6 +104,8 @@ class RuntimeInputs:
     mode_file: Path | None = None
     hooks: tuple[Path, ...] = ()
     problems: tuple[str, ...] = ()
+    #: those of `problems` that are files the JSON parser rejects
+    unparsable: tuple[str, ...] = ()
 
 
 class Predictor:
@@ -118,7 +120,8 @@ class Predictor:
         rules = list(rules)
         self.rules = [rule for rule in rules if rule.tool == tool]
         #: Wave's own permission manager (`wave_prediction.py`) for a profile that models it
-        self.wave = WavePredictor(rules, tool, inputs.directories, inputs.mode, inputs.problems) \
+        invalid = [problem for problem in inputs.problems if problem not in inputs.unparsable]
+        self.wave = WavePredictor(rules, tool, inputs.directories, inputs.mode, invalid) \
             if profile is not None and profile.wave_permissions else None
         self._by: dict[tuple[str, bool], list[PermissionRule]] = {
             (behavior, wide): [r for r in self.rules if r.behavior == behavior
@@ -292,10 +295,11 @@ class Predictor:
                 matched.append(rule)
                 read_only = False
                 continue
-            verdict, why, fact = self._read_only(part)
+            answer, fact = self._read_only(part)
+            verdict, why = answer.verdict, answer.why or ""
             if verdict == "no":
                 refused.append(part)
-                if "outside the working directories" in why:
+                if answer.outside:
                     outside.append(why)
             elif verdict == "unknown":
                 unknown.append((part, why, fact))
@@ -325,28 +329,27 @@ class Predictor:
                 return rule
         return None
 
-    def _read_only(self, part: Part) -> tuple[str, str, str]:
-        """("yes" | "no" | "unknown", why, the fact) for a part no allow rule matches."""
+    def _read_only(self, part: Part) -> tuple[ReadOnly, str]:
+        """Whether the runtime reads a part no allow rule matches as read-only, and the fact."""
         profile = self.profile
         if profile is None or not profile.auto_allows_read_only or self.tool != "Bash":
-            return "no", "no read-only commands", RULES_FACT
+            return ReadOnly("no", "no read-only commands"), RULES_FACT
         if part.inputs:
-            return "unknown", f"the input redirection `{part.inputs[0]}`", READ_ONLY_FACT
+            return ReadOnly("unknown", f"the input redirection `{part.inputs[0]}`"), READ_ONLY_FACT
         if part.assignments or part.wrapped:
-            return "unknown", "an assignment or a wrapper", READ_ONLY_FACT
+            return ReadOnly("unknown", "an assignment or a wrapper"), READ_ONLY_FACT
         words = [w.value if w.value is not None else w.written for w in part.words]
         if part.expansion == "parameter expansion" and words and words[0] == "echo":
-            return "yes", "", EXPANSION_FACT
+            return ReadOnly("yes"), EXPANSION_FACT
         if part.expansion is not None:
-            return "unknown", f"it contains {part.expansion}", READ_ONLY_FACT
+            return ReadOnly("unknown", f"it contains {part.expansion}"), READ_ONLY_FACT
         for word in part.words[1:]:
             if still_expands(word):
                 answer = runtime_glob(_basename(part.program) or "", word.written,
                                       self.inputs.directories)
                 if answer.verdict != "yes":
-                    return answer.verdict, answer.why or "", READ_ONLY_FACT
-        answer = runtime_read_only(words, profile, self.inputs.directories)
-        return answer.verdict, answer.why or "", READ_ONLY_FACT
+                    return answer, READ_ONLY_FACT
+        return runtime_read_only(words, profile, self.inputs.directories), READ_ONLY_FACT
 
     def _requires_approval(self, command: str, split: Split, refused: Sequence[Part],
                            outside: Sequence[str]) -> Decision:

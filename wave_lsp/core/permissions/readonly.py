@@ -1,11 +1,11 @@
-"""Read-only shell commands a runtime runs without any permission rule, by allow-list
-(docs/design/product.md *Permission engine*, docs/security.md *The read-only auto-allow*).
+"""wave-lsp's strict table of read-only shell commands: the execution guard's read-only
+auto-allow (`guard.py`; docs/design/product.md *Permission engine*, docs/security.md *The
+read-only auto-allow*). The runtime's own, wider list, which the prediction uses, is
+`readonly_runtime.py` (Claude Code's; Wave's is `wave_prediction.py`).
 
 Claude Code classifies some Bash commands as read-only and allows them in every permission mode
-without a rule (docs/design/runtime-facts.md §3.8 "read-only auto-allow"; docs/security.md
-*The read-only auto-allow*). Wave's permission manager has no such class (§4.3): there a command
-without an allow rule is denied in a non-interactive load. Whether a runtime has the class is
-`RuntimeProfile.auto_allows_read_only`.
+without a rule (docs/design/runtime-facts.md §3.8 "read-only auto-allow"). Whether a runtime has
+the class is `RuntimeProfile.auto_allows_read_only`.
 
 The classifier is an **allow-list**, as Claude Code's own is (`readOnlyValidation.ts`,
 `COMMAND_ALLOWLIST` with `safeFlags`): a command is read-only only when its program (and, for
@@ -18,12 +18,12 @@ directory after every symbolic link is followed, and must be regular files or fo
 device can block or never end). Anything the classifier cannot model exactly is not read-only.
 
 Where this list is narrower than Claude Code's (commands it leaves out, such as `sed`, `xargs`
-and `sleep`; options such as `tail -f`, `grep -R`, `git diff --no-index`), wave-lsp
-predicts an approval prompt where Claude Code would run the command: it is never looser than the
-runtime, and `STRICTER` names each difference so that the decision text can say so.
+and `sleep`; options such as `tail -f`, `grep -R`, `git diff --no-index`), the guard does not
+run a command Claude Code would run: it is never looser than the runtime, and `STRICTER` names
+each difference (the prediction, `readonly_runtime.py`, puts them back).
 
 `read_only_problem(words, profile, cwd)` answers for one simple command, given as its words after
-the shell has split them (the caller splits compound commands, as `PermissionEngine` does): None
+the shell has split them (the caller splits compound commands, as `StrictEngine` does): None
 when it is read-only, else why not.
 """
 

@@ -19,6 +19,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 
+from wave_lsp.core.paths import is_within
 from wave_lsp.core.permissions.readonly import (
     _PLAIN_GLOB,
     GLOB_COMMANDS,
@@ -72,6 +73,8 @@ PATH_CHECKED = frozenset({"cat", "head", "tail", "ls", "grep", "rg", "find", "wc
 class ReadOnly:
     verdict: str  #: "yes", "no" or "unknown"
     why: str | None = None
+    #: "no" because an operand is outside the working directories (Claude Code then says so)
+    outside: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -181,10 +184,10 @@ def _paths(program: str, files: Sequence[str], directories: Sequence[Path]) -> R
         if value in ("-", "/dev/null"):
             continue
         if value.startswith("~"):
-            return ReadOnly("no", f"`{value}` is outside the working directories")
+            return ReadOnly("no", f"`{value}` is outside the working directories", outside=True)
         path = os.path.normpath(os.path.join(base, value))
         if not any(_inside(path, str(folder)) for folder in directories):
-            return ReadOnly("no", f"`{value}` is outside the working directories")
+            return ReadOnly("no", f"`{value}` is outside the working directories", outside=True)
         real = os.path.realpath(path)
         if not any(_inside(real, os.path.realpath(folder)) for folder in directories):
             return ReadOnly("unknown", f"`{value}` leads outside the working directories "
@@ -194,8 +197,7 @@ def _paths(program: str, files: Sequence[str], directories: Sequence[Path]) -> R
 
 
 def _inside(path: str, folder: str) -> bool:
-    folder = os.path.normpath(folder)
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+    return is_within(path, os.path.normpath(folder))
 
 
 __all__ = ["FACT", "STRICTER", "ReadOnly", "runtime_commands", "runtime_glob",

@@ -2,8 +2,8 @@
 (docs/design/runtime-facts.md §3.8, its syntax and shell rule kinds; §8.7 for Wave).
 
 A rule is `Tool` or `Tool(content)`; shell rules are exact, prefix (`cmd:*`) or wildcard (`*`).
-`PermissionRule.matches` tests one already-normalised simple command. The matcher (`_matcher`,
-`_wildcard`) moved here unchanged from the former `permissions.py`. `Decision` is the shape both
+`PermissionRule.matches` tests one already-normalised simple command (`_matcher` picks the kind;
+wildcards are matched by `wildcard.py`). `Decision` is the shape both
 decisions share: the prediction of what the runtime does (`prediction.py`) and wave-lsp's own
 execution guard (`guard.py`).
 """

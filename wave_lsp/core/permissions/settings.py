@@ -18,7 +18,8 @@ import json
 import os
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from copy import copy as shallow_copy
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,6 +34,9 @@ class RuleSet:
     rules: list[PermissionRule] = field(default_factory=list)
     #: settings files that exist but cannot be used, with why
     problems: list[str] = field(default_factory=list)
+    #: those of `problems` that are files the JSON parser rejects (a runtime may skip such a file
+    #: alone, where a file that parses but fails validation costs more: Wave, §8.12)
+    unparsable: list[str] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)  #: the settings files consulted
     #: the files that set `disableSkillShellExecution: true` (Claude Code then runs no injection)
     disables_shell: list[Path] = field(default_factory=list)
@@ -49,15 +53,14 @@ class RuleSet:
     wave_modes: list[tuple[str, Path]] = field(default_factory=list)
 
     def extend(self, other: RuleSet) -> None:
-        self.rules += other.rules
-        self.problems += other.problems
-        self.files += other.files
-        self.disables_shell += other.disables_shell
-        self.modes += other.modes
-        self.directories += other.directories
-        self.overrides.update(other.overrides)
-        self.hooks += other.hooks
-        self.wave_modes += other.wave_modes
+        """Add `other`'s (a higher-precedence file's) to these: lists appended, `overrides`
+        updated."""
+        for item in fields(self):
+            mine, theirs = getattr(self, item.name), getattr(other, item.name)
+            if isinstance(mine, dict):
+                mine.update(theirs)
+            else:
+                mine += theirs
 
     @property
     def mode(self) -> tuple[str, Path] | None:
@@ -74,9 +77,8 @@ class RuleSet:
         return own[-1] if own else None
 
     def copy(self) -> RuleSet:
-        return RuleSet(list(self.rules), list(self.problems), list(self.files),
-                       list(self.disables_shell), list(self.modes), list(self.directories),
-                       dict(self.overrides), list(self.hooks), list(self.wave_modes))
+        """A copy whose lists and mapping can be extended without touching these."""
+        return RuleSet(**{item.name: shallow_copy(getattr(self, item.name)) for item in fields(self)})
 
 
 #: where Claude Code reads managed settings, per platform (runtime-facts §3.8; the settings
@@ -177,6 +179,7 @@ def _load_settings(label: str, path: Path, personal: bool, _mtime: int, _size: i
         data = json.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         result.problems.append(f"{path}: cannot be read as JSON ({error})")
+        result.unparsable.append(result.problems[-1])
         return result
     result.files.append(path)
     if not isinstance(data, dict):

@@ -64,12 +64,6 @@ MODES = frozenset({"default", "bypassPermissions", "acceptEdits", "plan", "dontA
 #: the settings key of the mode (Claude Code's is `permissions.defaultMode`)
 MODE_KEY = "permissionMode"
 
-#: `utils/configPaths.ts` / `loadMergedWaveConfig`: the files Wave reads, lowest precedence first
-#: (`~` the home folder, `<wd>` the folder Wave starts in); only `permissions.allow`, `deny`,
-#: `permissionMode` and `additionalDirectories` matter here: Wave has no `ask` rules
-SETTINGS_FILES = ("~/.wave/settings.json", "<wd>/.wave/settings.json",
-                  "<wd>/.wave/settings.local.json")
-
 #: where the facts are written up (docs/design/runtime-facts.md), as predictions cite them
 RULES_FACT = "runtime-facts §8.12 Wave's permission manager (469391bb checkPermission)"
 READ_ONLY_FACT = "runtime-facts §8.12 Wave's read-only commands (469391bb READ_ONLY_COMMANDS)"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -78,9 +79,9 @@ class WavePredictor:
         self.allow = [rule for rule in wave if rule.behavior == "allow"]
         self.directories = tuple(directories)
         self.mode = mode
-        #: settings files Wave may drop whole (a JSON syntax error only skips its own file, as
-        #: wave-lsp's loader does)
-        self.problems = [p for p in problems if "cannot be read as JSON" not in p]
+        #: settings files that parse but fail Wave's validation (a JSON syntax error only skips
+        #: its own file, as wave-lsp's loader does: the caller leaves those out)
+        self.problems = list(problems)
 
     def check(self, command: str) -> Decision:
         decision = self._decide(command)
@@ -170,7 +171,7 @@ class WavePredictor:
         if self.tool != "Bash" or has_write_redirection(part) or has_command_substitution(part) \
                 or has_process_substitution(part):
             return False
-        found = leading_word(strip_redirections(strip_env_vars(part)))
+        found = leading_word(_command_forms(part).plain)
         if found is None or has_sed_in_place(part):
             return False
         name, arguments = found
@@ -218,8 +219,8 @@ def _path_arguments(arguments: str) -> list[str]:
 def part_pattern(part: str) -> str:
     """The text of a part a rule is matched against (`matchesRule`): an exact rule for a part is
     `Bash(<this>)`."""
-    bare = strip_env_vars(part)
-    return bare if has_write_redirection(part) else strip_redirections(bare)
+    forms = _command_forms(part)
+    return forms.bare if forms.writes else forms.plain
 
 
 def dangerous_variant(part: str) -> bool:
@@ -233,7 +234,7 @@ def dangerous_variant(part: str) -> bool:
 @lru_cache(maxsize=4096)
 def matches(raw: str, command: str, tool: str = "Bash") -> bool:
     """`matchesRule` for a shell command: `raw` as written (`Bash`, `Bash(pattern)`)."""
-    parsed = rule_pattern(raw)
+    parsed = _rule_pattern(raw)
     if parsed is None:
         return False
     name, pattern = parsed
@@ -241,12 +242,38 @@ def matches(raw: str, command: str, tool: str = "Bash") -> bool:
         return name == tool
     if name != tool:
         return False
+    forms = _command_forms(command)
     writes = _pattern_writes(pattern)
-    if has_write_redirection(command) and not writes:
+    if forms.writes and not writes:
         return False
+    processed, scoped = (forms.bare, forms.bare_scoped) if writes else (forms.plain,
+                                                                          forms.plain_scoped)
+    return glob_matches(pattern, processed) or glob_matches(pattern, scoped)
+
+
+@dataclass(frozen=True, slots=True)
+class _CommandForms:
+    """What `matchesRule` compares a rule's pattern with, computed once per command (every
+    rule of the settings and the 40 default rules ask for the same forms)."""
+
+    writes: bool        #: the command has a write redirection
+    bare: str           #: environment assignments stripped
+    bare_scoped: str    #: and git's scope options (`-C dir`) stripped
+    plain: str          #: environment assignments and redirections stripped
+    plain_scoped: str   #: and git's scope options stripped
+
+
+@lru_cache(maxsize=4096)
+def _command_forms(command: str) -> _CommandForms:
     bare = strip_env_vars(command)
-    processed = bare if writes else strip_redirections(bare)
-    return glob_matches(pattern, processed) or glob_matches(pattern, strip_git_scope(processed))
+    plain = strip_redirections(bare)
+    return _CommandForms(has_write_redirection(command), bare, strip_git_scope(bare), plain,
+                         strip_git_scope(plain))
+
+
+@lru_cache(maxsize=1024)
+def _rule_pattern(raw: str) -> tuple[str, str | None] | None:
+    return rule_pattern(raw)
 
 
 @lru_cache(maxsize=1024)

@@ -15,12 +15,14 @@ command), and the recursion into `( … )` is bounded (`TooDeep`).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from wave_lsp.core.parsing.injections import JS_SPACE_CHARACTERS
 from wave_lsp.core.permissions.wave_facts import DANGEROUS_FIND_FLAGS, GIT_SCOPE_FLAGS
+from wave_lsp.core.permissions.wildcard import Wildcard, matches
 
 #: JavaScript's `\s` (and what `String.prototype.trim` removes)
-JS_SPACE = frozenset(" \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
-                     + "".join(chr(c) for c in range(0x2000, 0x200B)))
+JS_SPACE = JS_SPACE_CHARACTERS
 _JS_LINE_END = "\n\r\u2028\u2029"  #: what JavaScript's `.` does not match (no `s` flag)
 _ASSIGNMENT = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*=")
 _WORD = re.compile(r"\w+", re.ASCII)
@@ -385,17 +387,10 @@ def rule_pattern(raw: str) -> tuple[str, str | None] | None:
 
 def glob_matches(pattern: str, text: str) -> bool:
     """`new RegExp("^" + escaped + "$", "s")` with `*` as `.*`: literal but for `*`, which
-    matches anything. Greedy segments: linear in `text` per star."""
-    pieces = pattern.split("*")
-    if len(pieces) == 1:
-        return text == pattern
-    first, last = pieces[0], pieces[-1]
-    if len(text) < len(first) + len(last) or not text.startswith(first) or not text.endswith(last):
-        return False
-    at, stop = len(first), len(text) - len(last)
-    for piece in pieces[1:-1]:
-        found = text.find(piece, at, stop)
-        if found < 0:
-            return False
-        at = found + len(piece)
-    return True
+    matches anything (no escapes, unlike a Claude Code wildcard rule). Linear in `text`."""
+    return matches(_glob(pattern), text)
+
+
+@lru_cache(maxsize=1024)
+def _glob(pattern: str) -> Wildcard:
+    return Wildcard(tuple(pattern.split("*")))

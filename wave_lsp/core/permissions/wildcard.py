@@ -19,7 +19,7 @@ long texts and at worst a few million C-level comparisons for texts under 2,500 
 (CPython's `fastsearch` thresholds). Tests pass an instrumented Knuth–Morris–Pratt search
 instead and count its steps (tests/core/test_wildcard.py).
 
-The `:*` prefix form (`Bash(git log:*)`) and exact rules are not wildcards: `permissions._matcher`
+The `:*` prefix form (`Bash(git log:*)`) and exact rules are not wildcards: `rules._matcher`
 decides the kind and handles those two itself.
 """
 

@@ -16,11 +16,16 @@ from wave_lsp.core.parsing.yamltree import yaml11_type
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import (
+    CUT_MARK,
     LISTING_ENTRY_CAP,
+    description_kept,
+    listed_description,
     listing_description,
+    measured_description,
     unlisted_without_description,
 )
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
+from wave_lsp.core.runtime.profiles import WAVE
+from wave_lsp.core.runtime.reads import read_elsewhere
 
 #: words that say *when* a skill applies (English, Chinese, Japanese)
 _TRIGGER = re.compile(
@@ -35,21 +40,37 @@ _TRIGGER = re.compile(
 def description_missing(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.document.mapping is None or ctx.document.has("description"):
         return
-    consequence = {
-        CLAUDE_CODE: "Claude Code falls back to the first line of the body, which rarely says "
-                       "when to use the skill",
-    }.get(ctx.profile, "The model decides whether to use a skill from its description alone, "
-                      "so this skill is never chosen")
-    if ctx.profile.commands_without_description:
-        consequence = (f"{ctx.profile.runtime} still loads it as a command, but leaves it out of "
-                       "the model's listing, so the model never chooses it")
-    elif unlisted_without_description(ctx.document, ctx.location, ctx.profile):
-        consequence = (f"{ctx.profile.runtime} leaves a plugin's skill without one out of the "
-                       "model's listing, so the model never chooses it (it runs only when "
-                       "someone names it)")
+    elsewhere = read_elsewhere(ctx.document, ctx.profile, "description")
+    if elsewhere is not None:  # the runtime loads the skill with it (Gemini CLI's line parser)
+        yield ctx.finding("SK050", ctx.document.opener_span,
+                          "The frontmatter has no top-level `description`: add one that says "
+                          f"what the skill does and when to use it. {ctx.profile.runtime} reads "
+                          f"`{shown(str(elsewhere))}` from another `description:` line and loads "
+                          "the skill; other runtimes find no description.",
+                          level=Severity.INFORMATION)
+        return
     yield ctx.finding("SK050", ctx.document.opener_span,
                       "The frontmatter has no `description`: add one that says what the skill "
-                      f"does and when to use it. {consequence}.")
+                      f"does and when to use it. {_without_description(ctx)}.")
+
+
+def _without_description(ctx: CheckContext) -> str:
+    """What the target does with a skill that has no `description`, from its profile's facts
+    (`commands_without_description`, `body_description_default`, the plugin listing rule)."""
+    profile = ctx.profile
+    if profile.commands_without_description:
+        return (f"{profile.runtime} still loads it as a command, but leaves it out of the "
+                "model's listing, so the model never chooses it")
+    if unlisted_without_description(ctx.document, ctx.location, profile):
+        return (f"{profile.runtime} leaves a plugin's skill without one out of the model's "
+                "listing, so the model never chooses it (it runs only when someone names it)")
+    if profile.body_description_default is not None:
+        # Claude Code 2.1.332; Copilot CLI 1.0.102 passes headings over (case cp-no-description)
+        line = "line of the body that is not a heading" \
+            if profile.body_description_skips_headings else "line of the body"
+        return f"{profile.runtime} falls back to the first {line}, which rarely says when to use the skill"
+    return ("The model decides whether to use a skill from its description alone, so this skill "
+            "is never chosen")
 
 
 @check("SK051")
@@ -104,11 +125,11 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
         if len(text) <= limit:  # over the runtime's count only
             consequence = f"the specification counts {len(text):,} characters and allows it"
         level = None
-        cut = profile.listing_description_cut
-        if cut is not None and len(" ".join(text.split())) > cut:
+        kept = description_kept(profile)
+        if kept is not None and listed_description(profile, text)[1]:
             # Codex 0.171.0 loads it and cuts the listing's copy (case cx-description-1100)
             consequence = (f"{profile.runtime} loads the skill but lists only the first "
-                           f"{cut - 3:,} characters of the description and `...`; "
+                           f"{kept:,} characters of the description and `{CUT_MARK}`; "
                            f"{consequence}")
             level = Severity.WARNING
         elif profile.kind == "runtime" and profile.description_limit is not None \
@@ -144,7 +165,7 @@ def _short_description(ctx: CheckContext) -> Iterator[Finding]:
         return
     for key, value in entry.node.pairs:
         text = value.value() if key.value() == "short-description" else None
-        collapsed = " ".join(text.split()) if isinstance(text, str) else ""
+        collapsed = measured_description(ctx.profile, text) if isinstance(text, str) else ""
         if len(collapsed) > limit:  # Codex measures it on one line, white space collapsed
             yield ctx.finding("SK053", value.span,
                               f"`metadata.short-description` has {len(collapsed):,} characters "

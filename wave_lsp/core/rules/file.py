@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.checking.loading import runtime_names
+from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.parsing.source import cut_as
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import shown
@@ -138,12 +140,25 @@ def _nested_message(ctx: CheckContext, shown_root: str) -> str:
         return (f"This SKILL.md is not loaded: add `./{listed}` to the `skills` of the manifest "
                 f"of plugin `{plugin.name}` if it should load. The manifest lists its skills and "
                 "not this folder.")
-    deepest = ctx.profile.max_scan_depth
-    reach = ("Runtimes look only one level down" if deepest == 1
-             else f"{ctx.profile.runtime} looks at most {deepest} levels down")
-    return (f"This SKILL.md is nested {location.depth_in_root} folders deep in `{shown_root}/`, "
-            f"so it is not loaded: move it up if it should load. {reach} "
-            f"(`{shown_root}/<skill-name>/SKILL.md`).")
+    depth = location.depth_in_root or 0
+    runtimes = [m for m in ctx.profile.members  # those of an aggregate that scan this root
+                if m.kind == "runtime" and in_target_skills_root(location, m)] or [ctx.profile]
+    deeper = [m.runtime for m in runtimes if m.finds_at_depth(depth)]
+    shallow = [m for m in runtimes if not m.finds_at_depth(depth)]
+    by_depth: dict[int | None, list[str]] = {}
+    for member in shallow:
+        by_depth.setdefault(member.max_scan_depth, []).append(member.runtime)
+    reach = "; ".join(
+        f"{runtime_names(names)} look{'s' if len(names) == 1 else ''} "
+        + ("only one level down" if most == 1 else f"at most {most} levels down")
+        for most, names in by_depth.items())
+    loaded_by = (f" {runtime_names(deeper)}, which look{'s' if len(deeper) == 1 else ''} deeper, "
+                 f"load{'s' if len(deeper) == 1 else ''} it as a skill of its own."
+                 if deeper else "")
+    return (f"This SKILL.md is nested {depth} folders deep in `{shown_root}/`, so it is not "
+            f"loaded by {runtime_names([m.runtime for m in shallow])}: move it up if it should "
+            f"load. {capitalized(reach)} "
+            f"(`{shown_root}/<skill-name>/SKILL.md`).{loaded_by}")
 
 
 @check("SK003")
@@ -315,8 +330,6 @@ def _each_runtime(ctx: CheckContext, clause: Callable[[CheckContext, RuntimeProf
     if not profile.members:
         text, drops = clause(ctx, profile)
         return f"{profile.runtime} {text.format(**_ONE)}", drops
-    from wave_lsp.core.checking.loading import runtime_names  # (loading imports the rules)
-
     groups: dict[str, list[str]] = {}
     drops = False
     for member in profile.members:

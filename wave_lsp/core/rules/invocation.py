@@ -16,7 +16,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
 from wave_lsp.core.rules.helpers import closest, shown, type_name
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.listing import truthy
+from wave_lsp.core.runtime.listing import invocation_flags, truthy
 from wave_lsp.core.runtime.toolrules import entries
 
 _TRUE_WORDS = {"yes", "y", "on", "1", "true"}
@@ -114,8 +114,7 @@ def unreachable_skill(ctx: CheckContext) -> Iterator[Finding]:
     no_model = ctx.field("disable-model-invocation")
     if hidden is None or no_model is None:
         return
-    words = ctx.profile.reads_boolean_words
-    if truthy(hidden.value, words) is False and truthy(no_model.value, words) is True:
+    if invocation_flags(ctx.document, ctx.profile) == (False, False):
         yield ctx.finding(
             "SK091", ctx.entry_span(hidden),
             "Nobody can ever run this skill: remove `user-invocable: false` or "
@@ -304,12 +303,12 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding("SK099", ctx.entry_span(entry),
                           "Every `paths` pattern is `**`, which runtimes treat as no `paths` at "
                           "all: remove it, or narrow the patterns.")
-    import pathspec  # only for a skill with `paths`
+    from wave_lsp.core.workspace.gitignore import GitIgnorePatternError, parse_line
 
     for pattern in patterns:
         try:
-            pathspec.GitIgnoreSpec.from_lines([pattern])
-        except Exception as error:  # pathspec raises several error types for bad patterns
+            parse_line(pattern)  # the matcher the hover and the walk use; no regex is built
+        except GitIgnorePatternError as error:
             yield ctx.finding("SK099", ctx.entry_span(entry),
                               f"`{shown(pattern)}` is not a valid gitignore-style pattern, so "
                               f"it never matches: fix or remove it ({error}).")

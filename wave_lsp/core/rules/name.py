@@ -12,6 +12,7 @@ from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.checking.loading import runtime_names
 from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
@@ -20,6 +21,7 @@ from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import display_label
 from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
+from wave_lsp.core.runtime.reads import read_elsewhere
 
 RESERVED_WORDS = ("anthropic", "claude")
 
@@ -50,6 +52,12 @@ def name_missing(ctx: CheckContext) -> Iterator[Finding]:
     consequence = {
         CLAUDE_CODE: "Claude Code uses the folder name instead",
     }.get(ctx.profile, "The runtime requires a name and rejects the skill")
+    elsewhere = read_elsewhere(document, ctx.profile, "name")
+    level = None
+    if elsewhere is not None:  # the runtime loads the skill with it (Gemini CLI's line parser)
+        consequence = (f"{ctx.profile.runtime} reads `{shown(str(elsewhere))}` from another "
+                       "`name:` line and loads the skill; other runtimes find no name")
+        level = Severity.INFORMATION
     fixes = []
     folder = ctx.location.dir_name
     if folder and is_valid_name(folder) and document.source.opener is not None:
@@ -59,7 +67,7 @@ def name_missing(ctx: CheckContext) -> Iterator[Finding]:
                                                              f"{newline}")], preferred=True))
     yield ctx.finding("SK030", document.opener_span,
                       "The frontmatter has no `name`: add `name:` with the folder's name. "
-                      f"{consequence}.", fixes=fixes)
+                      f"{consequence}.", fixes=fixes, level=level)
 
 
 def _name(ctx: CheckContext) -> FieldEntry | None:
@@ -277,6 +285,15 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     name = nfkc(entry.value.strip())
     if name == nfkc(folder):
         return
+    if _at_repository_root(ctx):
+        yield ctx.finding("SK039", ctx.entry_span(entry),
+                          f"`name` is `{shown(name)}`: install the skill as a folder named "
+                          f"`{shown(name)}` (for example `.claude/skills/{shown(name)}/SKILL.md`). "
+                          "This SKILL.md lies at the root of its repository, outside every skills "
+                          f"root, so `{folder}` is the clone's folder, not the one it is installed "
+                          "into; runtimes that compare the name with the folder compare it with "
+                          "that one.", level=Severity.INFORMATION)
+        return
     if ctx.profile.labels_listing_with_name:
         plugin = ctx.location.plugin if ctx.location.scope == "plugin" else None
         command = f"{plugin.name}:{folder}" if plugin else folder
@@ -298,13 +315,59 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         CLAUDE_CODE: claude,
         AGENTSKILLS: f"skills-ref: Directory name '{folder}' must match skill name '{name}'",
         PORTABLE: "The spec, skills-ref and VS Code require the name to equal the folder",
-    }.get(ctx.profile, f"{ctx.profile.runtime} requires the name to equal the folder `{folder}`")
+    }.get(ctx.profile) or _requires(ctx, folder)
     fixes = []
     if is_valid_name(folder):
         fixes.append(_set_name(ctx, entry, folder, f"Set `name` to `{folder}`"))
     yield ctx.finding("SK039", ctx.entry_span(entry),
                       f"`name` is `{shown(name)}` but the folder is `{folder}`: set the name to "
-                      f"the folder's (or rename the folder). {consequence}.", fixes=fixes)
+                      f"the folder's (or rename the folder). {consequence}.", fixes=fixes,
+                      level=_vendored_level(ctx))
+
+
+def _requires(ctx: CheckContext, folder: str) -> str:
+    """Who requires the name to equal the folder: the runtime, or those of an aggregate of
+    runtimes (`.agents/skills`) whose level for the rule is a warning or an error, and which of
+    them do not check (Codex, Gemini CLI: information)."""
+    members = [m for m in ctx.profile.members if m.kind == "runtime"]
+    if not members or ctx.profile.catalog_column:
+        return f"{ctx.profile.runtime} requires the name to equal the folder `{folder}`"
+    item = rule("SK039")
+    strict = [m.runtime for m in members
+              if item.severity(m) in (Severity.ERROR, Severity.WARNING)]
+    loose = [m.runtime for m in members if m.runtime not in strict]
+    if not strict:
+        return f"{runtime_names(loose)} do not check the name against the folder `{folder}`"
+    sentence = (f"{runtime_names(strict)} require{'s' if len(strict) == 1 else ''} the name to "
+                f"equal the folder `{folder}`")
+    return sentence + (f"; {runtime_names(loose)} do{'es' if len(loose) == 1 else ''} not "
+                       "check it" if loose else "")
+
+
+def _vendored_level(ctx: CheckContext) -> Severity | None:
+    """Information for a SKILL.md inside another skill's folder (`a/references/vendor/SKILL.md`):
+    material of that skill, a copy of someone else's skill, whose name is not the author's to
+    keep in step with its folder (SK002 says which runtimes still load it); None otherwise."""
+    location = ctx.location
+    root, folder = location.skills_root, location.skill_dir
+    if root is None or folder is None or (location.depth_in_root or 0) < 2:
+        return None
+    above = folder.parent
+    while above != root and root in above.parents:
+        if ctx.disk.exists(str(above / "SKILL.md")):
+            return Severity.INFORMATION
+        above = above.parent
+    return None
+
+
+def _at_repository_root(ctx: CheckContext) -> bool:
+    """The SKILL.md lies at the root of a git repository, in no skills root and no plugin: a
+    repository that is one skill, whose folder is named by whoever clones it."""
+    location = ctx.location
+    folder = location.skill_dir
+    if folder is None or location.skills_root is not None or location.scope == "plugin":
+        return False
+    return ctx.disk.exists(str(folder / ".git"))
 
 
 def _first_labelled(ctx: CheckContext, name: str) -> str | None:

@@ -33,12 +33,16 @@ Decisions (so that findings are ones an author agrees with):
   there is often a prompt for a sub-agent, a mention often asks for the value).
 - SK118 reports `$name` in prose (not code, not injections) when `name` starts with a lowercase
   letter — `$HOME`-style environment variables are left alone — and is not declared.
-- SK119 reports argument placeholders inside injected commands.
-- Under plain placeholders (`wave`: docs/design/runtime-facts.md §4.3) the placeholders are Wave's
-  (`$ARGUMENTS`, `$N` with no look-ahead and no escape), substituted on every invocation: an
-  amount in prose is a warning (it always loses its `$` and figures), SK116's advice is `${N}`
+- SK119 reports argument placeholders inside injected commands: the target's own (a `\\$1` under
+  plain placeholders, not a declared `$name` there).
+- Under plain placeholders (`wave` and `opencode`: docs/design/runtime-facts.md §4.3, §9.7;
+  `arguments.plain_placeholders`) the placeholders are `$ARGUMENTS` and `$N` with no look-ahead
+  and no escape, substituted on every invocation: an amount in prose is a warning (it always
+  loses its `$` and figures), so is a `\\$N` (it keeps the backslash), SK116's advice is `${N}`
   (awk `$(N)`) or an amount without `$` or a linked file instead of `\\$`, and every `$name` is
-  SK118's, since Wave reads no `arguments`.
+  SK118's, since neither reads `arguments`. Under OpenCode the highest `$N` written takes every
+  argument from N on and a `$0` below it is `undefined` (`arguments.takes_rest`): the messages
+  say so.
 """
 
 from __future__ import annotations
@@ -56,8 +60,16 @@ from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.arguments import PLACEHOLDER as ARGUMENT
-from wave_lsp.core.runtime.arguments import declared_names, unescaped_placeholders
+from wave_lsp.core.runtime.arguments import (
+    REST_REASON,
+    arguments_from,
+    declared_names,
+    highest_positional,
+    missing_below_base,
+    plain_placeholders,
+    takes_rest,
+    unescaped_placeholders,
+)
 from wave_lsp.core.runtime.variables import PLACEHOLDER as VARIABLE
 from wave_lsp.core.runtime.variables import VARIABLES, variable
 
@@ -120,9 +132,28 @@ def _argument_matches(text: str, start: int, syntax: str) -> tuple[re.Match[str]
 
 
 def _plain_syntax(ctx: CheckContext) -> bool:
-    """Wave's substitution: no escape, no names, applied on every invocation (docs/design/
-    runtime-facts.md §4.3)."""
-    return ctx.profile.argument_syntax == "plain"
+    """Plain placeholders (Wave's and OpenCode's): no escape, no names, no `$ARGUMENTS[N]`,
+    applied on every invocation (docs/design/runtime-facts.md §4.3, §9.7)."""
+    return plain_placeholders(ctx.profile)
+
+
+def _rest(ctx: CheckContext, n: int) -> bool:
+    """`$n` is the highest `$N` of the body under a profile where that one takes every argument
+    from N on (OpenCode: `takes_rest`)."""
+    return takes_rest(ctx.profile) and n == _highest(ctx.text, ctx.document.body_offset)
+
+
+@lru_cache(maxsize=64)
+def _highest(text: str, start: int) -> int | None:
+    return highest_positional(text, start)
+
+
+def _becomes(ctx: CheckContext, n: int) -> str:
+    """What a plain `$n` becomes on an invocation with arguments, in words (after "`$n` ")."""
+    profile = ctx.profile
+    if n < profile.argument_base:
+        return missing_below_base(profile, _rest(ctx, n))
+    return f"becomes {arguments_from(n + 1 - profile.argument_base, _rest(ctx, n))}"
 
 
 def _no_escape(ctx: CheckContext) -> str:
@@ -194,9 +225,10 @@ def _indexed_arguments(ctx: CheckContext, structure: MarkdownBody,
 
 
 def _plain_positional(ctx: CheckContext, match: re.Match[str], declares: bool) -> Finding:
-    """`$N` in prose under plain placeholders (Wave), substituted on every invocation (empty
-    without arguments; docs/design/runtime-facts.md §4.3): an amount is destroyed, `$N` below the
-    profile's base is always empty, any other is an argument."""
+    """`$N` in prose under plain placeholders (Wave, OpenCode), substituted on every invocation
+    (empty without arguments; docs/design/runtime-facts.md §4.3, §9.7): an amount is destroyed,
+    `\\$N` keeps its backslash, `$N` below the profile's base is empty (`undefined`, or the last
+    argument, under OpenCode), any other is an argument (and the rest, for OpenCode's highest)."""
     profile = ctx.profile
     runtime, base = profile.runtime, profile.argument_base
     n = int(match.group(4))
@@ -207,19 +239,29 @@ def _plain_positional(ctx: CheckContext, match: re.Match[str], declares: bool) -
         return ctx.finding("SK115", span,
                            f"`${amount}` reads as an amount of money, but {runtime} substitutes "
                            f"`${n}` on every invocation: write it without `$` right before the "
-                           f"digit (`{amount} USD`). `${n}` "
-                           + ("is always empty" if n < base else
-                              f"becomes argument {n + 1 - base}, or empty without arguments")
+                           f"digit (`{amount} USD`). `${n}` {_becomes(ctx, n)}"
+                           + ("" if n < base else ", or empty without arguments")
                            + f"; {_no_escape(ctx)}.", level=Severity.WARNING)
+    rest = _rest(ctx, n)
+    if match.start() > 0 and ctx.text[match.start() - 1] == "\\":
+        # Claude Code's escape, which plain placeholders do not have (case oc-args-escape)
+        becomes = (f"`\\` and then what `${n}` becomes (it {missing_below_base(profile, rest)})"
+                   if n < base else f"`\\` and then {arguments_from(n + 1 - base, rest)} (or `\\` "
+                                    "alone without arguments)")
+        return ctx.finding("SK115", span,
+                           f"`\\${n}` does not keep `${n}` literal in {runtime}: write the text "
+                           f"without `$` right before the digit. It becomes {becomes}; "
+                           f"{_no_escape(ctx)}.", level=Severity.WARNING)
     if n < base:
-        return ctx.finding("SK115", span, f"`${n}` is always empty in {runtime}: write `${base}` for "
-                                          f"the first argument (arguments count from {base}). "
-                                          "Claude Code reads `$0` as the first argument.",
-                           level=Severity.WARNING)
+        return ctx.finding("SK115", span, f"`${n}` {missing_below_base(profile, rest)} in "
+                                          f"{runtime}: write `${base}` for the first argument "
+                                          f"(arguments count from {base}). Claude Code reads "
+                                          "`$0` as the first argument.", level=Severity.WARNING)
     other = ("Claude Code would put argument " + str(n + 1) + " here" if base == 1
              else "Wave would put argument " + str(n) + " here")
-    return ctx.finding("SK115", span, f"`${n}` is argument {n + 1 - base} here ({runtime} counts "
-                                      f"from {base}): use `$ARGUMENTS` if the skill must also work "
+    counting = f"{runtime} counts from {base}" + (f", and {REST_REASON}" if rest else "")
+    return ctx.finding("SK115", span, f"`${n}` is {arguments_from(n + 1 - base, rest)} here "
+                                      f"({counting}): use `$ARGUMENTS` if the skill must also work "
                                       f"where arguments count otherwise. {other}; {runtime} "
                                       f"substitutes no named `arguments`, and `${n}` is empty "
                                       "without arguments.")
@@ -352,7 +394,7 @@ def _escaped_literal(ctx: CheckContext, match: re.Match[str], why: str | None,
 
 
 def _plain_literal(ctx: CheckContext, match: re.Match[str], why: str | None) -> Finding:
-    """SK116 under plain placeholders (Wave): no escape, and a body with a placeholder is
+    """SK116 under plain placeholders (Wave, OpenCode): no escape, and a body with a placeholder is
     substituted on every invocation (docs/design/runtime-facts.md §4.3). A shell or awk
     positional keeps its meaning as `${N}` or awk's `$(N)`, which Wave does not match; an amount
     loses the `$` before its digit; a guide's `$ARGUMENTS` example moves into a linked file, which
@@ -368,8 +410,10 @@ def _plain_literal(ctx: CheckContext, match: re.Match[str], why: str | None) -> 
                            f"the user's words (or nothing) on every invocation; "
                            f"{_no_escape(ctx)}.")
     index = int(match.group(4))
-    becomes = (f"it becomes the user's argument {index + 1 - base} (and empty when there is none)"
-               if index >= base else f"`{text}` is no argument there, so it is always empty")
+    rest = _rest(ctx, index)
+    becomes = (f"it becomes the user's {arguments_from(index + 1 - base, rest)} (and empty when "
+               "there is none)" if index >= base else
+               f"`{text}` is no argument there, so it {missing_below_base(ctx.profile, rest)}")
     details = f"{runtime} substitutes code too, on every invocation: {becomes}; {_no_escape(ctx)}."
     if why is not None and why.startswith("an amount"):
         amount = _amount(ctx.text, match)
@@ -584,12 +628,15 @@ def undeclared_argument(ctx: CheckContext) -> Iterator[Finding]:
 
 @check("SK119")
 def argument_in_shell(ctx: CheckContext) -> Iterator[Finding]:
-    names = declared_names(ctx.value("arguments"))
+    names = declared_names(ctx.value("arguments"), ctx.profile)
     arguments_file = ctx.profile.arguments_file_variable
     for injection in find_injections(ctx.text, ctx.document.body_offset).items:
         span = injection.command_span
-        for match in ARGUMENT.finditer(ctx.text, span.start, span.end):
-            if match.group(1) or (match.group(5) is not None and match.group(5) not in names):
+        # the target's own placeholders: under plain ones a `\$1` is substituted too, and a
+        # declared `$name` is not
+        for match in unescaped_placeholders(ctx.text, span.start, span.end,
+                                            ctx.profile.argument_syntax):
+            if match.group(5) is not None and match.group(5) not in names:
                 continue
             message = (f"`{match.group(0)}` inside an injected command: read the arguments from "
                        f"`${{{arguments_file}}}` instead. {ctx.profile.runtime} never splices "

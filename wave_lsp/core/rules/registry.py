@@ -7,7 +7,7 @@ nothing is recorded in module state at import time.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -25,6 +25,11 @@ class Check:
 
     codes: tuple[str, ...]
     function: CheckFunction
+    #: how the engine's checkpoints name the check: `name (SK001, SK002)`, built once
+    label: str = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", f"{self.name} ({', '.join(self.codes)})")
 
     @property
     def name(self) -> str:

@@ -2,27 +2,49 @@
 
 The field set of each target is the schema's `x-targets`. A key that is not a field of any target
 but is a likely misspelling of one (same words in another case or separator, an edit distance of at
-most 2, or a known confusion such as `args` or `tools`) is SK071; any other key the target does not
-read is SK070. Each message says what to do in its first sentence, then who reads or ignores the
-key (docs/design/rules.md *How a message reads*).
+most 2, or a known confusion such as `args`, `tools` or `denied-tools`) is SK071; any other key the
+target does not read is SK070. Each message says what to do in its first sentence, then who reads
+or ignores the key (docs/design/rules.md *How a message reads*).
+
+Decisions (issue 37): SK070 is said once per key per collection (`workspace.said_here`: the first
+skill of the skills root or plugin that carries the key, the others as related locations), since
+a collection's own keys (`id`, `type`, `updated`) are on every skill on purpose. A field of the
+Agent Skills specification (`license`, `metadata`, …) that some runtime ignores is never to be
+removed: the message says to keep it. SK071 is a warning when the author believes in an effect
+that does not exist (`denied-tools`, `user-invokable: false`); it is information, said once per
+collection, when the ignored key changes nothing: its value is the meant field's default
+(`user-invokable: true`), or the meant field is there and already grants what it lists (`tools:`
+beside an `allowed-tools` that holds the same tools).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking import schema
+from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
+from wave_lsp.core.checking.loading import runtime_names
+from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.rules.helpers import closest
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.profiles import PROFILES
+from wave_lsp.core.rules.workspace import also_in, collection, said_here
+from wave_lsp.core.runtime.profiles import AGENTSKILLS, PROFILES
+from wave_lsp.core.runtime.toolrules import entries, parse_rule
+
+if TYPE_CHECKING:
+    from wave_lsp.core.workspace.runtime_view import RuntimeSkill
 
 #: well-known confusions that edit distance does not catch
 KNOWN_CONFUSIONS = {"args": "arguments", "tools": "allowed-tools", "content": "context",
-                    "allowedtools": "allowed-tools", "whentouse": "when_to_use"}
+                    "allowedtools": "allowed-tools", "whentouse": "when_to_use",
+                    "deniedtools": "disallowed-tools", "denytools": "disallowed-tools",
+                    "blockedtools": "disallowed-tools", "forbiddentools": "disallowed-tools",
+                    "disallowtools": "disallowed-tools", "excludedtools": "disallowed-tools"}
 #: the keys that keep a skill away from the model (docs/design/runtime-facts.md §9.8)
 _MANUAL_ONLY = frozenset({"disable-model-invocation", "user-invocable"})
 #: informational keys authors commonly put at the top level (the spec wants them in `metadata`)
@@ -70,16 +92,83 @@ def unknown_fields(ctx: CheckContext) -> Iterator[Finding]:
                                   and ctx.value("content") != "fork"):
             meant = None
         if meant is not None:
-            fixes = []
-            if not ctx.document.has(meant):
-                fixes.append(Fix(f"Rename to `{meant}`", [TextEdit(entry.key.span, meant)],
-                                 preferred=True))
-            yield ctx.finding("SK071", entry.key.span,
-                              f"`{name}` is not a field: rename it to `{meant}` if that is what "
-                              "you meant. A misspelt key is ignored silently.", fixes=fixes,
-                              suggestion=meant)
+            yield from _misspelt(ctx, name, entry, meant)
             continue
-        yield ctx.finding("SK070", entry.key.span, _unknown_message(ctx, name))
+        others = said_here(ctx, partial(_has_key, name)) if _ignores_keys(ctx) else []
+        if others is None:
+            continue  # said on the first skill of the collection that has the key
+        sentence, related = also_in(others, f"have `{name}`", _where(ctx))
+        yield ctx.finding("SK070", entry.key.span, _unknown_message(ctx, name) + sentence,
+                          related=related)
+
+
+def _ignores_keys(ctx: CheckContext) -> bool:
+    """The target ignores a key it does not read (SK070 below a warning): a key is then a fact of
+    the collection, said once; where the target rejects the skill for it (skills-ref, the
+    claude.ai upload: an error) each skill is rejected, and each is told."""
+    return rule("SK070").severity(ctx.profile) in (Severity.INFORMATION, Severity.HINT)
+
+
+def _has_key(key: str, skill: RuntimeSkill) -> bool:
+    return key in skill.fields
+
+
+def _where(ctx: CheckContext) -> str:
+    found = collection(ctx)
+    return found.label if found is not None else "the collection"
+
+
+def _misspelt(ctx: CheckContext, name: str, entry: FieldEntry, meant: str) -> Iterator[Finding]:
+    """SK071: a warning with "did you mean" and a rename, unless the ignored key changes nothing
+    (then information, said once per collection)."""
+    idle = _changes_nothing(ctx, entry, meant) if _ignores_keys(ctx) else None
+    if idle is not None:
+        beside = ctx.document.has(meant)  # the first skill with both keys speaks for the others
+        others = said_here(ctx, lambda skill: name in skill.fields and
+                           (not beside or meant in skill.fields))
+        if others is None:
+            return
+        what = f"have `{name}`" + (f" beside `{meant}`" if beside else "")
+        sentence, related = also_in(others, what, _where(ctx))
+        yield ctx.finding("SK071", entry.key.span,
+                          f"`{name}` is not a field: remove it. {idle}{sentence}",
+                          level=Severity.INFORMATION, related=related, suggestion=meant)
+        return
+    fixes = []
+    if not ctx.document.has(meant):
+        fixes.append(Fix(f"Rename to `{meant}`", [TextEdit(entry.key.span, meant)],
+                         preferred=True))
+    readers = "" if ctx.reads(meant) else f" (`{meant}` is read by {_readers(meant)})"
+    yield ctx.finding("SK071", entry.key.span,
+                      f"`{name}` is not a field (did you mean `{meant}`?): rename it{readers}. "
+                      "A misspelt key is ignored silently, so what it seems to set does not "
+                      "happen.", fixes=fixes, suggestion=meant)
+
+
+def _changes_nothing(ctx: CheckContext, entry: FieldEntry, meant: str) -> str | None:
+    """Why the ignored key `entry` changes nothing, when it does not: its value is the default of
+    the field it stands for, or that field is there and grants every tool it lists."""
+    spec = schema.field_spec(meant)
+    default = spec.schema.get("default") if spec is not None else None
+    if default is not None and entry.value == default and not ctx.document.has(meant):
+        return (f"It is ignored, and `{meant}` is `{str(default).lower()}` by default, so the skill "
+                f"behaves as written; but set to `{str(not default).lower()}` it would change "
+                "nothing either.")
+    granted = ctx.field(meant)
+    if meant == "allowed-tools" and granted is not None and _covers(ctx, granted, entry):
+        return ("It is ignored, and `allowed-tools` beside it already grants every tool it "
+                "lists.")
+    return None
+
+
+def _covers(ctx: CheckContext, granted: FieldEntry, listed: FieldEntry) -> bool:
+    """Whether every rule of `listed` is granted by a rule of `granted` (the same rule, or the
+    bare tool)."""
+    have = [parse_rule(item.text) for item in entries(granted.node, ctx.text)]
+    want = [parse_rule(item.text) for item in entries(listed.node, ctx.text)]
+    bare = {given.tool for given in have if given.content is None}
+    raw = {given.raw for given in have}
+    return bool(want) and all(asked.tool in bare or asked.raw in raw for asked in want)
 
 
 def _unknown_message(ctx: CheckContext, name: str) -> str:
@@ -103,6 +192,14 @@ def _unknown_message(ctx: CheckContext, name: str) -> str:
                 f"itself; {ctx.profile.runtime}'s own switch: {switch}")
     else:
         tail = f"{ctx.profile.runtime} ignores it"
-    advice = ("move it under `metadata`" if name in INFORMATIONAL or not known
-              else "remove it for this target")
+    spec = schema.field_spec(name)
+    readers = [m.reader_name for m in ctx.profile.members if spec is not None and spec.read_by(m)]
+    if spec is not None and spec.read_by(AGENTSKILLS):
+        where = f"`{name}` is a field of the Agent Skills specification"
+        advice = "keep it"  # ignoring an informational spec field changes nothing
+    elif readers and ctx.profile.kind == "aggregate" and not ctx.profile.catalog_column:
+        advice = f"keep it if {runtime_names(readers)} should read it"  # they share the file
+    else:
+        advice = ("move it under `metadata`" if name in INFORMATIONAL or not known
+                  else "remove it for this target")
     return f"{where}: {advice}. {tail}."  # each tail starts with a name, as written

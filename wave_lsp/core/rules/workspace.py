@@ -8,9 +8,18 @@ standing in for its file on disk.
 Decisions: SK130 is reported on the skill that loses (the winner is named, with the reason and a
 related location); under a runtime that keeps both (`profile.collision == "both"`, Codex,
 docs/design/runtime-facts.md §9.2) on every skill of the name, saying that a plain mention selects
-none; a skill outside every skills root is not loaded by any runtime and gets no SK130.
+none; a skill outside every skills root is not loaded by any runtime and gets no SK130. Two collisions
+are information (issue 37): copies a generator wrote for each runtime that differ only in its
+version mark (`metadata.generatedBy`) and a command's spelling give the same instructions
+whichever is loaded; and a skill of a nested Claude Code skills root (a package's or a project
+template's own `.claude/skills`) wins only in a session started in its folder, since Claude Code
+adds a nested skill while it works only when the name is still free (runtime-facts.md §3.4).
+SK070 and SK131 are said once per collection (`said_here`): a plugin's skills or a skills root's
+(for SK131 the load group's, whose listing is shared), on the first skill in load order the fact
+concerns, the others as related locations, so every output names the same file.
 SK131 uses Claude Code's budget of a 200K-context model (8,000 characters) for every target that
-lists skills, and is reported on the model-visible skills of a listing over it, as information:
+lists skills, and is reported once per load group (a plugin, or the project's skills), on the
+first model-visible skill of a listing over it (`said_here`), as information:
 its catalog confidence is heuristic (issue 27), because Claude Code 2.1.332's budget is 1 % of the
 session model's context window (30,000 characters for the default 1M-context models), and past it
 the skills invoked least lose their description, so which ones do depends on usage and on what
@@ -27,13 +36,18 @@ skill; probe `disc-gitignored-root`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Related
 from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.parsing.reading import read_skill_file
+from wave_lsp.core.parsing.source import decode
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import listing_entry
@@ -90,12 +104,28 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
                           related=[Related(f"the `{name}` that is loaded", path=str(winner.path))])
         return
     losers = ", ".join(f"`{s.path}`" for s in rivals)
+    count = f"{len(rivals)} other skill{'s are' if len(rivals) > 1 else ' is'} also named `{name}`"
+    related = [Related(f"shadowed `{name}`", path=str(s.path)) for s in rivals]
+    if profile.nested_project_roots and nested_over(me, rivals):
+        folder = me.root.path.parent.parent.name
+        yield ctx.finding("SK130", _name_span(ctx),
+                          f"{count}: rename one of them if both should be loaded. Started in "
+                          f"`{folder}`, {profile.runtime} finds this one first; started above "
+                          f"it, {profile.runtime} keeps {_others(rivals).lower()} and adds a "
+                          "skill of this nested folder (when it reads a file there) only when its "
+                          "name is still free, so there this one is not used. "
+                          f"{_others(rivals)}: {losers}.",
+                          level=Severity.INFORMATION, related=related)
+        return
+    copies = generated_copies(ctx.text, rivals)
     yield ctx.finding("SK130", _name_span(ctx),
-                      f"{len(rivals)} other skill{'s are' if len(rivals) > 1 else ' is'} also named "
-                      f"`{name}`, and this one wins: rename one of them if both should be loaded. "
+                      f"{count}, and this one wins: rename one of them if both should be loaded. "
                       f"{capitalized(why_wins(ctx.profile, me, rivals[0]))}. "
-                      f"{_others(rivals)}: {losers}.",
-                      related=[Related(f"shadowed `{name}`", path=str(s.path)) for s in rivals])
+                      f"{_others(rivals)}: {losers}." + (
+                          " They are copies a generator wrote that differ only in its version "
+                          "mark and a command's spelling, so whichever is loaded gives the same "
+                          "instructions." if copies else ""),
+                      level=Severity.INFORMATION if copies else None, related=related)
 
 
 def _others(rivals: list[RuntimeSkill]) -> str:
@@ -111,20 +141,35 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
     listing = project.listings[me.group]  # the sums of its group, kept up to date on file events
     if mine != me.listing:  # the editor's text: its entry instead of the one on disk
         listing = listing.plus(me.listing, -1).plus(mine)
-    if listing.kept(mine) is None:
+    if not listing.over_budget or not mine.model_invocable:
         return
+    others = said_here(ctx, _in_listing, by_group=True)
+    if others is None:
+        return  # said once, on the first listed skill of the load group
+    where = f"plugin `{me.root.plugin}`" if me.root.plugin else "the project's skills"
+    longest = sorted(others, key=lambda skill: -skill.listing.chars)[:MAX_RELATED]
     description = ctx.field("description")
     yield ctx.finding("SK131", ctx.entry_span(description)
                       if description is not None else _name_span(ctx),
-                      f"The listing of the {listing.count} model-visible skills needs "
+                      f"The listing of the {listing.count} model-visible skills of {where} needs "
                       f"{listing.full_chars:,} characters, over the {listing.budget:,}-character "
                       "budget of a 200K-context model: shorten descriptions or set "
                       "`disable-model-invocation` on skills that are only run by hand. Past the "
                       "budget Claude Code 2.1.332 lists the skills invoked least by name only, "
-                      "without a description, so whether this one keeps its description depends "
+                      "without a description, so which ones keep their description depends "
                       "on usage, on the model (the budget is 1 % of its context window: 30,000 "
                       "characters for the default 1M-context models) and on the other skills "
-                      "installed.")
+                      f"installed. Said once for {where}, on the first skill it lists; the "
+                      "longest entries are the related locations.",
+                      related=[Related(f"`{skill.name}`: {skill.listing.chars:,} characters",
+                                       path=str(skill.path)) for skill in longest])
+
+
+def _in_listing(skill: RuntimeSkill) -> bool:
+    """A skill of the project's listing that SK131 could be said on (the personal and managed
+    ones are listed too, but no project check reports on them)."""
+    return skill.listing.model_invocable and skill.shadowed_by is None and \
+        skill.scope not in ("personal", "managed")
 
 
 @check("SK132")
@@ -204,3 +249,115 @@ def _holds_tracked_file(git_root: Path, relative: tuple[str, ...]) -> bool:
 
     prefix = "/".join(relative) + "/"
     return any(name.startswith(prefix) for name in read_git_index(git_root))
+
+
+# -- said once per collection (docs/design/rules.md *Said once per collection*) ------------------
+#: at most this many related locations name the other skills (the message gives the count)
+MAX_RELATED = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Collection:
+    """The skills of this document's collection in load order, and which of them it is."""
+
+    me: RuntimeSkill
+    skills: tuple[RuntimeSkill, ...]
+    label: str  #: how messages name it: "project `.claude/skills`", "plugin `tools`"
+
+
+def collection(ctx: CheckContext, by_group: bool = False) -> Collection | None:
+    """This document's collection (None when the snapshot does not hold the document): a
+    plugin's skills, or a skills root's (`by_group`: the load group's, listed together)."""
+    me, project = _me(ctx), ctx.project
+    if me is None or project is None:
+        return None
+    skills = project.collections.of(me, by_group)
+    if me.root.plugin:
+        label = f"plugin `{me.root.plugin}`"
+    else:
+        label = "the project's skills" if by_group else me.root.label
+    return Collection(me, skills, label)
+
+
+def said_here(ctx: CheckContext, concerns: Callable[[RuntimeSkill], bool],
+              by_group: bool = False) -> list[RuntimeSkill] | None:
+    """The other skills of the collection a fact `concerns` when this document is the first one
+    it concerns in load order (this document always counts as concerned: its text may be newer
+    than the snapshot's), or None when the finding belongs to an earlier skill. Outside every
+    collection: no others."""
+    found = collection(ctx, by_group)
+    if found is None:
+        return []
+    others: list[RuntimeSkill] = []
+    before = True
+    for skill in found.skills:
+        if skill is found.me:
+            before = False
+        elif concerns(skill):
+            if before:
+                return None
+            others.append(skill)
+    return others
+
+
+def also_in(others: list[RuntimeSkill], what: str, where: str) -> tuple[str, list[Related]]:
+    """The sentence and the related locations that name the other skills a finding said once
+    covers ("" and none when there are none); `what` completes "N other skills …"."""
+    if not others:
+        return "", []
+    count = len(others)
+    shown = f"the first {MAX_RELATED} are" if count > MAX_RELATED else \
+        ("it is" if count == 1 else "they are")
+    sentence = (f" Said once for {where}: {count} other skill{'s' if count > 1 else ''} "
+                f"{what} too ({shown} listed as related locations).")
+    related = [Related(f"also here: `{skill.path.parent.name}`", path=str(skill.path))
+               for skill in others[:MAX_RELATED]]
+    return sentence, related
+
+
+# -- SK130: generated copies and nested skills roots ---------------------------------------------
+#: a frontmatter line a generator writes about itself
+_GENERATOR_LINE = re.compile(
+    r"^[ \t]*(?:generated[-_]?by|generated[-_]?at|generated|generator(?:[-_]?version)?)[ \t]*:.*$",
+    re.I | re.M)
+#: a slash command spelt with `:` (Claude Code's plugin form) or `-` (another runtime's)
+_COMMAND = re.compile(r"(?<![\w/])/([a-z][\w-]*):([a-z][\w-]*)")
+
+
+def _normalized(text: str) -> str:
+    """The text as far as the model's instructions go: without the generator's own lines, and
+    with every `/group:command` spelt `/group-command`."""
+    text = text.replace("\r\n", "\n")
+    end = text.find("\n---", 3) if text.startswith("---") else -1
+    if end > 0:
+        text = _GENERATOR_LINE.sub("", text[:end]) + text[end:]
+    return _COMMAND.sub(r"/\1-\2", text)
+
+
+def generated_copies(text: str, rivals: list[RuntimeSkill]) -> bool:
+    """Whether every rival is a copy of `text` that differs only in what a generator writes per
+    copy (its version mark, a command's spelling), and one of them carries such a mark."""
+    if not _GENERATOR_LINE.search(text.split("\n---", 1)[0]):
+        return False
+    mine = _normalized(text)
+    for rival in rivals:
+        other = _read(rival.path)
+        if other is None or _normalized(other) != mine:
+            return False
+    return True
+
+
+def _read(path: Path) -> str | None:
+    data, _problem = read_skill_file(path)
+    return None if data is None else decode(data).text
+
+
+def nested_over(me: RuntimeSkill, rivals: list[RuntimeSkill]) -> bool:
+    """Whether `me` lies in a project skills root below the folders of the rivals' roots (a
+    package's or a template's own `.claude/skills`), so it wins only in a session started in its
+    folder."""
+    if me.root.scope != "project":
+        return False
+    mine = me.root.path.parent.parent  # the folder holding `.claude/skills`
+    return all(rival.root.scope == "project" and rival.root.path.parent.parent in mine.parents
+               for rival in rivals)

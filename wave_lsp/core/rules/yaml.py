@@ -226,7 +226,10 @@ def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
                      "rejects the file and `yaml` under Node throws and drops all metadata",
         AGENTSKILLS: "skills-ref rejects the file",
     }.get(ctx.profile, "YAML forbids it and loaders disagree on which value wins")
-    own = _rescued(ctx) if yaml.problem is None else None
+    # Gemini CLI's line parser also reads a frontmatter with another YAML error (case
+    # gm-fallback-duplicate); the other loaders' rescue is that error's business
+    own = _rescued(ctx) if yaml.problem is None or ctx.profile.yaml_loader == "line-fallback" \
+        else None
     level = None
     if own is not None:
         consequence, level = own
@@ -484,6 +487,7 @@ def block_scalar(ctx: CheckContext) -> Iterator[Finding]:
     mapping = ctx.document.mapping
     if mapping is None:
         return
+    literal = _literal_readers(ctx)
     for key, node in mapping.pairs:
         if not node.is_block_scalar:
             continue
@@ -491,17 +495,37 @@ def block_scalar(ctx: CheckContext) -> Iterator[Finding]:
         header = header.split("#", 1)[0].strip()
         kind = "literal (newlines kept)" if node.style == "|" else "folded"
         reads = f"\"{shown(node.text, 160)}\" ({len(node.text)} characters)"
-        aggregate = ctx.profile.kind == "aggregate"
-        if aggregate:
+        if literal:
             message = (f"`{key.text}` is a {kind} block scalar `{header}`: write one quoted line "
-                       "to be portable, as naive line-based loaders read the indicator literally "
+                       f"to be portable, as {literal} read the indicator literally "
                        f"(the value becomes `{header}`). YAML reads it as {reads}.")
         else:
             message = (f"`{key.text}` is a {kind} block scalar `{header}`: check the text YAML "
                        f"reads from it, {reads}.")
         if node.style == "|" and key.text == "description" and "\n" in node.text.rstrip("\n"):
             message += " The newlines stay in the description the model sees."
-        level = Severity.WARNING if aggregate else None
+        level = Severity.WARNING if literal else None
         yield ctx.finding("SK028", Span(node.content_span.start,
                                         node.content_span.start + len(header)), message,
                           level=level, resolved=node.text)
+
+
+def _literal_readers(ctx: CheckContext) -> str:
+    """Who reads a block scalar's indicator as the value, in words ("" when nobody the target
+    stands for does): the `portable` target stands for the naive line-based loaders of the
+    ecosystem (Wave before its fix, openskills); an aggregate of the runtimes that scan one
+    skills root (`.agents/skills`) only for a member whose YAML falls back to reading lines
+    when the frontmatter is not valid YAML (Gemini CLI's `line-fallback`, runtime-facts.md §9.6),
+    and then only when it is not. Every other runtime parses the YAML."""
+    profile = ctx.profile
+    if profile.kind != "aggregate":
+        return ""
+    if profile.catalog_column:
+        return "naive line-based loaders"
+    yaml = ctx.document.yaml
+    if yaml is None or (yaml.problem is None and not yaml.duplicates):
+        return ""
+    falling_back = [m.runtime for m in profile.members if m.yaml_loader == "line-fallback"]
+    if not falling_back:
+        return ""
+    return f"{' and '.join(falling_back)}, whose YAML fails on this frontmatter,"

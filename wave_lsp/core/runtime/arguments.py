@@ -16,13 +16,19 @@
   `$ARGUMENTS` is the raw string; a declared name (`arguments: [issue]`) becomes `$issue`;
   `\\$` before a placeholder keeps it literal. Substitution is one pass, so argument text is
   never substituted again.
-- `opencode` (`argument_syntax = "last-takes-rest"`, OpenCode 1.18.33's command template, measured
-  by the differential harness: cases oc-args-indexed, oc-args-escape): words are OpenCode's
-  `argsRegex` matches (an `[Image N]`, a double- or single-quoted run, or a run without white
-  space or quotes), one quote trimmed at each end; every `$N` (no look-ahead, so `$1x` is `$1`
-  and `x`; no escape, so a backslash before it stays) is word N (1-based) or nothing past the last
-  word, the highest N written takes every word from N on (joined by spaces), and `$0` is
-  JavaScript's `undefined`; then `$ARGUMENTS` is the raw string.
+- `opencode` (`argument_syntax = "last-takes-rest"`, OpenCode 1.18.33's command template,
+  measured by the differential harness: cases oc-args-indexed, oc-args-escape, oc-args-names):
+  words are OpenCode's `argsRegex` matches (an `[Image N]`, a double- or single-quoted run, or a
+  run without white space or quotes), one quote trimmed at each end; every `$N` (no look-ahead,
+  so `$1x` is `$1` and `x`; no escape, so a backslash before it stays) is word N (1-based) or
+  nothing past the last word, the highest N written takes every word from N on (joined by
+  spaces; `takes_rest`), and `$0` is JavaScript's `undefined` (the last word when it is the
+  highest); then `$ARGUMENTS` is the raw string. Like Wave's, these placeholders are plain
+  (`plain_placeholders`): no `$ARGUMENTS[N]` (`$ARGUMENTS[1]` is the raw string then `[1]`) and
+  no named arguments (a declared `$issue` stays as written).
+
+Every module that asks which placeholders a target has reads it here (`plain_placeholders`,
+`takes_rest`, `declared_names`), from the one profile fact `argument_syntax`.
 """
 
 from __future__ import annotations
@@ -45,7 +51,58 @@ _UNESCAPED = re.compile(r"()\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\d+)(
 #: 3 `ARGUMENTS`, 4 `N`, 5 a name): groups 1, 2 and 5 never take part, since Wave has no escape,
 #: no indexed `$ARGUMENTS` and no names (`(?!)` is a branch that never matches)
 WAVE_PLACEHOLDER = re.compile(r"()\$(?:(?!)(\d)|(ARGUMENTS)|(\d+)|(?!)(\w))")
+#: OpenCode's `placeholderRegex`: every `$N`, with no look-ahead and no escape
+_POSITIONAL = re.compile(r"\$(\d+)")
 _OPERATOR_CHARS = frozenset(";&|<>()")
+
+
+#: the `argument_syntax`es whose placeholders are plain text (Wave's `plain`, OpenCode's
+#: `last-takes-rest`): `$ARGUMENTS` and `$N` with no look-ahead, no escape (`\\$1` keeps its
+#: backslash), no `$ARGUMENTS[N]` (all the arguments, then `[N]`) and no named arguments
+PLAIN_SYNTAXES = frozenset({"plain", "last-takes-rest"})
+
+
+def plain_placeholders(profile: RuntimeProfile | None) -> bool:
+    """`profile` substitutes plain placeholders (`PLAIN_SYNTAXES`); Claude Code's when None."""
+    return profile is not None and profile.argument_syntax in PLAIN_SYNTAXES
+
+
+def takes_rest(profile: RuntimeProfile | None) -> bool:
+    """The highest `$N` written takes every word from N on, joined by spaces (OpenCode's
+    `last-takes-rest`, cases oc-args-indexed and oc-args-names)."""
+    return profile is not None and profile.argument_syntax == "last-takes-rest"
+
+
+def highest_positional(text: str, start: int = 0) -> int | None:
+    """The highest N of the `$N`s of `text[start:]` (OpenCode's `last`, over the whole body:
+    prose, code and commands alike), None without one."""
+    return max((int(found) for found in _POSITIONAL.findall(text, start)), default=None)
+
+
+def missing_below_base(profile: RuntimeProfile, rest: bool = False) -> str:
+    """What a plain `$N` below the profile's first argument (`$0`) becomes, in words; `rest`:
+    it is the highest `$N` written, under a profile where that one takes the rest."""
+    if takes_rest(profile):  # `args[-1]`, or `args.slice(-1)` for the highest
+        return "becomes the last argument (as the highest `$N` written)" if rest else \
+            "becomes `undefined`"
+    return "is always empty"
+
+
+def below_base_label(profile: RuntimeProfile, rest: bool = False) -> str:
+    """`missing_below_base` as a short label (an inlay hint)."""
+    if takes_rest(profile):
+        return "last arg" if rest else "undefined"
+    return "empty"
+
+
+def arguments_from(position: int, rest: bool) -> str:
+    """The argument (1-based `position`) a `$N` becomes, in words: with the rest when it is the
+    highest `$N` under a profile where that one takes the rest."""
+    return f"argument {position} and every argument after it" if rest else f"argument {position}"
+
+
+#: why the highest `$N` takes more than one argument, in words
+REST_REASON = "the highest `$N` written takes the rest, joined by spaces"
 
 
 def _syntax(profile: RuntimeProfile | None) -> str:
@@ -60,7 +117,7 @@ def unescaped_placeholders(text: str, start: int = 0, end: int | None = None,
     `syntax` (a profile's `argument_syntax`), every match of `WAVE_PLACEHOLDER`: nothing escapes
     one."""
     stop = len(text) if end is None else end
-    if syntax in ("plain", "last-takes-rest"):
+    if syntax in PLAIN_SYNTAXES:
         yield from WAVE_PLACEHOLDER.finditer(text, start, stop)
         return
     for match in _UNESCAPED.finditer(text, start, stop):
@@ -201,7 +258,7 @@ def _quoted_words(raw: str) -> list[str]:
 def declared_names(value: object, profile: RuntimeProfile | None = None) -> list[str]:
     """The argument names of an `arguments` value (a string split on white space, or a list),
     each a word; none under a profile that substitutes no names (Wave reads no `arguments`)."""
-    if profile is not None and profile.argument_syntax in ("plain", "last-takes-rest"):
+    if plain_placeholders(profile):
         return []
     names = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
     return [name for name in names if isinstance(name, str) and re.fullmatch(r"[A-Za-z_]\w*", name)]
@@ -220,12 +277,14 @@ def _is_placeholder(match: re.Match[str], names: Sequence[str]) -> bool:
 @dataclass(frozen=True, slots=True)
 class ArgumentReference:
     """One argument placeholder the runtime substitutes: `$ARGUMENTS` (neither `index` nor
-    `name`), `$N` / `$ARGUMENTS[N]` (`index` = N) or a declared `$name`."""
+    `name`), `$N` / `$ARGUMENTS[N]` (`index` = N) or a declared `$name`. `rest`: the highest
+    `$N` of the body under a profile where that one takes every word from N on (`takes_rest`)."""
 
     span: Span
     text: str
     index: int | None = None
     name: str | None = None
+    rest: bool = False
 
     @property
     def everything(self) -> bool:
@@ -234,7 +293,7 @@ class ArgumentReference:
 
     def word(self, names: Sequence[str], profile: RuntimeProfile) -> int | None:
         """The 0-based argument word it binds to under `profile` (None for `$ARGUMENTS`, and for
-        an index below the profile's base, which is always empty)."""
+        an index below the profile's base: `missing_below_base`)."""
         if self.name is not None:
             return list(names).index(self.name)
         if self.index is None or self.index < profile.argument_base:
@@ -243,18 +302,22 @@ class ArgumentReference:
 
 
 def argument_references(text: str, names: Sequence[str], start: int = 0,
-                        end: int | None = None,
-                        profile: RuntimeProfile | None = None) -> Iterator[ArgumentReference]:
+                        end: int | None = None, profile: RuntimeProfile | None = None,
+                        body_start: int | None = None) -> Iterator[ArgumentReference]:
     """The placeholders of `text[start:end]` that substitution replaces under `profile` (the same
     pattern as `substitute_arguments`; Claude Code's when None): escaped ones and undeclared
-    `$name`s are left out."""
+    `$name`s are left out. The body, whose highest `$N` may take the rest, starts at
+    `body_start` (`start` when None)."""
+    highest = (highest_positional(text, start if body_start is None else body_start)
+               if takes_rest(profile) else None)
     for match in unescaped_placeholders(text, start, end, _syntax(profile)):
         if not _is_placeholder(match, names):
             continue
         index_text = match.group(2) or match.group(4)
-        yield ArgumentReference(Span(match.start(), match.end()), match.group(0),
-                                int(index_text) if index_text is not None else None,
-                                match.group(5))
+        index = int(index_text) if index_text is not None else None
+        yield ArgumentReference(Span(match.start(), match.end()), match.group(0), index,
+                                match.group(5), rest=match.group(4) is not None
+                                and index == highest)
 
 
 def fills_placeholder(text: str, words: Sequence[str], names: Sequence[str],
@@ -263,11 +326,9 @@ def fills_placeholder(text: str, words: Sequence[str], names: Sequence[str],
     `text`: `$ARGUMENTS`, a declared `$name`, or an indexed one with an argument. An indexed one
     without an argument counts only under a profile that empties it; one that stays as written
     is no substitution, so Claude Code 2.1.332 still appends the arguments to a body whose only
-    placeholder is an out-of-range `$5`. Wave substitutes whenever it finds one."""
-    if profile.argument_syntax == "plain":
+    placeholder is an out-of-range `$5`. Wave and OpenCode substitute whenever they find one."""
+    if plain_placeholders(profile):  # Wave and OpenCode substitute whenever they find one
         return WAVE_PLACEHOLDER.search(text) is not None
-    if profile.argument_syntax == "last-takes-rest":
-        return re.search(r"\$\d+", text) is not None or "$ARGUMENTS" in text
     for reference in argument_references(text, names, profile=profile):
         if reference.everything or reference.name is not None:
             return True
@@ -326,7 +387,7 @@ def plain_substitution(text: str, raw: str, words: Sequence[str], base: int = 1)
 def last_takes_rest(text: str, raw: str, words: Sequence[str]) -> str:
     """OpenCode's substitution (see the module): `$N` by a function, then `$ARGUMENTS` by
     JavaScript's `replaceAll` (whose replacement reads `$$`, `$&`, … patterns)."""
-    last = max((int(n) for n in re.findall(r"\$(\d+)", text)), default=0)
+    last = highest_positional(text) or 0
 
     def replace(match: re.Match[str]) -> str:
         position = int(match.group(1))
@@ -337,7 +398,7 @@ def last_takes_rest(text: str, raw: str, words: Sequence[str]) -> str:
             return " ".join(words[index:]) if index >= 0 else " ".join(words[-1:])
         return words[index] if index >= 0 else "undefined"
 
-    return _js_replace_all(re.sub(r"\$(\d+)", replace, text), "$ARGUMENTS", raw)
+    return _js_replace_all(_POSITIONAL.sub(replace, text), "$ARGUMENTS", raw)
 
 
 def _js_replace_all(text: str, needle: str, replacement: str) -> str:

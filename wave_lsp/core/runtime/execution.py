@@ -106,9 +106,8 @@ def run_command(command: str, cwd: Path, timeout: float = TIMEOUT_SECONDS,
                 return Outcome(CANNOT_START_EXIT_CODE, "",
                                f"the command could not be started: {error.strerror or error}")
             timed_out = not _finished_within(process, timeout)
-            if timed_out:
-                _kill_group(process)
-            _kill_group(process)  # background children left behind are not ours to keep
+            # a command past its time, and background children left behind, are not ours to keep
+            _kill_group(process)
             exit_code = TIMEOUT_EXIT_CODE if timed_out else process.returncode
             return Outcome(exit_code, _read(out), _read(err), timed_out)
     finally:

@@ -236,8 +236,7 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
         if patterns := activating_patterns(values):  # listed once a matching file is touched
             return ListingEntry(name, "", True, user, activates_on=tuple(patterns))
     if profile.listing_format != "dash":
-        return _formatted_entry(document, location, profile, name, reading.description or "",
-                                user)
+        return _formatted_entry(location, profile, name, reading.description or "", user)
     when_text = _when_to_use(values)
     shown = name
     if profile.labels_listing_with_name and labelled:
@@ -274,31 +273,49 @@ def wave_listing_entry(document: SkillDocument, location: SkillLocation,
     return ListingEntry(name, f"• **{name}** ({kind}): {text}", True, user)
 
 
-def _formatted_entry(document: SkillDocument, location: SkillLocation, profile: RuntimeProfile,
-                     name: str, description: str, user: bool) -> ListingEntry:
+def _formatted_entry(location: SkillLocation, profile: RuntimeProfile, name: str,
+                     description: str, user: bool) -> ListingEntry:
     """The entry of a runtime whose listing is not a dash line (`RuntimeProfile.listing_format`;
     runtime-facts.md §9, §11): Codex's `- name: description (file: <SKILL.md>)`, its description
     on one line (white space collapsed) and cut to `listing_description_cut` characters with
     `...`; the `<skill>` element of an `<available_skills>` block (OpenCode's, Gemini CLI's and
-    Copilot CLI's, `_xml_element`). Under Gemini CLI's line parser the description is the one
-    that parser reads (`loaders.rescue`)."""
-    if profile.yaml_loader == "line-fallback":
-        from wave_lsp.core.runtime.loaders import rescue  # only for the line parser's runtime
-
-        rescued = rescue(profile, document)
-        if rescued is not None and rescued.loads:
-            description = rescued.description or ""
+    Copilot CLI's, `_xml_element`). `description` is the runtime's (`reads.read_as`: under
+    Gemini CLI's line parser, the one that parser reads)."""
     if not description and profile.commands_without_description:
         return ListingEntry(name, "", True, user)  # a command, not listed (oc-no-description)
     if profile.listing_format == "dash-with-file":
         path = location.path.as_posix() if location.path is not None else ""
-        text = " ".join(description.split())
-        cut = profile.listing_description_cut
-        truncated = cut is not None and len(text) > cut
-        if cut is not None and truncated:
-            text = text[: cut - 3] + "..."
+        text, truncated = listed_description(profile, description)
         return ListingEntry(name, f"- {name}: {text} (file: {path})", True, user, truncated)
     return ListingEntry(name, _xml_element(profile, name, description, location), True, user)
+
+
+#: what ends a description cut to `listing_description_cut` (Codex 0.171.0, cx-description-1100)
+CUT_MARK = "..."
+
+
+def measured_description(profile: RuntimeProfile, text: str) -> str:
+    """`text` (a `description` or `metadata.short-description`) as `profile` measures and lists it:
+    on one line, each run of white space one space, where it collapses them (Codex)."""
+    return " ".join(text.split()) if profile.collapses_description else text
+
+
+def description_kept(profile: RuntimeProfile) -> int | None:
+    """The characters of a description over `listing_description_cut` that the listing keeps
+    before `CUT_MARK` (None: it keeps the whole)."""
+    cut = profile.listing_description_cut
+    return None if cut is None else cut - len(CUT_MARK)
+
+
+def listed_description(profile: RuntimeProfile, text: str) -> tuple[str, bool]:
+    """The description as `profile`'s listing shows it, and whether it was cut: measured
+    (`measured_description`), then over `listing_description_cut` the first `description_kept`
+    characters and `CUT_MARK`."""
+    shown = measured_description(profile, text)
+    kept = description_kept(profile)
+    if kept is None or len(shown) <= kept + len(CUT_MARK):
+        return shown, False
+    return shown[:kept] + CUT_MARK, True
 
 
 def _xml_element(profile: RuntimeProfile, name: str, description: str,

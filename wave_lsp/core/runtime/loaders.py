@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.yamltree import parse_frontmatter
+from wave_lsp.core.parsing.yamltree import YamlNode, parse_frontmatter
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 
@@ -54,13 +54,16 @@ class Rescue:
 def rescue(profile: RuntimeProfile, document: SkillDocument,
            failed: bool = False) -> Rescue | None:
     """The loader's rescue for `document`, or None when the profile's loader has none or the
-    frontmatter does not need one. `failed`: the caller knows that js-yaml throws although the
-    tree was built (an alias to an anchor that does not exist)."""
+    frontmatter does not need one. Every reading of the document under the profile asks here
+    (`reads.read_as`: the listing, the preview and the rules that ask what the runtime loads;
+    the YAML rules for their messages). `failed`: the caller knows that js-yaml throws although
+    the tree was built (an alias to an anchor that does not exist is found here too)."""
     frontmatter = document.source.frontmatter
     yaml = document.yaml
     if frontmatter is None or yaml is None:
         return None
-    failed = failed or yaml.problem is not None or bool(yaml.duplicates)
+    failed = failed or yaml.problem is not None or bool(yaml.duplicates) \
+        or (yaml.mapping is not None and dangling_alias(yaml.mapping))
     if profile.yaml_loader == "line-fallback":
         strings = isinstance(document.value("name"), str) and isinstance(
             document.value("description"), str)
@@ -76,8 +79,23 @@ def rescue(profile: RuntimeProfile, document: SkillDocument,
 
 #: the top-level fields Codex decodes (its frontmatter struct); every other key is ignored
 CODEX_FIELDS = frozenset({"name", "description", "metadata"})
-#: a `key: value` line at any depth, the value not quoted and not a block scalar
-_CODEX_LINE = re.compile(r"^([ \t]*)([A-Za-z0-9_-]+):([ \t]+)([^\s\"'|>].*?)[ \t]*(\r?)$")
+#: the start of a `key: value` line at any depth, the value not quoted and not a block scalar;
+#: the value is the rest of the line without a final `\r` and trailing blanks (`codex_line`:
+#: stripping in Python keeps the match linear, a lazy `.*?` before `[ \t]*$` is quadratic)
+_CODEX_KEY = re.compile(r"([ \t]*)([A-Za-z0-9_-]+):([ \t]+)(?=[^\s\"'|>])")
+
+
+def codex_line(line: str) -> tuple[str, str, str, str, str] | None:
+    """A `key: value` line of `codex_repaired` as (indent, key, blanks after the colon, value,
+    final `\r` or ""), or None for any other line. The value keeps its inner white space and
+    loses only the spaces and tabs before the line's end (or its final `\r`)."""
+    found = _CODEX_KEY.match(line)
+    if found is None:
+        return None
+    rest = line[found.end():]
+    cr = "\r" if rest.endswith("\r") else ""
+    value = rest[: len(rest) - len(cr)].rstrip(" \t")
+    return found.group(1), found.group(2), found.group(3), value, cr
 
 
 def codex_repaired(frontmatter: str) -> str:
@@ -87,13 +105,15 @@ def codex_repaired(frontmatter: str) -> str:
     an unterminated quote) stays and still fails."""
     lines = []
     for line in frontmatter.split("\n"):
-        found = _CODEX_LINE.match(line)
-        value = found.group(4) if found else ""
-        if found and (": " in value or value.endswith(":") or value[:1] in "[{") \
+        found = codex_line(line)
+        if found is None:
+            lines.append(line)
+            continue
+        indent, key, blanks, value, cr = found
+        if (": " in value or value.endswith(":") or value[:1] in "[{") \
                 and parse_frontmatter(f"k: {value}").problem is not None:
             escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-            line = (f'{found.group(1)}{found.group(2)}:{found.group(3)}"{escaped}"'
-                    f"{found.group(5)}")
+            line = f'{indent}{key}:{blanks}"{escaped}"{cr}'
         lines.append(line)
     return "\n".join(lines)
 
@@ -108,9 +128,7 @@ def codex_reading(frontmatter: str) -> tuple[dict[str, object] | None, str]:
     if parsed.problem is not None or parsed.mapping is None:
         return None, "cannot read it even as text and skips the skill"
     top = parsed.mapping
-    nodes = list(top.walk())
-    anchors = {node.anchor for node in nodes if node.kind != "alias" and node.anchor_span}
-    if any(node.kind == "alias" and node.anchor not in anchors for node in nodes):
+    if dangling_alias(top):
         return None, ("reads an alias to an anchor that does not exist (`*…` unquoted) as an "
                       "error and skips the skill")
     read = [later.text for _, later in parsed.duplicates
@@ -123,6 +141,14 @@ def codex_reading(frontmatter: str) -> tuple[dict[str, object] | None, str]:
     if metadata is not None and metadata.kind != "mapping":
         return None, "reads the value as text, but `metadata` must be a mapping, so it skips the skill"
     return {key: node.value() for key, node in values.items()}, ""
+
+
+def dangling_alias(top: YamlNode) -> bool:
+    """The tree under `top` holds an alias to an anchor it does not define (`**/*.ts`, `*x`),
+    which js-yaml and serde reject."""
+    nodes = list(top.walk())
+    anchors = {node.anchor for node in nodes if node.kind != "alias" and node.anchor_span}
+    return any(node.kind == "alias" and node.anchor not in anchors for node in nodes)
 
 
 def _serde_struct(profile: RuntimeProfile, document: SkillDocument) -> Rescue:

@@ -39,9 +39,9 @@ from typing import Any
 
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.injections import Injection, injections_as_read
+from wave_lsp.core.parsing.injections import JS_SPACE_TEXT, Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.permissions.guard import Guard
+from wave_lsp.core.permissions.guard import Guard, Verdict
 from wave_lsp.core.permissions.prediction import (
     SETTINGS_FACT,
     UNCHECKED_FACT,
@@ -65,7 +65,7 @@ from wave_lsp.core.runtime.execution import (
     run_command,
     shown_output,
 )
-from wave_lsp.core.runtime.listing import command_name, truthy
+from wave_lsp.core.runtime.listing import command_name, invocation_flags
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.runtime.sandbox import ensure_available
@@ -74,8 +74,7 @@ from wave_lsp.core.runtime.toolrules import entries
 from wave_lsp.core.workspace.location import SkillLocation
 
 #: what JavaScript's `String.prototype.trim` removes (white space and line terminators)
-JS_TRIM = ("\t\n\v\f\r \u00a0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B))
-           + "\u2028\u2029\u202f\u205f\u3000\ufeff")
+JS_TRIM = JS_SPACE_TEXT
 
 MODES = ("dry-run", "execute")
 #: where `${WAVE_ARGUMENTS_FILE}` points in a dry-run (no file is created)
@@ -324,7 +323,7 @@ def runtime_inputs(location: SkillLocation, rules: RuleSet,
     folders = tuple(dict.fromkeys([*([start] if start else []), *rules.directories]))
     mode = rules.mode_for(profile) if profile is not None else rules.mode
     return RuntimeInputs(folders, mode[0] if mode else None, mode[1] if mode else None,
-                         tuple(rules.hooks), tuple(rules.problems))
+                         tuple(rules.hooks), tuple(rules.problems), tuple(rules.unparsable))
 
 
 def skill_turned_off(document: SkillDocument, location: SkillLocation, profile: RuntimeProfile,
@@ -421,8 +420,7 @@ def not_user_invocable(document: SkillDocument, location: SkillLocation,
     """The runtime's refusal of `/name` for a skill with `user-invocable: false` (None when it
     renders it: the skill is user-invocable, or the runtime only hides it from the menu)."""
     message = profile.not_user_invocable_message
-    if message is None or truthy(read_as(document, profile).values.value("user-invocable"),
-                                 profile.reads_boolean_words) is not False:
+    if message is None or invocation_flags(read_as(document, profile).values, profile)[1]:
         return None
     return message.format(name=command_name(document, location, profile))
 
@@ -449,7 +447,7 @@ def _execute(result: Invocation, plan: Plan) -> bool:
                   plan.rules.problems + plan.restrictions.problems,
                   lambda name: plan.values.value(name, in_shell=True))
     for planned in plan.injections:
-        if not _may_run(planned, guard, profile, result):
+        if _may_run(planned, guard, profile, result) is None:
             return False
     if plan.injections:  # no sandbox: nothing runs, and the error says what to install
         try:
@@ -459,10 +457,8 @@ def _execute(result: Invocation, plan: Plan) -> bool:
             return False
     visible = _visible_paths(result, plan)
     for planned in plan.injections:
-        if not _may_run(planned, guard, profile, result, again=True):
-            return False
-        verdict = guard.check(planned.shell_command, planned.injection.command)
-        if not _run(planned, result, cwd, tool, verdict.read_only, visible):
+        verdict = _may_run(planned, guard, profile, result, again=True)
+        if verdict is None or not _run(planned, result, cwd, tool, verdict.read_only, visible):
             return False
     return True
 
@@ -482,7 +478,9 @@ def _visible_paths(result: Invocation, plan: Plan) -> list[Path]:
 
 
 def _may_run(planned: PlannedInjection, guard: Guard, profile: RuntimeProfile,
-             result: Invocation, again: bool = False) -> bool:
+             result: Invocation, again: bool = False) -> Verdict | None:
+    """The guard's verdict when the command may run; None (and the invocation ended, saying
+    why) when the runtime is not predicted to run it or the guard refuses it."""
     decision = planned.decision
     runtime = profile.runtime
     if decision.unknown:
@@ -493,11 +491,11 @@ def _may_run(planned: PlannedInjection, guard: Guard, profile: RuntimeProfile,
         verdict = guard.check(planned.shell_command, planned.injection.command,
                               spliced=planned.from_arguments)
         if verdict.refusal is None:
-            return True
+            return verdict
         now = "now that earlier commands have run, " if again else ""
         planned.not_run_because = f"{runtime} runs this; wave-lsp did not: {now}{verdict.refusal}"
     result.ok, result.error = False, not_run_message(planned, profile)
-    return False
+    return None
 
 
 def _run(planned: PlannedInjection, result: Invocation, cwd: Path, tool: str,

@@ -327,6 +327,9 @@ class RuntimeProfile:
     #: in it (None: the whole; a longer one keeps the first `cut - 3` and `...`: Codex)
     listing_format: ListingFormat = "dash"
     listing_description_cut: int | None = None
+    #: `description` and `metadata.short-description` are measured and listed on one line, each
+    #: run of white space one space (Codex; `listing.measured_description` reads it)
+    collapses_description: bool = False
     #: the text an invocation gives the model around the rendered skill (`{name}`, `{path}`: the
     #: SKILL.md, `{text}`); None: the rendered text as it is
     invocation_wrapper: str | None = None
@@ -556,11 +559,12 @@ CODEX = replace(
     yaml_loader="serde-struct",
     # `line.trim() == "---"`: `----` is no closing line (case fm-closing-dashes)
     frontmatter_closing=ClosingRule("trimmed-line"),
-    listing_format="dash-with-file", listing_description_cut=1024,
+    listing_format="dash-with-file", listing_description_cut=1024, collapses_description=True,
     invocation_wrapper="<skill>\n<name>{name}</name>\n<path>{path}</path>\n{text}\n</skill>",
     fact_versions=MappingProxyType({
         "yaml_loader": "0.171.0", "listing_format": "0.171.0",
-        "listing_description_cut": "0.171.0", "invocation_wrapper": "0.171.0",
+        "listing_description_cut": "0.171.0", "collapses_description": "0.171.0",
+        "invocation_wrapper": "0.171.0",
         "collision": "0.171.0", "invocation_fields": "0.171.0", "frontmatter_closing": "0.171.0"}),
 )
 
@@ -698,15 +702,11 @@ COPILOT_CLI = replace(
                "within each",
     settings_folder=".copilot", own_roots=(), yaml_loader="strict",
     name_source="name-or-folder",
-    # `copilot skill list`: `Skill name must be at most 64 characters`, `Skill description must
-    # be at most 1024 characters` (counted as JavaScript does: 512 emoji load, 513 do not), `Skill
-    # name must start with an ASCII letter or number and contain only ASCII letters (a-z, A-Z),
-    # numbers, hyphens, underscores, dots, colons, and spaces` (cases desc-long, name-invalid,
-    # cp-description-limit, cp-name-rules)
+    # its limits and name check, and the booleans (runtime-facts.md §12.2: cases desc-long,
+    # name-invalid, invoke-user-invocable-no, cp-description-limit, cp-name-rules,
+    # cp-invocation-booleans)
     name_limit=64, description_limit=1024, over_limit="reject", length_unit="utf-16",
-    name_pattern=r"[A-Za-z0-9][A-Za-z0-9_.: -]*",
-    # `user-invocable must be a boolean` (cases invoke-user-invocable-no, cp-invocation-booleans)
-    invocation_fields_need_booleans=True,
+    name_pattern=r"[A-Za-z0-9][A-Za-z0-9_.: -]*", invocation_fields_need_booleans=True,
     body_description_default="", body_description_skips_headings=True,
     listing_format="xml-escaped-scope",
     substitutes_arguments=True, argument_base=0, argument_words="shell",
@@ -716,8 +716,7 @@ COPILOT_CLI = replace(
     invocation_fields=frozenset({"disable-model-invocation", "user-invocable"}),
     manual_only_switch="`disable-model-invocation: true`",
     other_fields="ignored",
-    # a line of `---` and blanks closes; `----`, `--- x`, an indented `---` do not, and neither
-    # does the end of the file: the skill is not loaded (cases fm-closing-dashes, fm-unclosed)
+    # `----`, `--- x` or no closing line: not loaded (cases fm-closing-dashes, fm-unclosed)
     frontmatter_closing=LINE_CLOSER,
     fact_versions=MappingProxyType({
         "frontmatter_closing": "1.0.102", "name_limit": "1.0.102", "description_limit": "1.0.102",

@@ -20,7 +20,9 @@ of it, asked of the profile:
   non-blank line.
 - `reads_unclosed_frontmatter_to_end` (OpenCode): an unclosed frontmatter is the rest of the file,
   and no body; `yaml_loader = "serde-struct"` (Codex): a frontmatter strict YAML rejects is read
-  by `loaders.codex_reading` (runtime-facts.md §9.10).
+  by `loaders.codex_reading` (runtime-facts.md §9.10); `yaml_loader = "line-fallback"` (Gemini
+  CLI): where js-yaml throws or `name` and `description` are not both text, the two lines its
+  line parser finds (`loaders.rescue`, runtime-facts.md §9.6).
 
 A profile without these facts reads the document as it is parsed (`same_fields`).
 """
@@ -34,7 +36,7 @@ from typing import Any
 from wave_lsp.core.parsing.document import FieldValues, FrontmatterValues, SkillDocument
 from wave_lsp.core.parsing.source import Cut, cut_as, own_cut
 from wave_lsp.core.parsing.yamltree import YamlDocument, parse_frontmatter
-from wave_lsp.core.runtime.loaders import codex_reading, unclosed_values
+from wave_lsp.core.runtime.loaders import Rescue, codex_reading, rescue, unclosed_values
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 _HEADING_MARKER = re.compile(r"^#+\s+")
@@ -64,7 +66,16 @@ class RuntimeReading:
 
 
 def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
-    """`document` as `profile`'s runtime reads it."""
+    """`document` as `profile`'s runtime reads it, computed once per document and profile (kept
+    in `document.memo`: the rules, the listing and the preview all ask)."""
+    key = (read_as, profile)
+    found = document.memo.get(key)
+    if not isinstance(found, RuntimeReading):
+        found = document.memo[key] = _read_as(document, profile)
+    return found
+
+
+def _read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     source = document.source
     if profile.frontmatter_ends_at_first_dashes:
         return _regex_read(document, profile)
@@ -79,6 +90,8 @@ def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     if cut is not None and cut != own_cut(source):
         return _cut_read(document, profile, cut)
     yaml = document.yaml
+    if profile.yaml_loader == "line-fallback" and (lines := rescue(profile, document)) is not None:
+        return _line_read(document, profile, lines, document.body_offset)
     if profile.yaml_loader == "serde-struct" and yaml is not None \
             and (yaml.problem is not None or yaml.duplicates):
         return _codex_read(document, profile)
@@ -104,6 +117,9 @@ def _cut_read(document: SkillDocument, profile: RuntimeProfile, cut: Cut) -> Run
         source.frontmatter_offset
     yaml = document.yaml if same and document.yaml is not None else \
         parse_frontmatter(frontmatter, cut.frontmatter_offset)
+    if same and profile.yaml_loader == "line-fallback" \
+            and (lines := rescue(profile, document)) is not None:
+        return _line_read(document, profile, lines, cut.body_offset)
     if profile.yaml_loader == "serde-struct" and (yaml.problem is not None or yaml.duplicates):
         values, _ = codex_reading(frontmatter)
         if values is None:
@@ -121,6 +137,15 @@ def _cut_read(document: SkillDocument, profile: RuntimeProfile, cut: Cut) -> Run
     return reading
 
 
+def read_elsewhere(document: SkillDocument, profile: RuntimeProfile, name: str) -> Any:
+    """The value `profile`'s runtime reads for the top-level field `name` where the document's
+    tree has none (Gemini CLI's line parser takes an indented `description:` line), else None."""
+    if document.has(name):
+        return None
+    reading = read_as(document, profile)
+    return None if reading.same_fields else reading.values.value(name)
+
+
 def _read_to_end(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
     """An unclosed frontmatter read to the end of the file: its fields, and no body."""
     opener = document.source.opener
@@ -133,6 +158,18 @@ def _read_to_end(document: SkillDocument, profile: RuntimeProfile) -> RuntimeRea
         return _described(document, profile, _EMPTY, end, False, False)
     names = frozenset(key for key in values if isinstance(key, str))
     return _described(document, profile, FrontmatterValues(values, names), end, True, False)
+
+
+def _line_read(document: SkillDocument, profile: RuntimeProfile, lines: Rescue,
+               body_offset: int) -> RuntimeReading:
+    """Gemini CLI's line parser, where js-yaml throws or does not give `name` and `description`
+    as text (`loaders.rescue`): those two lines are all it loads; without both it drops the
+    skill."""
+    if not lines.loads or lines.name is None or lines.description is None:
+        return _described(document, profile, _EMPTY, body_offset, False, False)
+    values = {"name": lines.name, "description": lines.description}
+    return _described(document, profile, FrontmatterValues(values, frozenset(values)),
+                      body_offset, True, False)
 
 
 def _codex_read(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:

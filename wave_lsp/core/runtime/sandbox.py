@@ -32,9 +32,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from wave_lsp.core.paths import is_within
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  #: no file a command writes (its captured output included) grows past this
 MAX_PROCESSES = 256
@@ -234,8 +236,7 @@ def _masks(folder: Path) -> list[str]:
 # -- what is visible ------------------------------------------------------------------------------
 def _inside(path: Path | str, folder: Path | str) -> bool:
     """`path` is `folder` or below it (as written: both already resolved)."""
-    text, base = str(path), str(folder).rstrip("/")
-    return text == base or text.startswith(base + "/")
+    return is_within(str(path), str(folder))
 
 
 def _system(path: Path) -> bool:
@@ -351,10 +352,10 @@ def _quoted(path: Path | str) -> str:
 def seatbelt_profile(view: View, scratch: Path) -> str:
     """The sandbox-exec profile: deny by default; read the system, the visible folders and the
     scratch folder; write only the scratch folder (HOME and TMPDIR live there); no network."""
+    visible = visible_folders(view)
     readable = ["/usr", "/bin", "/sbin", "/System", "/Library/Apple", "/opt/homebrew",
-                "/private/etc", "/private/var/db/timezone", "/dev",
-                *(str(p) for p in visible_folders(view))]
-    masked = [folder / name for folder in visible_folders(view) for name in CREDENTIALS]
+                "/private/etc", "/private/var/db/timezone", "/dev", *(str(p) for p in visible)]
+    masked = [folder / name for folder in visible for name in CREDENTIALS]
     lines = ["(version 1)", "(deny default)",
              "(allow process-fork)", "(allow process-exec)", "(allow signal (target same-sandbox))",
              "(allow sysctl-read)", "(allow mach-lookup (global-name \"com.apple.system.logger\"))",
@@ -370,7 +371,3 @@ def seatbelt_profile(view: View, scratch: Path) -> str:
                      + ")")
     return "\n".join(lines) + "\n"
 
-
-def describe(view: View) -> Sequence[str]:
-    """The visible folders, for the preview and the docs' examples."""
-    return [str(path) for path in visible_folders(view)]

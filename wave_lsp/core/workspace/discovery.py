@@ -236,16 +236,16 @@ def _children(folder: str, real: str, children: list[os.DirEntry[str]],
         name = child.name
         if is_dir and name in SKIPPED_DIRS:
             continue
-        path = child.path
-        if checks_ignores and ignores.ignored(path, is_dir) and not (
-                tracked is not None and tracked.holds(path, is_dir)):
-            continue  # git never ignores a file it tracks (nor the folders holding one)
         lowered = name.lower()
         is_skill = lowered == _SKILL_FILE_LOWER or (
             in_skills_root and not is_dir and lowered.endswith(".md")
             and lowered not in INDEX_FILES)
         if not is_skill and not is_dir:
-            continue
+            continue  # before the ignore files: most files are neither
+        path = child.path
+        if checks_ignores and ignores.ignored(path, is_dir) and not (
+                tracked is not None and tracked.holds(path, is_dir)):
+            continue  # git never ignores a file it tracks (nor the folders holding one)
         yield path, is_skill, (os.path.realpath(path) if linked else os.path.join(real, name))
 
 

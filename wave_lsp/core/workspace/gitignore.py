@@ -24,6 +24,12 @@ at its stars into fixed-length pieces, placed leftmost the same way. No choice i
 the work is at most the product of the pattern's and the path's lengths (tests count it,
 tests/core/test_gitignore.py).
 
+Most lines of a real `.gitignore` are one segment at any depth (`node_modules/`, `*.log`,
+`.coverage.*`): those are not tried one by one but looked up for each segment of the path (a
+dictionary of names, of `*`-suffixes and of `*`-prefixes; any other one-segment glob matched
+once per distinct segment, the answer remembered), so a path costs about its segments, not the
+file's lines; the few other patterns are tried from the last down (benchmarks/bounded.py).
+
 Two deliberate departures from pathspec, where git (the runtime that decides, `git
 check-ignore`) behaves otherwise: a class never matches `/` (pathspec's `a[!x]b` matched `a/b`),
 and a reversed range (`[z-a]`) matches nothing instead of failing the whole file with an error.
@@ -74,6 +80,30 @@ class SegmentGlob:
     pieces: tuple[tuple[Atom, ...], ...]
     #: a lone `*`: any segment of at least one character
     nonempty: bool = False
+    #: a glob of literal characters with at most one star (`name`, `*.ext`, `pre*`, `pre*.ext`):
+    #: (before, after) the star, or the whole name and None; matched with plain string tests
+    plain: tuple[str, str | None] | None = None
+    #: each piece's leading literal characters (`.py` of `.py[cod]`), compared as one string
+    heads: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, pieces: tuple[tuple[Atom, ...], ...]) -> SegmentGlob:
+        literal = len(pieces) <= 2 and all(isinstance(atom, str) for piece in pieces
+                                           for atom in piece)
+        plain: tuple[str, str | None] | None = None
+        if literal:
+            texts = ["".join(piece) for piece in pieces]  # type: ignore[arg-type]
+            plain = (texts[0], texts[1] if len(texts) == 2 else None)
+        return cls(pieces, plain=plain, heads=tuple(_literal_head(piece) for piece in pieces))
+
+
+def _literal_head(piece: tuple[Atom, ...]) -> str:
+    head = []
+    for atom in piece:
+        if not isinstance(atom, str):
+            break
+        head.append(atom)
+    return "".join(head)
 
 
 @dataclass(slots=True)
@@ -95,6 +125,9 @@ class GitIgnorePattern:
     floating: bool = False
     runs: tuple[tuple[SegmentGlob, ...], ...] = ()
     tail: Tail = "opt"
+    #: a floating pattern of one segment (`*.log`, `node_modules/`, `.env`): its glob, matched
+    #: segment by segment without placing runs
+    single: SegmentGlob | None = None
 
 
 def parse_line(line: str) -> GitIgnorePattern | None:
@@ -119,7 +152,8 @@ def parse_line(line: str) -> GitIgnorePattern | None:
         runs = _runs(inner, text)
     except _RangeError:
         return None
-    return GitIgnorePattern(include, None, floating, runs, tail)
+    single = runs[0][0] if floating and len(runs) == 1 and len(runs[0]) == 1 else None
+    return GitIgnorePattern(include, None, floating, runs, tail, single)
 
 
 def _normalized(segments: list[str], text: str) -> list[str]:
@@ -169,7 +203,7 @@ class _RangeError(GitIgnorePatternError):
 def parse_segment(segment: str, text: str = "") -> SegmentGlob:
     """One segment's glob (`_translate_segment_glob` of pathspec, as pieces)."""
     if segment == "*":
-        return SegmentGlob(((), ()), nonempty=True)
+        return SegmentGlob(((), ()), nonempty=True, heads=("", ""))
     pieces: list[tuple[Atom, ...]] = []
     current: list[Atom] = []
     index = 0
@@ -192,7 +226,7 @@ def parse_segment(segment: str, text: str = "") -> SegmentGlob:
         else:
             current.append(char)
     pieces.append(tuple(current))
-    return SegmentGlob(tuple(pieces))
+    return SegmentGlob.of(tuple(pieces))
 
 
 def _char_class(segment: str, start: int) -> tuple[CharClass, int]:
@@ -225,8 +259,15 @@ def _char_class(segment: str, start: int) -> tuple[CharClass, int]:
 # -- matching --------------------------------------------------------------------------------
 
 
-def _piece_at(piece: tuple[Atom, ...], text: str, at: int, steps: Steps) -> bool:
-    for offset, atom in enumerate(piece):
+def _piece_at(piece: tuple[Atom, ...], head: str, text: str, at: int, steps: Steps) -> bool:
+    """Whether the piece matches the text at `at` (the caller checked the room): its literal
+    head as one string comparison, then the rest character by character."""
+    if head:
+        steps.count += len(head)
+        if not text.startswith(head, at):
+            return False
+    for offset in range(len(head), len(piece)):
+        atom = piece[offset]
         steps.count += 1
         char = text[at + offset]
         if atom is ANY:
@@ -243,19 +284,28 @@ def segment_matches(glob: SegmentGlob, text: str, steps: Steps | None = None) ->
     """Whether one segment (no `/`) matches the glob: the first piece at the start, the last at
     the end, every one between leftmost after the previous."""
     steps = steps if steps is not None else Steps()
-    pieces = glob.pieces
+    plain = glob.plain
+    if plain is not None:  # string tests, each linear in the segment
+        steps.count += 1
+        before, after = plain
+        if after is None:
+            return text == before
+        return len(text) >= len(before) + len(after) and text.startswith(before) and \
+            text.endswith(after)
+    pieces, heads = glob.pieces, glob.heads
     if glob.nonempty:
         return bool(text)
     head = pieces[0]
     if len(pieces) == 1:
-        return len(text) == len(head) and _piece_at(head, text, 0, steps)
+        return len(text) == len(head) and _piece_at(head, heads[0], text, 0, steps)
     tail = pieces[-1]
-    if len(head) + len(tail) > len(text) or not _piece_at(head, text, 0, steps) or \
-            not _piece_at(tail, text, len(text) - len(tail), steps):
+    if len(head) + len(tail) > len(text) or not _piece_at(head, heads[0], text, 0, steps) or \
+            not _piece_at(tail, heads[-1], text, len(text) - len(tail), steps):
         return False
     position, end = len(head), len(text) - len(tail)
-    for piece in pieces[1:-1]:
-        while position + len(piece) <= end and not _piece_at(piece, text, position, steps):
+    for piece, piece_head in zip(pieces[1:-1], heads[1:-1], strict=True):
+        while position + len(piece) <= end and \
+                not _piece_at(piece, piece_head, text, position, steps):
             position += 1
         if position + len(piece) > end:
             return False
@@ -279,12 +329,17 @@ def _leftmost(run: tuple[SegmentGlob, ...], parts: list[str], start: int, steps:
 def pattern_priority(pattern: GitIgnorePattern, path: str, steps: Steps | None = None) -> int:
     """0: no match; 2: the pattern matches the path itself; 1: only a folder of it (a directory
     mark). `path` is normalised (no leading `/` or `./`)."""
-    steps = steps if steps is not None else Steps()
+    return _priority(pattern, path, path.split("/"), steps if steps is not None else Steps())
+
+
+def _priority(pattern: GitIgnorePattern, path: str, parts: list[str], steps: Steps) -> int:
+    """`pattern_priority` with the path split at its `/` (once for every pattern)."""
     if pattern.special == "any":
         return 2 if path else 0
     if pattern.special is not None:
         return 0 if "/" not in path else 2 if pattern.special == "slash" else 1
-    parts = path.split("/")
+    if pattern.single is not None:
+        return _single_priority(pattern.single, pattern.tail, parts, steps)
     runs = pattern.runs
     if pattern.floating:
         start = 0
@@ -310,6 +365,26 @@ def pattern_priority(pattern: GitIgnorePattern, path: str, steps: Steps | None =
     return _ending(pattern.tail, found + len(last), len(parts))
 
 
+def _single_priority(glob: SegmentGlob, tail: Tail, parts: list[str], steps: Steps) -> int:
+    """A floating one-segment pattern: the last segment matching it is the path itself (with
+    `opt`), else the leftmost segment matching it ends a folder of the path."""
+    count = len(parts)
+    if tail == "opt" and segment_matches(glob, parts[-1], steps):
+        return 2
+    plain = glob.plain
+    if plain is not None and plain[1] is None:  # a literal name: one search of the list
+        steps.count += count
+        try:
+            found = parts.index(plain[0])
+        except ValueError:
+            return 0
+        return _ending(tail, found + 1, count)
+    for at in range(count):
+        if segment_matches(glob, parts[at], steps):
+            return _ending(tail, at + 1, count)
+    return 0
+
+
 def _ending(tail: Tail, end: int, count: int) -> int:
     """The priority of a match whose segments end at `end` of `count`."""
     if end == count:
@@ -324,6 +399,103 @@ def normalize_path(path: str) -> str:
     return path[2:] if path.startswith("./") else path
 
 
+#: how many segments a `_Lookup` remembers before it forgets them all (a bound on its memory)
+_REMEMBERED = 4096
+
+
+class _Lookup:
+    """The floating one-segment patterns (`node_modules/`, `*.log`, `.coverage.*`, `*.py[cod]`:
+    most lines of a real `.gitignore`), found per segment of a path instead of per pattern: the
+    literal ones (a name, at most one star) by dictionary look-ups, the rest by `segment_matches`;
+    what a segment matches is remembered (the walk meets the same names in every folder). The
+    answers are `_single_priority`'s; the other patterns are tried one by one (`others`)."""
+
+    __slots__ = ("_known", "globs", "names", "others", "prefix_lengths", "prefixes",
+                 "suffix_lengths", "suffixes")
+
+    def __init__(self, patterns: tuple[GitIgnorePattern, ...]) -> None:
+        #: a literal name: the patterns (indexes) naming it
+        self.names: dict[str, list[int]] = {}
+        #: `before*after` with `after` set: by `after`, each with its `before`
+        self.suffixes: dict[str, list[tuple[int, str]]] = {}
+        #: `before*`: by `before`
+        self.prefixes: dict[str, list[int]] = {}
+        #: the other one-segment patterns, with their globs
+        self.globs: list[tuple[int, SegmentGlob]] = []
+        #: the patterns tried one by one (in order)
+        self.others: list[int] = []
+        for index, pattern in enumerate(patterns):
+            if pattern.single is None:
+                self.others.append(index)
+            else:
+                self._add(index, pattern.single)
+        self.suffix_lengths = sorted({len(after) for after in self.suffixes})
+        self.prefix_lengths = sorted({len(before) for before in self.prefixes})
+        self._known: dict[str, tuple[int, ...]] = {}
+
+    def _add(self, index: int, glob: SegmentGlob) -> None:
+        plain = glob.plain
+        if plain is None:
+            self.globs.append((index, glob))
+        elif plain[1] is None:
+            self.names.setdefault(plain[0], []).append(index)
+        elif plain[1]:
+            self.suffixes.setdefault(plain[1], []).append((index, plain[0]))
+        elif plain[0]:
+            self.prefixes.setdefault(plain[0], []).append(index)
+        else:
+            self.globs.append((index, glob))
+
+    def matching(self, segment: str, steps: Steps) -> tuple[int, ...]:
+        """The one-segment patterns whose glob matches this segment."""
+        found = self._known.get(segment)
+        if found is None:
+            found = tuple(self._matching(segment, steps))
+            if len(self._known) >= _REMEMBERED:
+                self._known.clear()
+            self._known[segment] = found
+        return found
+
+    def _matching(self, segment: str, steps: Steps) -> list[int]:
+        found = list(self.names.get(segment, ()))
+        size = len(segment)
+        steps.count += size
+        for length in self.suffix_lengths:
+            if length > size:
+                break
+            for index, before in self.suffixes.get(segment[size - length:], ()):
+                if size >= len(before) + length and segment.startswith(before):
+                    found.append(index)
+        for length in self.prefix_lengths:
+            if length > size:
+                break
+            found += self.prefixes.get(segment[:length], ())
+        found += [index for index, glob in self.globs if segment_matches(glob, segment, steps)]
+        return found
+
+    def best(self, patterns: tuple[GitIgnorePattern, ...], parts: list[str], steps: Steps
+             ) -> tuple[int, int]:
+        """The last indexed pattern matching the path itself and the last matching only a folder
+        of it (-1: none)."""
+        first: dict[int, int] = {}  # pattern: the first segment it matches
+        last = len(parts) - 1
+        best_path = best_folder = -1
+        for at, segment in enumerate(parts):
+            steps.count += 1
+            for index in self.matching(segment, steps):
+                if index not in first:
+                    first[index] = at
+                if at == last and patterns[index].tail == "opt":
+                    best_path = max(best_path, index)  # the path itself (`_single_priority`)
+        for index, at in first.items():
+            priority = _ending(patterns[index].tail, at + 1, last + 1)
+            if priority == 2:
+                best_path = max(best_path, index)
+            elif priority == 1:
+                best_folder = max(best_folder, index)
+        return best_path, best_folder
+
+
 @dataclass(frozen=True, slots=True)
 class GitIgnore:
     """A `.gitignore` file's patterns, in order."""
@@ -331,6 +503,10 @@ class GitIgnore:
     patterns: tuple[GitIgnorePattern, ...]
     #: the lines that are not valid patterns (never match)
     invalid: tuple[str, ...] = field(default=())
+    _lookup: _Lookup = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_lookup", _Lookup(self.patterns))
 
     @classmethod
     def from_lines(cls, lines: Iterable[str]) -> GitIgnore:
@@ -347,13 +523,21 @@ class GitIgnore:
 
     def match_file(self, path: str, steps: Steps | None = None) -> bool:
         """Whether the path is ignored: the last pattern matching the path itself decides; with
-        none, the last one matching a folder of it."""
+        none, the last one matching a folder of it. The path is split once; the indexed patterns
+        are looked up, the others tried from the last down to the best indexed one."""
         path = normalize_path(path)
-        decided: bool | None = None
-        for pattern in reversed(self.patterns):
-            priority = pattern_priority(pattern, path, steps)
+        parts = path.split("/")
+        steps = steps if steps is not None else Steps()
+        patterns = self.patterns
+        best_path, best_folder = self._lookup.best(patterns, parts, steps)
+        for index in reversed(self._lookup.others):
+            if index < best_path:
+                break
+            priority = _priority(patterns[index], path, parts, steps)
             if priority == 2:
-                return pattern.include
-            if priority == 1 and decided is None:
-                decided = pattern.include
-        return bool(decided)
+                return patterns[index].include
+            if priority == 1:
+                best_folder = max(best_folder, index)
+        if best_path >= 0:
+            return patterns[best_path].include
+        return best_folder >= 0 and patterns[best_folder].include

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from wave_lsp.core.runtime.profiles import ALL_PERSONAL_ROOTS, ALL_SKILLS_ROOTS, RuntimeProfile
 from wave_lsp.core.workspace.folder_facts import FolderFacts
+
+if TYPE_CHECKING:
+    from wave_lsp.core.parsing.document import FieldValues
 
 SKILL_FILE = "SKILL.md"
 PLUGIN_MANIFESTS = (".wave-plugin/plugin.json", ".claude-plugin/plugin.json")
@@ -321,3 +325,70 @@ def root_name(location: SkillLocation) -> str:
         return ""
     three = f"{root.parent.parent.name}/{root.parent.name}/{root.name}"
     return three if three in _THREE_PART_ROOTS else f"{root.parent.name}/{root.name}"
+
+
+# -- templates (docs/design/rules.md *Templates*) ------------------------------------------------
+# SKILL.md files that are templates of a generator, not skills (docs/design/rules.md *Templates*).
+#
+# A generator (cookiecutter, copier, a kickstart script, a Yeoman or Jinja scaffold) keeps the
+# skill it writes as a template: `templates/claude-skill/{{skill_name}}/SKILL.md` with
+# `name: {{ skill_name }}`. Rendered, it is a skill; as it lies, no runtime loads it (a runtime
+# that did would load a skill named `{{ skill_name }}`), and the name, YAML and tool findings on
+# its placeholders say nothing about the skill it becomes. A file is a template when a folder on
+# its path (below the project root) is a placeholder (`{{skill_name}}`, `{% … %}`, `__name__`,
+# `${name}`, `<%= name %>`), or when its frontmatter's `name` or `description` holds a Jinja or
+# EJS placeholder and a folder on its path is named for templates (`templates/`, `scaffold/`,
+# `blueprints/`, `skeleton/`, `boilerplate/`), or when it is spelt otherwise than `SKILL.md`
+# (`skill.md`, the name a generator renames) in such a folder outside every skills root. A plain
+# `SKILL.md` under `templates/` without placeholders is not a template: it is copied as it is, and
+# its findings hold.
+#
+# The checker gives a template one information finding (SK002) instead of the rules' findings.
+
+#: a folder name that a generator replaces: Jinja/cookiecutter/copier `{{x}}` and `{% … %}`,
+#: Python-package scaffolds' `__name__`, shell-style `${name}`, EJS `<%= name %>`
+_PLACEHOLDER_FOLDER = re.compile(
+    r"\{\{.*\}\}|\{%.*%\}|^__[A-Za-z][A-Za-z0-9_]*__$|\$\{[^}]+\}|<%=?.*%>")
+#: a placeholder inside a frontmatter value
+_PLACEHOLDER_VALUE = re.compile(r"\{\{\s*[\w.|() '\"-]+\s*\}\}|\{%.*?%\}|<%=?.*?%>")
+#: folders whose files are the input of a generator
+_TEMPLATE_FOLDER = re.compile(
+    r"^(?:templates?|_templates?|scaffold(?:s|ing)?|blueprints?|skeletons?|boilerplates?|"
+    r"generators?|cookiecutter.*)$", re.I)
+
+
+def template_folder(path: Path, base: Path | None) -> str | None:
+    """The first folder of `path` below `base` (the project root; all of it without one)
+    whose name is a generator's placeholder."""
+    folders = _folders_below(path, base)
+    return next((name for name in folders if _PLACEHOLDER_FOLDER.search(name)), None)
+
+
+def _folders_below(path: Path, base: Path | None) -> tuple[str, ...]:
+    parent = path.parent
+    if base is not None and (parent == base or base in parent.parents):
+        return parent.relative_to(base).parts
+    return parent.parts[-4:]  # no project: the nearest folders only
+
+
+def template_reason(location: SkillLocation, document: FieldValues) -> str | None:
+    """Why the file is a generator's template, in words (None when it is not one)."""
+    path = location.path
+    if path is None:
+        return None
+    folder = template_folder(path, location.project_root)
+    if folder is not None:
+        return f"its folder `{folder}` is a placeholder a generator fills in"
+    folders = _folders_below(path, location.project_root)
+    holder = next((name for name in folders if _TEMPLATE_FOLDER.match(name)), None)
+    if holder is None:
+        return None
+    if path.name != SKILL_FILE and location.skills_root is None:
+        return f"it is named `{path.name}` in the template folder `{holder}/`, outside every " \
+               "skills root"
+    for key in ("name", "description"):
+        value = document.value(key)
+        if isinstance(value, str) and (found := _PLACEHOLDER_VALUE.search(value)):
+            return f"its `{key}` holds the placeholder `{found.group(0)}` and it lies in a " \
+                   "template folder"
+    return None

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from wave_lsp.core.parsing.document import FieldValues, SkillDocument, field_values
+from wave_lsp.core.parsing.document import FieldValues, SkillDocument, field_names, field_values
 from wave_lsp.core.parsing.reading import load_document, read_skill_file
 from wave_lsp.core.parsing.source import decode
 from wave_lsp.core.runtime.listing import ListingEntry, folder_command, listing_entry
@@ -99,6 +99,8 @@ class RuntimeSkill:
     real_dir: str = ""  #: realpath of the skill folder
     shadowed_by: RuntimeSkill | None = None
     duplicates: list[Path] = field(default_factory=list)  #: other paths to the same directory
+    #: the top-level frontmatter keys (what a collection-wide finding such as SK070 compares)
+    fields: frozenset[str] = frozenset()
 
     @property
     def group(self) -> str:
@@ -410,6 +412,7 @@ class SkillSummary:
     document: SkillDocument | None  #: the parsed file, when the caller keeps documents
     argument_hint: str | None = None
     scope: str = "workspace"
+    fields: frozenset[str] = frozenset()  #: the top-level frontmatter keys
 
 
 def read_summary(path: Path, home: Path | None, keep_document: bool = False,
@@ -442,7 +445,8 @@ def summary_of_document(path: Path, document: FieldValues, home: Path | None,
     kept = document if keep_document and isinstance(document, SkillDocument) else None
     return SkillSummary(listing_entry(document, location),
                         value.strip() if isinstance(value, str) else "", kept,
-                        hint if isinstance(hint, str) else None, location.scope)
+                        hint if isinstance(hint, str) else None, location.scope,
+                        field_names(document))
 
 
 def runtime_name(profile: RuntimeProfile, root: Root, path: Path, listing: ListingEntry) -> str:
@@ -466,15 +470,17 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
                    confine: Path | None = None) -> list[RuntimeSkill]:
     """Every skill the target loads from `project`, with precedence and shadowing resolved
     (`summarize`: how to read one SKILL.md; by default uncached, with one `FolderFacts`).
-    `confine`: a SKILL.md found under this folder whose real path is outside it (a link out of
-    it, of the file or of a folder above it) is left out, and never read (the MCP server)."""
+    `confine`: a SKILL.md reached through this folder (however the path to it is written: a
+    link to the folder counts) whose real path is outside it (a link out of it, of the file or
+    of a folder above it) is left out, and never read (the MCP server; `leaves`)."""
     project = Path(os.path.abspath(project)) if project is not None else None
     if summarize is None:
         summarize = partial(_read_summary, FolderFacts())
     if listed is None:
         listed = list_roots(profile, project, home, personal)
     if confine is not None:
-        listed = [(root, [entry for entry in entries if not leaves(entry[0], confine)])
+        memo: dict[str, bool] = {}
+        listed = [(root, [entry for entry in entries if not leaves(entry[0], confine, memo)])
                   for root, entries in listed]
     loaded: dict[str, RuntimeSkill] = {}  # by realpath of the skill directory
     skills: list[RuntimeSkill] = []
@@ -489,7 +495,7 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
             listing = summary.listing
             name = runtime_name(profile, root, path, listing)
             skill = RuntimeSkill(name, path, root.scope, root, rank, listing, summary.description,
-                                 summary.document, real)
+                                 summary.document, real, fields=summary.fields)
             loaded[real] = skill
             skills.append(skill)
     members: dict[tuple[str, str], list[RuntimeSkill]] = {}
@@ -509,13 +515,26 @@ def winner_of(members: Sequence[RuntimeSkill]) -> RuntimeSkill:
     return min(members, key=lambda skill: skill.rank)
 
 
-def leaves(path: Path, folder: Path) -> bool:
-    """`path` is written under `folder` but, with every link followed, lies outside it."""
-    written, base = os.path.abspath(path), os.path.abspath(folder)
-    if not (written == base or written.startswith(base.rstrip(os.sep) + os.sep)):
+def leaves(path: Path, folder: Path, memo: dict[str, bool] | None = None) -> bool:
+    """`path`, with every link followed, lies outside `folder` although it is reached through
+    it: a folder above it (however it is written: `/alias` for a link to `folder` counts) lies
+    inside `folder` with every link followed. Real paths are compared, never the written ones.
+    `memo`: what is known of folders above, for many paths under the same roots."""
+    real_base = os.path.realpath(folder)
+    if _within(os.path.realpath(path), real_base):
         return False
-    real, real_base = os.path.realpath(path), os.path.realpath(folder)
-    return not (real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep))
+    known = {} if memo is None else memo
+    for above in Path(os.path.abspath(path)).parents:
+        key = str(above)
+        if key not in known:
+            known[key] = _within(os.path.realpath(above), real_base)
+        if known[key]:
+            return True
+    return False
+
+
+def _within(real: str, real_base: str) -> bool:
+    return real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)
 
 
 def _read_summary(facts: FolderFacts, path: Path, home: Path | None,

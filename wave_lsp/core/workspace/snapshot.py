@@ -30,6 +30,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from wave_lsp.core.paths import is_below, is_within
 from wave_lsp.core.runtime.listing import ListingTotals, listing_totals
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import MARKETPLACE, PLUGIN_MANIFESTS, SKILL_FILE
@@ -209,7 +210,7 @@ class SnapshotChange:
     #: names whose skills read differently to other skills' rules: added, removed, renamed,
     #: moved, listed differently or shadowed differently (a body edit changes no name)
     names: frozenset[str] = frozenset()
-    #: load groups whose listing changed
+    #: load groups whose listing, or the frontmatter keys of one of whose skills, changed
     groups: frozenset[str] = frozenset()
     #: a personal or managed skill's listing changed: every group's listing changed
     everywhere: bool = False
@@ -217,6 +218,31 @@ class SnapshotChange:
     @property
     def empty(self) -> bool:
         return not self.names and not self.groups and not self.everywhere
+
+
+class Collections:
+    """The skills of a snapshot grouped into collections (`key`: a plugin's skills, or those of
+    one skills root; with `by_group`, those of one load group), in load order; grouped when first
+    asked for and kept, as `GroupListings` keeps its sums (a snapshot never changes)."""
+
+    def __init__(self, skills: tuple[RuntimeSkill, ...]) -> None:
+        self._skills = skills
+        self._grouped: dict[bool, dict[tuple[str, str], tuple[RuntimeSkill, ...]]] = {}
+
+    @staticmethod
+    def key(skill: RuntimeSkill, by_group: bool = False) -> tuple[str, str]:
+        if skill.root.plugin or by_group:
+            return skill.group, ""
+        return skill.group, str(skill.root.path)
+
+    def of(self, skill: RuntimeSkill, by_group: bool = False) -> tuple[RuntimeSkill, ...]:
+        grouped = self._grouped.get(by_group)
+        if grouped is None:
+            lists: dict[tuple[str, str], list[RuntimeSkill]] = {}
+            for member in self._skills:
+                lists.setdefault(self.key(member, by_group), []).append(member)
+            grouped = self._grouped[by_group] = {k: tuple(v) for k, v in lists.items()}
+        return grouped.get(self.key(skill, by_group), (skill,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +269,8 @@ class ProjectSnapshot:
     #: folder another entry already loads: changes around them rebuild the snapshot
     linked: tuple[RuntimeSkill, ...] = ()
     duplicate_paths: frozenset[str] = field(default_factory=frozenset)
+    #: the skills by collection (`Collections`), for the findings said once per collection
+    collections: Collections = field(default_factory=lambda: Collections(()), compare=False)
 
     @staticmethod
     def of(profile: RuntimeProfile, root: Path | None, listed: Listed,
@@ -264,7 +292,8 @@ class ProjectSnapshot:
             roots=roots, real_roots=real_roots, root_sizes=tuple(len(e) for _r, e in listed),
             keys=tuple(_key(skill) for skill in skills),
             linked=tuple(skill for skill in skills if _is_linked(skill, real_roots)),
-            duplicate_paths=frozenset(str(path) for skill in skills for path in skill.duplicates))
+            duplicate_paths=frozenset(str(path) for skill in skills for path in skill.duplicates),
+            collections=Collections(ordered))
 
 
 def _key(skill: RuntimeSkill) -> tuple[int, str]:
@@ -273,10 +302,6 @@ def _key(skill: RuntimeSkill) -> tuple[int, str]:
 
 def _is_linked(skill: RuntimeSkill, real_roots: tuple[str, ...]) -> bool:
     return skill.real_dir != os.path.join(real_roots[skill.rank], skill.path.parent.name)
-
-
-def _inside(path: str, folder: str) -> bool:
-    return path.startswith(folder) and path[len(folder):len(folder) + 1] == os.sep
 
 
 # -- which entries a changed path touches -------------------------------------------------------
@@ -291,9 +316,9 @@ def changed_entries(snapshot: ProjectSnapshot, path: Path,
     inside_a_root = False
     for position, root in enumerate(snapshot.roots):
         for base in {str(root.path), snapshot.real_roots[position]}:
-            if text == base or _inside(base, text):
+            if is_within(base, text):
                 return None  # a skills root or a folder holding one
-            if not _inside(text, base):
+            if not is_below(text, base):
                 continue
             inside_a_root = True
             if root.deep:  # a scan at other depths (Codex, OpenCode, Gemini CLI): list it again
@@ -306,7 +331,7 @@ def changed_entries(snapshot: ProjectSnapshot, path: Path,
                     (deeper == "" or deeper.lower() == SKILL_FILE.lower()):
                 found.append((position, name))
     for skill in snapshot.linked:
-        if text == skill.real_dir or _inside(text, skill.real_dir) or _inside(skill.real_dir, text):
+        if is_within(text, skill.real_dir) or is_within(skill.real_dir, text):
             return None
     if not inside_a_root and _may_add_a_root(text, change):
         return None
@@ -478,7 +503,8 @@ class _Draft:
         return dataclasses.replace(
             old, skills=skills, by_real_dir=self.by_real_dir.done(), by_name=self.by_name.done(),
             listings=GroupListings(skills, kept), signature=self.signature.done(),
-            keys=tuple(self.keys), linked=linked, root_sizes=tuple(self.root_sizes))
+            keys=tuple(self.keys), linked=linked, root_sizes=tuple(self.root_sizes),
+            collections=Collections(skills))
 
 
 def _seen_state(skill: RuntimeSkill) -> tuple[object, ...]:
@@ -490,8 +516,11 @@ def _seen_state(skill: RuntimeSkill) -> tuple[object, ...]:
 
 
 def _listed_state(skill: RuntimeSkill) -> tuple[object, ...]:
-    """What a skill contributes to listings: whether it is listed, its entry, group, scope."""
-    return (skill.shadowed_by is None, skill.listing, skill.group, skill.scope, skill.rank)
+    """What a skill contributes to what its group's skills read together: whether it is listed,
+    its entry, group, scope, and its frontmatter keys (SK070 is said once per collection, on
+    the first skill that has a key: another skill's keys change what that one says)."""
+    return (skill.shadowed_by is None, skill.listing, skill.group, skill.scope, skill.rank,
+            skill.fields)
 
 
 def updated(snapshot: ProjectSnapshot, entries: Iterable[tuple[int, str]],
@@ -534,4 +563,4 @@ def _runtime_skill(profile: RuntimeProfile, root: Root, rank: int, entry: Entry,
         return None
     name = runtime_name(profile, root, path, summary.listing)
     return RuntimeSkill(name, path, root.scope, root, rank, summary.listing, summary.description,
-                        summary.document, real)
+                        summary.document, real, fields=summary.fields)

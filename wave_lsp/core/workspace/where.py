@@ -17,7 +17,7 @@ from pathlib import Path
 
 from wave_lsp.core.checking.loading import load_verdict
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.listing import truthy
+from wave_lsp.core.runtime.listing import invocation_flags
 from wave_lsp.core.runtime.profiles import PROFILES, RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation
 from wave_lsp.core.workspace.reach import discovery_gap
@@ -67,9 +67,9 @@ def discovers(profile: RuntimeProfile, location: SkillLocation, home: Path | Non
 
 def command_of(profile: RuntimeProfile, document: SkillDocument,
                location: SkillLocation) -> str | None:
-    """What the user types to run the skill under `profile` (None when it has no command)."""
-    if "user-invocable" in profile.invocation_fields and truthy(
-            document.value("user-invocable"), profile.reads_boolean_words) is False:
+    """What the user types to run the skill under `profile` (None when it has no command: the
+    user may not invoke it, `listing.invocation_flags`)."""
+    if not invocation_flags(document, profile)[1]:
         return None
     name = profile.command_name(location.dir_name or "", document.value("name"))
     if name is None:
