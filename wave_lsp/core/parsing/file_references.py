@@ -10,8 +10,12 @@ A bare path counts only where the text uses it as a reference of this skill (doc
 *Body*, issue 16): not on a line that gives it as an example ("e.g.", "for example", "such as"), not
 in a skill-writing guide's list that an example or an imagined skill introduces, not when it is
 another skill's file (an owner named right before it; a code block or table that names a sibling
-`<folder>/SKILL.md`), a file the skill writes, the text of a link that goes elsewhere, or
-slash-joined words in prose. Links count wherever they are.
+`<folder>/SKILL.md`), a file the skill writes (a destination, the object of a verb that makes it:
+"Regenerate `references/x.tsv`", the target of `>` in a command), the text of a link that goes
+elsewhere, or slash-joined words in prose. Links count wherever they are. A bare or
+`${…_SKILL_DIR}` path glued to Chinese, Japanese or Korean text ends where that text starts
+(`scripts/x.shを実行`, issue 37); `shorthand_files` reads `scripts/run.ps1/.sh` as the two files
+it stands for.
 """
 
 from __future__ import annotations
@@ -47,8 +51,8 @@ class _LazyPattern:
             self._compiled = re.compile(self.source, self.flags)
         return self._compiled
 
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.compiled.search(text)
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.search(text, pos)
 
     def match(self, text: str) -> re.Match[str] | None:
         return self.compiled.match(text)
@@ -80,6 +84,12 @@ _BASE_DIR = "{baseDir}/"
 _BARE_PATH = re.compile(r"/(?:(?<=scripts/)|(?<=references/)|(?<=assets/))[\w./@+-]*[\w@+-]")
 _BARE_FOLDERS = ("scripts", "references", "assets")
 _PATH_CHARACTER = re.compile(r"[\w./$}-]")
+#: a letter of a script written without spaces between words (CJK ideographs, kana, Hangul and
+#: their full-width forms): a path glued to such text ends where it starts (`scripts/x.shを実行`)
+_CJK = _LazyPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+                    r"\uff00-\uffef]")
+#: shorthand for files that differ only in their extension: `scripts/run.ps1/.sh`
+_SHORTHAND = _LazyPattern(r"^(.*[^/.])(\.[A-Za-z0-9]+)((?:/\.[A-Za-z0-9]+)+)$")
 #: info strings of code blocks whose bare paths are commands the skill runs
 SHELL_FENCES = {"", "bash", "sh", "shell", "zsh", "console", "terminal", "text", "!", "powershell",
                 "pwsh", "cmd", "bat"}
@@ -145,7 +155,8 @@ def _find_references(text: str, start: int, own_name: str = "",
         if not structure.in_code(line_start):
             _add_link(found, target, target_start)
     for placeholder_start, match in _skill_dir_paths(text, start):
-        path = match.group(2).rstrip(".:")
+        path = match.group(2)
+        path = path[:_path_end(path)].rstrip(".:")
         fence = structure.fence_at(placeholder_start)
         if fence is not None and _command_destination(text, Span(placeholder_start,
                                                                   match.start(2) + len(path))):
@@ -225,11 +236,31 @@ def _bare_paths(text: str, start: int) -> Iterator[Span]:
             continue
         if begin - 2 >= free and text[begin - 2:begin] == "./":
             begin -= 2
-        if begin > 0 and _PATH_CHARACTER.match(text, begin - 1):
+        if begin > 0 and _PATH_CHARACTER.match(text, begin - 1) \
+                and not _CJK.compiled.match(text, begin - 1):
             position = slash + 1  # no other folder word ends at this slash
             continue
-        yield Span(begin, match.end())
+        end = match.end()
+        path = text[begin:end]
+        if not path.isascii():  # `scripts/x.shを実行`: the path ends where the sentence goes on
+            end = begin + len(path[:_path_end(path)].rstrip("."))
+        yield Span(begin, end)
         position = free = match.end()
+
+
+def _path_end(path: str) -> int:
+    """Where a path glued to CJK text ends: at the first CJK letter that follows an ASCII
+    character, unless a file name with an extension follows before the next `/`
+    (`references/api設計.md` is one file name; `scripts/x.shを実行` is `scripts/x.sh`)."""
+    if path.isascii():
+        return len(path)
+    for match in _CJK.finditer(path):
+        index = match.start()
+        if index == 0 or not path[index - 1].isascii() or path[index - 1] == "/":
+            continue
+        if "." not in path[index:].split("/", 1)[0]:
+            return index
+    return len(path)
 
 
 class _SpanIndex:
@@ -300,7 +331,10 @@ def _not_of_this_skill(text: str, span: Span, structure: MarkdownBody, fence: Fe
             or _another_skills(text, span, own_name)
             or _block_of_another_skill(text, span.start, fence)
             or _written_to(text, span.start, span.end)
-            or (fence is not None and _command_destination(text, span)))
+            or (fence is not None and _command_destination(text, span))
+            or _inline_destination(text, span, structure, fence)
+            or (fence is None and _made_object(text[text.rfind("\n", 0, span.start) + 1:
+                                                    span.start])))
 
 
 def _an_example(text: str, span: Span, fence: Fence | None, guide: bool) -> bool:
@@ -375,6 +409,19 @@ def _command_destination(text: str, span: Span) -> bool:
     return bool(_CREATE.search(before)) or (bool(_COPY.search(before)) and not rest.strip(" \"'\r"))
 
 
+def _inline_destination(text: str, span: Span, structure: MarkdownBody,
+                        fence: Fence | None) -> bool:
+    """A path an inline command creates: "`python scripts/gen.py > references/out.md`"."""
+    if fence is not None:
+        return False
+    code = structure.code_at(span.start)
+    return code is not None and bool(_REDIRECTED.compiled.search(text, code.start, span.start))
+
+
+#: a redirection right before the path, in a command
+_REDIRECTED = _LazyPattern(r">>?\s*[\"']?\Z")
+
+
 def _written_to(text: str, start: int, end: int) -> bool:
     """The path at `start:end` is where the sentence writes something, not a file it reads."""
     window = text[max(0, start - 160):start]
@@ -384,6 +431,34 @@ def _written_to(text: str, start: int, end: int) -> bool:
     after = text[end:line_end if line_end >= 0 else len(text)]
     return bool((_may_end_a_destination(window) and _WRITTEN_TO.search(window))
                 or _WRITTEN_AFTER.search(after))
+
+
+#: a verb whose object is a file it makes: "Regenerate `a.json` and `b.tsv` from the spec" (not
+#: a past participle: "the emitted `references/x.md`" is what the skill's output holds, a guess
+#: that `_meant_as_own_file` keeps at information)
+_MAKING = _LazyPattern(
+    r"\b(?:re)?(?:generat(?:e|es|ing)|creat(?:e|es|ing)|writ(?:e|es|ing)|produc(?:e|es|ing)|"
+    r"emit(?:s|ting)?|render(?:s|ing)?|export(?:s|ing)?|dump(?:s|ing)?)\Z", re.I)
+#: what may stand between that verb and the path: other paths it makes, joined by `,`/and/or
+_OBJECT_BEFORE = _LazyPattern(r"(?:`[^`\n]+`|[\w-]*[./][\w./-]*)\s*(?:,|\band\b|\bor\b|&)\s*\Z|"
+                              r"(?:,|\band\b|\bor\b|&)\s*\Z|\b(?:the|a|an|new|fresh)\s*\Z",
+                              re.I)
+
+
+def _made_object(window: str) -> bool:
+    """The path is the object of a verb that makes it, alone or in a list of paths, in the prose
+    of its line (`window`: the line up to the path): "Regenerate `references/operation_catalog.
+    json` and `references/operations.tsv`", "Create `scripts/validate.py`" (not "Create a plan
+    from `references/x.md`")."""
+    rest = window.rstrip("`*\"' ")
+    for _ in range(8):
+        if _MAKING.search(rest[-16:]):
+            return True
+        step = _OBJECT_BEFORE.search(rest, max(0, len(rest) - 120))
+        if step is None or step.start() == len(rest):
+            return False
+        rest = rest[:step.start()].rstrip("`*\"' ")
+    return False
 
 
 def _may_end_a_destination(window: str) -> bool:
@@ -432,9 +507,10 @@ def _line_around(text: str, offset: int) -> str:
 
 
 def _template_or_foreign(text: str, end: int, fence: Fence | None) -> bool:
-    """A bare path that is a pattern (`scripts/*.py`, `scripts/{name}.sh`) or sits in a non-shell
-    code block (a `docker-compose.yml` mounting `./scripts/init.sql` means the user's project)."""
-    if end < len(text) and text[end] in _PATTERN_NEXT:
+    """A bare path that is a pattern (`scripts/*.py`, `scripts/{name}.sh`, any extension:
+    `scripts/run.*`) or sits in a non-shell code block (a `docker-compose.yml` mounting
+    `./scripts/init.sql` means the user's project)."""
+    if end < len(text) and (text[end] in _PATTERN_NEXT or text[end:end + 2] == ".*"):
         return True
     return fence is not None and fence.info.split(" ")[0].lower() not in SHELL_FENCES
 
@@ -451,6 +527,26 @@ def _add_link(found: dict[Span, Reference], raw: str, offset: int) -> None:
         return  # `[Source]({url1})`, `[file.ext:line](link)`, `run.{sh,ps1}`: a template, no file
     span = Span(offset, offset + len(path))
     found[span] = Reference(unquote(path), span, "link")
+
+
+def shorthand_files(reference: Reference) -> list[Reference]:
+    """The files a shorthand for names that differ only in their extension stands for
+    (`scripts/kairos-supervisor.ps1/.sh`: `….ps1` and `….sh`), each at the part of the text that
+    names it (`.sh` for the second); [] when the path is no such shorthand. Whether it is one
+    is the disk's to say (`conf.d/.env` is a file too): the rules ask when the path as written
+    does not exist."""
+    shorthand = _SHORTHAND.match(reference.target)
+    if shorthand is None or reference.kind == "link":
+        return []
+    stem, first, others = shorthand.groups()
+    start = reference.span.start
+    end = start + len(stem) + len(first)
+    files = [Reference(stem + first, Span(start, end), reference.kind)]
+    for extension in others.split("/")[1:]:
+        begin = end + 1
+        end = begin + len(extension)
+        files.append(Reference(stem + extension, Span(begin, end), reference.kind))
+    return files
 
 
 def escapes(reference: Reference, skill_dir: Path,

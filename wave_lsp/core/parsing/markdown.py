@@ -56,6 +56,21 @@ class MarkdownBody:
             self._headings = _find_headings(self.text, self.prose_start, self.fences)
         return self._headings
 
+    def sections_at(self, offset: int) -> list[Heading]:
+        """The headings whose sections hold `offset`, innermost first: the last heading before it,
+        then each earlier heading of a lower level (`## Optional Helpers` over `### Script`)."""
+        headings = self.headings
+        index = bisect.bisect_right(headings, offset, key=lambda heading: heading.span.start) - 1
+        found: list[Heading] = []
+        while index >= 0:
+            heading = headings[index]
+            if not found or heading.level < found[-1].level:
+                found.append(heading)
+                if heading.level == 1:
+                    break
+            index -= 1
+        return found
+
     @property
     def code_spans(self) -> list[Span]:
         """The inline code spans (their content, without the backticks), in document order."""

@@ -10,7 +10,14 @@ a twin skill folder of the same name (its built copy), and, for a bare path (a c
 from any folder), any folder of the project outside other skills' folders where the written path
 exists as a tail (`scripts/mcp/x.py` run from `opc/`). A path is broken (SK112) only when nothing
 matches: a path that a rename left stale exists nowhere and stays a finding. The message names
-the root the search stopped at.
+the root the search stopped at, or, when only a sibling skill has the path, that sibling.
+
+What nothing holds is still no missing file of this skill (issue 37) when shorthand for two files
+names files that exist (`scripts/run.ps1/.sh`), when it lies in a git submodule the checkout lacks,
+when the skill's words make it optional or the user's (`reference_words.marked_optional`, at any
+mention of that path), or when a sentence that mentions it scopes it to a sibling skill that has it,
+to another repository or to a skill this project does not hold (`reference_words.named_owners`,
+`names_skill`).
 
 How sure (docs/design/rules.md *Severity policy*): a link target or a path under
 `${CLAUDE_SKILL_DIR}` that resolves nowhere is *likely* (the rule's confidence); a bare path-like
@@ -24,7 +31,10 @@ A reference that leaves the folder is SK113 only (not also SK112). It is not rep
 file exists inside the plugin (installed together with the skill) or the project the skill belongs
 to; when it exists only outside both, it is information (it works here, not where the folder is
 installed alone) under a runtime target; when it exists nowhere it keeps the catalog level (and a
-validator or `portable`, which judge the folder as installed alone, keep it always). A broken
+validator or `portable`, which judge the folder as installed alone, keep it always). A skill no
+plugin or project root holds is installed as its folder alone, unless its collection is used where
+it lies (`neighbours`: the project's instructions to agents name it, or a runtime's project skills
+root reaches it through a symbolic link). A broken
 reference offers "did you mean" when a file of the folder is within two edits of the written path
 (or has the same file name).
 """
@@ -41,7 +51,13 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.file_references import Reference, escapes, find_references, skill_files
+from wave_lsp.core.parsing.file_references import (
+    Reference,
+    escapes,
+    find_references,
+    shorthand_files,
+    skill_files,
+)
 from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest, shown
@@ -56,32 +72,190 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
     skill_dir = ctx.location.skill_dir
     if skill_dir is None or not skill_dir.is_dir():
         return
-    files: list[str] | None = None
     context = _context_root(ctx)
     outer = _outer_root(ctx, skill_dir, context)
-    bases = _bases(skill_dir, outer)
-    disk = ctx.disk
+    search = _Search(ctx, skill_dir, outer, _bases(skill_dir, outer))
     #: target as written -> why it leaves the folder (None: it stays) and whether a base holds it
     known: dict[str, tuple[str | None, bool]] = {}
-    for reference in capped(find_references(ctx.document), MAX_REFERENCE_FINDINGS):
+    search.references = find_references(ctx.document)
+    for reference in capped(search.references, MAX_REFERENCE_FINDINGS):
         if reference.target not in known:
-            reason = escapes(reference, skill_dir, disk.is_link)
-            held = reason is None and (
-                any(disk.exists(reference.resolved(base)) for base in bases)
-                or (outer is not None and _tail_exists(disk, outer, reference, skill_dir.name,
-                                                       bare=reference.kind == "bare")))
-            known[reference.target] = (reason, held)
+            reason = escapes(reference, skill_dir, ctx.disk.is_link)
+            known[reference.target] = (reason, reason is None and search.holds(reference))
         reason, held = known[reference.target]
         if reason is not None:
-            finding = _escape(ctx, reference, reason, skill_dir, context)
+            finding = _escape(ctx, reference, reason, skill_dir, context, search)
             if finding is not None:
                 yield finding
             continue
-        if held:
-            continue
-        if files is None:
-            files = skill_files(skill_dir)
-        yield _broken(ctx, reference, files, _stopped_at(ctx, outer))
+        if not held:
+            yield from _missing(search, reference)
+
+
+def _missing(search: _Search, reference: Reference) -> Iterator[Finding]:
+    """The finding for a reference no base holds, unless the disk or the skill's words say it is
+    no missing file of this skill: shorthand for files that all exist, a path in a submodule this
+    checkout lacks, a file the skill marks as optional or the user's, or one the sentence scopes to
+    a sibling skill that has it (or to another repository or a skill this project does not hold)
+    (issue 37)."""
+    files = shorthand_files(reference)
+    if files:
+        for file in files:
+            if not search.holds(file):
+                yield from _missing(search, file)
+        return
+    if search.in_absent_submodule(reference) or search.optional(reference):
+        return
+    holders, named = search.owners(reference)
+    if named is None:
+        return  # scoped to a sibling that has it, or to something not checked here
+    yield _broken(search.ctx, reference, search.files(), _stopped_at(search.ctx, search.outer),
+                  holders, named)
+
+
+class _Search:
+    """Where one skill's references are looked for, and what the project around it holds, each
+    asked once per check (`neighbours`: the project's skill folders, its submodules)."""
+
+    def __init__(self, ctx: CheckContext, skill_dir: Path, outer: Path | None,
+                 bases: list[str]) -> None:
+        self.ctx, self.skill_dir, self.outer, self.bases = ctx, skill_dir, outer, bases
+        self.references: list[Reference] = []
+        self._files: list[str] | None = None
+        self._skills: list[str] | None = None
+        self._modules: tuple[str, ...] | None = None
+        self._optional: dict[str, bool] = {}
+        self._owners: dict[str, tuple[list[str], str | None]] = {}
+        self._instructed: bool | None = None
+        self._places: list[Path] | None = None
+
+    def holds(self, reference: Reference) -> bool:
+        """Whether a base holds the path, or (a bare path) a folder of the project, or a twin."""
+        disk = self.ctx.disk
+        return (any(disk.exists(reference.resolved(base)) for base in self.bases)
+                or (self.outer is not None and _tail_exists(
+                    disk, self.outer, reference, self.skill_dir.name,
+                    bare=reference.kind == "bare")))
+
+    def files(self) -> list[str]:
+        if self._files is None:
+            self._files = skill_files(self.skill_dir)
+        return self._files
+
+    def in_absent_submodule(self, reference: Reference) -> bool:
+        """The path lies in a git submodule the repository declares and this checkout lacks."""
+        from wave_lsp.core.workspace.neighbours import in_absent_submodule, submodules
+        if self._modules is None:
+            self._modules = submodules(self.ctx.disk, self.ctx.session.git_root(self.skill_dir))
+        if not self._modules or reference.absolute:
+            return False
+        paths = [reference.resolved(base) for base in self.bases]
+        return in_absent_submodule(self.ctx.disk, paths, self._modules) is not None
+
+    def optional(self, reference: Reference) -> bool:
+        """The skill marks the file as optional or the user's, at this mention or another of the
+        same path (`markdown`'s `./scripts/fix-markdown.sh` under "Optional Helpers (if present
+        in repo)" is the same file where a later step runs it)."""
+        from wave_lsp.core.parsing.reference_words import marked_optional
+
+        target = reference.target
+        if target not in self._optional:
+            text = self.ctx.text
+            structure = parse_body(text, self.ctx.document.body_offset)
+            self._optional[target] = any(marked_optional(text, other.span, structure)
+                                         for other in self.references if other.target == target)
+        return self._optional[target]
+
+    def owners(self, reference: Reference) -> tuple[list[str], str | None]:
+        """The sibling skill folders that hold the path (relative to their folder), and the name
+        of the skill a sentence scopes it to when that skill lacks it ("" when no sentence names
+        one); (…, None) when the path is no missing file of this skill: a sentence that mentions
+        it names a sibling that has it, another repository, or a skill this project does not
+        hold. Every mention of the same path counts (the skill says once whose file it is)."""
+        target = reference.target
+        known = self._owners.get(target)
+        if known is not None:
+            return known
+        parts = _parts(reference)
+        skills = self._skill_folders()
+        disk = self.ctx.disk
+        holders = [folder for folder in skills
+                   if parts and disk.exists(os.path.join(folder, *parts))]
+        named: str | None = ""
+        for other in self.references:
+            if other.target == target:
+                verdict = self._scope(other.span, holders, skills)
+                if verdict is None:
+                    named = None
+                    break
+                named = named or verdict
+        self._owners[target] = (holders, named)
+        return holders, named
+
+    def _scope(self, span: Span, holders: list[str], skills: list[str]) -> str | None:
+        """What one mention's sentence says about whose file the path is (`owners`)."""
+        from wave_lsp.core.parsing.reference_words import named_owners, names_skill
+
+        text = self.ctx.text
+        if any(names_skill(text, span, os.path.basename(folder)) for folder in holders):
+            return None
+        own = {self.skill_dir.name.lower(), str(self.ctx.value("name") or "").lower()}
+        structure = parse_body(text, self.ctx.document.body_offset)
+        owners = [] if structure.fence_at(span.start) is not None else named_owners(text, span)
+        for name, kind in owners:
+            if name.lower() in own:
+                continue
+            if kind == "repository":
+                return None
+            folder = next((f for f in skills if os.path.basename(f).lower() == name.lower()), None)
+            if folder is None or folder in holders:
+                return None  # a skill of another plugin or project is not checked here
+            return name
+        return ""
+
+    def in_place(self, reference: Reference) -> bool:
+        """The skill's collection is used where it lies (`neighbours`): the project's
+        instructions to agents name it, or a runtime's project skills root reaches it through a
+        symbolic link from where the path leads to a file too."""
+        from wave_lsp.core.workspace.neighbours import named_by_instructions
+
+        ctx = self.ctx
+        if self._instructed is None:
+            self._instructed = named_by_instructions(ctx.disk, self.skill_dir,
+                                                     ctx.location.project_root)
+        return self._instructed or any(
+            ctx.disk.exists(os.path.normpath(os.path.join(place, reference.target)))
+            for place in self.places())
+
+    def places(self) -> list[Path]:
+        """Where runtimes load the skill from through a symbolic link (`neighbours`)."""
+        from wave_lsp.core.workspace.neighbours import load_locations
+
+        if self._places is None:
+            ctx = self.ctx
+            real = ctx.real_skill_dir or os.path.realpath(self.skill_dir)
+            self._places = load_locations(ctx.disk, self.skill_dir, real,
+                                          ctx.location.project_root,
+                                          ctx.settings.home or Path.home(), ctx.settings.personal)
+        return self._places
+
+    def _skill_folders(self) -> list[str]:
+        from wave_lsp.core.workspace.neighbours import skill_folders
+
+        if self._skills is None:
+            root = self.outer or self.skill_dir.parent
+            own = str(self.skill_dir)
+            self._skills = [folder for folder in skill_folders(self.ctx.disk, root)
+                            if folder != own]
+        return self._skills
+
+
+def _parts(reference: Reference) -> list[str]:
+    """The written path's parts, for a path relative to a folder ([] for one that is not)."""
+    if reference.absolute:
+        return []
+    parts = [part for part in PurePosixPath(reference.target).parts if part not in ("", ".")]
+    return [] if ".." in parts else parts
 
 
 def _context_root(ctx: CheckContext) -> Path | None:
@@ -113,41 +287,29 @@ def _stopped_at(ctx: CheckContext, outer: Path | None) -> str:
             "project")
 
 
-#: folders never searched for a path's tail (what no skill means by a relative path)
-_NOT_SEARCHED = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
-MAX_SEARCHED_FOLDERS = 5000
-
-
 def _tail_exists(disk: DiskView, root: Path, reference: Reference, twin: str,
                  bare: bool) -> bool:
     """Whether some folder below `root` holds the written path (`scripts/mcp/x.py` under `opc/`):
-    its first part is looked up in every folder of the project (breadth first, at most
-    `MAX_SEARCHED_FOLDERS` folders, from the disk view's listings) except inside another skill's
-    folder (one holding a SKILL.md): `references/x.md` there is that skill's file, not this one's.
-    Only bare paths are searched so: a command may run from any folder of the project, but a
-    link or a `${CLAUDE_SKILL_DIR}` path is opened from the skill folder. Any reference resolves in
-    a *twin*: another skill folder of this one's name (`skill-flavors/x/` composed into
-    `skills/x/` at build time), which holds the skill as it is installed."""
-    if reference.absolute:
-        return False
-    parts = [part for part in PurePosixPath(reference.target).parts if part not in ("", ".")]
-    if not parts or ".." in parts:
+    its first part is looked up in every folder of the project (`neighbours.project_folders`)
+    except inside another skill's folder (one holding a SKILL.md): `references/x.md` there is that
+    skill's file, not this one's. Only bare paths are searched so: a command may run from any
+    folder of the project, but a link or a `${CLAUDE_SKILL_DIR}` path is opened from the skill
+    folder. Any reference resolves in a *twin*: another skill folder of this one's name
+    (`skill-flavors/x/` composed into `skills/x/` at build time), which holds the skill as it is
+    installed."""
+    from wave_lsp.core.workspace.neighbours import project_folders  # only for a path no base holds
+
+    parts = _parts(reference)
+    if not parts:
         return False
     first = parts[0]
-    pending = [str(root)]
-    seen = 0
-    while pending and seen < MAX_SEARCHED_FOLDERS:
-        folder = pending.pop(0)
-        seen += 1
-        entries = disk.entries(folder)
+    for folder, entries in project_folders(disk, root):
         if "SKILL.md" in entries and folder != str(root):
             if os.path.basename(folder) == twin and disk.exists(os.path.join(folder, *parts)):
                 return True  # this skill's twin (its built or installed copy) has it
             continue  # another skill's folder
         if bare and first in entries and disk.exists(os.path.join(folder, *parts)):
             return True
-        pending.extend(os.path.join(folder, name) for name, kind in sorted(entries.items())
-                       if kind == "dir" and name not in _NOT_SEARCHED)
     return False
 
 
@@ -163,7 +325,7 @@ def _bases(skill_dir: Path, context: Path | None) -> list[str]:
 
 
 def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Path,
-            context: Path | None) -> Finding | None:
+            context: Path | None, search: _Search | None = None) -> Finding | None:
     target = reference.resolve(skill_dir)
     if reference.target.startswith("/") and context is not None:
         target = Path(os.path.normpath(context / reference.target.lstrip("/")))
@@ -172,12 +334,22 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
     if _route_or_command(reference) and not exists and not ctx.disk.exists(reference.target):
         return None  # `(/en/skills)`, `(/uipath:uipath-solution)`: a page or a command, no file
     alone = _installed_alone(ctx)
+    if alone and exists and not reference.absolute and search is not None \
+            and search.in_place(reference):
+        alone = False  # the collection is used where it lies: the sibling is there (issue 37)
     if exists and not alone and context is not None and (target == context
                                                          or context in target.parents):
         return None  # installed together with the skill (plugin) or part of its project
     head = f"`{shown(reference.target)}` {reason}"
     message = (f"{head}: {_KEEP_INSIDE}. A skill is installed as its folder, so the file will not "
                "be there on other machines.")
+    places = search.places() if search is not None and exists and alone else []
+    if places and not reference.absolute:
+        where = ", ".join(f"`{_relative(place, context)}`" for place in places[:MAX_HOLDERS_SHOWN])
+        return _less_sure(ctx.finding(
+            "SK113", reference.span, f"{head}: {_KEEP_INSIDE}. It exists beside the skill, but a "
+            f"runtime loads the skill as {where} (a symbolic link), where the file is not."),
+            reference)
     if exists and alone and not reference.absolute:
         return _less_sure(ctx.finding(
             "SK113", reference.span, f"{head}: {_KEEP_INSIDE}. It exists in this repository, but "
@@ -189,6 +361,12 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
             "its own. It exists here, but not where the folder is installed on its own.",
             level=Severity.INFORMATION), reference)
     return _less_sure(ctx.finding("SK113", reference.span, message), reference)
+
+
+def _relative(path: Path, root: Path | None) -> str:
+    if root is not None and (root == path or root in path.parents):
+        return path.relative_to(root).as_posix()
+    return str(path)
 
 
 #: SK113's advice: what keeps the file with the skill wherever its folder goes
@@ -218,7 +396,8 @@ def _less_sure(finding: Finding, reference: Reference) -> Finding:
 
 
 def _broken(ctx: CheckContext, reference: Reference, files: list[str],
-            where: str = "the skill folder") -> Finding:
+            where: str = "the skill folder", holders: list[str] | None = None,
+            named: str = "") -> Finding:
     written = reference.target.removeprefix("./")
     suggestion = closest(written, files) or _same_file_name(written, files)
     advice = []
@@ -230,8 +409,15 @@ def _broken(ctx: CheckContext, reference: Reference, files: list[str],
         prefix = "./" if reference.target.startswith("./") else ""
         advice.append(f"change it to `{suggestion}` if that is the file meant")
         fixes.append(ctx.replace_fix(f"Change to `{suggestion}`", reference.span, prefix + suggestion))
-    message = (f"`{shown(reference.target)}` does not exist: "
-               f"{', or '.join(advice) or 'fix the path or add the file'}. It is not in {where}.")
+    todo = ', or '.join(advice) or 'fix the path or add the file'
+    if named:
+        message = (f"`{shown(reference.target)}` is not in the `{shown(named)}` skill the sentence "
+                   f"names: {todo}. It is not in this skill's folder either.")
+    elif holders and suggestion is None:
+        message = (f"`{shown(reference.target)}` does not exist here: {todo}. "
+                   f"{_in_a_sibling(ctx, reference, holders)}")
+    else:
+        message = f"`{shown(reference.target)}` does not exist: {todo}. It is not in {where}."
     finding = ctx.finding("SK112", reference.span, message, fixes=fixes, target=reference.target)
     if reference.kind == "bare" and not _meant_as_own_file(ctx, reference):
         finding.confidence = Confidence.HEURISTIC
@@ -240,6 +426,33 @@ def _broken(ctx: CheckContext, reference: Reference, files: list[str],
         # skill is used in, which may well have it
         finding.confidence = Confidence.HEURISTIC
     return finding
+
+
+MAX_HOLDERS_SHOWN = 3
+
+
+def _in_a_sibling(ctx: CheckContext, reference: Reference, holders: list[str]) -> str:
+    """Where the path exists when only sibling skills hold it (issue 37), and when the model
+    finds it there: the model resolves a skill's paths from that skill's folder."""
+    names = [os.path.basename(folder) for folder in holders]
+    root = _outer_root(ctx, ctx.location.skill_dir or Path(), _context_root(ctx))
+    path = _shown_from(holders[0], reference, root)
+    if len(names) == 1:
+        return (f"It is not in the skill folder or the folders above it, but the sibling skill "
+                f"`{names[0]}` has `{path}`: the model, resolving the path from this skill's "
+                f"folder, finds that one only after reading the `{names[0]}` skill.")
+    listed = ", ".join(f"`{name}`" for name in names[:MAX_HOLDERS_SHOWN])
+    more = ", …" if len(names) > MAX_HOLDERS_SHOWN else ""
+    return (f"It is not in the skill folder or the folders above it, but the sibling skills "
+            f"{listed}{more} have one (`{path}`, …): the model, resolving the path from this "
+            f"skill's folder, finds those only after reading one of them.")
+
+
+def _shown_from(folder: str, reference: Reference, root: Path | None) -> str:
+    """The sibling's file, relative to the project (or the folder above the skill)."""
+    path = os.path.join(folder, *_parts(reference))
+    base = str(root) if root is not None else os.path.dirname(os.path.dirname(folder))
+    return os.path.relpath(path, base).replace(os.sep, "/")
 
 
 def _meant_as_own_file(ctx: CheckContext, reference: Reference) -> bool:
