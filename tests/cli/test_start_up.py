@@ -92,7 +92,8 @@ wave_lsp.core.rules.references wave_lsp.core.rules.registry wave_lsp.core.rules.
 wave_lsp.core.rules.shell_injections wave_lsp.core.rules.unknown wave_lsp.core.rules.workspace
 wave_lsp.core.rules.yaml
 wave_lsp.core.runtime wave_lsp.core.runtime.arguments wave_lsp.core.runtime.listing
-wave_lsp.core.runtime.loaders wave_lsp.core.runtime.profiles wave_lsp.core.runtime.reads
+wave_lsp.core.runtime.loaders wave_lsp.core.runtime.profile_types wave_lsp.core.runtime.profiles
+wave_lsp.core.runtime.reads
 wave_lsp.core.runtime.toolrules wave_lsp.core.runtime.variables
 wave_lsp.core.workspace wave_lsp.core.workspace.applies wave_lsp.core.workspace.default_target
 wave_lsp.core.workspace.discovery

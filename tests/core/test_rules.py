@@ -116,7 +116,11 @@ TRIGGERS: list[Case] = [
     Case("SK034", fm("name: «My-Skill»", DESC), relpath="My-Skill/SKILL.md"),
     Case("SK035", fm("name: «-my-skill»", DESC), relpath="-my-skill/SKILL.md"),
     Case("SK036", fm("name: «my--skill»", DESC), relpath="my--skill/SKILL.md"),
-    Case("SK037", fm("name: «my_skill»", DESC), relpath="my_skill/SKILL.md"),
+    # Copilot CLI 1.0.102 allows `_`, `.`, `:` and spaces, and no name that starts with another
+    # character or holds `~` (tests/oracle/cases/cp-name-rules)
+    Case("SK037", fm("name: «my_skill»", DESC), relpath="my_skill/SKILL.md",
+         only=tuple(t for t in TARGETS if t != "copilot-cli")),
+    Case("SK037", fm("name: «my~skill»", DESC), relpath="my~skill/SKILL.md"),
     Case("SK038", fm("name: «café»", DESC), relpath="café/SKILL.md"),
     Case("SK039", fm("name: «other-name»", DESC)),
     Case("SK040", fm("name: «claude-helper»", DESC), relpath="claude-helper/SKILL.md"),
@@ -151,9 +155,14 @@ TRIGGERS: list[Case] = [
     Case("SK086", fm(NAME, DESC, "allowed-tools:\n  - Bash(node «${WAVE_PLUGIN_ROOT}»/x.mjs *)")),
     Case("SK087", fm(NAME, DESC, "allowed-tools:\n  - «Bash(command:git *)»")),
     # Claude Code reads `yes` as meant: only other runtimes misread it (information)
+    # Copilot CLI 1.0.102 takes only a YAML boolean and drops the skill (case
+    # cp-invocation-booleans)
     Case("SK090", fm(NAME, DESC, "disable-model-invocation: «yes»"),
-         level={"claude-code": Severity.INFORMATION}),
-    Case("SK090", fm(NAME, DESC, "disable-model-invocation: «y»")),
+         level={"claude-code": Severity.INFORMATION, "copilot-cli": Severity.ERROR}),
+    Case("SK090", fm(NAME, DESC, "disable-model-invocation: «y»"),
+         level={"copilot-cli": Severity.ERROR}),
+    Case("SK090", fm(NAME, DESC, 'user-invocable: «"true"»'), only=("copilot-cli",),
+         level={"copilot-cli": Severity.ERROR}),
     Case("SK090", fm(NAME, DESC, "user-invocable: «maybe»"),
          level={t: Severity.ERROR for t in TARGETS}),
     Case("SK091", fm(NAME, DESC, "disable-model-invocation: true", "user-invocable: «false»")),
@@ -342,6 +351,8 @@ NON_TRIGGER_ONLY = {
     "SK115": (*FIRST, "opencode"),  # `$ARGUMENTS` reaches the others' models as written
     "SK117": ("wave", "claude-code", "agentskills"),  # `${CLAUDE_SKILL_DIR}` stays literal elsewhere
     "SK118": tuple(t for t in TARGETS if t not in ("wave", "opencode")),  # they read no names
+    # Copilot CLI takes only a YAML boolean: `"true"` drops the skill (and so `portable`'s)
+    "SK090": tuple(t for t in TARGETS if t not in ("copilot-cli", "portable")),
 }
 
 

@@ -188,6 +188,7 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
               if keep is None or keep(skill.path)]
     shared = Counter((skill.group, skill.name) for skill in skills)
     rows = []
+    labels = _Labels()
     for skill in skills:
         row = skill.to_json(relative_to)
         if profile.collision == "both":  # Codex lists every skill of a name (case cx-duplicate-name)
@@ -199,8 +200,9 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
                          **LoadVerdict(False).to_json()})
             continue
         location = locate(skill.path, home=home)
-        entry = runtime_listing_entry(document, location, profile)
-        alias = name_alias(document, location, profile, skill.name)
+        alias = labels.take(name_alias(document, location, profile, skill.name),
+                            skill.shadowed_by is None)
+        entry = runtime_listing_entry(document, location, profile, labelled=alias is not None)
         row.update(aliases=[alias] if alias else [],
                    activatesOn=list(entry.activates_on) or None,
                    modelInvocable=entry.model_invocable,
@@ -276,10 +278,35 @@ def runtime_listing(profile: RuntimeProfile, project: Path | None, home: Path,
     from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     entries = []
+    labels = _Labels()
     for skill in runtime_skills(profile, project, home, personal):
         if skill.shadowed_by is not None:
             continue
         document = load_document(skill.path)
-        entries.append(skill.listing if document is None else runtime_listing_entry(
-            document, locate(skill.path, home=home), profile))
+        if document is None:
+            entries.append(skill.listing)
+            continue
+        location = locate(skill.path, home=home)
+        alias = labels.take(name_alias(document, location, profile, skill.name))
+        entries.append(runtime_listing_entry(document, location, profile,
+                                             labelled=alias is not None))
     return entries
+
+
+class _Labels:
+    """The labels (frontmatter names beside the command, `name_alias`) already shown, in the
+    listing's order: Claude Code 2.1.332 shows a label, and takes `/label`, for the first skill
+    that has it only (case dup-same-name: `- twin-a (twin): …`, then `- twin-b: …`)."""
+
+    def __init__(self) -> None:
+        self.shown: set[str] = set()
+
+    def take(self, alias: str | None, listed: bool = True) -> str | None:
+        """`alias` when no earlier skill showed it (it is then taken, if this skill is listed),
+        else None."""
+        if alias is None or alias in self.shown:
+            return None
+        if listed:
+            self.shown.add(alias)
+        return alias
+

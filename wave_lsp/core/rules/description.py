@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from wave_lsp.core.checking import schema
-from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.parsing.document import FieldEntry
@@ -116,21 +116,33 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
                                          "and never chooses the skill.")
         return
     limit = schema.max_length("description") or 1024
-    if len(text) > limit:
+    profile = ctx.profile
+    count = profile.length(text)
+    if count > limit:
         consequence = {
             WAVE: "Wave has no limit, but skills-ref, VS Code and the claude.ai upload reject it",
-        }.get(ctx.profile, "skills-ref, VS Code and the claude.ai upload reject it")
+        }.get(profile, "skills-ref, VS Code and the claude.ai upload reject it")
+        if len(text) <= limit:  # over the runtime's count only
+            consequence = f"the specification counts {len(text):,} characters and allows it"
         level = None
-        kept = description_kept(ctx.profile)
-        if kept is not None and listed_description(ctx.profile, text)[1]:
+        kept = description_kept(profile)
+        if kept is not None and listed_description(profile, text)[1]:
             # Codex 0.171.0 loads it and cuts the listing's copy (case cx-description-1100)
-            consequence = (f"{ctx.profile.runtime} loads the skill but lists only the first "
+            consequence = (f"{profile.runtime} loads the skill but lists only the first "
                            f"{kept:,} characters of the description and `{CUT_MARK}`; "
                            f"{consequence}")
             level = Severity.WARNING
-        yield ctx.finding("SK053", span, f"`description` has {len(text):,} characters (limit "
-                                         f"{limit:,}): shorten it and move details into the body. "
-                                         f"{consequence}.", level=level)
+        elif profile.kind == "runtime" and profile.description_limit is not None \
+                and count > profile.description_limit \
+                and profile.catalog_column in rule("SK053").stops_loading:
+            # Copilot CLI 1.0.102 (cases desc-long, cp-description-limit)
+            consequence = (f"{profile.runtime} does not load the skill (it takes at most "
+                           f"{profile.description_limit:,}); {consequence}")
+        counted = "" if count == len(text) else \
+            f" as {profile.runtime} counts them, a character beyond U+FFFF as two"
+        yield ctx.finding("SK053", span, f"`description` has {count:,} characters{counted} "
+                                         f"(limit {limit:,}): shorten it and move details into "
+                                         f"the body. {consequence}.", level=level)
     for offset in _angle_brackets(ctx, entry):
         yield ctx.finding("SK054", Span(offset, offset + 1),
                           "`description` contains `<` or `>`: write the words instead. The "

@@ -15,17 +15,18 @@ leaves out (the message says so).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
 from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.parsing.source import cut_as
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import shown
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, WAVE
+from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, WAVE, RuntimeProfile
 from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.workspace.applies import kept_out_on_purpose
 from wave_lsp.core.workspace.location import SKILL_FILE, in_target_skills_root
@@ -264,32 +265,42 @@ def frontmatter_unclosed(ctx: CheckContext) -> Iterator[Finding]:
             and not read_as(ctx.document, ctx.profile).loaded_fields:
         level = Severity.ERROR  # the rest of the file is no YAML: dropped
     yield ctx.finding("SK006", source.opener.span,
-                      "The frontmatter is never closed: add a line `---` after the last field; "
+                      "The frontmatter is never closed: add a line `---` after the last field. "
                       f"{_unclosed_consequence(ctx)}.{hint}", level=level)
 
 
 def _unclosed_consequence(ctx: CheckContext) -> str:
-    """What the runtime does with a frontmatter that has no closing line: most do not load the
-    skill; Claude Code's regex reading (`frontmatter_ends_at_first_dashes`) ends it at the next
-    `---` anywhere, or, without one, reads the whole file as the body."""
-    profile = ctx.profile
+    """What the target does with a frontmatter that has no closing line (an aggregate: each of
+    its runtimes)."""
+    return _each_runtime(ctx, _unclosed_reading)[0]
+
+
+def _unclosed_reading(ctx: CheckContext, profile: RuntimeProfile) -> tuple[str, bool]:
+    """What `profile`'s runtime does with a frontmatter that has no closing line, as a clause
+    (`_closing_reading`): most do not load the skill; OpenCode's gray-matter
+    (`reads_unclosed_frontmatter_to_end`) reads the rest of the file as the frontmatter; Claude
+    Code's regex (`frontmatter_closing`) ends it at the next `---` anywhere, or, without one,
+    reads the whole file as the body."""
+    if profile.kind == "validator":
+        return "reject{s} it", True
     if profile.reads_unclosed_frontmatter_to_end:
         if not read_as(ctx.document, profile).loaded_fields:
-            return (f"{profile.runtime} reads the rest of the file as the frontmatter, where the "
-                    "text after the fields is no YAML, so it drops the skill")
-        return (f"{profile.runtime} reads the rest of the file as the frontmatter, so the skill "
-                "loads with no body (other runtimes do not load it)")
+            return ("read{s} the rest of the file as the frontmatter, where the text after the "
+                    "fields is no YAML, so {it} drop{s} the skill"), True
+        return "read{s} the rest of the file as the frontmatter, so the skill loads with no body", \
+            False
     if not profile.frontmatter_ends_at_first_dashes:
-        return "otherwise the skill does not load"
+        if profile.catalog_column in rule("SK006").stops_loading:
+            return "do{es} not load the skill", True
+        return "do{es} not find where the frontmatter ends", False
     reading = read_as(ctx.document, profile)
     if reading.loaded_fields:
         line = ctx.document.lines.position(reading.body_offset).line + 1
-        return (f"{profile.runtime} ends it at the first `---` it finds (the body starts on line "
-                f"{line}), so the text before it is read as YAML")
+        return (f"end{{s}} it at the first `---` {{it}} find{{s}} (the body starts on line {line}), "
+                "so the text before it is read as YAML"), False
     described = shown(reading.description or "", 80)
-    return (f"otherwise {profile.runtime} reads the whole file as the body: none of the fields "
-            f"apply (no name, description or allowed-tools) and the skill is listed as "
-            f"`{described}`")
+    return ("read{s} the whole file as the body: none of the fields apply (no name, description "
+            f"or allowed-tools) and the skill is listed as `{described}`"), False
 
 
 @check("SK007")
@@ -303,11 +314,82 @@ def delimiter_form(ctx: CheckContext) -> Iterator[Finding]:
             continue  # an indented opener is SK005
         fix = Fix("Write the delimiter as `---`", [TextEdit(delimiter.span, "---")],
                   preferred=True)
+        written = text.strip() or text
+        if role == "opening":
+            yield ctx.finding(
+                "SK007", delimiter.span,
+                f"The opening delimiter is `{written}`, not exactly `---`: write exactly `---`. "
+                "Runtimes disagree on such lines (skills-ref splits on the first `---`, Claude "
+                "Code needs `---` followed only by white space).", fixes=[fix])
+            continue
+        consequence, drops = _closing_consequence(ctx, written)
         yield ctx.finding(
             "SK007", delimiter.span,
-            f"The {role} delimiter is `{text.strip() or text}`, not exactly `---`: write exactly "
-            "`---`. Runtimes disagree on such lines (skills-ref splits on the first `---`, Claude "
-            "Code needs `---` followed only by white space).", fixes=[fix])
+            f"The closing delimiter is `{written}`, not exactly `---`: write exactly `---`. "
+            f"{consequence}.", fixes=[fix], level=Severity.ERROR if drops else None)
+
+
+def _closing_consequence(ctx: CheckContext, written: str) -> tuple[str, bool]:
+    """What the target does with a closing line that is not exactly `---` (each runtime's
+    `frontmatter_closing`, runtime-facts.md §12), and whether that stops it loading the skill."""
+    return _each_runtime(ctx, lambda c, p: _closing_reading(c, p, written))
+
+
+def _each_runtime(ctx: CheckContext, clause: Callable[[CheckContext, RuntimeProfile],
+                                                      tuple[str, bool]]) -> tuple[str, bool]:
+    """A sentence from `clause` for the target's runtime, or for an aggregate each of its
+    runtimes, those that do the same named together ("Codex and Copilot CLI do not …"), and
+    whether one of them does not load the skill."""
+    profile = ctx.profile
+    if not profile.members:
+        text, drops = clause(ctx, profile)
+        return f"{profile.runtime} {text.format(**_ONE)}", drops
+    groups: dict[str, list[str]] = {}
+    drops = False
+    for member in profile.members:
+        if member.kind != "runtime":
+            continue
+        text, dropped = clause(ctx, member)
+        groups.setdefault(text, []).append(member.runtime)
+        drops = drops or dropped
+    parts = [f"{runtime_names(names)} {text.format(**(_ONE if len(names) == 1 else _MANY))}"
+             for text, names in groups.items()]
+    return "Runtimes disagree: " + "; ".join(parts), drops
+
+
+#: the words of a `_closing_reading` clause for one runtime and for several
+_ONE = {"s": "s", "es": "es", "it": "it", "them": "it", "its": "its"}
+_MANY = {"s": "", "es": "", "it": "they", "them": "them", "its": "their"}
+
+
+def _closing_reading(ctx: CheckContext, profile: RuntimeProfile,
+                     written: str) -> tuple[str, bool]:
+    """What `profile`'s runtime makes of the closing line, as a clause that follows its name
+    (`{s}`, `{es}`, `{it}`, `{them}`, `{its}`: the words that agree with one runtime or
+    several), and whether it then does not load the skill."""
+    document = ctx.document
+    body = document.body_offset
+    if profile.kind == "validator":  # skills-ref: `content.split("---", 2)` (runtime-facts §2.3)
+        return "split{s} the file at the first `---` anywhere, so this line closes it", False
+    if document.bom and not profile.strips_bom and profile.frontmatter_ends_at_first_dashes:
+        return "find{s} no frontmatter at all (the file starts with a byte-order mark)", False
+    cut = cut_as(document.source, profile.frontmatter_closing)
+    if cut is None:
+        stops = profile.catalog_column in rule("SK007").stops_loading
+        what = ("so {it} do{es} not load the skill" if stops else
+                "so for {them} the frontmatter is never closed")
+        return f"do{{es}} not take `{written}` as the closing line, {what}", stops
+    if cut.body_offset == 0:
+        return ("read{s} the fields, but send{s} the whole file, frontmatter included, as the "
+                "body ({its} body starts only after a line of `---` alone)"), False
+    if cut.body_offset >= len(document.text) > body:
+        return "end{s} the frontmatter there but send{s} no body at all", False
+    if cut.body_offset < body:
+        first = document.text[cut.body_offset:body].rstrip("\r\n")
+        if first.strip():
+            return ("end{s} the frontmatter after the line's first three dashes, so the body "
+                    f"starts with `{shown(first, 40)}`"), False
+    return "read{s} it as the closing line", False
 
 
 @check("SK008")

@@ -11,6 +11,7 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
 from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
 from wave_lsp.core.rules.helpers import closest, shown, type_name
@@ -28,9 +29,16 @@ _MODEL_FAMILIES = re.compile(
 
 @check("SK090")
 def boolean_literal(ctx: CheckContext) -> Iterator[Finding]:
+    profile = ctx.profile
     for name in (spec.name for spec in schema.fields().values() if spec.is_boolean):
         entry = ctx.field(name)
-        if entry is None or entry.value is ALIAS or truthy(entry.value) is not None:
+        if entry is None or entry.value is ALIAS:
+            continue
+        if profile.invocation_fields_need_booleans and name in profile.invocation_fields:
+            if not isinstance(entry.value, bool):
+                yield _not_a_boolean(ctx, name, entry)
+            continue
+        if truthy(entry.value) is not None:
             continue
         word = str(entry.value).strip().lower() if not isinstance(entry.value, (list, dict)) else ""
         span = ctx.entry_span(entry)
@@ -58,6 +66,29 @@ def boolean_literal(ctx: CheckContext) -> Iterator[Finding]:
                               f"{type_name(entry.value) if word == '' else f'`{shown(word)}`'}: "
                               "write one of the two. The setting is ignored.",
                               level=Severity.ERROR, fixes=fixes)
+
+
+def _not_a_boolean(ctx: CheckContext, name: str, entry: FieldEntry) -> Finding:
+    """SK090 under a runtime that takes only a YAML boolean (`invocation_fields_need_booleans`:
+    Copilot CLI 1.0.102 does not load the skill, `user-invocable must be a boolean`)."""
+    value = entry.value
+    word = value.strip().lower() if isinstance(value, str) else ""
+    if value is None:
+        what = "empty"
+    elif isinstance(value, str):
+        quote = entry.node.style if entry.node.style in ('"', "'") else ""
+        what = f"the quoted text `{quote}{shown(value)}{quote}`" if quote else f"`{shown(value)}`"
+    else:
+        what = type_name(value)
+    meant = "true" if word in _TRUE_WORDS else "false" if word in _FALSE_WORDS else None
+    fixes = [Fix(f"Write `{meant}`", [TextEdit(entry.node.content_span, meant)],
+                 preferred=True)] if meant else []
+    runtime = capitalized(ctx.profile.runtime)
+    return ctx.finding("SK090", ctx.entry_span(entry),
+                       f"`{name}` must be `true` or `false`, unquoted, not {what}: write one of "
+                       f"the two. {runtime} reads it as YAML and takes only a boolean: it does "
+                       f"not load the skill (`{name} must be a boolean`).",
+                       level=Severity.ERROR, fixes=fixes)
 
 
 def _misread_word(ctx: CheckContext, name: str, written: str, meant: str) -> str:

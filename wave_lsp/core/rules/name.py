@@ -13,6 +13,7 @@ from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
+from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS
@@ -131,13 +132,38 @@ def name_padded(ctx: CheckContext) -> Iterator[Finding]:
                                            "Remove the white space")])
 
 
+def _own_check(ctx: CheckContext, code: str, value: _NameValue) -> tuple[str, Severity | None] | None:
+    """What the target's runtime does with the name by its own check (`name_pattern`, with its
+    `name_limit`), for a rule of the open specification's name rules: a sentence to add and the
+    finding's level; None when the rule has nothing to report under this target (the runtime
+    loads the name and the catalog reports the rule only as an error, where it stops loading).
+    A runtime without a check of its own: ("", None), the rule speaks for the specification."""
+    profile = ctx.profile
+    accepts = profile.accepts_name(value.name)
+    if accepts is None:
+        return "", None
+    check_text = f"its own check of the name, `{profile.name_pattern}`"
+    if profile.over_limit == "reject" and profile.name_limit is not None:
+        check_text += f" and at most {profile.name_limit} characters,"
+    if not accepts:
+        return (f" {capitalized(profile.runtime)} does not load the skill: {check_text} rejects "
+                "it."), Severity.ERROR
+    if rule(code).severity(profile) == Severity.ERROR:
+        return None
+    return (f" {capitalized(profile.runtime)} loads it: {check_text} allows it; skills-ref and "
+            "the runtimes that follow the specification reject it."), None
+
+
 @check("SK033")
 def name_too_long(ctx: CheckContext) -> Iterator[Finding]:
     value = _name_value(ctx)
     limit = schema.max_length("name") or 64
-    if value is not None and len(value.name) > limit:
-        yield ctx.finding("SK033", value.span, f"`name` has {len(value.name)} characters; the "
-                                               f"limit is {limit}: shorten it (and the folder).")
+    if value is None or len(value.name) <= limit or (own := _own_check(ctx, "SK033", value)) \
+            is None:
+        return
+    yield ctx.finding("SK033", value.span, f"`name` has {len(value.name)} characters; the "
+                                           f"limit is {limit}: shorten it (and the folder)."
+                                           f"{own[0]}", level=own[1])
 
 
 @check("SK034")
@@ -169,20 +195,24 @@ def _lower_case_fix(ctx: CheckContext, value: _NameValue) -> Fix:
 @check("SK035")
 def name_edge_hyphen(ctx: CheckContext) -> Iterator[Finding]:
     value = _name_value(ctx)
-    if value is not None and (value.name.startswith("-") or value.name.endswith("-")):
-        yield ctx.finding("SK035", value.span, "`name` starts or ends with `-`: remove the edge "
-                                               "hyphen. The spec forbids it.",
-                          fixes=[_set_name(ctx, value.entry, value.name.strip("-"),
-                                           "Remove the edge hyphen")])
+    if value is None or not (value.name.startswith("-") or value.name.endswith("-")) \
+            or (own := _own_check(ctx, "SK035", value)) is None:
+        return
+    yield ctx.finding("SK035", value.span, "`name` starts or ends with `-`: remove the edge "
+                                           f"hyphen. The spec forbids it.{own[0]}", level=own[1],
+                      fixes=[_set_name(ctx, value.entry, value.name.strip("-"),
+                                       "Remove the edge hyphen")])
 
 
 @check("SK036")
 def name_double_hyphen(ctx: CheckContext) -> Iterator[Finding]:
     value = _name_value(ctx)
-    if value is not None and "--" in value.name:
-        yield ctx.finding("SK036", value.span, "`name` contains `--`; use single hyphens.",
-                          fixes=[_set_name(ctx, value.entry, re.sub("-{2,}", "-", value.name),
-                                           "Collapse the hyphens")])
+    if value is None or "--" not in value.name or (own := _own_check(ctx, "SK036", value)) is None:
+        return
+    yield ctx.finding("SK036", value.span, f"`name` contains `--`; use single hyphens.{own[0]}",
+                      level=own[1],
+                      fixes=[_set_name(ctx, value.entry, re.sub("-{2,}", "-", value.name),
+                                       "Collapse the hyphens")])
 
 
 @check("SK037")
@@ -191,7 +221,8 @@ def name_characters(ctx: CheckContext) -> Iterator[Finding]:
     if value is None:
         return
     invalid = sorted({ch for ch in value.name if not (ch.isalnum() or ch == "-")})
-    if invalid:
+    own = _own_check(ctx, "SK037", value) if invalid else None
+    if invalid and own is not None:
         shown_chars = " ".join(f"`{ch}`" if ch.strip() else "space" for ch in invalid)
         suggestion = suggest_name(value.name)
         fixes = ([_set_name(ctx, value.entry, suggestion, f"Rename to `{suggestion}`")]
@@ -209,7 +240,7 @@ def name_characters(ctx: CheckContext) -> Iterator[Finding]:
             return
         yield ctx.finding("SK037", value.span,
                           f"`name` contains {shown_chars}: {advice}. Only letters, digits and `-` "
-                          "are allowed.", fixes=fixes)
+                          f"are allowed.{own[0]}", level=own[1], fixes=fixes)
 
 
 @check("SK038")
@@ -218,14 +249,16 @@ def name_non_ascii(ctx: CheckContext) -> Iterator[Finding]:
     if value is None:
         return
     non_ascii = sorted({ch for ch in value.name if ch.isalnum() and not ch.isascii()})
-    if non_ascii:
+    own = _own_check(ctx, "SK038", value) if non_ascii else None
+    if non_ascii and own is not None:
         who = ("skills-ref accepts it, but Wave, VS Code, OpenCode and the claude.ai upload "
                "accept only `a-z`, `0-9` and `-`")
         suggestion = suggest_name(value.name)
         spelled = f" (`{suggestion}`)" if suggestion else ""
         yield ctx.finding("SK038", value.span, f"`name` has non-ASCII letters "
                                                f"({' '.join(non_ascii)}): spell it with `a-z`, "
-                                               f"`0-9` and `-`{spelled}. {who}.")
+                                               f"`0-9` and `-`{spelled}. {who}.{own[0]}",
+                          level=own[1])
 
 
 @check("SK040")
@@ -266,8 +299,12 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         command = f"{plugin.name}:{folder}" if plugin else folder
         label = display_label(entry.value.strip(), folder)
         label = f"{plugin.name}:{label}" if plugin and label else label
+        first = _first_labelled(ctx, name) if label and not plugin else None
         shown_as = (f"lists it as `- {command} ({label}): …` and accepts `/{label}` too"
                     if label else "does not show this `name` at all (not a valid label)")
+        if first is not None:
+            shown_as = (f"lists it as `- {command}: …`: it shows the label `{label}` beside "
+                        f"`{first}` only, the first skill named so, and `/{label}` runs that one")
         claude = f"Claude Code names the command `/{command}` after the folder, {shown_as}"
     else:
         claude = (f"Claude Code names the command `/{folder}` after the folder and shows "
@@ -331,6 +368,23 @@ def _at_repository_root(ctx: CheckContext) -> bool:
     if folder is None or location.skills_root is not None or location.scope == "plugin":
         return False
     return ctx.disk.exists(str(folder / ".git"))
+
+
+def _first_labelled(ctx: CheckContext, name: str) -> str | None:
+    """The command of the first skill of the project (in the listing's order) whose frontmatter
+    `name` is `name`, when that is another skill: Claude Code 2.1.332 shows a label beside the
+    first skill that has it only (case dup-same-name). None when it is this one or unknown."""
+    project, folder = ctx.project, ctx.real_skill_dir
+    if project is None or folder is None:
+        return None
+    me = project.by_real_dir.get(folder)
+    if me is None:
+        return None
+    for skill in project.skills:
+        if skill.shadowed_by is None and skill.group == me.group \
+                and nfkc(skill.listing.name.strip()) == name:
+            return None if skill is me else skill.name
+    return None
 
 
 def _set_name(ctx: CheckContext, entry: FieldEntry, new: str, title: str) -> Fix:

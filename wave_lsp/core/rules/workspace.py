@@ -94,11 +94,11 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
                           related=[Related(f"the other `{name}`", path=str(s.path))
                                    for s in rivals], ambiguous=True)
         return
-    from wave_lsp.core.workspace.runtime_view import why_wins
+    from wave_lsp.core.workspace.runtime_view import why_wins, winner_of
 
-    ahead = [s for s in rivals if s.rank < me.rank or (s.rank == me.rank and s.path < me.path)]
-    if ahead:
-        winner = ahead[0]
+    members = sorted([me, *rivals], key=lambda s: (s.rank, str(s.path)))
+    winner = winner_of(members)
+    if winner is not me:
         yield ctx.finding("SK130", _name_span(ctx),
                           f"Another skill is also named `{name}` and wins, so this one is never "
                           "loaded: rename one of them. "

@@ -27,22 +27,24 @@ from wave_lsp.core.parsing.yamltree import (
 )
 from wave_lsp.core.rules.helpers import capped, double_quoted, shown, value_region
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.loaders import rescue
-from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
+from wave_lsp.core.runtime.loaders import line_parser_value, rescue
+from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE
 from wave_lsp.core.runtime.reads import read_as
 
 _CONSEQUENCE = {
-    WAVE: "Wave cannot load this skill",
     AGENTSKILLS: "skills-ref rejects the skill",
     PORTABLE: "a strict loader drops the skill",
 }
 
 
-def _consequence(ctx: CheckContext) -> str:
-    """What the target does with a frontmatter it cannot parse."""
+def _consequence(ctx: CheckContext, offset: int | None = None) -> str:
+    """What the target does with a frontmatter it cannot parse (`offset`: where the parser
+    failed)."""
     profile = ctx.profile
     if profile.lenient_frontmatter:
         return empty_metadata(ctx)
+    if profile.line_parser_release is not None:
+        return _said_both(ctx, offset)
     if profile.yaml_loader == "error-collecting":
         generic = (f"{profile.reader_name} marks the error and keeps only the fields its parser "
                    "recovers")
@@ -54,6 +56,23 @@ def _consequence(ctx: CheckContext) -> str:
     else:
         generic = f"{profile.runtime} cannot load this skill"
     return _CONSEQUENCE.get(profile, generic)
+
+
+def _said_both(ctx: CheckContext, offset: int | None) -> str:
+    """The specification's YAML and the released line parser (`line_parser_release`): the
+    target follows the specification, and the author should know that today's release loads the
+    skill anyway (docs/design/runtime-facts.md §8.13, case fm-colon-value)."""
+    profile = ctx.profile
+    reading = ""
+    if offset is not None:
+        lines = ctx.document.lines
+        read = line_parser_value(lines.line_text(lines.line_of(offset)))
+        if read is not None:
+            reading = f", reading `{read[0]}` as `{shown(read[1], 60)}`"
+    return (f"the {profile.runtime} specification rejects the skill with a message, and the "
+            f"`{profile.name}` target follows it; {profile.runtime} "
+            f"{profile.line_parser_release}'s line parser never fails and loads it anyway"
+            f"{reading}")
 
 
 def empty_metadata(ctx: CheckContext) -> str:
@@ -128,7 +147,7 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
     if code == "SK026" and _leading_tabs(ctx):
         return  # reported per line by `tab_indent`
     rescued = ""
-    consequence = _consequence(ctx)
+    consequence = _consequence(ctx, problem.span.start)
     level = None
     loading = loaded_by(ctx)
     if loading is not None:
@@ -140,7 +159,7 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
                        f"in CRLF, so it does not rescue this file: {empty_metadata(ctx)}. Save "
                        "the file with LF line endings, or quote the value")
     elif yaml.recovered and yaml.readings and ctx.profile.yaml_loader == "strict" \
-            and not ctx.profile.members:
+            and not ctx.profile.members and ctx.profile.line_parser_release is None:
         first = next(reading for reading in READINGS if reading in yaml.readings)
         rescued = f" (only {_READING_NAMES[first]} would load it)"
     own = _rescued(ctx)
@@ -352,6 +371,9 @@ def tab_indent(ctx: CheckContext) -> Iterator[Finding]:
             message = ("A tab is used as indentation: indent with spaces. YAML forbids it and "
                        f"strict parsers fail here, but {own[0]}.")
             level = own[1]
+        elif own is None and ctx.profile.line_parser_release is not None:
+            message = ("A tab is used as indentation: indent with spaces. YAML forbids it, so "
+                       f"{_consequence(ctx)}.")
         else:
             consequence = own[0] if own is not None else _consequence(ctx)
             message = ("A tab is used as indentation: indent with spaces. YAML forbids it and "

@@ -210,11 +210,12 @@ _BOTH_FIELDS = frozenset({"disable-model-invocation", "user-invocable"})
 
 
 def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
-                          profile: RuntimeProfile) -> ListingEntry:
+                          profile: RuntimeProfile, labelled: bool = True) -> ListingEntry:
     """The skill's entry exactly as `profile`'s runtime lists it (`wave_lsp.core.runtime.reads`:
     the fields it loads, its description or the body's first line, its command name and label),
     written in the profile's `listing_format`. For a profile without those facts this is
-    `listing_entry`."""
+    `listing_entry`. `labelled` False: an earlier skill already shows the same label, so this
+    one is listed without it (Claude Code 2.1.332, case dup-same-name)."""
     if profile.listing_format == "bullet":
         return wave_listing_entry(document, location, profile)
     reading = read_as(document, profile)
@@ -238,7 +239,7 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
         return _formatted_entry(location, profile, name, reading.description or "", user)
     when_text = _when_to_use(values)
     shown = name
-    if profile.labels_listing_with_name:
+    if profile.labels_listing_with_name and labelled:
         label = display_label(values.value("name"), name)
         if label and location.scope == "plugin" and location.plugin is not None:
             label = f"{location.plugin.name}:{label}"

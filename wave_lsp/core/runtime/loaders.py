@@ -272,3 +272,19 @@ def unclosed_values(profile: RuntimeProfile, rest: str) -> dict[str, object] | N
         return None
     values = parsed.mapping.value()
     return values if isinstance(values, dict) else None
+
+
+_WAVE_QUOTES = re.compile(r"^[\"']|[\"']$")
+
+
+def line_parser_value(line: str) -> tuple[str, str] | None:
+    """One frontmatter line as Wave 469391bb's line parser (`parseYamlFrontmatter`) reads it:
+    split at the first `:`, the value trimmed and one quote removed at each end
+    (`/^["']|["']$/g`), escapes kept as written; None for a line it skips (blank, `#`, a list
+    item, no `:`) or one with no value."""
+    trimmed = line.strip()
+    if not trimmed or trimmed.startswith(("#", "-")) or ":" not in trimmed:
+        return None
+    key, _, value = trimmed.partition(":")
+    value = _WAVE_QUOTES.sub("", value.strip())
+    return (key.strip(), value) if key.strip() and value else None

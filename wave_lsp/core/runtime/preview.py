@@ -561,7 +561,7 @@ def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
     reading = read_as(document, profile)
     body = document.text[reading.body_offset:]
     start, end = reading.body_offset, len(document.text)
-    if profile.trims_body:
+    if profile.trims_body and not reading.whole_file:
         start = reading.body_offset + (len(body) - len(body.lstrip()))
         end = reading.body_offset + len(body.rstrip())
     names = args_module.declared_names(reading.values.value("arguments"), profile)

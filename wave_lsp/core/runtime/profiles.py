@@ -16,6 +16,7 @@ attributes for a runtime they do not know.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -23,7 +24,15 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
 
+from wave_lsp.core.parsing.source import LINE_CLOSER, ClosingRule
 from wave_lsp.core.parsing.yamltree import BUN, QUOTE_RETRY, TAB_RETRY
+from wave_lsp.core.runtime.profile_types import (
+    Collision,
+    ConfiguredRoots,
+    ListingFormat,
+    ProfileKind,
+    YamlLoader,
+)
 
 #: the three placeholder families a runtime may expand in the body and in `allowed-tools`
 WAVE_VARIABLES = frozenset({"WAVE_SKILL_DIR", "WAVE_PLUGIN_ROOT", "WAVE_SESSION_ID",
@@ -35,55 +44,6 @@ CLAUDE_ONLY_VARIABLES = frozenset({"CLAUDE_PLUGIN_DATA", "CLAUDE_PROJECT_DIR", "
 WAVE_SKILLS_ROOTS = (".agents/skills", ".claude/skills", ".wave/skills")
 #: every project skills root any runtime scans (computed from the profiles below)
 ALL_SKILLS_ROOTS: tuple[str, ...] = WAVE_SKILLS_ROOTS
-
-ProfileKind = Literal["runtime", "validator", "aggregate"]
-#: how a runtime reads the frontmatter's YAML (docs/design/runtime-facts.md §9.6):
-#: "strict" rejects a file with any YAML error; "quoting-retry" (Claude Code) quotes bad values
-#: and retries, else loads empty metadata; "colon-retry" (OpenCode) rewrites top-level values
-#: with `:` of non-hyphenated keys as block scalars and retries once, and otherwise drops the
-#: skill; "line-fallback" (Gemini CLI) reads `name:` and `description:` lines by regex when the
-#: YAML fails; "error-collecting" (VS Code) keeps whatever attributes its parser recovers
-#: "serde-struct" (Codex 0.171.0): values a strict parse rejects are read as text
-#: (`loaders.codex_repaired`), and the frontmatter is decoded into the few fields it reads, so any other key,
-#: even a duplicated one, is ignored, while a duplicated `name`/`description`/`metadata` or a
-#: `metadata` that is not a mapping drops the skill
-YamlLoader = Literal["strict", "quoting-retry", "colon-retry", "line-fallback", "error-collecting",
-                     "serde-struct"]
-#: how the model's listing writes one skill (`listing.runtime_listing_entry` dispatches on it):
-#: "dash" (`- name: description`, Claude Code's); "bullet" (Wave 469391bb: `• **name** (type):
-#: description` in the `Skill` function's description, the description as read, no
-#: `when_to_use`, no cap, runtime-facts.md §8); "dash-with-file" (Codex 0.171.0: `- name:
-#: description (file: <SKILL.md>)`, the description on one line); "xml-escaped-path" (OpenCode
-#: 1.18.33: a `<skill>` element of `<available_skills>`, name and description as written, the
-#: SKILL.md's path XML-escaped as `<location>`); "xml-path" (Gemini CLI 0.61.0: the same, the path
-#: as written); "xml-escaped-scope" (Copilot CLI 1.0.102: `<skill>` with XML-escaped name and
-#: description and the scope, `project` or `user`, as `<location>`; runtime-facts.md §11)
-ListingFormat = Literal["dash", "bullet", "dash-with-file", "xml-escaped-path", "xml-path",
-                        "xml-escaped-scope"]
-#: which skill wins two of the same name: "rank" (the root of highest precedence, then the first
-#: in name order), "both" (both load and a plain mention selects neither: Codex)
-Collision = Literal["rank", "both"]
-
-
-@dataclass(frozen=True, slots=True)
-class ConfiguredRoots:
-    """Where a runtime's own configuration names more skills roots (docs/design/runtime-facts.md
-    §9.1): the files it reads (relative to a folder; the last one that sets the key wins), under
-    which key, and what relative paths in it are relative to."""
-
-    #: the files, relative to the folder `files_in` names
-    files: tuple[str, ...]
-    #: "home" (the home folder), "walk" (each folder of the profile's walk, the outermost first)
-    #: or "workspace" (the working folder)
-    files_in: Literal["home", "walk", "workspace"]
-    key: tuple[str, ...]  #: the setting, as the keys leading to it (`("skills", "paths")`)
-    #: "list": a list of paths; "object": paths as keys, each on (`true`) or off. Relative
-    #: paths are relative to the working folder, and `~/` is the home folder
-    form: Literal["list", "object"]
-    scan: Literal["any-depth", "profile"]  #: `**/SKILL.md`, or the profile's own depths
-    #: these roots beat the profile's others (OpenCode loads them last, and the last one wins)
-    wins: bool = False
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class RuntimeProfile:
@@ -196,10 +156,11 @@ class RuntimeProfile:
     frontmatter_readings: frozenset[str] = frozenset()
     #: a byte-order mark is removed before the frontmatter is looked for
     strips_bom: bool = False
-    #: the frontmatter ends at the first `---` anywhere, even inside a value (a lazy regular
-    #: expression, not a delimiter line), and the body starts after the white space that follows
-    #: it: the body's leading blank lines are not sent
-    frontmatter_ends_at_first_dashes: bool = False
+    #: which line ends the frontmatter and where the body starts (`source.ClosingRule`, applied by
+    #: `source.cut_as`; runtime-facts.md §12): the default is a line of `---` and blanks, and the
+    #: body from the next line; Claude Code ends it at the first `---` anywhere, even inside a
+    #: value, and starts the body after the white space that follows
+    frontmatter_closing: ClosingRule = LINE_CLOSER
     #: a skill without a description is described by its body's first non-blank line (a heading's
     #: `#`s removed, cut at 100 characters); this text when the body has none
     body_description_default: str | None = None
@@ -306,6 +267,21 @@ class RuntimeProfile:
     short_description_limit: int | None = None
     #: what happens over a limit: "reject" the skill, "truncate" the value, "none" (no limit)
     over_limit: Literal["reject", "truncate", "none"] = "reject"
+    #: how the limits count characters: "code-point" (Python's `len`) or "utf-16" (JavaScript's
+    #: `length`: a character beyond U+FFFF, an emoji, counts two; Copilot CLI 1.0.102)
+    length_unit: Literal["code-point", "utf-16"] = "code-point"
+    #: the runtime's own check of `name` (trimmed), a regular expression the whole name must
+    #: match or the skill is not loaded (None: no check of its own is known); the rules of the
+    #: open specification (SK033-SK038) say under this target whether the runtime loads the name
+    name_pattern: str | None = None
+    #: the released runtime's version whose frontmatter reader is a line parser that never fails
+    #: (Wave 469391bb's `parseYamlFrontmatter`, `loaders.line_parser_value`), where the profile
+    #: follows its specification's YAML: a YAML error's message says both (None: no such split)
+    line_parser_release: str | None = None
+    #: the invocation fields it reads (`invocation_fields`) must be YAML booleans: any other value
+    #: (`no`, `"true"`, an empty value) stops the skill loading (Copilot CLI 1.0.102:
+    #: `user-invocable must be a boolean`)
+    invocation_fields_need_booleans: bool = False
     #: characters of `name` replaced by `-` in the command name (Gemini CLI)
     name_replaced_chars: str = ""
     #: how the user invokes a skill by name: `/name` or `$name` (Codex)
@@ -367,6 +343,11 @@ class RuntimeProfile:
     members: tuple[RuntimeProfile, ...] = ()
 
     @property
+    def frontmatter_ends_at_first_dashes(self) -> bool:
+        """The frontmatter ends at the first `---` anywhere (Claude Code's lazy regex)."""
+        return self.frontmatter_closing.fields_end == "dashes-anywhere"
+
+    @property
     def wave_permissions(self) -> bool:
         """Injected commands are predicted by Wave's permission manager (`permission_model`)."""
         return self.permission_model == "wave"
@@ -384,6 +365,23 @@ class RuntimeProfile:
         if self.personal_roots is None:
             return self.skills_roots
         return tuple(reversed(self.personal_roots))
+
+    def length(self, text: str) -> int:
+        """The length of `text` as the runtime counts it against its limits (`length_unit`)."""
+        if self.length_unit == "utf-16":
+            return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
+        return len(text)
+
+    def accepts_name(self, name: str) -> bool | None:
+        """Whether the runtime's own check of `name` (`name_pattern`, `name_limit` when it
+        rejects over it) lets the skill load; None when it has no check of its own."""
+        if self.name_pattern is None:
+            return None
+        text = name.strip()
+        if self.over_limit == "reject" and self.name_limit is not None \
+                and self.length(text) > self.name_limit:
+            return False
+        return re.fullmatch(self.name_pattern, text) is not None
 
     def finds_at_depth(self, depth: int) -> bool:
         """A SKILL.md `depth` folders below a skills root is discovered."""
@@ -436,10 +434,19 @@ WAVE = RuntimeProfile(
     settings_folder=".wave", honours_shell_field=False, aborts_on_command_failure=False,
     command_timeout_seconds=30.0, permission_model="wave",
     evidence="spec", description_limit=None, own_roots=(".wave/skills",),
-    # the harness's Wave runs (tests/oracle, runtime-facts.md §8): fm-basic, invoke-user-invocable-no
+    # the harness's Wave runs (tests/oracle, runtime-facts.md §8): fm-basic, invoke-user-invocable-no,
+    # fm-closing-dashes (its fields regex closes at `----`, its body regex needs `---` alone)
     listing_format="bullet", user_invocable_only_when_true=True,
+    frontmatter_closing=ClosingRule("dashes-line", "after-bare-line-else-file"),
+    # `validateSkillMetadata`: `/^[a-z0-9-]+$/`, so `-a` and `a--b` load (case name-invalid)
+    name_pattern=r"[a-z0-9-]+",
+    # its line parser loads `description: Use when: x` as written (case fm-colon-value)
+    line_parser_release="469391bb",
     fact_versions=MappingProxyType({"listing_format": "wave 469391bb",
-                                    "user_invocable_only_when_true": "wave 469391bb"}),
+                                    "user_invocable_only_when_true": "wave 469391bb",
+                                    "frontmatter_closing": "wave 469391bb",
+                                    "name_pattern": "wave 469391bb",
+                                    "line_parser_release": "wave 469391bb"}),
 )
 
 CLAUDE_CODE = RuntimeProfile(
@@ -462,7 +469,8 @@ CLAUDE_CODE = RuntimeProfile(
     disabled_injection_text="[shell command execution disabled by policy]",
     replaces_invalid_utf8=True,
     frontmatter_readings=frozenset({BUN, QUOTE_RETRY, TAB_RETRY}), strips_bom=True,
-    frontmatter_ends_at_first_dashes=True, body_description_default="Skill",
+    frontmatter_closing=ClosingRule("dashes-anywhere", "after-blanks"),
+    body_description_default="Skill",
     labels_listing_with_name=True, listing_controls_as_spaces=True,
     lists_plugin_skills_only_when_described=True, hides_conditional_skills=True,
     not_user_invocable_message=("This skill can only be invoked by Claude, not directly by users. "
@@ -473,7 +481,7 @@ CLAUDE_CODE = RuntimeProfile(
         # verified against 2.1.332 (issue 26 measurements); 2.1.88 had no tab retry, did not
         # label the listing with `name` and ran injections inside code spans
         "frontmatter_readings": "2.1.332", "strips_bom": "2.1.332",
-        "frontmatter_ends_at_first_dashes": "2.1.332", "body_description_default": "2.1.332",
+        "frontmatter_closing": "2.1.332", "body_description_default": "2.1.332",
         "labels_listing_with_name": "2.1.332", "not_user_invocable_message": "2.1.332",
         "lists_plugin_skills_only_when_described": "2.1.332", "hides_conditional_skills": "2.1.332",
         "skips_injections_in_code_spans": "2.1.332", "trims_command_output": "2.1.332",
@@ -549,13 +557,15 @@ CODEX = replace(
                                             "`metadata.short-description` are read)",
     # Codex 0.171.0, the differential harness (tests/oracle/cases cx-*; runtime-facts.md §9)
     yaml_loader="serde-struct",
+    # `line.trim() == "---"`: `----` is no closing line (case fm-closing-dashes)
+    frontmatter_closing=ClosingRule("trimmed-line"),
     listing_format="dash-with-file", listing_description_cut=1024, collapses_description=True,
     invocation_wrapper="<skill>\n<name>{name}</name>\n<path>{path}</path>\n{text}\n</skill>",
     fact_versions=MappingProxyType({
         "yaml_loader": "0.171.0", "listing_format": "0.171.0",
         "listing_description_cut": "0.171.0", "collapses_description": "0.171.0",
         "invocation_wrapper": "0.171.0",
-        "collision": "0.171.0", "invocation_fields": "0.171.0"}),
+        "collision": "0.171.0", "invocation_fields": "0.171.0", "frontmatter_closing": "0.171.0"}),
 )
 
 COPILOT = replace(
@@ -606,9 +616,9 @@ OPENCODE = replace(
                        "folder from the working folder up to the worktree (the git root), then "
                        "`skills.paths` of `opencode.json`",
     precedence="the last skill loaded wins: personal `~/.claude`, `~/.agents`, then the project's "
-               "`.claude`, `.agents` (walking up), then the config folders (`.opencode`, "
-               "`~/.config/opencode`)",
-    settings_folder=".opencode", yaml_loader="colon-retry", strips_bom=True,
+               "`.claude`, `.agents` (walking up), then the config folders `~/.config/opencode` "
+               "and the project's `.opencode`",
+    settings_folder=".opencode", yaml_loader="colon-retry", strips_bom=True, collision="race",
     reads_unclosed_frontmatter_to_end=True,  # gray-matter (parser probe, runtime-facts §10)
     tolerates_tab_indentation=True, resolved_standard_tags=JS_YAML_TAGS,  # the same
     walked_roots=(".claude/skills", ".agents/skills", ".opencode/skill", ".opencode/skills"),
@@ -632,7 +642,11 @@ OPENCODE = replace(
     argument_syntax="last-takes-rest", argument_words="regex-quoted", trims_body=False,
     trims_rendered_text=True, listing_format="xml-escaped-path", scan_skipped_folders=frozenset(),
     commands_without_description=True,
+    # gray-matter: the first `\n---` closes, the body starts after those three dashes (case
+    # fm-closing-dashes: `----` leaves `-` as the body's first line)
+    frontmatter_closing=ClosingRule("dashes-line", "after-dashes"),
     fact_versions=MappingProxyType({
+        "frontmatter_closing": "1.18.33", "collision": "1.18.33",
         "commands_without_description": "1.18.33",
         "argument_syntax": "1.18.33", "argument_words": "1.18.33", "trims_body": "1.18.33",
         "trims_rendered_text": "1.18.33", "listing_format": "1.18.33",
@@ -661,6 +675,10 @@ GEMINI_CLI = replace(
     name_limit=None, description_limit=None, over_limit="none",
     name_replaced_chars=':\\/<>*?"|',
     listing_format="xml-path",  # runtime-facts.md §11 (harness: Gemini CLI 0.61.0)
+    # `/^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n([\s\S]*))?/`: `----` closes, with no body (case
+    # fm-closing-dashes)
+    frontmatter_closing=ClosingRule("dashes-line", "next-line-if-bare"),
+    fact_versions=MappingProxyType({"listing_format": "0.61.0", "frontmatter_closing": "0.61.0"}),
     arguments_delivery="a separate follow-up prompt",
     manual_only_switch="none (only `skills.disabled`, which removes the skill)",
     other_fields="ignored (only `name` and `description` are read)",
@@ -683,7 +701,12 @@ COPILOT_CLI = replace(
     precedence="project > personal, and `.github/skills` > `.agents/skills` > `.claude/skills` "
                "within each",
     settings_folder=".copilot", own_roots=(), yaml_loader="strict",
-    name_source="name-or-folder", name_limit=None, description_limit=None, over_limit="none",
+    name_source="name-or-folder",
+    # its limits and name check, and the booleans (runtime-facts.md §12.2: cases desc-long,
+    # name-invalid, invoke-user-invocable-no, cp-description-limit, cp-name-rules,
+    # cp-invocation-booleans)
+    name_limit=64, description_limit=1024, over_limit="reject", length_unit="utf-16",
+    name_pattern=r"[A-Za-z0-9][A-Za-z0-9_.: -]*", invocation_fields_need_booleans=True,
     body_description_default="", body_description_skips_headings=True,
     listing_format="xml-escaped-scope",
     substitutes_arguments=True, argument_base=0, argument_words="shell",
@@ -693,6 +716,12 @@ COPILOT_CLI = replace(
     invocation_fields=frozenset({"disable-model-invocation", "user-invocable"}),
     manual_only_switch="`disable-model-invocation: true`",
     other_fields="ignored",
+    # `----`, `--- x` or no closing line: not loaded (cases fm-closing-dashes, fm-unclosed)
+    frontmatter_closing=LINE_CLOSER,
+    fact_versions=MappingProxyType({
+        "frontmatter_closing": "1.0.102", "name_limit": "1.0.102", "description_limit": "1.0.102",
+        "over_limit": "1.0.102", "length_unit": "1.0.102", "name_pattern": "1.0.102",
+        "invocation_fields_need_booleans": "1.0.102"}),
 )
 
 PORTABLE = RuntimeProfile(

@@ -6,9 +6,14 @@ of it, asked of the profile:
 
 - `strips_bom`: a byte-order mark is removed before the frontmatter is looked for (else a file
   with one has no frontmatter at all).
-- `frontmatter_ends_at_first_dashes`: Claude Code's `/^---\\s*\\n([\\s\\S]*?)---\\s*\\n?/`: the
-  frontmatter ends at the first `---` anywhere (`description: a --- b` ends it mid-line) and the
-  body starts after the white space that follows, so its leading blank lines are never sent.
+- `frontmatter_closing` (`source.ClosingRule`, cut by `source.cut_as`; runtime-facts.md §12):
+  which line ends the frontmatter and where the body starts. Claude Code's
+  `/^---\\s*\\n([\\s\\S]*?)---\\s*\\n?/` ends it at the first `---` anywhere (`description: a
+  --- b` ends it mid-line) and starts the body after the white space that follows, so its leading
+  blank lines are never sent; Codex and Copilot CLI need a line of `---` (a `----` line leaves the
+  frontmatter unclosed for them: no fields); Gemini CLI, OpenCode and Wave close at the first line
+  that starts with `---`, and then send no body (Gemini CLI), the rest of that line (OpenCode's
+  gray-matter) or, without a line of `---` alone, the whole file (Wave's body regex).
 - `frontmatter_readings`: which lenient readings (Bun's parser, the quoting retry, the tab retry)
   still load a frontmatter that strict YAML rejects; under none of them the fields are empty.
 - `body_description_default`: a skill without a description is described by its body's first
@@ -25,17 +30,15 @@ A profile without these facts reads the document as it is parsed (`same_fields`)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from wave_lsp.core.parsing.document import FieldValues, FrontmatterValues, SkillDocument
-from wave_lsp.core.parsing.injections import JS_SPACE
+from wave_lsp.core.parsing.source import Cut, cut_as, own_cut
 from wave_lsp.core.parsing.yamltree import YamlDocument, parse_frontmatter
 from wave_lsp.core.runtime.loaders import Rescue, codex_reading, rescue, unclosed_values
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 
-#: Claude Code's `FRONTMATTER_REGEX` (JavaScript's `\s`)
-_FRONTMATTER = re.compile(rf"---[{JS_SPACE}]*\n([\s\S]*?)---[{JS_SPACE}]*\n?")
 _HEADING_MARKER = re.compile(r"^#+\s+")
 #: `extractDescriptionFromMarkdown`: longer first lines are cut to 97 characters and `...`
 BODY_DESCRIPTION_CHARS = 100
@@ -56,6 +59,10 @@ class RuntimeReading:
     description: str | None
     #: `description` comes from the body's first line, not from the frontmatter
     described_from_body: bool = False
+    #: the body is the whole file, frontmatter included, sent as it is (Wave's body regex finds no
+    #: line of `---` alone: `frontmatter_closing` "after-bare-line-else-file"), so a runtime that
+    #: trims the body does not trim it
+    whole_file: bool = False
 
 
 def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
@@ -69,34 +76,65 @@ def read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
 
 
 def _read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
-    yaml = document.yaml
     source = document.source
-    if profile.reads_unclosed_frontmatter_to_end and source.opener is not None \
-            and source.closer is None:
+    if profile.frontmatter_ends_at_first_dashes:
+        return _regex_read(document, profile)
+    cut = cut_as(source, profile.frontmatter_closing) if source.opener is not None else None
+    if cut is None and source.opener is not None and source.closer is not None:
+        # wave-lsp's split found a closing line this runtime does not take: unclosed for it
+        if profile.reads_unclosed_frontmatter_to_end:
+            return _read_to_end(document, profile)
+        return _described(document, profile, _EMPTY, 0, False, False)
+    if cut is None and profile.reads_unclosed_frontmatter_to_end and source.opener is not None:
         return _read_to_end(document, profile)
+    if cut is not None and cut != own_cut(source):
+        return _cut_read(document, profile, cut)
+    yaml = document.yaml
     if profile.yaml_loader == "line-fallback" and (lines := rescue(profile, document)) is not None:
-        return _line_read(document, profile, lines)
+        return _line_read(document, profile, lines, document.body_offset)
     if profile.yaml_loader == "serde-struct" and yaml is not None \
             and (yaml.problem is not None or yaml.duplicates):
         return _codex_read(document, profile)
-    if not profile.frontmatter_ends_at_first_dashes:
-        return _described(document, profile, document, document.body_offset,
-                          document.yaml is not None, True)
-    text = document.text
-    match = None
-    if not (document.bom and not profile.strips_bom) and text.find("---", 3) >= 0:
-        match = _FRONTMATTER.match(text)
-    if match is None:
+    return _described(document, profile, document, document.body_offset,
+                      document.yaml is not None, True)
+
+
+def _regex_read(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:
+    """Claude Code's reading: its regex from offset 0, after the byte-order mark if it strips
+    one (else a file with one has no frontmatter)."""
+    cut = None if document.bom and not profile.strips_bom else \
+        cut_as(document.source, profile.frontmatter_closing)
+    if cut is None:
         return _described(document, profile, _EMPTY, 0, False, document.yaml is None)
-    frontmatter, offset = match.group(1), match.start(1)
+    return _cut_read(document, profile, cut)
+
+
+def _cut_read(document: SkillDocument, profile: RuntimeProfile, cut: Cut) -> RuntimeReading:
+    """The fields of the frontmatter the runtime cuts out of the file, and its body."""
     source = document.source
-    same = frontmatter == source.frontmatter and offset == source.frontmatter_offset
-    yaml = document.yaml if same and document.yaml is not None else parse_frontmatter(frontmatter,
-                                                                                      offset)
-    values = _loaded_values(yaml, profile)
-    if values is None:
-        return _described(document, profile, _EMPTY, match.end(), False, False)
-    return _described(document, profile, document if same else values, match.end(), True, same)
+    frontmatter = document.text[cut.frontmatter_offset:cut.frontmatter_end]
+    same = frontmatter == source.frontmatter and cut.frontmatter_offset == \
+        source.frontmatter_offset
+    yaml = document.yaml if same and document.yaml is not None else \
+        parse_frontmatter(frontmatter, cut.frontmatter_offset)
+    if same and profile.yaml_loader == "line-fallback" \
+            and (lines := rescue(profile, document)) is not None:
+        return _line_read(document, profile, lines, cut.body_offset)
+    if profile.yaml_loader == "serde-struct" and (yaml.problem is not None or yaml.duplicates):
+        values, _ = codex_reading(frontmatter)
+        if values is None:
+            return _described(document, profile, _EMPTY, cut.body_offset, False, False)
+        return _described(document, profile, FrontmatterValues(values, frozenset(values)),
+                          cut.body_offset, True, False)
+    loaded = _loaded_values(yaml, profile)
+    if loaded is None:
+        return _described(document, profile, _EMPTY, cut.body_offset, False, False)
+    reading = _described(document, profile, document if same else loaded, cut.body_offset, True,
+                         same)
+    if cut.body_offset == 0 and profile.frontmatter_closing.body_start == \
+            "after-bare-line-else-file":
+        return replace(reading, whole_file=True)
+    return reading
 
 
 def read_elsewhere(document: SkillDocument, profile: RuntimeProfile, name: str) -> Any:
@@ -122,15 +160,16 @@ def _read_to_end(document: SkillDocument, profile: RuntimeProfile) -> RuntimeRea
     return _described(document, profile, FrontmatterValues(values, names), end, True, False)
 
 
-def _line_read(document: SkillDocument, profile: RuntimeProfile, lines: Rescue) -> RuntimeReading:
+def _line_read(document: SkillDocument, profile: RuntimeProfile, lines: Rescue,
+               body_offset: int) -> RuntimeReading:
     """Gemini CLI's line parser, where js-yaml throws or does not give `name` and `description`
     as text (`loaders.rescue`): those two lines are all it loads; without both it drops the
     skill."""
     if not lines.loads or lines.name is None or lines.description is None:
-        return _described(document, profile, _EMPTY, document.body_offset, False, False)
+        return _described(document, profile, _EMPTY, body_offset, False, False)
     values = {"name": lines.name, "description": lines.description}
     return _described(document, profile, FrontmatterValues(values, frozenset(values)),
-                      document.body_offset, True, False)
+                      body_offset, True, False)
 
 
 def _codex_read(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading:

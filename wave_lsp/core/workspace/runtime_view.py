@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -498,12 +498,21 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
                                  summary.document, real, fields=summary.fields)
             loaded[real] = skill
             skills.append(skill)
-    winners: dict[tuple[str, str], RuntimeSkill] = {}
+    members: dict[tuple[str, str], list[RuntimeSkill]] = {}
     for skill in skills:
-        winner = winners.setdefault((skill.group, skill.name), skill)
-        if winner is not skill:
-            skill.shadowed_by = winner
+        members.setdefault((skill.group, skill.name), []).append(skill)
+    for group in members.values():
+        winner = winner_of(group)
+        for skill in group:
+            if skill is not winner:
+                skill.shadowed_by = winner
     return skills
+
+
+def winner_of(members: Sequence[RuntimeSkill]) -> RuntimeSkill:
+    """Which of the skills of one name (and group), in precedence order, the runtime keeps: the
+    first of the root of highest precedence (under `collision = "race"` the usual winner)."""
+    return min(members, key=lambda skill: skill.rank)
 
 
 def leaves(path: Path, folder: Path, memo: dict[str, bool] | None = None) -> bool:
@@ -535,9 +544,13 @@ def _read_summary(facts: FolderFacts, path: Path, home: Path | None,
 
 def why_wins(profile: RuntimeProfile, winner: RuntimeSkill, loser: RuntimeSkill) -> str:
     """One sentence: why `winner` beats `loser` in this target."""
+    racy = (f"; {profile.runtime} reads the skills at the same time and keeps the last of a "
+            "name to finish reading, so this is the usual winner, not a certain one"
+            if profile.collision == "race" else "")
     if winner.root.path == loser.root.path:
-        return f"both are in {winner.root.label}; the first in name order is kept"
-    return f"{winner.root.label} beats {loser.root.label} ({profile.name}: {profile.precedence})"
+        return f"both are in {winner.root.label}; the first in name order is kept{racy}"
+    return (f"{winner.root.label} beats {loser.root.label} ({profile.name}: "
+            f"{profile.precedence}){racy}")
 
 
 def legacy_commands(profile: RuntimeProfile, project: Path, home: Path | None) -> dict[str, Path]:

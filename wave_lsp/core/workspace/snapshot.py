@@ -41,6 +41,7 @@ from wave_lsp.core.workspace.runtime_view import (
     SkillSummary,
     root_entries,
     runtime_name,
+    winner_of,
 )
 
 #: the scopes whose skills load in every session, so they are in every group's listing
@@ -450,18 +451,22 @@ class _Draft:
             self.before.setdefault(skill.real_dir, skill)
 
     def reshadow(self) -> None:
-        """Within each touched name, per group, the first skill wins and shadows the others."""
+        """Within each touched name, per group, the winner (`runtime_view.winner_of`) shadows
+        the others."""
         for name in tuple(self.names):
-            winners: dict[str, RuntimeSkill] = {}
+            groups: dict[str, list[RuntimeSkill]] = {}
             for member in self.by_name.get(name) or ():
-                winner = winners.setdefault(member.group, member)
-                wanted = None if winner is member else winner
-                if member.shadowed_by is not wanted:
-                    copy = dataclasses.replace(member, shadowed_by=wanted,
-                                               duplicates=list(member.duplicates))
-                    self.replace(member, copy)
-                    if winner is member:
-                        winners[member.group] = copy
+                groups.setdefault(member.group, []).append(member)
+            for members in groups.values():
+                winner = winner_of(members)
+                for member in members:
+                    wanted = None if winner is member else winner
+                    if member.shadowed_by is not wanted:
+                        copy = dataclasses.replace(member, shadowed_by=wanted,
+                                                   duplicates=list(member.duplicates))
+                        self.replace(member, copy)
+                        if winner is member:
+                            winner = copy
 
     def pairs(self) -> list[tuple[RuntimeSkill | None, RuntimeSkill | None]]:
         """(before, after) of every skill added, removed or replaced."""
