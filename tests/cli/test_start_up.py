@@ -95,7 +95,7 @@ wave_lsp.core.runtime wave_lsp.core.runtime.arguments wave_lsp.core.runtime.list
 wave_lsp.core.runtime.loaders wave_lsp.core.runtime.profile_types wave_lsp.core.runtime.profiles
 wave_lsp.core.runtime.reads
 wave_lsp.core.runtime.toolrules wave_lsp.core.runtime.variables
-wave_lsp.core.workspace wave_lsp.core.workspace.applies wave_lsp.core.workspace.default_target
+wave_lsp.core.workspace wave_lsp.core.workspace.applies
 wave_lsp.core.workspace.discovery
 wave_lsp.core.workspace.disk_view wave_lsp.core.workspace.folder_facts
 wave_lsp.core.workspace.location wave_lsp.core.workspace.session

@@ -562,7 +562,7 @@ def test_list_targets_all_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ])
 def test_the_target_fits_where_the_file_lives(relpath: str, target: str, members: tuple[str, ...],
                                               tmp_path: Path) -> None:
-    from wave_lsp.core.workspace.default_target import target_for
+    from wave_lsp.core.workspace.applies import target_for
 
     manifest = tmp_path / "plugin/.claude-plugin/plugin.json"
     manifest.parent.mkdir(parents=True)

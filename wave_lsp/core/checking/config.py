@@ -89,7 +89,7 @@ class Settings:
         from where the file lives (docs/design/rules.md *The default target*)."""
         if not self.auto_target:
             return self
-        from wave_lsp.core.workspace.default_target import target_for
+        from wave_lsp.core.workspace.applies import target_for
 
         return replace(self, profile=target_for(location), auto_target=False)
 

@@ -231,7 +231,7 @@ def default_skill_rows(project: Path | None, home: Path, personal: bool,
                        relative_to: Path | None, confine: Path | None = None,
                        trust: str = "auto") -> tuple[str, list[dict[str, object]]]:
     """`list` with no target configured: every skill a runtime discovers from `project`, each
-    as the target `check` gives it sees it (`default_target.target_for`: where it lives, one
+    as the target `check` gives it sees it (`applies.target_for`: where it lives, one
     default for `check`, `list`, `preview`, the language server and the MCP server), so that
     `list` and `check` agree on what loads. Each row says its `target`; the rows of one target
     keep its precedence order, the targets in catalog order. Returns the document's target
@@ -239,7 +239,7 @@ def default_skill_rows(project: Path | None, home: Path, personal: bool,
     rows."""
     import os
 
-    from wave_lsp.core.workspace.default_target import target_for
+    from wave_lsp.core.workspace.applies import target_for
     from wave_lsp.core.workspace.runtime_view import runtime_skills
 
     chosen: dict[str, RuntimeProfile] = {}

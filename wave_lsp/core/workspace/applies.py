@@ -15,6 +15,15 @@ where they lie (docs/design/rules.md *A target speaks of what it loads*; issue 3
   `.agents/skills` (`profiles.shared_root_profile`). The validator skills-ref, which reads any
   file it is given and loads none, is left out there: it speaks of the skill to be installed.
 
+`target_for` is the target of a file when none is configured (docs/design/rules.md *The default
+target*): no `--target`, no `wave.target` setting and no `[tool.wave-lsp] target`, each skill is
+checked for the runtime that will read it, chosen from where it lives. A skills root named after a
+runtime (`.wave/skills`, `.claude/skills`, `.codex/skills`, `.github/skills`, …;
+`RuntimeProfile.own_roots`) picks that runtime; a Claude Code plugin picks `claude-code` and a Wave
+plugin `wave`; a root no runtime owns (`.agents/skills`) is read as `portable` across the runtimes
+that scan it (`shared_root_profile`); anything else (a repository that distributes skills,
+`examples/`) keeps the `wave` default. An explicit target always wins.
+
 `reach` answers for `check` (the command line, the language server, the MCP server: one path,
 `checker.check_file_steps`) and for `preview` (`loading.invoke_loaded`); `finders` names the
 runtimes that do find a file, for the messages.
@@ -29,8 +38,16 @@ from functools import cache
 from pathlib import Path
 
 from wave_lsp.core.checking.messages import runtime_names
-from wave_lsp.core.runtime.profiles import PROFILES, RuntimeProfile, with_workspace_trust
-from wave_lsp.core.workspace.location import SKILL_FILE, SkillLocation
+from wave_lsp.core.runtime.profiles import (
+    CLAUDE_CODE,
+    DEFAULT_PROFILE,
+    PROFILES,
+    WAVE,
+    RuntimeProfile,
+    shared_root_profile,
+    with_workspace_trust,
+)
+from wave_lsp.core.workspace.location import SKILL_FILE, SkillLocation, root_name
 
 #: the runtimes a file can be found by, in catalog column order (no validator, no aggregate)
 RUNTIME_PROFILES: tuple[RuntimeProfile, ...] = tuple(p for p in PROFILES.values()
@@ -102,7 +119,6 @@ def finders(location: SkillLocation, home: Path | None = None, personal: bool = 
             ) -> tuple[RuntimeProfile, ...]:
     """The runtimes that find the file where it lies, other than `besides` (the target), read
     with the `workspace-trust` choice `trust`."""
-    from wave_lsp.core.workspace.default_target import target_for
 
     left_out = (besides.trust_base or besides) if besides is not None else None
     owner = target_for(location)
@@ -148,3 +164,23 @@ def kept_out_on_purpose(location: SkillLocation, exists: Callable[[str], bool]) 
             return True
         folder = folder.parent
     return False
+
+
+#: the runtime each owned root belongs to
+_OWNERS = {root: profile for profile in PROFILES.values() for root in profile.own_roots}
+
+
+def target_for(location: SkillLocation) -> RuntimeProfile:
+    """The profile a file is checked for when no target is configured."""
+    if location.scope == "plugin" and location.plugin is not None:
+        manifests = [m for m in (".wave-plugin/plugin.json",)
+                     if (location.plugin.root / m).is_file()]
+        return WAVE if manifests else CLAUDE_CODE
+    if location.skills_root is None:
+        return DEFAULT_PROFILE
+    relative = root_name(location)
+    owner = _OWNERS.get(relative)
+    if owner is not None:
+        return owner
+    shared = shared_root_profile(relative, location.scope == "personal")
+    return shared if shared.members else DEFAULT_PROFILE
