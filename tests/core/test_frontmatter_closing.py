@@ -29,7 +29,8 @@ NO_NEWLINE = "---\nname: last\ndescription: d\n---"
 
 def _check(text: str, target: str, code: str) -> tuple[FileReport, Finding]:
     """`check` of `text` as a project skill under `target`, and its one finding `code`."""
-    path = Path("/nowhere/project/.agents/skills/skill/SKILL.md")
+    root = ".claude/skills" if target == "claude-code" else ".agents/skills"  # where it looks
+    path = Path(f"/nowhere/project/{root}/skill/SKILL.md")
     report = check_file(path, Settings(profile=PROFILES[target], home=Path("/nowhere/home")),
                         text=text)
     (finding,) = [f for f in report.findings if f.code == code]

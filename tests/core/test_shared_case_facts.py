@@ -14,12 +14,14 @@ from wave_lsp.core.checking.checker import FileReport, check_file
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.runtime.profiles import COPILOT_CLI, PROFILES, WAVE
 
-PATH = Path("/nowhere/project/.agents/skills/skill/SKILL.md")
+#: where each target finds a project skill (a target speaks only of the files it finds)
+ROOTS = {"wave": ".wave/skills", "claude-code": ".claude/skills"}
 
 
 def _check(text: str, target: str) -> FileReport:
-    return check_file(PATH, Settings(profile=PROFILES[target], home=Path("/nowhere/home")),
-                      text=text)
+    root = ROOTS.get(target, ".agents/skills")
+    return check_file(Path(f"/nowhere/project/{root}/skill/SKILL.md"),
+                      Settings(profile=PROFILES[target], home=Path("/nowhere/home")), text=text)
 
 
 def _skill(name: str = "skill", description: str = "Does a thing. Use when asked.",
@@ -101,7 +103,7 @@ def test_name_rules_say_what_the_runtime_does(name: str, target: str, loads: boo
     ("\U0001F600" * 513, "wave", True, None),
     ("x" * 1025, "wave", True, "Wave has no limit"),
     ("x" * 1025, "codex", True, "lists only the first 1,021 characters"),
-    ("x" * 1025, "portable", False, "Dropped by Copilot CLI; rejected by skills-ref."),
+    ("x" * 1025, "portable", False, "Dropped by Copilot CLI."),
 ])
 def test_description_limit(description: str, target: str, loads: bool,
                            words: str | None) -> None:
