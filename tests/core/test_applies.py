@@ -196,3 +196,24 @@ def test_unavailable(target: str, relpath: str, text: str, others: dict[str, str
     assert result.unavailable == kind
     assert (result.text is None) == (kind is not None or (target == "claude-code" and
                                      "user-invocable" in text))
+
+
+@pytest.mark.parametrize(("link", "target", "found"), [
+    # fraktor-rs's layout (sample 3): `.claude/skills/<name>` links to `.agents/skills/<name>`
+    ("../../.agents/skills/review", "claude-code", True),
+    (None, "claude-code", False),  # no link: Claude Code does not look in `.agents/skills`
+    ("../../.agents/skills/other", "claude-code", False),  # a link of that name, elsewhere
+    ("../../.agents/skills/review", "gemini-cli", True),  # it scans `.agents/skills` itself
+])
+def test_a_skill_a_root_links_to_is_found(tmp_path: Path, link: str | None, target: str,
+                                          found: bool) -> None:
+    """A runtime follows a symbolic link in its skills root (runtime-facts §3.4): the skill at
+    the link's real path is found, its target's rules apply, and no SK002 says otherwise."""
+    path, location = located(tmp_path, ".agents/skills/review/SKILL.md")
+    (tmp_path / ".agents/skills/other").mkdir()
+    if link is not None:
+        (tmp_path / ".claude/skills").mkdir(parents=True)
+        (tmp_path / ".claude/skills/review").symlink_to(link, target_is_directory=True)
+    assert reach(PROFILES[target], location, home=tmp_path / "home").found is found
+    report = check_file(path, Settings.for_target(target, home=tmp_path / "home"))
+    assert ("SK002" in {f.code for f in report.findings}) is not found

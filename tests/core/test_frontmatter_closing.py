@@ -165,3 +165,12 @@ def test_any_cut_lies_inside_the_text(lines: list[str], ending: str, last: bool,
     assert 0 <= cut.frontmatter_offset <= cut.frontmatter_end <= len(text)
     assert 0 <= cut.body_offset <= len(text)
     assert cut.body_offset == 0 or cut.body_offset >= cut.frontmatter_end
+
+
+@pytest.mark.parametrize("target", ["wave", "claude-code", "portable", "codex"])
+def test_a_closing_line_with_braces_is_quoted_not_formatted(target: str) -> None:
+    """SK007 quotes the closing line the skill wrote; braces in it are text (the fuzz test found
+    `---\\ragent: ${WAVE_SKILL_DIR}/x.mjs` raising KeyError from `str.format`)."""
+    text = "---\nname: x\ndescription: Does x. Use when asked.\n--- {s} ${WAVE_SKILL_DIR}\nBody.\n"
+    _, closing = _check(text, target, "SK007")
+    assert "--- {s} ${WAVE_SKILL_DIR}" in closing.message

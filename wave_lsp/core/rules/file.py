@@ -343,7 +343,7 @@ def _each_runtime(ctx: CheckContext, clause: Callable[[CheckContext, RuntimeProf
     profile = ctx.profile
     if not profile.members:
         text, drops = clause(ctx, profile)
-        return f"{profile.runtime} {text.format(**_ONE)}", drops
+        return f"{profile.runtime} {_agreeing(text, _ONE)}", drops
     groups: dict[str, list[str]] = {}
     drops = False
     for member in profile.members:
@@ -352,7 +352,7 @@ def _each_runtime(ctx: CheckContext, clause: Callable[[CheckContext, RuntimeProf
         text, dropped = clause(ctx, member)
         groups.setdefault(text, []).append(member.runtime)
         drops = drops or dropped
-    parts = [f"{runtime_names(names)} {text.format(**(_ONE if len(names) == 1 else _MANY))}"
+    parts = [f"{runtime_names(names)} {_agreeing(text, _ONE if len(names) == 1 else _MANY)}"
              for text, names in groups.items()]
     return "Runtimes disagree: " + "; ".join(parts), drops
 
@@ -360,6 +360,14 @@ def _each_runtime(ctx: CheckContext, clause: Callable[[CheckContext, RuntimeProf
 #: the words of a `_closing_reading` clause for one runtime and for several
 _ONE = {"s": "s", "es": "es", "it": "it", "them": "it", "its": "its"}
 _MANY = {"s": "", "es": "", "it": "they", "them": "them", "its": "their"}
+
+
+def _agreeing(clause: str, words: dict[str, str]) -> str:
+    """`clause` with its `{s}`, `{it}`, … replaced by `words`. Not `str.format`: the clause
+    quotes what the skill wrote (a closing line such as `--- ${X}`), whose braces are text."""
+    for key, word in words.items():
+        clause = clause.replace("{" + key + "}", word)
+    return clause
 
 
 def _closing_reading(ctx: CheckContext, profile: RuntimeProfile,

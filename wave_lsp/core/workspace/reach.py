@@ -19,6 +19,7 @@ they agree:
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +65,33 @@ def discovery_gap(profile: RuntimeProfile, location: SkillLocation, home: Path |
 def discovery_miss(profile: RuntimeProfile, location: SkillLocation, home: Path | None = None,
                    personal: bool = True) -> DiscoveryMiss | None:
     """`discovery_gap`'s answer with what the author can do about it (for the messages)."""
+    miss = _miss_where_it_lies(profile, location, home, personal)
+    if miss is None or _linked_from_a_root(profile, location, home, personal):
+        return None
+    return miss
+
+
+def _linked_from_a_root(profile: RuntimeProfile, location: SkillLocation, home: Path | None,
+                        personal: bool) -> bool:
+    """The runtime finds the skill through a symbolic link: an entry of one of its roots, named
+    as the skill's folder, leads to that folder (a skill is a folder of a root "or a symlink to
+    one", `runtime_view`; Claude Code follows symlinked skill folders and loads them once,
+    runtime-facts §3.4). `check` lists such a skill once, at its real path."""
+    skill_dir = location.skill_dir
+    if skill_dir is None or location.project_root is None:
+        return False
+    from wave_lsp.core.workspace.runtime_view import roots  # only for a skill a root misses
+
+    real = os.path.realpath(skill_dir)
+    for root in roots(profile, location.project_root, home, personal):
+        entry = root.path / skill_dir.name
+        if entry != skill_dir and entry.is_symlink() and os.path.realpath(entry) == real:
+            return True
+    return False
+
+
+def _miss_where_it_lies(profile: RuntimeProfile, location: SkillLocation, home: Path | None,
+                        personal: bool) -> DiscoveryMiss | None:
     if not profile.scans_roots:
         return None
     home = home if home is not None else Path.home()
