@@ -1,5 +1,5 @@
 """Who may invoke a skill, decided once (`listing.invocation_flags`) and read by every surface
-that asks: the listing, `where`'s command (`where.command_of`), SK091 (nobody can run it) and the
+that asks: the listing, `where`'s command (`listing.user_command`), SK091 (nobody can run it) and the
 preview's refusal of `/name` (`preview.not_user_invocable`). Table-driven: each row is a target,
 the two frontmatter fields as written, and whether the model and the user may invoke the skill."""
 
@@ -12,11 +12,10 @@ import pytest
 from tests.helpers import run
 from wave_lsp.core.checking.catalog import rules
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.listing import invocation_flags
+from wave_lsp.core.runtime.listing import invocation_flags, user_command
 from wave_lsp.core.runtime.preview import not_user_invocable
 from wave_lsp.core.runtime.profiles import PROFILES
 from wave_lsp.core.workspace.location import locate
-from wave_lsp.core.workspace.where import command_of
 
 RELPATH = ".agents/skills/my-skill/SKILL.md"
 
@@ -59,7 +58,7 @@ def test_every_surface_reads_one_decision(tmp_path: Path, target: str, user_fiel
         target, ".agents"))
     location = locate(tmp_path / relpath, home=tmp_path / "home")
     assert invocation_flags(document, profile) == (model, user)
-    assert (command_of(profile, document, location) is not None) is user
+    assert (user_command(document, location, profile) is not None) is user
     refusal = not_user_invocable(document, location, profile)
     assert (refusal is not None) is (not user and profile.not_user_invocable_message is not None)
     report = run(tmp_path, text, target=target, relpath=relpath)

@@ -20,10 +20,11 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.config import Settings, settings_from_mapping
 from wave_lsp.core.checking.messages import first_sentence
 from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.runtime.listing import user_command
 from wave_lsp.core.runtime.preview import invoke
 from wave_lsp.core.runtime.profiles import PROFILES
 from wave_lsp.core.workspace.location import locate
-from wave_lsp.core.workspace.where import command_of, discovers, where_it_loads
+from wave_lsp.core.workspace.where import discovers, where_it_loads
 
 NEW = ("codex", "copilot", "cursor", "opencode", "gemini-cli")
 GOOD = "---\nname: my-skill\ndescription: Does X. Use when Y.\n---\nBody\n"
@@ -419,7 +420,7 @@ def test_personal_roots_are_the_profiles(tmp_path: Path) -> None:
 ])
 def test_command_names(target: str, text: str, command: str | None, tmp_path: Path) -> None:
     location = locate(tmp_path / ".agents/skills/my-skill/SKILL.md", home=tmp_path / "home")
-    assert command_of(PROFILES[target], SkillDocument.from_text(text), location) == command
+    assert user_command(SkillDocument.from_text(text), location, PROFILES[target]) == command
 
 
 def test_where_it_loads_one_line_per_runtime(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from wave_lsp.core.checking.loading import load_verdict
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.listing import invocation_flags
+from wave_lsp.core.runtime.listing import user_command
 from wave_lsp.core.runtime.profiles import PROFILES, RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation
 from wave_lsp.core.workspace.reach import discovery_gap
@@ -65,21 +65,6 @@ def discovers(profile: RuntimeProfile, location: SkillLocation, home: Path | Non
     return discovery_gap(profile, location, home, personal) is None
 
 
-def command_of(profile: RuntimeProfile, document: SkillDocument,
-               location: SkillLocation) -> str | None:
-    """What the user types to run the skill under `profile` (None when it has no command: the
-    user may not invoke it, `listing.invocation_flags`)."""
-    if not invocation_flags(document, profile)[1]:
-        return None
-    name = profile.command_name(location.dir_name or "", document.value("name"))
-    if name is None:
-        return None
-    plugin = location.plugin
-    if location.scope == "plugin" and plugin is not None:
-        name = f"{plugin.name}:{name}"
-    return f"{profile.command_sigil}{name}"
-
-
 def where_it_loads(document: SkillDocument, location: SkillLocation,
                    session: WorkspaceSession | None = None,
                    profiles: tuple[RuntimeProfile, ...] = RUNTIMES, home: Path | None = None,
@@ -92,7 +77,7 @@ def where_it_loads(document: SkillDocument, location: SkillLocation,
         verdict = load_verdict(document, location, profile, session)
         stopped = verdict.stopped_by.code if verdict.stopped_by is not None else None
         answers.append(RuntimeLoad(profile, gap is None, gap is None and verdict.loads,
-                                   command_of(profile, document, location), stopped, gap))
+                                   user_command(document, location, profile), stopped, gap))
     return answers
 
 
