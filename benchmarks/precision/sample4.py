@@ -1,4 +1,4 @@
-"""The fourth precision sample: 18 public repositories none of the project's corpora nor samples
+"""The fourth precision sample: 24 public repositories none of the project's corpora nor samples
 1-3 hold, checked in full clones as a user runs the checker, scored against independent labels.
 
     python benchmarks/precision/sample4.py clone MIRRORS OUT
