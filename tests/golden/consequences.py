@@ -29,7 +29,7 @@ from wave_lsp.core.runtime.profiles import PROFILES, RuntimeProfile
 _OBJECT = r"(?:the skill|this skill|the file|this file|it|them|the skills)\b"
 #: phrases that say the runtime does not load the skill; each applies to the text after the actor
 NEGATIVE = (
-    rf"\b(?:does not|do not|doesn't|don't|cannot|can't|will not|won't|never) (?:load|find) {_OBJECT}",
+    rf"\b(?:does not|do not|doesn't|don't|cannot|can't|will not|won't|never) (?:loads?|finds?) {_OBJECT}",
     rf"\b(?:rejects?|skips?|drops?|refuses?) {_OBJECT}",
     r"\b(?:rejects?|skips?|drops?) (?:the|this) whole (?:skill|file)\b",
     r"\bvanishes\b",
@@ -141,10 +141,10 @@ def contradictions(message: str, profile: RuntimeProfile, loads: bool,
         if not actors:
             continue
         if profile.members:
-            runtimes = {a for a in actors if PROFILES[a].kind == "runtime"}
-            bad = {a for a in runtimes if (a in dropped_by) == claim.loads}
+            bad = {a for a in actors
+                   if PROFILES[a].kind == "runtime" and (a in dropped_by) == claim.loads}
         else:
-            bad = actors if claim.loads != loads else set()
+            bad = set(actors) if claim.loads != loads else set()
         if bad:
             verb = "loads" if claim.loads else "does not load"
             wrong.append(f"says {', '.join(sorted(bad))} {verb} the skill: {claim.phrase!r}")

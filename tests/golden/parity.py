@@ -8,8 +8,9 @@ own project skills root (`.wave/skills`, `.claude/skills`, `.codex/skills`, `.gi
 `.cursor/skills`, `.opencode/skills`, `.gemini/skills`; Copilot CLI, which owns no root, reads
 `.github/skills`):
 
-- a top-level folder holding a SKILL.md (any case) moves into the root, with the folders named by
-  `move` in `case.toml` (`[parity] move = ["common"]`: files the skill reaches as `../common`);
+- a top-level folder holding a SKILL.md (any case) moves into the root; the other files stay
+  where they are (SK113's `../common` then lies outside the root as outside the skill, and
+  SK150's `@docs/style.md` is still read from the project root);
 - a skills root already in the case (`.claude/skills`, also below `vendor/…`) becomes the
   target's root, and a personal root under `home/` the target's first personal root, so a case
   about the workspace (a name collision, a listing budget) keeps its shape;
@@ -79,7 +80,7 @@ def _move(source: Path, destination: Path) -> None:
 
 
 def _skills_roots_in(base: Path, roots: tuple[str, ...]) -> list[Path]:
-    """The skills roots (folders) of the case below `base`, deepest first."""
+    """The skills roots (folders) of the case below `base`."""
     found = [base / root for root in roots if (base / root).is_dir()]
     for folder in sorted(base.rglob("*"), key=lambda p: -len(p.parts)):
         if not folder.is_dir() or folder in found or ".git" in folder.parts:
@@ -90,8 +91,7 @@ def _skills_roots_in(base: Path, roots: tuple[str, ...]) -> list[Path]:
     return found
 
 
-def place(project: Path, home: Path, checked: str, profile: RuntimeProfile,
-          extra: list[str]) -> str:
+def place(project: Path, home: Path, checked: str, profile: RuntimeProfile) -> str:
     """Move the case's skills to where `profile`'s runtime finds them; the checked file's new
     path (relative to the project)."""
     root = project_root(profile)
@@ -105,7 +105,7 @@ def place(project: Path, home: Path, checked: str, profile: RuntimeProfile,
     for folder in sorted(project.iterdir()):
         holds_skill = folder.is_dir() and any(
             p.name.lower() in SKILL_NAMES for p in folder.iterdir())
-        if not folder.name.startswith(".") and (holds_skill or folder.name in extra):
+        if not folder.name.startswith(".") and holds_skill:
             moves.append((folder, project / root / folder.name))
     shown = checked
     for source, destination in moves:
@@ -115,9 +115,9 @@ def place(project: Path, home: Path, checked: str, profile: RuntimeProfile,
         _move(source, destination)
     own_personal = personal_root(profile)
     if own_personal is not None:
-        for folder in _skills_roots_in(home, ALL_PERSONAL_ROOTS):
-            if folder.parent.parent == home or folder.parent == home:
-                _move(folder, home / own_personal)
+        for root in ALL_PERSONAL_ROOTS:
+            if root != own_personal and (home / root).is_dir():
+                _move(home / root, home / own_personal)
     return shown
 
 
@@ -142,11 +142,11 @@ def check_placed(code: str, target: str, tmp_path: Path, monkeypatch: pytest.Mon
     (project / ".git").mkdir(exist_ok=True)
     monkeypatch.setenv("HOME", str(home))
     _no_managed_skills(monkeypatch, tmp_path)
-    checked = place(project, home, _checked_file(project, config, code), PROFILES[target],
-                    config.get("parity", {}).get("move", []))
+    checked = place(project, home, _checked_file(project, config, code), PROFILES[target])
     base = Settings().merged(target=target, home=home)
     settings = settings_from_mapping(config.get("settings", {}), base)
     report = check_file(project / checked, settings, strict=True)
+    assert report.location is not None
     settings = settings.for_file(report.location)
     reach = target_reach(settings, report.location)
     return Placed(report, _Shown(project, home, checked), reach.profile, reach.found)
