@@ -8,7 +8,8 @@ is the skill (`the skill`, `this skill`, `the file`, `it`), never a field, a rul
 value: "drops the rule", "the block is dropped", "Runtimes drop it, so nothing is pre-approved"
 are no claims about loading. The claim's actor is read from the clause before the phrase: the
 runtimes it names (`Claude Code's quoting retry … loads it`: Claude Code), else the target
-itself when it says `the runtime`, `this target` or the passive `this skill is never loaded`;
+itself when it says `the runtime`, `this target`, `the model` (the target's model) or the
+passive `this skill is never loaded`;
 a clause whose subject is someone unnamed (`Validators`, `strict parsers`, `Runtimes`) makes no
 claim about a runtime. `Rejected by skills-ref` names its actor after `by`.
 
@@ -38,17 +39,23 @@ NEGATIVE = (
     r"\b(?:is|are|will be) (?:not|never) (?:loaded|found|discovered)\b",
     r"\bnot discovered by\b",
 )
-#: phrases that say the runtime loads it
+#: phrases that say the runtime loads it, or take it for granted: only a loaded skill is listed
+#: to the model and then chosen or not ("never chosen" is the wrong kind of consequence for a
+#: skill that is not loaded at all)
 POSITIVE = (
     rf"(?<!not )(?<!never )(?<!n't )\bloads {_OBJECT}",
     r"(?<!not )(?<!never )(?<!n't )\bloads the fields\b",
     r"\bstill loads\b",
+    r"\b(?:is|are) never chosen\b",
+    r"\bnever chooses (?:the|this) skill\b",
+    r"\bmay still pick (?:the|this) skill\b",
 )
 #: passive phrases whose actor follows `by`
 PASSIVE_BY = re.compile(r"\b(?:rejected|skipped|dropped|not loaded|not discovered) by (?P<who>[^.;:(]+)",
                         re.I)
 #: the target itself, when a clause names no runtime
-SELF = re.compile(r"\b(?:the runtime|this target|the target)\b|\b(?:the|this) skill\s*$", re.I)
+SELF = re.compile(r"\b(?:the runtime|this target|the target|the model|its model)\b"
+                  r"|\b(?:the|this) skill\s*$", re.I)
 _CLAUSE = re.compile(r"(?<=[.;:!?])\s+|[;(]\s*|\s+(?=(?:but|while|whereas|although|yet)\b)")
 
 

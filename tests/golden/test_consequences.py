@@ -43,6 +43,11 @@ SELF = frozenset({SELF_ACTOR})
      [({"opencode"}, True)]),
     ("Codex loads the skill but lists only the first 1,021 characters; skills-ref rejects it.",
      [({"codex"}, True), ({"agentskills"}, False)]),
+    # take the loading for granted: only a loaded skill is chosen by the model or not
+    ("The model decides whether to use a skill from its description alone, so this skill is "
+     "never chosen.", [(SELF, True)]),
+    ("The model has nothing to match against and never chooses the skill.", [(SELF, True)]),
+    ("Codex ignores it, so its model may still pick this skill by itself.", [({"codex"}, True)]),
     # no claim about loading the skill: a field, a rule, a block, an unnamed someone
     ("`allowed-tools` is a mapping. Runtimes drop it, so nothing is pre-approved.", []),
     ("Wave will not substitute it and drops the rule with a notice.", []),
@@ -63,6 +68,9 @@ def test_claims(message: str, expected: list[tuple[set[str], bool]]) -> None:
     ("The runtime requires a name and rejects the skill.", "gemini-cli", False, (), 0),
     ("Codex loads the skill but lists only the first 1,021 characters.", "codex", True, (), 0),
     ("Codex loads the skill but lists only the first 1,021 characters.", "codex", False, (), 1),
+    ("The model has nothing to match against and never chooses the skill.", "wave", False, (), 1),
+    ("The model has nothing to match against and never chooses the skill.", "claude-code", True,
+     (), 0),
     # another runtime's verdict is not the target's (`names` judges whether it may be said)
     ("skills-ref, VS Code and the claude.ai upload reject it.", "claude-code", True, (), 0),
     ("skills-ref, VS Code and the claude.ai upload reject it.", "copilot", True, (), 1),

@@ -43,73 +43,99 @@ CODES = _case_codes()
 #: XPASS fails the run). `loads`: the sentence contradicts the verdict shown after it; `names`: the
 #: sentence says what another runtime does, and nothing of the target's.
 KNOWN_FALSE: dict[tuple[str, str, str], str] = {
-    ('loads', 'SK001', 'claude-code'):
-        'SK001: Claude Code looks for `SKILL.md` exactly and will not find this file. (loads: true)',
     ('loads', 'SK001', 'wave'):
         'SK001: Wave looks for `SKILL.md` exactly and will not find this file. (loads: true)',
-    ('loads', 'SK005', 'copilot-cli'):
-        'SK005: The runtime finds no name and no description and does not load the skill. (loads: '
-        'true)',
+    ('loads', 'SK001', 'claude-code'):
+        'SK001: Claude Code looks for `SKILL.md` exactly and will not find this file. (loads: true)',
     ('loads', 'SK005', 'cursor'):
         'SK005: The runtime finds no name and no description and does not load the skill. (loads: '
         'true)',
-    ('loads', 'SK020', 'cursor'):
-        "SK020: a strict loader, as Cursor's is assumed to be, cannot load this skill. (loads: true)",
+    ('loads', 'SK005', 'copilot-cli'):
+        'SK005: The runtime finds no name and no description and does not load the skill. (loads: '
+        'true)',
     ('loads', 'SK020', 'wave'):
         "SK020: Wave 469391bb's line parser never fails and loads it anyway, reading `description` as"
+        ' `Drafts release notes. (loads: false)',
+    ('loads', 'SK020', 'cursor'):
+        "SK020: a strict loader, as Cursor's is assumed to be, cannot load this skill. (loads: true)",
+    ('loads', 'SK021', 'wave'):
+        "SK021: Wave 469391bb's line parser never fails and loads it anyway, reading `description` as"
         ' `Drafts release notes. (loads: false)',
     ('loads', 'SK021', 'cursor'):
         'SK021: "mapping values are not allowed here"), so a strict loader, as Cursor\'s is assumed to'
         ' be, cannot load this skill (loads: true)',
-    ('loads', 'SK021', 'wave'):
-        "SK021: Wave 469391bb's line parser never fails and loads it anyway, reading `description` as"
-        ' `Drafts release notes. (loads: false)',
-    ('loads', 'SK026', 'copilot-cli'):
-        'SK026: Copilot CLI cannot load this skill). (loads: true)',
-    ('loads', 'SK026', 'cursor'):
-        "SK026: a strict loader, as Cursor's is assumed to be, cannot load this skill). (loads: true)",
     ('loads', 'SK026', 'wave'):
         "SK026: Wave 469391bb's line parser never fails and loads it anyway. (loads: false)",
+    ('loads', 'SK026', 'cursor'):
+        "SK026: a strict loader, as Cursor's is assumed to be, cannot load this skill). (loads: true)",
+    ('loads', 'SK026', 'copilot-cli'):
+        'SK026: Copilot CLI cannot load this skill). (loads: true)',
     ('loads', 'SK030', 'codex'):
-        'SK030: The runtime requires a name and rejects the skill. (loads: true)',
-    ('loads', 'SK030', 'copilot-cli'):
         'SK030: The runtime requires a name and rejects the skill. (loads: true)',
     ('loads', 'SK030', 'cursor'):
         'SK030: The runtime requires a name and rejects the skill. (loads: true)',
+    ('loads', 'SK030', 'copilot-cli'):
+        'SK030: The runtime requires a name and rejects the skill. (loads: true)',
     ('loads', 'SK034', 'codex'):
         'SK039: Codex requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK034', 'copilot-cli'):
-        'SK039: Copilot CLI requires the name to equal the folder `release-notes`. (loads: true)',
     ('loads', 'SK034', 'cursor'):
         'SK039: Cursor requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK034', 'gemini-cli'):
-        'SK039: Gemini CLI requires the name to equal the folder `release-notes`. (loads: true)',
     ('loads', 'SK034', 'opencode'):
         'SK039: OpenCode requires the name to equal the folder `release-notes`. (loads: true)',
+    ('loads', 'SK034', 'gemini-cli'):
+        'SK039: Gemini CLI requires the name to equal the folder `release-notes`. (loads: true)',
+    ('loads', 'SK034', 'copilot-cli'):
+        'SK039: Copilot CLI requires the name to equal the folder `release-notes`. (loads: true)',
     ('loads', 'SK035', 'codex'):
         'SK039: Codex requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK035', 'copilot-cli'):
-        'SK039: Copilot CLI requires the name to equal the folder `release-notes`. (loads: true)',
     ('loads', 'SK035', 'cursor'):
         'SK039: Cursor requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK035', 'gemini-cli'):
-        'SK039: Gemini CLI requires the name to equal the folder `release-notes`. (loads: true)',
     ('loads', 'SK035', 'opencode'):
         'SK039: OpenCode requires the name to equal the folder `release-notes`. (loads: true)',
+    ('loads', 'SK035', 'gemini-cli'):
+        'SK039: Gemini CLI requires the name to equal the folder `release-notes`. (loads: true)',
+    ('loads', 'SK035', 'copilot-cli'):
+        'SK039: Copilot CLI requires the name to equal the folder `release-notes`. (loads: true)',
     ('loads', 'SK039', 'codex'):
         'SK039: Codex requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK039', 'copilot-cli'):
-        'SK039: Copilot CLI requires the name to equal the folder `release-notes`. (loads: true)',
     ('loads', 'SK039', 'cursor'):
         'SK039: Cursor requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK039', 'gemini-cli'):
-        'SK039: Gemini CLI requires the name to equal the folder `release-notes`. (loads: true)',
     ('loads', 'SK039', 'opencode'):
         'SK039: OpenCode requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK053', 'copilot'):
-        'SK053: skills-ref, VS Code and the claude.ai upload reject it. (loads: true)',
+    ('loads', 'SK039', 'gemini-cli'):
+        'SK039: Gemini CLI requires the name to equal the folder `release-notes`. (loads: true)',
+    ('loads', 'SK039', 'copilot-cli'):
+        'SK039: Copilot CLI requires the name to equal the folder `release-notes`. (loads: true)',
+    ('loads', 'SK050', 'wave'):
+        'SK050: The model decides whether to use a skill from its description alone, so this skill is'
+        ' never chosen. (loads: false)',
+    ('loads', 'SK050', 'agentskills'):
+        'SK050: The model decides whether to use a skill from its description alone, so this skill is'
+        ' never chosen. (loads: false)',
+    ('loads', 'SK050', 'codex'):
+        'SK050: The model decides whether to use a skill from its description alone, so this skill is'
+        ' never chosen. (loads: false)',
+    ('loads', 'SK050', 'copilot'):
+        'SK050: The model decides whether to use a skill from its description alone, so this skill is'
+        ' never chosen. (loads: false)',
+    ('loads', 'SK050', 'gemini-cli'):
+        'SK050: The model decides whether to use a skill from its description alone, so this skill is'
+        ' never chosen. (loads: false)',
+    ('loads', 'SK052', 'wave'):
+        'SK052: The model has nothing to match against and never chooses the skill. (loads: false)',
+    ('loads', 'SK052', 'agentskills'):
+        'SK052: The model has nothing to match against and never chooses the skill. (loads: false)',
+    ('loads', 'SK052', 'codex'):
+        'SK052: The model has nothing to match against and never chooses the skill. (loads: false)',
+    ('loads', 'SK052', 'copilot'):
+        'SK052: The model has nothing to match against and never chooses the skill. (loads: false)',
     ('loads', 'SK053', 'portable'):
         'SK053: skills-ref, VS Code and the claude.ai upload reject it. (loads: false)',
+    ('loads', 'SK053', 'copilot'):
+        'SK053: skills-ref, VS Code and the claude.ai upload reject it. (loads: true)',
+    ('loads', 'SK133', 'wave'):
+        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
+        'this skill is never loaded (loads: true)',
     ('loads', 'SK133', 'claude-code'):
         "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
         'this skill is never loaded (loads: true)',
@@ -119,19 +145,16 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
     ('loads', 'SK133', 'copilot'):
         "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
         'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'copilot-cli'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
     ('loads', 'SK133', 'cursor'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'gemini-cli'):
         "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
         'this skill is never loaded (loads: true)',
     ('loads', 'SK133', 'opencode'):
         "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
         'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'wave'):
+    ('loads', 'SK133', 'gemini-cli'):
+        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
+        'this skill is never loaded (loads: true)',
+    ('loads', 'SK133', 'copilot-cli'):
         "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
         'this skill is never loaded (loads: true)',
     ('names', 'SK008', 'opencode'):
@@ -148,34 +171,34 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
         'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under codex)',
     ('names', 'SK071', 'copilot'):
         'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under copilot)',
-    ('names', 'SK071', 'copilot-cli'):
-        'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under copilot-cli)',
-    ('names', 'SK071', 'gemini-cli'):
-        'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under gemini-cli)',
     ('names', 'SK071', 'opencode'):
         'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under opencode)',
+    ('names', 'SK071', 'gemini-cli'):
+        'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under gemini-cli)',
+    ('names', 'SK071', 'copilot-cli'):
+        'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under copilot-cli)',
     ('names', 'SK115', 'copilot-cli'):
         'SK115: Claude Code counts from 0): Wave would put argument 1 here. (under copilot-cli)',
-    ('names', 'SK131', 'codex'):
-        'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
-        'without a description, so which ones keep their description depends on usage, on the model '
-        '(under codex)',
     ('names', 'SK131', 'wave'):
         'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
         'without a description, so which ones keep their description depends on usage, on the model '
         '(under wave)',
+    ('names', 'SK131', 'codex'):
+        'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
+        'without a description, so which ones keep their description depends on usage, on the model '
+        '(under codex)',
+    ('names', 'SK133', 'wave'):
+        'SK133: Claude Code skips a nested skills folder that git ignores. (under wave)',
     ('names', 'SK133', 'codex'):
         'SK133: Claude Code skips a nested skills folder that git ignores. (under codex)',
     ('names', 'SK133', 'copilot'):
         'SK133: Claude Code skips a nested skills folder that git ignores. (under copilot)',
-    ('names', 'SK133', 'copilot-cli'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under copilot-cli)',
-    ('names', 'SK133', 'gemini-cli'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under gemini-cli)',
     ('names', 'SK133', 'opencode'):
         'SK133: Claude Code skips a nested skills folder that git ignores. (under opencode)',
-    ('names', 'SK133', 'wave'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under wave)',
+    ('names', 'SK133', 'gemini-cli'):
+        'SK133: Claude Code skips a nested skills folder that git ignores. (under gemini-cli)',
+    ('names', 'SK133', 'copilot-cli'):
+        'SK133: Claude Code skips a nested skills folder that git ignores. (under copilot-cli)',
 }
 
 
