@@ -2,14 +2,15 @@
 skips, drops, cannot load, never finds it), and which runtimes it names as doing something
 (issue 36 item 2: evidence ↔ severity ↔ `loads` ↔ message).
 
-A message is cut into clauses (at sentence ends, `;`, `:`, `(`, and before `but`, `while`,
+A message is cut into clauses (at sentence ends, `;`, `:`, and before `but`, `while`,
 `whereas`, `although`, `yet`). A *claim* is a consequence phrase of the lexicon below whose object
 is the skill (`the skill`, `this skill`, `the file`, `it`), never a field, a rule, a block or a
 value: "drops the rule", "the block is dropped", "Runtimes drop it, so nothing is pre-approved"
 are no claims about loading. The claim's actor is read from the clause before the phrase: the
 runtimes it names (`Claude Code's quoting retry … loads it`: Claude Code), else the target
 itself when it says `the runtime`, `this target`, `the model` (the target's model) or the
-passive `this skill is never loaded`;
+passive `this skill is never loaded`; a bare `it` or `they` is the runtimes named just before
+(`Codex does not take ----, so it does not load the skill`);
 a clause whose subject is someone unnamed (`Validators`, `strict parsers`, `Runtimes`) makes no
 claim about a runtime. `Rejected by skills-ref` names its actor after `by`.
 
@@ -55,8 +56,11 @@ PASSIVE_BY = re.compile(r"\b(?:rejected|skipped|dropped|not loaded|not discovere
                         re.I)
 #: the target itself, when a clause names no runtime
 SELF = re.compile(r"\b(?:the runtime|this target|the target|the model|its model)\b"
-                  r"|\b(?:the|this) skill\s*$", re.I)
-_CLAUSE = re.compile(r"(?<=[.;:!?])\s+|[;(]\s*|\s+(?=(?:but|while|whereas|although|yet)\b)")
+                  r"|\b(?:the|this) (?:skill|one)\s*$", re.I)
+_CLAUSE = re.compile(r"(?<=[.;:!?])\s+|;\s*|\s+(?=(?:but|while|whereas|although|yet)\b)")
+#: a clause whose subject is only a pronoun (`so it does not load the skill`): the runtimes the
+#: clauses before it named
+_PRONOUN = re.compile(r"^\W*(?:so |and |then )?(?:it|they)\s*$", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +98,14 @@ def clauses(message: str) -> list[str]:
     return [c.strip() for c in _CLAUSE.split(message) if c and c.strip()]
 
 
-def _actors(subject: str) -> frozenset[str] | None:
+def _actors(subject: str, before: frozenset[str]) -> frozenset[str] | None:
+    """Who the clause's subject is: the runtimes it names, those named before it for a bare
+    pronoun, the target itself, or None (someone unnamed)."""
     found = named(subject)
     if found:
         return found
+    if _PRONOUN.match(subject) and before:
+        return before
     if SELF.search(subject) or not subject.strip():
         return frozenset({SELF_ACTOR})
     return None
@@ -106,22 +114,25 @@ def _actors(subject: str) -> frozenset[str] | None:
 def claims(message: str) -> list[Claim]:
     """Every claim of `message` about loading the skill."""
     result: list[Claim] = []
+    before: frozenset[str] = frozenset()  # the runtimes named by the clauses so far
     for clause in clauses(message):
-        passive = PASSIVE_BY.search(clause)
-        if passive is not None:
-            who = named(passive.group("who"))
-            if who:
-                result.append(Claim(who, False, clause))
-                continue
-        for patterns, loads in ((NEGATIVE, False), (POSITIVE, True)):
-            match = _first(patterns, clause)
-            if match is None:
-                continue
-            actors = _actors(clause[:match.start()])
-            if actors is not None:
-                result.append(Claim(actors, loads, clause))
-            break
+        claim = _claim(clause, before)
+        if claim is not None:
+            result.append(claim)
+        before = named(clause) or before
     return result
+
+
+def _claim(clause: str, before: frozenset[str]) -> Claim | None:
+    passive = PASSIVE_BY.search(clause)
+    if passive is not None and (who := named(passive.group("who"))):
+        return Claim(who, False, clause)
+    for patterns, loads in ((NEGATIVE, False), (POSITIVE, True)):
+        match = _first(patterns, clause)
+        if match is not None:
+            actors = _actors(clause[:match.start()], before)
+            return None if actors is None else Claim(actors, loads, clause)
+    return None
 
 
 def _first(patterns: tuple[str, ...], text: str) -> re.Match[str] | None:

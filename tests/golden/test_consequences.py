@@ -34,6 +34,12 @@ SELF = frozenset({SELF_ACTOR})
      [({"opencode"}, False)]),
     ("so the Wave specification rejects the skill with a message", [({"wave"}, False)]),
     ("Gemini CLI never loads it.", [({"gemini-cli"}, False)]),
+    ("Codex does not take `----` as the closing line, so it does not load the skill.",
+     [({"codex"}, False)]),
+    ("Copilot CLI takes only a boolean: it does not load the skill.", [({"copilot-cli"}, False)]),
+    ("Codex reads an alias (`*…` unquoted) as an error and skips the skill.", [({"codex"}, False)]),
+    ("Another skill is also named `x` and wins, so this one is never loaded: rename one.",
+     [(SELF, False)]),
     # loads
     ("Codex reads the value as text and loads the skill.", [({"codex"}, True)]),
     ("Claude Code's quoting retry quotes the value and loads it as text; strict parsers reject "

@@ -62,14 +62,17 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
         "SK021: Wave 469391bb's line parser never fails and loads it anyway, reading `description` as"
         ' `Drafts release notes. (loads: false)',
     ('loads', 'SK021', 'cursor'):
-        'SK021: "mapping values are not allowed here"), so a strict loader, as Cursor\'s is assumed to'
-        ' be, cannot load this skill (loads: true)',
+        'SK021: ` makes YAML read a nested mapping ("mapping values are not allowed here"), so a '
+        "strict loader, as Cursor's is assumed to be, cannot load this skill (only Claude Code's "
+        'quoting retry would load it). (loads: true)',
     ('loads', 'SK026', 'wave'):
         "SK026: Wave 469391bb's line parser never fails and loads it anyway. (loads: false)",
     ('loads', 'SK026', 'cursor'):
-        "SK026: a strict loader, as Cursor's is assumed to be, cannot load this skill). (loads: true)",
+        "SK026: YAML forbids it and every parser fails here (a strict loader, as Cursor's is assumed "
+        'to be, cannot load this skill). (loads: true)',
     ('loads', 'SK026', 'copilot-cli'):
-        'SK026: Copilot CLI cannot load this skill). (loads: true)',
+        'SK026: YAML forbids it and every parser fails here (Copilot CLI cannot load this skill). '
+        '(loads: true)',
     ('loads', 'SK030', 'codex'):
         'SK030: The runtime requires a name and rejects the skill. (loads: true)',
     ('loads', 'SK030', 'cursor'):
@@ -168,25 +171,31 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
     ('names', 'SK053', 'opencode'):
         'SK053: skills-ref, VS Code and the claude.ai upload reject it. (under opencode)',
     ('names', 'SK071', 'codex'):
-        'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under codex)',
+        'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
+        'codex)',
     ('names', 'SK071', 'copilot'):
-        'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under copilot)',
+        'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
+        'copilot)',
     ('names', 'SK071', 'opencode'):
-        'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under opencode)',
+        'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
+        'opencode)',
     ('names', 'SK071', 'gemini-cli'):
-        'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under gemini-cli)',
+        'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
+        'gemini-cli)',
     ('names', 'SK071', 'copilot-cli'):
-        'SK071: `allowed-tools` is read by Wave, Claude Code and the open spec). (under copilot-cli)',
+        'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
+        'copilot-cli)',
     ('names', 'SK115', 'copilot-cli'):
-        'SK115: Claude Code counts from 0): Wave would put argument 1 here. (under copilot-cli)',
+        'SK115: `$1` is argument 2 here (Claude Code counts from 0): Wave would put argument 1 here. '
+        '(under copilot-cli)',
     ('names', 'SK131', 'wave'):
         'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
         'without a description, so which ones keep their description depends on usage, on the model '
-        '(under wave)',
+        '(the budget is 1 % of its context window: (under wave)',
     ('names', 'SK131', 'codex'):
         'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
         'without a description, so which ones keep their description depends on usage, on the model '
-        '(under codex)',
+        '(the budget is 1 % of its context window: (under codex)',
     ('names', 'SK133', 'wave'):
         'SK133: Claude Code skips a nested skills folder that git ignores. (under wave)',
     ('names', 'SK133', 'codex'):
