@@ -4,6 +4,8 @@ each placed where the target's runtime finds it (`parity.py`), give
 - a reviewed snapshot per rule, `targets/SKxxx.json`, with a section per target (the load verdict
   as `check --format json` shows it, and every finding): a changed runtime sentence is a diff
   (`pytest tests/golden --update-golden` rewrites them);
+- `stoppedBy` is an error finding of a rule that stops loading under the target, and no such
+  error leaves the skill loaded;
 - three consistency checks per case and target, on the same run:
     - `loads`: no message says the target's runtime does not load the skill (rejects, skips,
       drops, cannot load, never finds it) while `loads` is true, nor that it loads it while it is
@@ -32,8 +34,9 @@ import pytest
 from tests.golden import consequences
 from tests.golden.parity import SNAPSHOTS, check_placed, record
 from tests.golden.test_golden import _case_codes
-from wave_lsp.core.checking.catalog import rule
+from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.checker import FileReport
+from wave_lsp.core.checking.loading import stopping_codes
 from wave_lsp.core.runtime.profiles import PROFILES, TARGETS, RuntimeProfile
 
 CODES = _case_codes()
@@ -282,6 +285,32 @@ def test_loads_agrees_with_every_message(code: str, target: str) -> None:
              for problem in consequences.contradictions(f["message"], run.profile,
                                                         verdict.loads, dropped)]
     assert wrong == [], f"loads={verdict.loads} stoppedBy={run.section['stoppedBy']}: {wrong}"
+
+
+#: findings that stop loading at any level: the target does not find the file (SK002), another
+#: skill of the name wins (SK130) (`checker._check_and_decide`)
+STOP_AT_ANY_LEVEL = frozenset({"SK002", "SK130"})
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_verdict_is_the_findings(code: str) -> None:
+    """`stoppedBy` is an error finding of the file, of a rule that stops loading under the
+    target; and no such error leaves the skill loaded."""
+    wrong = []
+    for target, run in runs(code).items():
+        verdict, findings = run.report.verdict, run.report.findings
+        assert verdict is not None
+        stopping = stopping_codes(run.profile)
+        if verdict.loads:
+            wrong += [f"{target}: loads, but {f.code} is an error that stops loading"
+                      for f in findings if f.code in stopping and f.severity == Severity.ERROR]
+            continue
+        stopped = verdict.stopped_by
+        if stopped is None or not any(f.code == stopped.code for f in findings):
+            wrong.append(f"{target}: does not load, and no finding of the file says why")
+        elif stopped.code not in STOP_AT_ANY_LEVEL and stopped.severity != Severity.ERROR:
+            wrong.append(f"{target}: stopped by {stopped.code}, a {stopped.severity.label}")
+    assert wrong == []
 
 
 @pytest.mark.parametrize(("code", "target"), _params("severity"))
