@@ -27,11 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from skills_tree import make_tree
 
 from wave_lsp.core.checking.config import SettingsError, load_pyproject
+from wave_lsp.core.facts.profiles import CLAUDE_CODE
 from wave_lsp.core.permissions.globbing import bounded_glob
 from wave_lsp.core.permissions.guard import StrictEngine as PermissionEngine
 from wave_lsp.core.permissions.rules import make_rule
 from wave_lsp.core.permissions.wildcard import matches, parse_wildcard
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE
 from wave_lsp.core.workspace.discovery import find_skill_files
 from wave_lsp.core.workspace.gitignore import GitIgnore
 

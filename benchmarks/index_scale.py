@@ -15,7 +15,7 @@ from pathlib import Path
 
 from wave_lsp.core.checking.checker import check_file
 from wave_lsp.core.checking.config import Settings
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
+from wave_lsp.core.facts.profiles import CLAUDE_CODE, WAVE
 from wave_lsp.core.workspace.discovery import find_skill_files
 from wave_lsp.core.workspace.index import SkillIndex
 from wave_lsp.core.workspace.runtime_view import runtime_skills

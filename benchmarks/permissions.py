@@ -16,12 +16,12 @@ import statistics
 import time
 from pathlib import Path
 
+from wave_lsp.core.facts.profiles import PROFILES, TARGETS
 from wave_lsp.core.parsing.injections import find_injections
 from wave_lsp.core.permissions.guard import StrictEngine
 from wave_lsp.core.permissions.prediction import Predictor, RuntimeInputs
 from wave_lsp.core.permissions.rules import make_rule
 from wave_lsp.core.permissions.shell import split_command
-from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
 
 REPO = Path(__file__).resolve().parents[1]
 RULES = ([make_rule(r, "deny", "user settings") for r in ("Bash(rm -rf:*)", "Bash(curl*)",

@@ -1,6 +1,6 @@
 """What the sandbox adds to one executed command (docs/security.md *The sandbox*; issue 35's
 target: at most 50 ms per command). Each round runs every command twice, interleaved: through
-`wave_lsp.core.runtime.execution.run_command` (bubblewrap or sandbox-exec, limits, output capture)
+`wave_lsp.core.execution.execution.run_command` (bubblewrap or sandbox-exec, limits, output capture)
 and directly with `bash -c` on the host in the same folder (the floor). Commands are the preview's
 ordinary ones: `true`, `git status`, `cat`, `grep -R`, `ls`, `node -e` where Node is installed.
 
@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from wave_lsp.core.runtime.execution import run_command
+from wave_lsp.core.execution.execution import run_command
 
 COMMANDS = ["true", "git status --short", "cat notes.txt", "grep -R hello .", "ls -la"]
 

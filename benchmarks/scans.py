@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.core import scan_oracles as plain  # noqa: E402
+from wave_lsp.core.invocation import arguments  # noqa: E402
 from wave_lsp.core.parsing import file_references, injections, markdown  # noqa: E402
 from wave_lsp.core.parsing.text import LineIndex  # noqa: E402
-from wave_lsp.core.runtime import arguments  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "real"
 

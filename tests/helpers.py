@@ -49,7 +49,7 @@ def sandbox_or_skip() -> str:
     """The OS sandbox `preview --execute` runs commands in (docs/security.md *The sandbox*): its
     name, or the test is skipped saying why — and fails instead with WAVE_LSP_REQUIRE_SANDBOX=1
     (set by `.ci/run`, which installs bubblewrap)."""
-    from wave_lsp.core.runtime.sandbox import SandboxUnavailable, ensure_available
+    from wave_lsp.core.execution.sandbox import SandboxUnavailable, ensure_available
 
     try:
         return ensure_available()

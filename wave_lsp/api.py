@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from wave_lsp.core.checking.checker import FileReport
     from wave_lsp.core.checking.config import Settings
-    from wave_lsp.core.runtime.preview import Invocation
+    from wave_lsp.core.invocation.preview import Invocation
     from wave_lsp.core.workspace.session import WorkspaceSession
 
 

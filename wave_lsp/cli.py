@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from wave_lsp.core.checking.checker import FileReport
     from wave_lsp.core.checking.config import Settings
-    from wave_lsp.core.runtime.preview import Invocation
+    from wave_lsp.core.invocation.preview import Invocation
 
     Subcommands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -32,7 +32,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 def _add_common(command: argparse.ArgumentParser) -> None:
     """The options every subcommand that reads skills shares."""
-    from wave_lsp.core.runtime.profiles import TARGETS
+    from wave_lsp.core.facts.profiles import TARGETS
 
     command.add_argument("--target", choices=TARGETS,
                          help="runtime to model (default: chosen per file from where it lives; "
@@ -524,7 +524,7 @@ def _print_preview(result: Invocation) -> None:
     """The prompt on stdout (exactly what the model receives); decisions and notes on stderr."""
     if result.text is not None:
         sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
-    from wave_lsp.core.runtime.preview import injection_lines
+    from wave_lsp.core.invocation.preview import injection_lines
 
     for line in injection_lines(result):
         print(line, file=sys.stderr)
@@ -573,7 +573,7 @@ def _list_targets(args: argparse.Namespace, parser: argparse.ArgumentParser,
     import json
     from pathlib import Path
 
-    from wave_lsp.core.runtime.profiles import PROFILES, TARGETS, with_workspace_trust
+    from wave_lsp.core.facts.profiles import PROFILES, TARGETS, with_workspace_trust
     from wave_lsp.core.workspace.where import RUNTIMES, where_rows
 
     if args.targets.strip() == "all":

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS, RuntimeProfile
+from wave_lsp.core.facts.profiles import ALL_SKILLS_ROOTS, RuntimeProfile
 from wave_lsp.core.workspace.discovery import SKIPPED_DIRS, is_skill_file
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root
 

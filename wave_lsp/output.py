@@ -27,8 +27,8 @@ from wave_lsp.core.checking.catalog import PUBLIC_HOME_URL, Severity, rule
 from wave_lsp.core.checking.checker import FileReport
 from wave_lsp.core.checking.config import parse_target
 from wave_lsp.core.checking.findings import Finding, Related
+from wave_lsp.core.facts.profiles import DEFAULT_PROFILE, PROFILES
 from wave_lsp.core.parsing.text import LineIndex, Range
-from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE, PROFILES
 
 JSON_VERSION = 1
 #: `text` (ruff's `full`): each finding with its source line and a caret; `concise`: one line each

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from wave_lsp.cli import main
+from wave_lsp.core.execution import sandbox as sandbox_module
+from wave_lsp.core.execution.sandbox import SandboxUnavailable, View, contain, ensure_available
+from wave_lsp.core.facts.profiles import CLAUDE_CODE
 from wave_lsp.core.permissions import settings as settings_module
-from wave_lsp.core.runtime import sandbox as sandbox_module
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE
-from wave_lsp.core.runtime.sandbox import SandboxUnavailable, View, contain, ensure_available
 
 SKILL = ("---\nname: demo\ndescription: Demo. Use when asked.\nallowed-tools: Bash(echo *)\n---\n"
          "Result: !`echo from-the-sandbox`\n")

@@ -40,7 +40,7 @@ NOT_IMPORTED = ("pygls", "lsprotocol", "jsonschema", "tree_sitter", "tree_sitter
                 "tomllib", "importlib.metadata", "multiprocessing", "logging", "difflib",
                 "shutil", "bz2", "lzma",
                 "wave_lsp.lsp", "wave_lsp.mcp", "wave_lsp.docs", "wave_lsp.core.features",
-                "wave_lsp.core.permissions.shell", "wave_lsp.core.runtime.preview",
+                "wave_lsp.core.permissions.shell", "wave_lsp.core.invocation.preview",
                 "wave_lsp.core.checking.fixing", "wave_lsp.core.workspace.forked", "pickle", "signal",
                 "wave_lsp.core.workspace.runtime_view", "wave_lsp.core.workspace.runtime_config",
                 "wave_lsp.core.workspace.reach", "wave_lsp.core.workspace.snapshot")
@@ -91,10 +91,10 @@ wave_lsp.core.rules.invocation wave_lsp.core.rules.name wave_lsp.core.rules.plac
 wave_lsp.core.rules.references wave_lsp.core.rules.registry wave_lsp.core.rules.resources
 wave_lsp.core.rules.shell_injections wave_lsp.core.rules.unknown wave_lsp.core.rules.workspace
 wave_lsp.core.rules.yaml
-wave_lsp.core.runtime wave_lsp.core.runtime.arguments wave_lsp.core.runtime.listing
-wave_lsp.core.runtime.loaders wave_lsp.core.runtime.profile_types wave_lsp.core.runtime.profiles
-wave_lsp.core.runtime.reads
-wave_lsp.core.runtime.toolrules wave_lsp.core.runtime.variables
+wave_lsp.core.facts wave_lsp.core.facts.loaders wave_lsp.core.facts.profile_types
+wave_lsp.core.facts.profiles wave_lsp.core.facts.reads wave_lsp.core.facts.toolrules
+wave_lsp.core.facts.variables
+wave_lsp.core.invocation wave_lsp.core.invocation.arguments wave_lsp.core.invocation.listing
 wave_lsp.core.workspace wave_lsp.core.workspace.applies
 wave_lsp.core.workspace.discovery
 wave_lsp.core.workspace.disk_view wave_lsp.core.workspace.folder_facts

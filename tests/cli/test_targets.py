@@ -22,7 +22,7 @@ from tests.target_cases import (
     write_colon_project,
 )
 from wave_lsp.cli import main
-from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
+from wave_lsp.core.facts.profiles import PROFILES, TARGETS
 
 
 @pytest.mark.parametrize("target", NEW_TARGETS)

@@ -26,7 +26,7 @@ import pytest
 
 from tests.clients import test_readme
 from wave_lsp.cli import build_parser
-from wave_lsp.core.runtime.profiles import TARGETS
+from wave_lsp.core.facts.profiles import TARGETS
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"

@@ -11,7 +11,7 @@ import pytest
 
 from wave_lsp.core.checking.checker import check_file
 from wave_lsp.core.checking.config import Settings
-from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
+from wave_lsp.core.facts.profiles import PROFILES, TARGETS
 from wave_lsp.core.workspace.applies import finders, finders_clause, narrowed, reach
 from wave_lsp.core.workspace.location import locate
 

@@ -12,7 +12,7 @@ import pytest
 from wave_lsp import docs
 from wave_lsp.core.checking import catalog, schema
 from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, Severity, rules
-from wave_lsp.core.runtime.profiles import AGENTSKILLS, PROFILES, TARGETS
+from wave_lsp.core.facts.profiles import AGENTSKILLS, PROFILES, TARGETS
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_MD = ROOT.parent / "shared" / "spec" / "RULES.md"

@@ -1,4 +1,4 @@
-"""Codex's reading of a frontmatter strict YAML rejects (`wave_lsp.core.runtime.loaders`,
+"""Codex's reading of a frontmatter strict YAML rejects (`wave_lsp.core.facts.loaders`,
 docs/design/runtime-facts.md §9.6): the line splitter `codex_line` stays linear and reads every
 line as the pattern it replaced did (a lazy `.*?` before `[ \\t]*(\\r?)$`, quadratic in the blanks
 of a line: `"k: x" + " " * 20000 + "y "` took 8 s under `check --target codex`)."""
@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.engine import check_document
+from wave_lsp.core.facts.loaders import codex_line, codex_repaired
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.loaders import codex_line, codex_repaired
 from wave_lsp.core.workspace.location import locate
 
 #: the pattern `codex_line` replaced, kept as the reference reading

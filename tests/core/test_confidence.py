@@ -13,7 +13,7 @@ import pytest
 
 from tests.helpers import git_files_or_skip, run
 from wave_lsp.core.checking.catalog import Confidence, Severity, parse_catalog, rules
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE
+from wave_lsp.core.facts.profiles import CLAUDE_CODE
 from wave_lsp.docs import describe_rule, rule_json
 
 HEAD = "---\nname: my-skill\ndescription: Reviews papers. Use when asked to review.\n---\n"

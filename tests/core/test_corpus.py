@@ -13,7 +13,7 @@ import pytest
 
 from wave_lsp.core.checking.checker import check_file
 from wave_lsp.core.checking.config import Settings
-from wave_lsp.core.runtime.profiles import TARGETS
+from wave_lsp.core.facts.profiles import TARGETS
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpus"

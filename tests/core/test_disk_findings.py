@@ -97,7 +97,7 @@ def test_the_session_survives_the_event_loop_adding_a_project_during_a_worker_ch
     `known_document` (blocked in a `realpath` system call, the GIL released), the loop thread
     snapshots another project. The worker must not fail with "dictionary changed size during
     iteration" (nor must `expire`, which the loop runs while a worker may add a project)."""
-    from wave_lsp.core.runtime.profiles import WAVE
+    from wave_lsp.core.facts.profiles import WAVE
     from wave_lsp.core.workspace import session as session_module
 
     twin, _ = project(tmp_path / "one")

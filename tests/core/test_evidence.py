@@ -185,7 +185,7 @@ def test_an_error_rests_on_a_verified_fact_about_its_target() -> None:
     target that reports a rule as an error has a row about it that is neither advice nor
     unverified, but for the known gaps above."""
     from wave_lsp.core.checking.catalog import Severity
-    from wave_lsp.core.runtime.profiles import PROFILES
+    from wave_lsp.core.facts.profiles import PROFILES
 
     documented_only = {p.catalog_column for p in PROFILES.values() if p.evidence == "docs"}
     gaps = {(item.code, column) for item in rules().values()

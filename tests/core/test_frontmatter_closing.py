@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from wave_lsp.core.checking.checker import FileReport, check_file
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.facts.profiles import PROFILES
+from wave_lsp.core.facts.reads import read_as
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.source import ClosingRule, cut_as, split
-from wave_lsp.core.runtime.profiles import PROFILES
-from wave_lsp.core.runtime.reads import read_as
 
 FOUR = "---\nname: four-dashes\ndescription: Closed by four dashes.\n----\nThe body.\n"
 SPACED = "---\nname: spaced\ndescription: d\n---  \nThe body.\n"

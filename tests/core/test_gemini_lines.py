@@ -12,10 +12,10 @@ import pytest
 
 from tests.helpers import run
 from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.facts.profiles import GEMINI_CLI
+from wave_lsp.core.facts.reads import read_as
+from wave_lsp.core.invocation.listing import runtime_listing_entry
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.listing import runtime_listing_entry
-from wave_lsp.core.runtime.profiles import GEMINI_CLI
-from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.workspace.location import locate
 
 W, INFO, E = Severity.WARNING, Severity.INFORMATION, Severity.ERROR

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from wave_lsp.core.facts.profiles import CLAUDE_CODE
 from wave_lsp.core.permissions.globbing import MAX_GLOB_STEPS, bounded_glob
 from wave_lsp.core.permissions.guard import StrictEngine as PermissionEngine
 from wave_lsp.core.permissions.readonly import glob_problem
 from wave_lsp.core.permissions.rules import make_rule
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from tests.helpers import run
 from wave_lsp.core.checking.config import Settings
-from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.arguments import (
+from wave_lsp.core.facts.loaders import codex_reading, unclosed_values
+from wave_lsp.core.facts.profiles import CODEX, OPENCODE, PROFILES
+from wave_lsp.core.invocation.arguments import (
     argument_references,
     declared_names,
     last_takes_rest,
@@ -21,10 +22,9 @@ from wave_lsp.core.runtime.arguments import (
     split_arguments,
     takes_rest,
 )
-from wave_lsp.core.runtime.listing import runtime_listing_entry
-from wave_lsp.core.runtime.loaders import codex_reading, unclosed_values
-from wave_lsp.core.runtime.preview import invoke
-from wave_lsp.core.runtime.profiles import CODEX, OPENCODE, PROFILES
+from wave_lsp.core.invocation.listing import runtime_listing_entry
+from wave_lsp.core.invocation.preview import invoke
+from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.workspace.location import locate
 
 FM = "name: s\ndescription: d\n"

@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wave_lsp.core.runtime.listing import ListingEntry, listing_totals, render_listing
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE, RuntimeProfile
+from wave_lsp.core.facts.profiles import CLAUDE_CODE, WAVE, RuntimeProfile
+from wave_lsp.core.invocation.listing import ListingEntry, listing_totals, render_listing
 from wave_lsp.core.workspace import runtime_view
 from wave_lsp.core.workspace.session import WorkspaceSession
 from wave_lsp.core.workspace.snapshot import FileChange, Layered, ProjectSnapshot
@@ -395,7 +395,7 @@ def test_a_deep_scan_follows_nested_skills_by_listing_again(target: str) -> None
     """A root scanned at other depths than one (Codex six deep, OpenCode any depth, Gemini CLI the
     root itself too): an event about a SKILL.md in it makes the snapshot list the disk again, so
     a nested skill appears and goes as a fresh session sees it."""
-    from wave_lsp.core.runtime.profiles import PROFILES
+    from wave_lsp.core.facts.profiles import PROFILES
 
     profile = PROFILES[target]
     with tempfile.TemporaryDirectory() as folder:

@@ -44,7 +44,7 @@ def test_invalid_utf8_reports_first_bad_byte(tmp_path) -> None:
 
 def test_invalid_utf8_under_claude_code_is_a_warning_that_says_what_it_does(tmp_path) -> None:
     """Claude Code 2.1.332 loads the file and shows the bad byte as U+FFFD (probe fm-invalid-utf8)."""
-    from wave_lsp.core.runtime.profiles import CLAUDE_CODE
+    from wave_lsp.core.facts.profiles import CLAUDE_CODE
 
     path = tmp_path / "my-skill/SKILL.md"
     path.parent.mkdir(parents=True)

@@ -11,10 +11,10 @@ import pytest
 
 from tests.helpers import run
 from wave_lsp.core.checking.catalog import rules
+from wave_lsp.core.facts.profiles import PROFILES
+from wave_lsp.core.invocation.listing import invocation_flags, user_command
+from wave_lsp.core.invocation.preview import not_user_invocable
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.listing import invocation_flags, user_command
-from wave_lsp.core.runtime.preview import not_user_invocable
-from wave_lsp.core.runtime.profiles import PROFILES
 from wave_lsp.core.workspace.location import locate
 
 RELPATH = ".agents/skills/my-skill/SKILL.md"

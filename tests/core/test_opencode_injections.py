@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.invocation.preview import Invocation, commands_that_run, injection_lines, invoke
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.injections import find_injections, find_unanchored_injections
-from wave_lsp.core.runtime.preview import Invocation, commands_that_run, injection_lines, invoke
 from wave_lsp.core.workspace.location import locate
 
 

@@ -11,9 +11,9 @@ import pytest
 from tests.core.test_features import at
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.engine import check_document
+from wave_lsp.core.facts.conditional import MAX_EXPANSIONS, path_patterns
 from wave_lsp.core.features.hover import hover
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.conditional import MAX_EXPANSIONS, path_patterns
 from wave_lsp.core.workspace.location import locate
 
 

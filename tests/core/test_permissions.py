@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from wave_lsp.core.facts.profiles import CLAUDE_CODE, WAVE
 from wave_lsp.core.permissions.guard import StrictEngine as PermissionEngine
 from wave_lsp.core.permissions.rules import make_rule, narrowest_rule
 from wave_lsp.core.permissions.settings import load_settings, settings_files
 from wave_lsp.core.permissions.shell import split_command
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
 
 
 def engine(*rules: str, behavior: str = "allow") -> PermissionEngine:

@@ -11,8 +11,8 @@ import pytest
 
 from tests.helpers import run
 from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.facts.profiles import CLAUDE_CODE, WAVE
 from wave_lsp.core.permissions.readonly import CHECKED, SOURCE, is_read_only
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
 
 HEAD = "---\nname: {name}\ndescription: Reviews the working tree. Use when asked to review.\n---\n"
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wave_lsp.core.facts.profiles import CLAUDE_CODE
 from wave_lsp.core.permissions.prediction import FACTS, Predictor, RuntimeInputs
 from wave_lsp.core.permissions.rules import make_rule
 from wave_lsp.core.permissions.settings import (
@@ -19,7 +20,6 @@ from wave_lsp.core.permissions.settings import (
     settings_files,
     start_folder,
 )
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE
 
 #: (command, rules as (rule, behavior), outcome, a piece of the reason)
 CASES = [

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.execution.execution import run_command
+from wave_lsp.core.facts.profiles import PROFILES
+from wave_lsp.core.invocation.arguments import split_arguments, substitute_arguments
+from wave_lsp.core.invocation.preview import Invocation, invoke
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.injections import find_injections
-from wave_lsp.core.runtime.arguments import split_arguments, substitute_arguments
-from wave_lsp.core.runtime.execution import run_command
-from wave_lsp.core.runtime.preview import Invocation, invoke
-from wave_lsp.core.runtime.profiles import PROFILES
 from wave_lsp.core.workspace.location import locate
 
 

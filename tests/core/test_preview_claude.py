@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.core.test_preview import run
-from wave_lsp.core.runtime.preview import placed_output
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
+from wave_lsp.core.facts.profiles import CLAUDE_CODE, WAVE
+from wave_lsp.core.invocation.preview import placed_output
 
 
 def claude_skill(tmp_path: Path, text: str, folder: str = "demo") -> Path:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.core.test_preview import run, skill
-from wave_lsp.core.runtime.preview import (
+from wave_lsp.core.invocation.preview import (
     commands_that_run,
     injection_lines,
     preview_markdown,

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from wave_lsp.core.checking.checker import check_file
 from wave_lsp.core.checking.config import Settings, settings_from_mapping
+from wave_lsp.core.facts.profiles import CLAUDE_SHARED_VARIABLES, PROFILES, TARGETS, WAVE
+from wave_lsp.core.invocation.preview import invoke
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.preview import invoke
-from wave_lsp.core.runtime.profiles import CLAUDE_SHARED_VARIABLES, PROFILES, TARGETS, WAVE
 from wave_lsp.core.workspace.location import locate
 from wave_lsp.core.workspace.runtime_view import runtime_skills
 
@@ -87,7 +87,7 @@ def test_no_target_name_is_compared_outside_the_profiles() -> None:
     the package except the profile module itself (and the catalog's column names)."""
     package = Path(__file__).resolve().parents[2] / "wave_lsp"
     names = set(TARGETS)
-    allowed = {package / "core/runtime/profiles.py", package / "core/checking/catalog.py"}
+    allowed = {package / "core/facts/profiles.py", package / "core/checking/catalog.py"}
     offenders = []
     for path in sorted(package.rglob("*.py")):
         if path in allowed:

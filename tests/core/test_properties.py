@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.engine import check_document
+from wave_lsp.core.facts.profiles import TARGETS
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.text import LineIndex
-from wave_lsp.core.runtime.profiles import TARGETS
 from wave_lsp.core.workspace.location import locate
 
 PIECES = [

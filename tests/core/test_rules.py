@@ -14,8 +14,8 @@ import pytest
 
 from tests.helpers import run, strip_markers
 from wave_lsp.core.checking.catalog import Severity, rule
+from wave_lsp.core.facts.profiles import PROFILES, TARGETS
 from wave_lsp.core.rules import implemented_codes
-from wave_lsp.core.runtime.profiles import PROFILES, TARGETS
 
 GOOD = "---\nname: my-skill\ndescription: Extracts text. Use when the user asks for it.\n---\n# Body\n"
 

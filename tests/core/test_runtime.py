@@ -14,8 +14,8 @@ import pytest
 
 from tests.helpers import run
 from wave_lsp.cli import main
-from wave_lsp.core.runtime.listing import ListingEntry, render_listing
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE, PROFILES, WAVE
+from wave_lsp.core.facts.profiles import CLAUDE_CODE, PROFILES, WAVE
+from wave_lsp.core.invocation.listing import ListingEntry, render_listing
 from wave_lsp.core.workspace.runtime_view import runtime_skills
 from wave_lsp.core.workspace.session import WorkspaceSession
 
@@ -376,8 +376,8 @@ def test_a_marketplace_plugins_listed_skills_are_listed(tree) -> None:
     """The anthropics/skills layout: one marketplace, several plugins with source `./`, each
     naming its skills. `locate` (check, hover, preview) calls `skills/xlsx` the skill `docs:xlsx`;
     `list` and the project snapshot must list it too, each plugin as its own load group."""
+    from wave_lsp.core.invocation.listing import skill_name
     from wave_lsp.core.parsing.reading import load_document
-    from wave_lsp.core.runtime.listing import skill_name
     from wave_lsp.core.workspace.location import locate
 
     project, home = tree
@@ -400,8 +400,8 @@ def test_a_marketplace_plugins_listed_skills_are_listed(tree) -> None:
 def test_a_manifest_listing_the_projects_own_skills_root_gives_one_name(tree) -> None:
     """A plugin repository whose manifest lists `./.claude/skills/` (the project's own root): the
     name `list` shows and the name preview, hover and SK130 use must be the same."""
+    from wave_lsp.core.invocation.listing import skill_name
     from wave_lsp.core.parsing.reading import load_document
-    from wave_lsp.core.runtime.listing import skill_name
     from wave_lsp.core.workspace.location import locate
 
     project, home = tree

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from wave_lsp.core.facts.profiles import CLAUDE_CODE, WAVE
+from wave_lsp.core.facts.reads import body_description, read_as
+from wave_lsp.core.invocation.listing import display_label, runtime_listing_entry
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.yamltree import BUN, QUOTE_RETRY, TAB_RETRY, parse_frontmatter
-from wave_lsp.core.runtime.listing import display_label, runtime_listing_entry
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
-from wave_lsp.core.runtime.reads import body_description, read_as
 from wave_lsp.core.workspace.location import locate
 
 LOCATION = locate(Path("/project/.claude/skills/folder/SKILL.md"))
@@ -129,7 +129,7 @@ def test_list_rows_and_rendered_listing_give_the_runtime_lines(tmp_path: Path) -
     """`list --format json` (`skill_rows`) and the editor's rendered listing (`runtime_listing`)
     give each skill's line as Claude Code writes it, and measure that line."""
     from wave_lsp.core.checking.loading import runtime_listing, skill_rows
-    from wave_lsp.core.runtime.listing import render_listing
+    from wave_lsp.core.invocation.listing import render_listing
 
     project, home = tmp_path / "project", tmp_path / "home"
     (project / ".git").mkdir(parents=True)
@@ -170,8 +170,8 @@ def test_fact_versions_name_profile_fields() -> None:
 def test_boolean_words(value: object, wave: bool | None, claude: bool | None) -> None:
     """Claude Code (since 2.1.218; probes inv-dmi-yes, inv-user-invocable-no) reads the words
     yes/no/on/off/1/0 in any case; Wave only true and false."""
-    from wave_lsp.core.runtime.listing import truthy
-    from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
+    from wave_lsp.core.facts.profiles import CLAUDE_CODE, WAVE
+    from wave_lsp.core.invocation.listing import truthy
 
     assert truthy(value, WAVE.reads_boolean_words) is wave
     assert truthy(value, CLAUDE_CODE.reads_boolean_words) is claude
@@ -187,8 +187,8 @@ def test_a_document_is_read_once_per_profile(monkeypatch: pytest.MonkeyPatch, ta
                                              text: str) -> None:
     """`read_as` is kept in the document's memo: the rules, the listing and the preview ask for
     it many times per check, and each asking gives the very reading of the first."""
-    from wave_lsp.core.runtime import reads
-    from wave_lsp.core.runtime.profiles import PROFILES
+    from wave_lsp.core.facts import reads
+    from wave_lsp.core.facts.profiles import PROFILES
 
     calls: list[str] = []
     original = reads._read_as

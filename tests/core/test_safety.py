@@ -12,7 +12,7 @@ import pytest
 
 from tests.core.test_preview import run, skill
 from wave_lsp.cli import main
-from wave_lsp.core.runtime import execution
+from wave_lsp.core.execution import execution
 
 
 @pytest.mark.parametrize(("body", "settings", "frontmatter"), [

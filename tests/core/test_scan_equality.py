@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.core import scan_oracles as oracle
+from wave_lsp.core.invocation.arguments import unescaped_placeholders
 from wave_lsp.core.parsing import file_references, markdown
 from wave_lsp.core.parsing.text import LineIndex
-from wave_lsp.core.runtime.arguments import unescaped_placeholders
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real"
 CORPUS_TEXTS = sorted(CORPUS.rglob("*.md")) if CORPUS.exists() else []

@@ -12,7 +12,7 @@ import pytest
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.checker import FileReport, check_file
 from wave_lsp.core.checking.config import Settings
-from wave_lsp.core.runtime.profiles import COPILOT_CLI, PROFILES, WAVE
+from wave_lsp.core.facts.profiles import COPILOT_CLI, PROFILES, WAVE
 
 #: where each target finds a project skill (a target speaks only of the files it finds)
 ROOTS = {"wave": ".wave/skills", "claude-code": ".claude/skills"}
@@ -152,7 +152,7 @@ def test_invocation_fields_need_booleans(line: str, target: str, loads: bool,
 ])
 def test_wave_line_parser(line: str, read: tuple[str, str] | None) -> None:
     """Wave 469391bb's `parseYamlFrontmatter`, one line (case fm-colon-value)."""
-    from wave_lsp.core.runtime.loaders import line_parser_value
+    from wave_lsp.core.facts.loaders import line_parser_value
 
     assert line_parser_value(line) == read
 

@@ -17,8 +17,8 @@ from tests.helpers import run
 from wave_lsp.cli import main
 from wave_lsp.core.checking.checker import check_file
 from wave_lsp.core.checking.config import Settings, SettingsError, settings_from_mapping
+from wave_lsp.core.facts.profiles import PROFILES, with_workspace_trust
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.profiles import PROFILES, with_workspace_trust
 from wave_lsp.core.workspace.index import SkillIndex
 from wave_lsp.core.workspace.location import locate
 from wave_lsp.core.workspace.reach import discovery_gap

@@ -19,10 +19,10 @@ from wave_lsp.cli import main
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.config import Settings, settings_from_mapping
 from wave_lsp.core.checking.messages import first_sentence
+from wave_lsp.core.facts.profiles import PROFILES
+from wave_lsp.core.invocation.listing import user_command
+from wave_lsp.core.invocation.preview import invoke
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.listing import user_command
-from wave_lsp.core.runtime.preview import invoke
-from wave_lsp.core.runtime.profiles import PROFILES
 from wave_lsp.core.workspace.location import locate
 from wave_lsp.core.workspace.where import discovers, where_it_loads
 
@@ -126,9 +126,9 @@ _RESCUED = {"gemini-cli": "loaded via fallback", "opencode": "loaded via fallbac
     (target, case) for target, verdicts in PROBE_VERDICTS.items()
     for case, verdict in verdicts.items() if verdict.startswith(_RESCUED[target])))
 def test_the_rescued_values_are_the_probes(target: str, case: str) -> None:
-    """Gemini CLI's line parser and OpenCode's colon retry (`wave_lsp.core.runtime.loaders`) read
+    """Gemini CLI's line parser and OpenCode's colon retry (`wave_lsp.core.facts.loaders`) read
     the same `name` and `description` as the probe measured."""
-    from wave_lsp.core.runtime.loaders import rescue
+    from wave_lsp.core.facts.loaders import rescue
 
     values = _PROBE_VALUES.search(PROBE_VERDICTS[target][case])
     assert values is not None
@@ -575,7 +575,7 @@ def test_the_target_fits_where_the_file_lives(relpath: str, target: str, members
 
 def test_the_agents_root_reads_the_strictest_of_its_runtimes(tmp_path: Path) -> None:
     from wave_lsp.core.checking.catalog import rule
-    from wave_lsp.core.runtime.profiles import shared_root_profile
+    from wave_lsp.core.facts.profiles import shared_root_profile
 
     agents = shared_root_profile(".agents/skills")
     assert rule("SK039").severity(agents) == Severity.ERROR  # Copilot drops it

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wave_lsp.core.facts.profiles import WAVE
 from wave_lsp.core.permissions.prediction import FACTS, Predictor, RuntimeInputs
 from wave_lsp.core.permissions.rules import make_rule
 from wave_lsp.core.permissions.settings import load_settings
@@ -22,7 +23,6 @@ from wave_lsp.core.permissions.wave_shell import (
     strip_env_vars,
     strip_redirections,
 )
-from wave_lsp.core.runtime.profiles import WAVE
 
 NO_RULE = "Tool 'Bash' requires permission approval. No permission callback configured."
 
@@ -120,9 +120,9 @@ def test_rules_of_other_runtimes_do_not_count(tmp_path: Path) -> None:
     gives the prediction Wave's own files only, and the other runtime's deny rules go to the
     guard (`permission_rules`)."""
     from wave_lsp.core.checking.config import Settings
+    from wave_lsp.core.invocation.preview import permission_rules
+    from wave_lsp.core.invocation.substitute import VariableValues
     from wave_lsp.core.parsing.document import SkillDocument
-    from wave_lsp.core.runtime.preview import permission_rules
-    from wave_lsp.core.runtime.substitute import VariableValues
     from wave_lsp.core.workspace.location import locate
 
     home = tmp_path / "home"
@@ -169,7 +169,7 @@ def test_a_settings_file_that_is_not_json_is_skipped_alone(tmp_path: Path) -> No
     broken.write_text("{ not json", "utf-8")
     rules = load_settings("local project settings", broken, False)
     assert rules.problems == rules.unparsable and len(rules.problems) == 1
-    from wave_lsp.core.runtime.preview import runtime_inputs
+    from wave_lsp.core.invocation.preview import runtime_inputs
     from wave_lsp.core.workspace.location import locate
 
     (tmp_path / ".git").mkdir()

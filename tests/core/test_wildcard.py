@@ -9,9 +9,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from wave_lsp.core.facts.toolrules import unescaped_positions
 from wave_lsp.core.permissions.rules import make_rule
 from wave_lsp.core.permissions.wildcard import Wildcard, matches, parse_wildcard
-from wave_lsp.core.runtime.toolrules import unescaped_positions
 
 
 def reference(content: str) -> re.Pattern[str]:

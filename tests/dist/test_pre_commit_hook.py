@@ -14,7 +14,7 @@ from pathlib import Path
 from pre_commit.commands.run import filter_by_include_exclude
 from ruamel.yaml import YAML
 
-from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
+from wave_lsp.core.facts.profiles import ALL_SKILLS_ROOTS
 from wave_lsp.core.workspace.discovery import INDEX_FILES, is_skill_file
 
 REPO = Path(__file__).resolve().parents[2]

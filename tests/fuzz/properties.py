@@ -14,10 +14,10 @@ import jsonschema
 from wave_lsp.cli import main
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.engine import check_document
+from wave_lsp.core.facts.profiles import TARGETS
+from wave_lsp.core.invocation.preview import invoke
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.text import LineIndex
-from wave_lsp.core.runtime.preview import invoke
-from wave_lsp.core.runtime.profiles import TARGETS
 from wave_lsp.core.workspace.location import locate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,7 +24,7 @@ from tests.target_cases import (
     NEW_TARGETS,
     write_colon_project,
 )
-from wave_lsp.core.runtime.profiles import TARGETS
+from wave_lsp.core.facts.profiles import TARGETS
 
 SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
             "information": types.DiagnosticSeverity.Information,

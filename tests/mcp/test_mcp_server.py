@@ -20,7 +20,7 @@ from mcp.client.stdio import stdio_client
 
 from tests.helpers import sandbox_or_skip
 from wave_lsp.cli import main
-from wave_lsp.core.runtime.profiles import TARGETS
+from wave_lsp.core.facts.profiles import TARGETS
 
 REPO = Path(__file__).resolve().parents[2]
 TOOLS = {"check", "preview", "list_skills", "explain_rule"}

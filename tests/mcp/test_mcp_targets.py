@@ -19,7 +19,7 @@ from tests.target_cases import (
     relpath_for,
     write_colon_project,
 )
-from wave_lsp.core.runtime.profiles import TARGETS
+from wave_lsp.core.facts.profiles import TARGETS
 
 pytestmark = pytest.mark.timeout(180)
 

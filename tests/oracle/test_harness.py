@@ -20,7 +20,7 @@ from tests.oracle.probes import BOTH_MODES, PROBES, load_probe
 def _wrong_profile(monkeypatch: pytest.MonkeyPatch, **changes: Any) -> None:
     """The `claude-code` target with `changes`, for every settings object made from now on."""
     from wave_lsp.core.checking import config
-    from wave_lsp.core.runtime.profiles import CLAUDE_CODE, PROFILES
+    from wave_lsp.core.facts.profiles import CLAUDE_CODE, PROFILES
 
     # `config.parse_target` looks the target up in its own reference to the table
     monkeypatch.setattr(config, "PROFILES",

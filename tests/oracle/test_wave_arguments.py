@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.oracle.install import cache_root
-from wave_lsp.core.runtime.arguments import fills_placeholder, plain_substitution, split_arguments
-from wave_lsp.core.runtime.profiles import PROFILES
+from wave_lsp.core.facts.profiles import PROFILES
+from wave_lsp.core.invocation.arguments import fills_placeholder, plain_substitution, split_arguments
 
 pytestmark = pytest.mark.slow
 

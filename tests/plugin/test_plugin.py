@@ -28,7 +28,7 @@ from tests.lsp.helpers import (
 )
 from wave_lsp import __version__
 from wave_lsp.cli import build_parser, main
-from wave_lsp.core.runtime.profiles import TARGETS
+from wave_lsp.core.facts.profiles import TARGETS
 
 REPO = Path(__file__).resolve().parents[2]
 MARKETPLACE = REPO / ".claude-plugin" / "marketplace.json"

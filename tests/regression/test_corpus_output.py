@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from wave_lsp.core.runtime.profiles import TARGETS
+from wave_lsp.core.facts.profiles import TARGETS
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpus" / "real"

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.facts.profiles import CLAUDE_CODE
+from wave_lsp.core.invocation.preview import injection_lines, invoke
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.permissions.guard import TEST_SWITCH, Guard, guard_disabled
 from wave_lsp.core.permissions.prediction import Predictor, RuntimeInputs
 from wave_lsp.core.permissions.rules import make_rule
-from wave_lsp.core.runtime.preview import injection_lines, invoke
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE
 from wave_lsp.core.workspace.location import locate
 
 #: commands Claude Code runs (the prediction) that wave-lsp does not run itself, with the

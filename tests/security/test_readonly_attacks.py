@@ -144,7 +144,7 @@ def test_a_read_only_command_is_decided_again_right_before_it_runs(tmp_path: Pat
 @pytest.mark.usefixtures("sandbox")
 def test_a_command_that_never_stops_writing_is_stopped_by_its_file_size_limit(
         tmp_path: Path) -> None:
-    from wave_lsp.core.runtime.execution import MAX_CAPTURE, run_command
+    from wave_lsp.core.execution.execution import MAX_CAPTURE, run_command
 
     outcome = run_command("cat /dev/zero", tmp_path, timeout=20)
     assert not outcome.timed_out and outcome.exit_code != 0

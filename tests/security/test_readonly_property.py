@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wave_lsp.core.facts.profiles import CLAUDE_CODE, WAVE
 from wave_lsp.core.permissions.readonly import NONE, commands, is_read_only, read_only_problem
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE, WAVE
 
 TABLE = commands()
 NAMES = sorted(TABLE)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from wave_lsp.core.facts.profiles import CLAUDE_CODE
 from wave_lsp.core.permissions.guard import StrictEngine as PermissionEngine
 from wave_lsp.core.permissions.rules import make_rule
-from wave_lsp.core.runtime.profiles import CLAUDE_CODE
 
 #: (command, links in the project: name -> target, with {outside} the folder beside it)
 NO_RULE = [

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from wave_lsp.core.runtime import sandbox as sandbox_module
-from wave_lsp.core.runtime.execution import MAX_CAPTURE, run_command
-from wave_lsp.core.runtime.sandbox import (
+from wave_lsp.core.execution import sandbox as sandbox_module
+from wave_lsp.core.execution.execution import MAX_CAPTURE, run_command
+from wave_lsp.core.execution.sandbox import (
     SandboxUnavailable,
     View,
     seatbelt_profile,

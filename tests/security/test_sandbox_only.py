@@ -19,9 +19,9 @@ from tests.security.cases import ATTACKS, EVIL, Attack, inline
 from tests.security.harness import SECRET, build, canaries, stand_ins
 from tests.security.readonly_cases import READ_ONLY_ATTACKS
 from wave_lsp.cli import main
+from wave_lsp.core.invocation import preview
 from wave_lsp.core.permissions.guard import TEST_SWITCH
 from wave_lsp.core.permissions.rules import Decision
-from wave_lsp.core.runtime import preview
 
 pytestmark = pytest.mark.timeout(300)
 

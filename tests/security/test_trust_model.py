@@ -12,8 +12,8 @@ import pytest
 
 from tests.core.test_preview import skill
 from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.invocation.preview import invoke
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.preview import invoke
 from wave_lsp.core.workspace.location import locate
 
 REPO = Path(__file__).resolve().parents[2]

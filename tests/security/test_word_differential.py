@@ -218,7 +218,7 @@ def test_a_glob_the_engine_allows_matches_what_bash_matches(pattern: str,
     """`readonly.glob_problem` judges an unquoted glob by the files Python's glob matches; the
     command runs with bash's matches. Wherever the engine allows a `cat PATTERN`, bash's
     expansion must be exactly the matches the engine checked (or the pattern itself, unmatched)."""
-    from wave_lsp.core.runtime.profiles import CLAUDE_CODE
+    from wave_lsp.core.facts.profiles import CLAUDE_CODE
 
     engine = PermissionEngine([], profile=CLAUDE_CODE, project=glob_folder)
     if not engine.check(f"cat {pattern}").allowed:

@@ -27,7 +27,7 @@ from wave_lsp.lsp.server import WaveLanguageServer
 
 if TYPE_CHECKING:
     from wave_lsp.core.checking.config import Settings
-    from wave_lsp.core.runtime.preview import Invocation
+    from wave_lsp.core.invocation.preview import Invocation
 
 PREVIEW = "wave.previewInvocation"
 LIST_SKILLS = "wave.listSkills"
@@ -140,7 +140,7 @@ def _list_skills(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
 
 def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
     from wave_lsp.core.checking.loading import runtime_listing
-    from wave_lsp.core.runtime.listing import LISTING_HEADER, render_listing
+    from wave_lsp.core.invocation.listing import LISTING_HEADER, render_listing
 
     project, settings = _project(ls, params)
     home = settings.home or Path.home()
@@ -149,7 +149,7 @@ def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
         from collections import Counter
 
         from wave_lsp.core.checking.loading import default_skill_rows
-        from wave_lsp.core.runtime.profiles import PROFILES, with_workspace_trust
+        from wave_lsp.core.facts.profiles import PROFILES, with_workspace_trust
 
         _, rows = default_skill_rows(project, home, settings.personal, project,
                                      trust=settings.workspace_trust)
@@ -169,8 +169,8 @@ def show_preview(ls: WaveLanguageServer, result: Invocation) -> None:
     document."""
     from lsprotocol import types
 
-    from wave_lsp.core.runtime.listing import skill_name
-    from wave_lsp.core.runtime.preview import preview_markdown, preview_summary
+    from wave_lsp.core.invocation.listing import skill_name
+    from wave_lsp.core.invocation.preview import preview_markdown, preview_summary
 
     path = ls.preview_files.write(skill_name(result.document, result.location),
                                   preview_markdown(result))

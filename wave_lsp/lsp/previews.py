@@ -1,6 +1,6 @@
 """Preview documents for clients that can show a file (docs/design/lsp.md *Preview in any client*).
 
-The server writes a rendered preview (`wave_lsp.core.runtime.preview.preview_markdown`) to a
+The server writes a rendered preview (`wave_lsp.core.invocation.preview.preview_markdown`) to a
 read-only file in a temporary folder of its own, created on first use and removed when the process
 exits, and asks the client to open it with `window/showDocument`. Nothing is ever written into the
 user's project.

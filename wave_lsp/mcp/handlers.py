@@ -63,7 +63,7 @@ class ProjectTools:
     def settings(self, start: Path, target: str | None, personal: bool | None) -> Settings:
         from wave_lsp.api import load_settings
         from wave_lsp.core.checking.config import SettingsError
-        from wave_lsp.core.runtime.profiles import TARGETS
+        from wave_lsp.core.facts.profiles import TARGETS
 
         if target is not None and target not in TARGETS:
             raise RequestError(f"unknown target {target!r}; use one of {', '.join(TARGETS)}")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wave_lsp import __version__
-from wave_lsp.core.runtime.profiles import DEFAULT_PROFILE, TARGETS
+from wave_lsp.core.facts.profiles import DEFAULT_PROFILE, TARGETS
 from wave_lsp.mcp.handlers import ProjectTools, RequestError
 
 if TYPE_CHECKING:

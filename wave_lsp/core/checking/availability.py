@@ -26,16 +26,16 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.engine import run_rules, run_to_end
 from wave_lsp.core.checking.loading import load_verdict
 from wave_lsp.core.checking.not_found import not_found_steps
+from wave_lsp.core.facts.profiles import RuntimeProfile
+from wave_lsp.core.facts.reads import read_as
+from wave_lsp.core.invocation.listing import invocation_flags, typed_command
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.listing import invocation_flags, typed_command
-from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.workspace.applies import reach
 from wave_lsp.core.workspace.location import SkillLocation
 from wave_lsp.core.workspace.session import WorkspaceSession
 
 if TYPE_CHECKING:
-    from wave_lsp.core.runtime.preview import Invocation
+    from wave_lsp.core.invocation.preview import Invocation
 
 #: the rule that says another skill of the name wins (or, under Codex, that both load)
 NAME_CLASH = "SK130"
@@ -118,11 +118,11 @@ def _shown(value: object) -> str:
 def invoke_loaded(document: SkillDocument, location: SkillLocation, settings: Settings,
                   raw_arguments: str = "", mode: str = "dry-run",
                   session_id: str | None = None) -> Invocation:
-    """The preview (`wave_lsp.core.runtime.preview.invoke`) of a skill the runtime runs under
+    """The preview (`wave_lsp.core.invocation.preview.invoke`) of a skill the runtime runs under
     its name; for one it does not (`unavailable`), a failed invocation that says why, as the
     runtime renders nothing."""
     # imported here: `check` needs the verdicts, not the preview and its permission engine
-    from wave_lsp.core.runtime.preview import MODES, Invocation, invoke
+    from wave_lsp.core.invocation.preview import MODES, Invocation, invoke
 
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from wave_lsp.core.runtime.profiles import RuntimeProfile
+    from wave_lsp.core.facts.profiles import RuntimeProfile
 
 #: the columns of the `severity` letters in rules.toml; a profile reads its `catalog_column`
 CATALOG_COLUMNS: tuple[str, ...] = ("wave", "claude-code", "agentskills", "portable", "codex",

@@ -25,11 +25,11 @@ from wave_lsp.core.checking.loading import (
 from wave_lsp.core.checking.messages import after_first_sentence, capitalized, runtime_names
 from wave_lsp.core.checking.not_found import discovery_finding, not_found_steps
 from wave_lsp.core.checking.not_found import stopping as stopping_copy
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.applies import Reach
 from wave_lsp.core.workspace.applies import reach as reach_of
 from wave_lsp.core.workspace.location import SkillLocation, locate

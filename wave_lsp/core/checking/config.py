@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wave_lsp.core.checking.catalog import Severity, rules
-from wave_lsp.core.runtime.profiles import (
+from wave_lsp.core.facts.profiles import (
     DEFAULT_PROFILE,
     PROFILES,
     TARGETS,

@@ -16,16 +16,16 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
 from wave_lsp.core.checking.schema import SchemaIssue
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.document import FieldEntry, SkillDocument
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.disk_view import DiskView
 from wave_lsp.core.workspace.location import SkillLocation
 from wave_lsp.core.workspace.session import WorkspaceSession
 
 if TYPE_CHECKING:
-    from wave_lsp.core.runtime.preview import Plan
+    from wave_lsp.core.invocation.preview import Plan
     from wave_lsp.core.workspace.snapshot import ProjectSnapshot
 
 
@@ -117,7 +117,7 @@ class CheckContext:
     @cached_property
     def injection_plan(self) -> Plan:
         """Every injection with its permission decision (dry-run, no arguments)."""
-        from wave_lsp.core.runtime.preview import plan_injections
+        from wave_lsp.core.invocation.preview import plan_injections
 
         return plan_injections(self.document, self.location, self.settings)
 

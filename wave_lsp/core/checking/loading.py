@@ -28,20 +28,20 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.engine import run_rules
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.messages import runtime_names as runtime_names  # (re-exported)
-from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.parsing.reading import load_document
-from wave_lsp.core.runtime.listing import (
-    ListingEntry,
-    name_alias,
-    runtime_listing_entry,
-    user_command,
-)
-from wave_lsp.core.runtime.profiles import (
+from wave_lsp.core.facts.profiles import (
     DEFAULT_PROFILE,
     PROFILES,
     RuntimeProfile,
     with_workspace_trust,
 )
+from wave_lsp.core.invocation.listing import (
+    ListingEntry,
+    name_alias,
+    runtime_listing_entry,
+    user_command,
+)
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.reading import load_document
 from wave_lsp.core.workspace.location import SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
 

@@ -23,8 +23,8 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.engine import Steps, run_rules_steps
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.messages import capitalized, runtime_names
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.applies import kept_out_on_purpose
 from wave_lsp.core.workspace.location import SkillLocation, root_name
 

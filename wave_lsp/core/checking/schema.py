@@ -22,7 +22,7 @@ from wave_lsp.core.checking.quick_schema import surely_valid
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-    from wave_lsp.core.runtime.profiles import RuntimeProfile
+    from wave_lsp.core.facts.profiles import RuntimeProfile
 
 SCHEMA_FILE = "skill-frontmatter.schema.json"
 

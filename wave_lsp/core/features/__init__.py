@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.index import SkillIndex
 from wave_lsp.core.workspace.location import SkillLocation, locate
 

@@ -17,19 +17,19 @@ from dataclasses import dataclass
 
 from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.schema import FieldSpec
+from wave_lsp.core.facts.profiles import RuntimeProfile
+from wave_lsp.core.facts.toolrules import known_tools
+from wave_lsp.core.facts.variables import VARIABLES
 from wave_lsp.core.features import FeatureContext
-from wave_lsp.core.parsing.file_references import skill_files
-from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.runtime.arguments import (
+from wave_lsp.core.invocation.arguments import (
     REST_REASON,
     arguments_from,
     declared_names,
     plain_placeholders,
     takes_rest,
 )
-from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.toolrules import known_tools
-from wave_lsp.core.runtime.variables import VARIABLES
+from wave_lsp.core.parsing.file_references import skill_files
+from wave_lsp.core.parsing.text import Span
 
 _KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
 _TOP_KEY_PREFIX = re.compile(r"^[A-Za-z_][\w-]*$|^$")

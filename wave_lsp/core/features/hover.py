@@ -5,7 +5,7 @@ quoted multi-line scalar: the text the runtime actually gets. On `name`: where t
 line per runtime (`wave_lsp.core.workspace.where`). On an `allowed-tools` entry: the rule
 as it is registered after placeholder substitution (or why it is dropped). On `${…}`: what it
 resolves to here. On `$N` / `$ARGUMENTS`: what it binds to in the target. On `/skill-name`: that
-skill's description. Injections add their permission decision (see `wave_lsp.core.runtime.preview`).
+skill's description. Injections add their permission decision (see `wave_lsp.core.invocation.preview`).
 """
 
 from __future__ import annotations
@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking import schema
+from wave_lsp.core.facts.profiles import RuntimeProfile, with_workspace_trust
+from wave_lsp.core.facts.variables import PLACEHOLDER, variable
 from wave_lsp.core.features import FeatureContext, match_at
 from wave_lsp.core.features.completion import field_documentation
 from wave_lsp.core.features.navigation import SKILL_REFERENCE
-from wave_lsp.core.parsing.document import FieldEntry
-from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.parsing.yamltree import YamlNode
-from wave_lsp.core.runtime.arguments import (
+from wave_lsp.core.invocation.arguments import (
     REST_REASON,
     ArgumentReference,
     argument_references,
@@ -28,12 +27,13 @@ from wave_lsp.core.runtime.arguments import (
     declared_names,
     missing_below_base,
 )
-from wave_lsp.core.runtime.profiles import RuntimeProfile, with_workspace_trust
-from wave_lsp.core.runtime.substitute import VariableValues, resolve
-from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
+from wave_lsp.core.invocation.substitute import VariableValues, resolve
+from wave_lsp.core.parsing.document import FieldEntry
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.yamltree import YamlNode
 
 if TYPE_CHECKING:
-    from wave_lsp.core.runtime.preview import PlannedInjection
+    from wave_lsp.core.invocation.preview import PlannedInjection
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +120,7 @@ def _resolved_scalar(node: YamlNode) -> str:
 
 def _tool_rule(ctx: FeatureContext, entry: FieldEntry, offset: int) -> HoverText | None:
     """How the `allowed-tools` rule under the cursor is registered — the preview's own account."""
-    from wave_lsp.core.runtime.preview import resolve_allowed_tools
+    from wave_lsp.core.invocation.preview import resolve_allowed_tools
 
     if entry.name != "allowed-tools":
         return None
@@ -222,7 +222,7 @@ def _injection(ctx: FeatureContext, offset: int) -> HoverText | None:
     document = ctx.document
     if offset < document.body_offset:
         return None
-    from wave_lsp.core.runtime.preview import plan_injections, profile_injections
+    from wave_lsp.core.invocation.preview import plan_injections, profile_injections
 
     found = [i for i in profile_injections(document.text, document.body_offset, ctx.profile)
              if i.span.start <= offset < i.span.end]
@@ -268,7 +268,7 @@ def _paths(ctx: FeatureContext, entry: FieldEntry) -> HoverText | None:
     import os
     import time
 
-    from wave_lsp.core.runtime.conditional import path_patterns
+    from wave_lsp.core.facts.conditional import path_patterns
     from wave_lsp.core.workspace.gitignore import GitIgnore
 
     patterns = path_patterns(entry.value)

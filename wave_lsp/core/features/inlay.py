@@ -7,7 +7,7 @@ may run, for the current target (docs/design/lsp.md *Inlay hints and semantic to
 - after `$ARGUMENTS`, `$N`, `$ARGUMENTS[N]` and a declared `$name`: the argument it binds to under
   the profile's counting (`argument_base`), by its declared name when it has one;
 - after `` !`cmd` `` and ```` ```! ```` blocks: the permission engine's decision, exactly the one
-  the preview and the hover show (`wave_lsp.core.runtime.preview.plan_injections`).
+  the preview and the hover show (`wave_lsp.core.invocation.preview.plan_injections`).
 
 Labels stay short; the tooltip (Markdown) explains. The placeholders are found by the runtime's own
 patterns (`variables.PLACEHOLDER`, `arguments.argument_references`, `injections_as_read`: the
@@ -20,19 +20,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from wave_lsp.core.facts.variables import PLACEHOLDER, variable
 from wave_lsp.core.features import FeatureContext
 from wave_lsp.core.features.hover import argument_markdown, injection_markdown, variable_markdown
-from wave_lsp.core.parsing.injections import CommandSpans, Injection, injections_as_read
-from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.permissions.rules import Decision
-from wave_lsp.core.runtime.arguments import (
+from wave_lsp.core.invocation.arguments import (
     ArgumentReference,
     argument_references,
     below_base_label,
     declared_names,
 )
-from wave_lsp.core.runtime.substitute import VariableValues, resolve
-from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
+from wave_lsp.core.invocation.substitute import VariableValues, resolve
+from wave_lsp.core.parsing.injections import CommandSpans, Injection, injections_as_read
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.permissions.rules import Decision
 
 HintKind = Literal["value", "argument", "permission"]
 #: labels longer than this are shortened (a path keeps its last folders)
@@ -163,7 +163,7 @@ def decision_label(decision: Decision) -> str:
 def _injection_hints(ctx: FeatureContext, injections: list[Injection]) -> Iterator[InlayHint]:
     if not any(not injection.empty for injection in injections):
         return
-    from wave_lsp.core.runtime.preview import plan_injections  # as hover.py: loaded when needed
+    from wave_lsp.core.invocation.preview import plan_injections  # as hover.py: loaded when needed
 
     plan = plan_injections(ctx.document, ctx.location, ctx.settings)
     by_span = {planned.injection.span: planned for planned in plan.injections}

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wave_lsp.core.features import FeatureContext
+from wave_lsp.core.invocation.listing import runtime_listing_entry
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.runtime.listing import runtime_listing_entry
 
 PREVIEW_COMMAND = "wave.previewInvocation"
 

@@ -26,6 +26,7 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import TextEdit
 from wave_lsp.core.features import FeatureContext, match_at
 from wave_lsp.core.features.navigation import SKILL_REFERENCE
+from wave_lsp.core.invocation.listing import skill_name
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import Reference, find_references
 from wave_lsp.core.parsing.text import LineIndex, Span
@@ -33,7 +34,6 @@ from wave_lsp.core.parsing.yamltree import ALIAS
 from wave_lsp.core.rules import all_checks
 from wave_lsp.core.rules.helpers import double_quoted
 from wave_lsp.core.rules.name import is_valid_name
-from wave_lsp.core.runtime.listing import skill_name
 from wave_lsp.core.workspace.index import SkillIndex
 from wave_lsp.core.workspace.location import SKILL_FILE, SkillLocation, locate
 

@@ -21,11 +21,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from wave_lsp.core.facts.variables import PLACEHOLDER, variable
 from wave_lsp.core.features import FeatureContext
+from wave_lsp.core.invocation.arguments import argument_references, declared_names
 from wave_lsp.core.parsing.injections import CommandSpans, Injection, find_injections
 from wave_lsp.core.parsing.text import LineIndex, Span
-from wave_lsp.core.runtime.arguments import argument_references, declared_names
-from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 
 TokenKind = Literal["marker", "command", "variable", "argument"]
 TokenModifier = Literal["readonly", "builtin"]

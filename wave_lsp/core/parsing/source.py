@@ -9,7 +9,7 @@ the rest of the file can still be analysed, and reported as SK007.
 
 That split is wave-lsp's own, for positions. Where each runtime ends the frontmatter and starts the
 body is a fact of its profile (`ClosingRule`, runtime-facts.md §12), and `cut_as` is the one
-function that applies such a rule to a split text: `wave_lsp.core.runtime.reads` asks it for the
+function that applies such a rule to a split text: `wave_lsp.core.facts.reads` asks it for the
 fields and the body the runtime reads.
 """
 

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from wave_lsp.core.facts.profiles import RuntimeProfile
+from wave_lsp.core.facts.variables import PLACEHOLDER
 from wave_lsp.core.paths import is_within
 from wave_lsp.core.permissions.readonly import glob_problem, read_only_problem
 from wave_lsp.core.permissions.rules import (
@@ -57,8 +59,6 @@ from wave_lsp.core.permissions.shell_words import (
     still_expands,
     word_reading_problem,
 )
-from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.variables import PLACEHOLDER
 
 
 def _stays_inside(part: Part, rule: PermissionRule) -> bool:

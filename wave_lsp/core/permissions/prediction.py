@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.permissions.readonly_runtime import FACT as READ_ONLY_FACT
 from wave_lsp.core.permissions.readonly_runtime import ReadOnly, runtime_glob, runtime_read_only
 from wave_lsp.core.permissions.rules import (
@@ -53,7 +54,6 @@ from wave_lsp.core.permissions.shell_words import (
 )
 from wave_lsp.core.permissions.wave_prediction import FACTS as WAVE_FACTS
 from wave_lsp.core.permissions.wave_prediction import WavePredictor
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: the runtime facts predictions cite (docs/design/runtime-facts.md)
 RULES_FACT = "runtime-facts §3.8 order of evaluation"

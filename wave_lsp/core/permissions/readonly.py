@@ -38,8 +38,8 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.permissions.readonly_git import GIT_SUBCOMMANDS
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: where the table comes from, and when it was last compared with it
 SOURCE = ("Claude Code's Bash tool read-only validation (src/tools/BashTool/readOnlyValidation.ts "

@@ -19,6 +19,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.paths import is_within
 from wave_lsp.core.permissions.readonly import (
     _PLAIN_GLOB,
@@ -34,7 +35,6 @@ from wave_lsp.core.permissions.readonly import (
     has_brace_list,
     program_entry,
 )
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: the options (and commands) of `readonly.STRICTER` that Claude Code's list accepts and the strict
 #: table leaves out (runtime-facts §3.8: `COMMAND_ALLOWLIST` safeFlags, v2.1.88)

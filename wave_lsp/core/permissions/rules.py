@@ -17,8 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from wave_lsp.core.facts.toolrules import parse_rule, unescaped_positions
 from wave_lsp.core.permissions.wildcard import wildcard_matcher
-from wave_lsp.core.runtime.toolrules import parse_rule, unescaped_positions
 
 BEHAVIORS = ("deny", "ask", "allow")
 #: `NAME=value` assignments that allow rules may skip (Claude Code's ENV_VAR_PATTERN)

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.permissions.rules import BEHAVIORS, PermissionRule, make_rule
 from wave_lsp.core.permissions.wave_facts import MODE_KEY as WAVE_MODE_KEY
 from wave_lsp.core.permissions.wave_facts import MODES as WAVE_MODES
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 
 @dataclass(slots=True)
@@ -153,7 +153,7 @@ def settings_files(profile: RuntimeProfile, project_root: Path | None, home: Pat
 def user_settings_files(home: Path) -> list[Path]:
     """The user's settings file of every runtime (`~/.wave/settings.json`, `~/.claude/…`): their
     deny and ask rules apply whatever the target (docs/security.md)."""
-    from wave_lsp.core.runtime.profiles import PROFILES
+    from wave_lsp.core.facts.profiles import PROFILES
 
     folders = dict.fromkeys(profile.settings_folder for profile in PROFILES.values())
     return [home / folder / "settings.json" for folder in folders]

@@ -8,6 +8,16 @@ from collections.abc import Iterator
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.facts.toolrules import (
+    SHELL_TOOLS,
+    Entry,
+    entries,
+    is_known_tool,
+    known_tools,
+    parse_rule,
+    split_outside_parens,
+)
+from wave_lsp.core.facts.variables import PLACEHOLDER, variable
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import (
@@ -18,16 +28,6 @@ from wave_lsp.core.rules.helpers import (
     value_region,
 )
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.toolrules import (
-    SHELL_TOOLS,
-    Entry,
-    entries,
-    is_known_tool,
-    known_tools,
-    parse_rule,
-    split_outside_parens,
-)
-from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
 
 _LIMIT = 50
 #: parameter names that make `Tool(param:value)` a parameter rule (valid for deny/ask only)

@@ -10,12 +10,9 @@ from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
-from wave_lsp.core.parsing.document import FieldEntry
-from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.parsing.yamltree import yaml11_type
-from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
-from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.listing import (
+from wave_lsp.core.facts.profiles import WAVE
+from wave_lsp.core.facts.reads import read_elsewhere
+from wave_lsp.core.invocation.listing import (
     CUT_MARK,
     LISTING_ENTRY_CAP,
     description_kept,
@@ -24,8 +21,11 @@ from wave_lsp.core.runtime.listing import (
     measured_description,
     unlisted_without_description,
 )
-from wave_lsp.core.runtime.profiles import WAVE
-from wave_lsp.core.runtime.reads import read_elsewhere
+from wave_lsp.core.parsing.document import FieldEntry
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.parsing.yamltree import yaml11_type
+from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
+from wave_lsp.core.rules.registry import check
 
 #: words that say *when* a skill applies (English, Chinese, Japanese)
 _TRIGGER = re.compile(

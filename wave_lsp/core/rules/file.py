@@ -22,12 +22,12 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
 from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.facts.profiles import AGENTSKILLS, CLAUDE_CODE, WAVE, RuntimeProfile
+from wave_lsp.core.facts.reads import read_as
 from wave_lsp.core.parsing.source import cut_as
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import shown
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, WAVE, RuntimeProfile
-from wave_lsp.core.runtime.reads import read_as
 from wave_lsp.core.workspace.applies import kept_out_on_purpose
 from wave_lsp.core.workspace.location import SKILL_FILE, in_target_skills_root
 

@@ -11,13 +11,13 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
 from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.facts.toolrules import entries
+from wave_lsp.core.invocation.listing import invocation_flags, truthy
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
 from wave_lsp.core.rules.helpers import closest, shown, type_name
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.listing import invocation_flags, truthy
-from wave_lsp.core.runtime.toolrules import entries
 
 _TRUE_WORDS = {"yes", "y", "on", "1", "true"}
 _FALSE_WORDS = {"no", "n", "off", "0", "false"}
@@ -291,7 +291,7 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding("SK099", item.content_span,
                           f"A `paths` pattern must be text, not {type_name(item.value())}: "
                           "write it as text.")
-    from wave_lsp.core.runtime.conditional import path_patterns  # only for a skill with `paths`
+    from wave_lsp.core.facts.conditional import path_patterns  # only for a skill with `paths`
 
     patterns = path_patterns(entry.value)
     if not patterns:

@@ -14,14 +14,14 @@ from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
 from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.facts.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
+from wave_lsp.core.facts.reads import read_elsewhere
+from wave_lsp.core.invocation.listing import display_label
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.listing import display_label
-from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
-from wave_lsp.core.runtime.reads import read_elsewhere
 
 RESERVED_WORDS = ("anthropic", "claude")
 

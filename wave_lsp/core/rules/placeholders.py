@@ -55,12 +55,9 @@ from functools import lru_cache
 from wave_lsp.core.checking.catalog import Confidence, Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
-from wave_lsp.core.parsing.injections import find_injections
-from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
-from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest
-from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.arguments import (
+from wave_lsp.core.facts.variables import PLACEHOLDER as VARIABLE
+from wave_lsp.core.facts.variables import VARIABLES, variable
+from wave_lsp.core.invocation.arguments import (
     REST_REASON,
     arguments_from,
     declared_names,
@@ -70,8 +67,11 @@ from wave_lsp.core.runtime.arguments import (
     takes_rest,
     unescaped_placeholders,
 )
-from wave_lsp.core.runtime.variables import PLACEHOLDER as VARIABLE
-from wave_lsp.core.runtime.variables import VARIABLES, variable
+from wave_lsp.core.parsing.injections import find_injections
+from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
+from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest
+from wave_lsp.core.rules.registry import check
 
 #: findings per rule and file: a bound for hostile input (10,000 `$1`), high enough for a long
 #: price list (50 cut energy-procurement's amounts off at line 133 under `wave`)

@@ -35,16 +35,16 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.facts.profiles import PROFILES
 from wave_lsp.core.parsing.injections import Injection, find_injections
 from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import capped, shown
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.profiles import PROFILES
 
 if TYPE_CHECKING:
+    from wave_lsp.core.invocation.preview import PlannedInjection
     from wave_lsp.core.permissions.rules import Decision
-    from wave_lsp.core.runtime.preview import PlannedInjection
 
 MAX_INJECTION_FINDINGS = 100
 
@@ -59,8 +59,8 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
         for item in capped((i for i in items if not i.empty), MAX_INJECTION_FINDINGS):
             yield _unchecked(ctx, item)
         return
+    from wave_lsp.core.invocation.preview import permission_message
     from wave_lsp.core.permissions.shell import split_command
-    from wave_lsp.core.runtime.preview import permission_message
 
     for planned in capped(ctx.injection_plan.injections, MAX_INJECTION_FINDINGS):
         yield _announce(ctx, planned)
@@ -178,8 +178,8 @@ def _announce(ctx: CheckContext, planned: PlannedInjection) -> Finding:
 def _narrowest(ctx: CheckContext, planned: PlannedInjection) -> str:
     """The allow rule for the exact command; under Wave's matcher, which matches each part alone,
     for the one part of a compound command that no rule allows (runtime-facts §8.12)."""
+    from wave_lsp.core.invocation.preview import shell_tool
     from wave_lsp.core.permissions.rules import narrowest_rule
-    from wave_lsp.core.runtime.preview import shell_tool
 
     tool = shell_tool(ctx.document, ctx.profile)
     wave = ctx.profile.wave_permissions

@@ -29,12 +29,12 @@ from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
+from wave_lsp.core.facts.profiles import AGENTSKILLS, PROFILES
+from wave_lsp.core.facts.toolrules import entries, parse_rule
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.rules.helpers import closest
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.rules.workspace import also_in, collection, said_here
-from wave_lsp.core.runtime.profiles import AGENTSKILLS, PROFILES
-from wave_lsp.core.runtime.toolrules import entries, parse_rule
 
 if TYPE_CHECKING:
     from wave_lsp.core.workspace.runtime_view import RuntimeSkill

@@ -48,11 +48,11 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Related
 from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.invocation.listing import listing_entry
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import decode
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.listing import listing_entry
 
 if TYPE_CHECKING:  # a skill outside every project has no snapshot: runtime_view not imported
     from wave_lsp.core.workspace.runtime_view import RuntimeSkill

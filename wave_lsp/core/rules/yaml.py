@@ -2,7 +2,7 @@
 
 A parse error is reported at the level of what the target's loader does with it: Claude Code's
 quoting retry, Gemini CLI's line parser and OpenCode's colon retry load some such files
-(`wave_lsp.core.runtime.loaders`, docs/design/runtime-facts.md §9.6), and then the finding says what
+(`wave_lsp.core.facts.loaders`, docs/design/runtime-facts.md §9.6), and then the finding says what
 loads instead of being an error.
 """
 
@@ -15,6 +15,9 @@ from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
+from wave_lsp.core.facts.loaders import line_parser_value, rescue
+from wave_lsp.core.facts.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE
+from wave_lsp.core.facts.reads import read_as
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import (
     BUN,
@@ -27,9 +30,6 @@ from wave_lsp.core.parsing.yamltree import (
 )
 from wave_lsp.core.rules.helpers import capped, double_quoted, shown, value_region
 from wave_lsp.core.rules.registry import check
-from wave_lsp.core.runtime.loaders import line_parser_value, rescue
-from wave_lsp.core.runtime.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE
-from wave_lsp.core.runtime.reads import read_as
 
 _CONSEQUENCE = {
     AGENTSKILLS: "skills-ref rejects the skill",

@@ -38,7 +38,7 @@ from functools import cache
 from pathlib import Path
 
 from wave_lsp.core.checking.messages import runtime_names
-from wave_lsp.core.runtime.profiles import (
+from wave_lsp.core.facts.profiles import (
     CLAUDE_CODE,
     DEFAULT_PROFILE,
     PROFILES,

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
+from wave_lsp.core.facts.profiles import ALL_SKILLS_ROOTS
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import PLUGIN_MANIFESTS, SKILL_FILE, find_git_root
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.facts.profiles import ALL_SKILLS_ROOTS
+from wave_lsp.core.invocation.listing import ListingEntry
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import load_document
-from wave_lsp.core.runtime.listing import ListingEntry
-from wave_lsp.core.runtime.profiles import ALL_SKILLS_ROOTS
 from wave_lsp.core.workspace.discovery import find_skill_files
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import SKILL_FILE
@@ -97,7 +97,7 @@ class SkillIndex:
         outside the folders walked already: the parents a runtime walks up to (Codex, OpenCode)
         and the roots its config files add (docs/design/product.md *Discovery*). With no target
         configured, those of every runtime."""
-        from wave_lsp.core.runtime.profiles import PROFILES
+        from wave_lsp.core.facts.profiles import PROFILES
         from wave_lsp.core.workspace.runtime_view import roots
 
         profile = settings.profile

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from wave_lsp.core.runtime.profiles import ALL_PERSONAL_ROOTS, ALL_SKILLS_ROOTS, RuntimeProfile
+from wave_lsp.core.facts.profiles import ALL_PERSONAL_ROOTS, ALL_SKILLS_ROOTS, RuntimeProfile
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 
 if TYPE_CHECKING:

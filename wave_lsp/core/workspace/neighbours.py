@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from wave_lsp.core.runtime.profiles import PROFILES
+from wave_lsp.core.facts.profiles import PROFILES
 from wave_lsp.core.workspace.disk_view import DiskView
 
 SKILL_FILE = "SKILL.md"

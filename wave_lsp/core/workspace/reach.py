@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wave_lsp.core.checking.messages import capitalized
-from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation, in_target_skills_root, root_name
 from wave_lsp.core.workspace.runtime_config import configured_root_paths, workspace_trust
 

@@ -33,8 +33,8 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from wave_lsp.core.runtime.profile_types import ConfiguredRoots
-from wave_lsp.core.runtime.profiles import RuntimeProfile
+from wave_lsp.core.facts.profile_types import ConfiguredRoots
+from wave_lsp.core.facts.profiles import RuntimeProfile
 
 Trust = Literal["trusted", "untrusted", "unknown"]
 

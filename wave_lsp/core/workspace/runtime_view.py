@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from wave_lsp.core.facts.profiles import RuntimeProfile
+from wave_lsp.core.invocation.listing import ListingEntry, folder_command, listing_entry
 from wave_lsp.core.parsing.document import FieldValues, SkillDocument, field_names, field_values
 from wave_lsp.core.parsing.reading import load_document, read_skill_file
 from wave_lsp.core.parsing.source import decode
-from wave_lsp.core.runtime.listing import ListingEntry, folder_command, listing_entry
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import (
     SKILL_FILE,

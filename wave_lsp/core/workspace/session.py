@@ -25,8 +25,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.disk_view import ListingCache
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root

@@ -30,9 +30,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from wave_lsp.core.facts.profiles import RuntimeProfile
+from wave_lsp.core.invocation.listing import ListingTotals, listing_totals
 from wave_lsp.core.paths import is_below, is_within
-from wave_lsp.core.runtime.listing import ListingTotals, listing_totals
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.location import MARKETPLACE, PLUGIN_MANIFESTS, SKILL_FILE
 from wave_lsp.core.workspace.runtime_view import (
     Listed,

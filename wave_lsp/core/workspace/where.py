@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wave_lsp.core.checking.loading import load_verdict
+from wave_lsp.core.facts.profiles import PROFILES, RuntimeProfile
+from wave_lsp.core.invocation.listing import user_command
 from wave_lsp.core.parsing.document import SkillDocument
-from wave_lsp.core.runtime.listing import user_command
-from wave_lsp.core.runtime.profiles import PROFILES, RuntimeProfile
 from wave_lsp.core.workspace.location import SkillLocation
 from wave_lsp.core.workspace.reach import discovery_gap
 from wave_lsp.core.workspace.session import WorkspaceSession

@@ -24,15 +24,15 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
 
-from wave_lsp.core.parsing.source import LINE_CLOSER, ClosingRule
-from wave_lsp.core.parsing.yamltree import BUN, QUOTE_RETRY, TAB_RETRY
-from wave_lsp.core.runtime.profile_types import (
+from wave_lsp.core.facts.profile_types import (
     Collision,
     ConfiguredRoots,
     ListingFormat,
     ProfileKind,
     YamlLoader,
 )
+from wave_lsp.core.parsing.source import LINE_CLOSER, ClosingRule
+from wave_lsp.core.parsing.yamltree import BUN, QUOTE_RETRY, TAB_RETRY
 
 #: the three placeholder families a runtime may expand in the body and in `allowed-tools`
 WAVE_VARIABLES = frozenset({"WAVE_SKILL_DIR", "WAVE_PLUGIN_ROOT", "WAVE_SESSION_ID",
@@ -173,7 +173,7 @@ class RuntimeProfile:
     #: the model's listing (the model can still invoke it by name)
     lists_plugin_skills_only_when_described: bool = False
     #: a skill with `paths` patterns is neither listed nor known to `/name` until a file they
-    #: match is read or edited in the session (`wave_lsp.core.runtime.conditional`)
+    #: match is read or edited in the session (`wave_lsp.core.facts.conditional`)
     hides_conditional_skills: bool = False
     #: `user-invocable: false` refuses `/name` with this message (`{name}`: the command name)
     not_user_invocable_message: str | None = None

@@ -1,5 +1,5 @@
 """The `${…}` placeholders of the runtimes: what each means and where it may stand. Which of them
-a target substitutes is its profile's `variables` (`wave_lsp.core.runtime.profiles`).
+a target substitutes is its profile's `variables` (`wave_lsp.core.facts.profiles`).
 
 Sources: docs/design/product.md *Preview* step 3, docs/design/runtime-facts.md §3.6 (Claude Code) and §4.4
 (Wave). Used by SK086 and SK117, by completion and hover, and by the invocation preview.

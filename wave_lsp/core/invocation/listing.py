@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from wave_lsp.core.facts.profiles import RuntimeProfile
+from wave_lsp.core.facts.reads import coerce_description, read_as
 from wave_lsp.core.parsing.document import FieldValues, SkillDocument
-from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.reads import coerce_description, read_as
 from wave_lsp.core.workspace.location import SkillLocation
 
 #: Claude Code cuts `description` + ` - when_to_use` at this many characters
@@ -211,7 +211,7 @@ _BOTH_FIELDS = frozenset({"disable-model-invocation", "user-invocable"})
 
 def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
                           profile: RuntimeProfile, labelled: bool = True) -> ListingEntry:
-    """The skill's entry exactly as `profile`'s runtime lists it (`wave_lsp.core.runtime.reads`:
+    """The skill's entry exactly as `profile`'s runtime lists it (`wave_lsp.core.facts.reads`:
     the fields it loads, its description or the body's first line, its command name and label),
     written in the profile's `listing_format`. For a profile without those facts this is
     `listing_entry`. `labelled` False: an earlier skill already shows the same label, so this
@@ -231,7 +231,7 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     if reading.described_from_body and unlisted_without_description(values, location, profile):
         return ListingEntry(name, "", True, user)  # invocable by name, but not listed
     if profile.hides_conditional_skills and values.value("paths") is not None:
-        from wave_lsp.core.runtime.conditional import activating_patterns  # only with `paths`
+        from wave_lsp.core.facts.conditional import activating_patterns  # only with `paths`
 
         if patterns := activating_patterns(values):  # listed once a matching file is touched
             return ListingEntry(name, "", True, user, activates_on=tuple(patterns))

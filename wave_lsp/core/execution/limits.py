@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from wave_lsp.core.runtime.sandbox import MAX_FILE_BYTES, MAX_MEMORY_BYTES, MAX_PROCESSES
+from wave_lsp.core.execution.sandbox import MAX_FILE_BYTES, MAX_MEMORY_BYTES, MAX_PROCESSES
 
 try:  # imported here, not in the child: a forked child of a threaded server imports nothing
     import resource as _resource

@@ -37,8 +37,8 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 PLACEHOLDER = re.compile(r"(\\)?\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\d+)(?!\w)|"
                          r"([A-Za-z_]\w*)(?!\[))")

@@ -4,7 +4,7 @@ Claude Code, §8.2, §8.6 and §8.7 for
 Wave).
 
 1. `Base directory for this skill: <dir>`, a blank line, the body.
-2. Arguments (`wave_lsp.core.runtime.arguments`), never inside injected commands under `wave`: there the
+2. Arguments (`wave_lsp.core.invocation.arguments`), never inside injected commands under `wave`: there the
    command sees `${WAVE_ARGUMENTS_FILE}`, a file holding the raw arguments. With no placeholder
    the arguments are appended (`wave`: after a space; `claude-code`: `ARGUMENTS: …`).
 3. `${…}` variables, in the body and in every `allowed-tools` rule; a rule left with a placeholder
@@ -18,7 +18,7 @@ Wave).
    every one. Dry-run runs nothing. Execute mode runs a command only when the prediction says the
    runtime runs it and wave-lsp's execution guard (`guard.py`) allows it, every guard decision
    made before anything runs and made again right before each command runs
-   (`wave_lsp.core.runtime.execution` runs it); a command the guard refuses is reported as
+   (`wave_lsp.core.execution.execution` runs it); a command the guard refuses is reported as
    "<runtime> runs this; wave-lsp did not: <why>", and nothing runs.
 5. A structured result (`Invocation.to_json`), the same for the CLI and the language server, and
    two texts for people: `preview_markdown` (the read-only document an editor shows) and
@@ -38,6 +38,20 @@ from pathlib import Path
 from typing import Any
 
 from wave_lsp.core.checking.config import Settings
+from wave_lsp.core.execution.execution import (
+    ArgumentsFile,
+    SandboxUnavailable,
+    read_only_environment,
+    run_command,
+    shown_output,
+)
+from wave_lsp.core.execution.sandbox import ensure_available
+from wave_lsp.core.facts.profiles import RuntimeProfile
+from wave_lsp.core.facts.reads import read_as
+from wave_lsp.core.facts.toolrules import entries
+from wave_lsp.core.invocation import arguments as args_module
+from wave_lsp.core.invocation.listing import command_name, invocation_flags
+from wave_lsp.core.invocation.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.injections import JS_SPACE_TEXT, Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
@@ -57,20 +71,6 @@ from wave_lsp.core.permissions.settings import (
     user_settings_files,
 )
 from wave_lsp.core.permissions.shell import split_command
-from wave_lsp.core.runtime import arguments as args_module
-from wave_lsp.core.runtime.execution import (
-    ArgumentsFile,
-    SandboxUnavailable,
-    read_only_environment,
-    run_command,
-    shown_output,
-)
-from wave_lsp.core.runtime.listing import command_name, invocation_flags
-from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.reads import read_as
-from wave_lsp.core.runtime.sandbox import ensure_available
-from wave_lsp.core.runtime.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
-from wave_lsp.core.runtime.toolrules import entries
 from wave_lsp.core.workspace.location import SkillLocation
 
 #: what JavaScript's `String.prototype.trim` removes (white space and line terminators)

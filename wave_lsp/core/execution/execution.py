@@ -2,10 +2,10 @@
 docs/security.md *The sandbox*).
 
 Only the preview's execute mode calls this, and only for commands the runtime is predicted to run
-and wave-lsp's guard lets through. Every command runs contained (`wave_lsp.core.runtime.sandbox`:
+and wave-lsp's guard lets through. Every command runs contained (`wave_lsp.core.execution.sandbox`:
 bubblewrap on Linux, sandbox-exec on macOS) with `bash -c` (`sh -c` when bash is missing), stdin
 closed, cwd = the project root (read-only), in its own process group, under the limits of
-`wave_lsp.core.runtime.limits` and a timeout after which the whole sandbox is killed. Where no
+`wave_lsp.core.execution.limits` and a timeout after which the whole sandbox is killed. Where no
 sandbox can start, `SandboxUnavailable` is raised and nothing runs: there is no fallback to the
 host. Output is collected in anonymous temporary files (bounded memory) and at most `MAX_CAPTURE`
 bytes are read back. Long output is saved to a new private file (`O_EXCL`, mode 0600, never through
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from wave_lsp.core.runtime.limits import child_limits, make_control_group
-from wave_lsp.core.runtime.sandbox import (
+from wave_lsp.core.execution.limits import child_limits, make_control_group
+from wave_lsp.core.execution.sandbox import (
     MAX_FILE_BYTES,
     SandboxUnavailable,
     View,

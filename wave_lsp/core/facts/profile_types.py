@@ -1,4 +1,4 @@
-"""The value types of the runtime profiles' fields (`wave_lsp.core.runtime.profiles`, which
+"""The value types of the runtime profiles' fields (`wave_lsp.core.facts.profiles`, which
 re-exports them): the kinds of YAML loader, listing format and name collision, and the skills roots
 a runtime's own configuration names (docs/design/runtime-facts.md §9)."""
 

@@ -33,11 +33,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from wave_lsp.core.facts.loaders import Rescue, codex_reading, rescue, unclosed_values
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.document import FieldValues, FrontmatterValues, SkillDocument
 from wave_lsp.core.parsing.source import Cut, cut_as, own_cut
 from wave_lsp.core.parsing.yamltree import YamlDocument, parse_frontmatter
-from wave_lsp.core.runtime.loaders import Rescue, codex_reading, rescue, unclosed_values
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 _HEADING_MARKER = re.compile(r"^#+\s+")
 #: `extractDescriptionFromMarkdown`: longer first lines are cut to 97 characters and `...`

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from wave_lsp.core.runtime.profiles import RuntimeProfile
-from wave_lsp.core.runtime.variables import PLACEHOLDER, variable
+from wave_lsp.core.facts.profiles import RuntimeProfile
+from wave_lsp.core.facts.variables import PLACEHOLDER, variable
 from wave_lsp.core.workspace.location import SkillLocation
 
 #: the session id shown by previews when none is given

@@ -32,9 +32,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.yamltree import YamlNode, parse_frontmatter
-from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 
 @dataclass(frozen=True, slots=True)
