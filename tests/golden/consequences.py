@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from wave_lsp.core.runtime.profiles import PROFILES, RuntimeProfile
+from wave_lsp.core.facts.profiles import PROFILES, RuntimeProfile
 
 #: the object a consequence phrase must have to be about loading the skill
 _OBJECT = r"(?:the skill|this skill|the file|this file|it|them|the skills)\b"

@@ -44,7 +44,7 @@ from tests.golden.test_golden import (
 )
 from wave_lsp.core.checking.checker import FileReport, check_file, target_reach
 from wave_lsp.core.checking.config import Settings, settings_from_mapping
-from wave_lsp.core.runtime.profiles import (
+from wave_lsp.core.facts.profiles import (
     ALL_PERSONAL_ROOTS,
     ALL_SKILLS_ROOTS,
     PROFILES,

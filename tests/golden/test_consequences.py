@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.golden.consequences import SELF_ACTOR, claims, contradictions, foreign_runtimes
-from wave_lsp.core.runtime.profiles import PROFILES
+from wave_lsp.core.facts.profiles import PROFILES
 
 SELF = frozenset({SELF_ACTOR})
 

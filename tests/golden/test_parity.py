@@ -37,7 +37,7 @@ from tests.golden.test_golden import _case_codes
 from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.checker import FileReport
 from wave_lsp.core.checking.loading import stopping_codes
-from wave_lsp.core.runtime.profiles import PROFILES, TARGETS, RuntimeProfile
+from wave_lsp.core.facts.profiles import PROFILES, TARGETS, RuntimeProfile
 
 CODES = _case_codes()
 
