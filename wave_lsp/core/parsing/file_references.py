@@ -345,12 +345,15 @@ def _an_example(text: str, span: Span, fence: Fence | None, guide: bool) -> bool
         return True
     if not guide or fence is not None:
         return False
-    lead = _list_lead_in(text, span.start)
+    lead = list_lead_in(text, span.start)
     return lead is not None and bool(_EXAMPLE.search(lead) or _HYPOTHETICAL_LEAD.search(lead))
 
 
-def _list_lead_in(text: str, offset: int) -> str | None:
-    """The line that introduces the list whose item holds `offset` (None outside a list)."""
+def list_lead_in(text: str, offset: int) -> str | None:
+    """The line that introduces the list whose item holds `offset` (None outside a list): the
+    nearest line above, within `MAX_LIST_LINES`, that is neither an item nor indented (an item's
+    continuation). The one reading of a list's lead-in words, for a skill's lists and for the
+    project's instructions to agents (`neighbours`)."""
     start = text.rfind("\n", 0, offset) + 1
     if not _LIST_ITEM.match(text[start:offset]):
         return None

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from wave_lsp.core.parsing.file_references import list_lead_in
 from wave_lsp.core.runtime.profiles import PROFILES
 from wave_lsp.core.workspace.disk_view import DiskView
 
@@ -141,24 +142,13 @@ def _mentions(text: str, path: str) -> bool:
 
 #: a reading instruction: what makes a mention of a folder of skills a place to read them from
 _READ = re.compile(r"\b(?:read|load|use|follow|consult|open|see|check)\b", re.I)
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
-MAX_LEAD_LINES = 12
 
 
 def _tells_to_read(text: str, offset: int) -> bool:
     """The line of `offset`, or the line that introduces its list, tells the reader to read."""
     start = text.rfind("\n", 0, offset) + 1
     end = text.find("\n", offset)
-    line = text[start:end if end >= 0 else len(text)]
-    if _READ.search(line):
+    if _READ.search(text[start:end if end >= 0 else len(text)]):
         return True
-    if not _LIST_ITEM.match(line):
-        return False
-    for _ in range(MAX_LEAD_LINES):
-        if start == 0:
-            return False
-        start = text.rfind("\n", 0, start - 1) + 1
-        line = text[start:text.find("\n", start)]
-        if line.strip() and not _LIST_ITEM.match(line):
-            return bool(_READ.search(line))
-    return False
+    lead = list_lead_in(text, offset)
+    return lead is not None and bool(_READ.search(lead))

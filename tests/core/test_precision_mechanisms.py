@@ -1,0 +1,174 @@
+"""Issue 37, the remaining precision mechanisms (helper `prec`, session 5): each false finding of
+the third sample's mechanism written as the sample's skills write it, beside a near-identical
+skill whose finding is true and must stay (benchmarks/RESULTS.md *Precision on a third unseen
+sample*; the labels in benchmarks/precision/sample-3-labels.tsv).
+
+Each case is (body, frontmatter lines, expected), where expected lists (code, severity, text the
+finding covers) of the case's rule on the body."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run
+from wave_lsp.cli import main
+from wave_lsp.core.checking.catalog import Severity
+
+HEAD = "---\nname: {name}\ndescription: {description}\n{extra}---\n"
+PLAIN = "Reviews the code. Use when asked to review it."
+GUIDE = "Creates new skills and slash commands. Use when writing a skill."
+
+
+def findings(tmp_path: Path, body: str, codes: tuple[str, ...], *, name: str = "review",
+             description: str = PLAIN, extra: str = "", target: str = "claude-code",
+             relpath: str | None = None,
+             files: dict[str, str] | None = None) -> list[tuple[str, str, str]]:
+    text = HEAD.format(name=name, description=description, extra=extra) + body
+    report = run(tmp_path, text, target=target, relpath=relpath or f"{name}/SKILL.md",
+                 files=files)
+    return [(f.code, f.severity.label if f.severity else "", text[f.span.start:f.span.end])
+            for f in report.findings if f.code in codes]
+
+
+def loud(found: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
+    """The errors and warnings of `found`, as (code, text)."""
+    return [(code, text) for code, level, text in found
+            if level in (Severity.ERROR.label, Severity.WARNING.label)]
+
+
+# -- SK115: the words "first" belong to the placeholder nearest them -------------------------
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # right about `$0`: the words are next to `$0`, not to `$1`
+    ("`$0` is the first argument, `$1` the second.\n", []),
+    ("The first argument (`$0`) is the file; `$1` is the mode.\n", []),
+    # wrong about `$1`: it is the one called the first
+    ("`$1` is the first argument: the file to review.\n", [("SK115", "$1")]),
+    ("Pass the file as the first argument (`$1`).\n", [("SK115", "$1")]),
+    # a query's parameter is no argument, whatever the line says
+    ("Use the first parameter `$1` of the parameterized statement.\n", []),
+], ids=["first-of-0", "first-of-0-before", "first-of-1", "first-of-1-after", "sql-words"])
+def test_first_is_about_the_nearest_placeholder(tmp_path: Path, body: str,
+                                                expected: list[tuple[str, str]]) -> None:
+    found = findings(tmp_path, body, ("SK115",), extra="argument-hint: <file> <mode>\n")
+    assert loud(found) == expected
+
+
+# -- SK115: 1-based `$N` in a root that runtimes counting differently read -----------------------
+
+def check_project(tmp_path: Path, files: dict[str, str], capsys: pytest.CaptureFixture[str],
+                  monkeypatch: pytest.MonkeyPatch, *target: str) -> list[dict[str, object]]:
+    """`wave-lsp check .` at a repository holding `files`, as a user runs it: every finding, with
+    its file's path."""
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, "utf-8")
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    (tmp_path / "home").mkdir(exist_ok=True)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    main(["check", ".", "--format", "json", "--no-personal", *target])
+    report = json.loads(capsys.readouterr().out)
+    return [{**item, "path": file["path"]} for file in report["files"]
+            for item in file["findings"]]
+
+
+def test_a_one_based_placeholder_under_the_shared_root_names_who_counts_how(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`.agents/skills` is read by Wave and OpenCode (from 1) and Copilot CLI (from 0): the message
+    names both, at the level of the runtimes that substitute (information), not as a claim that
+    every reader counts from 1."""
+    text = HEAD.format(name="kiro-validate", description=PLAIN, extra="") + \
+        "Review the design of feature **$1**.\n"
+    found = check_project(tmp_path, {".agents/skills/kiro-validate/SKILL.md": text}, capsys,
+                          monkeypatch)
+    sk115 = [item for item in found if item["code"] == "SK115"]
+    assert [item["severity"] for item in sk115] == ["information"]
+    message = str(sk115[0]["message"])
+    assert "argument 1 in Wave" in message and "argument 2 in Copilot CLI" in message
+    assert "every runtime" not in message
+
+
+# -- SK116: a query's bind parameter, a match-spec variable: literal text in any block ---------
+
+@pytest.mark.parametrize(("body", "extra", "expected"), [
+    # prose naming parameterized statements: SK116 (literal, substituted when arguments come),
+    # never SK115's "write `$0`"
+    ("1. **SQL injection:** concatenation instead of parameterized statements (`$1`, `$2`).\n",
+     "", [("SK116", "$1"), ("SK116", "$2")]),
+    ("```go\ndb.Query(\"SELECT * FROM users WHERE id = $1\", id)\n```\n", "",
+     [("SK116", "$1")]),
+    ("```\nINSERT INTO t (a, b) VALUES ($1, $2)\n```\n", "argument-hint: <table>\n",
+     [("SK116", "$1"), ("SK116", "$2")]),
+    ("```elixir\n:ets.select(table, [{{:\"$1\", :\"$2\"}, [], [:\"$1\"]}])\n```\n", "",
+     [("SK116", "$1"), ("SK116", "$2"), ("SK116", "$1")]),
+    ("```\nets:select(Tab, [{{'$1', '_'}, [], ['$1']}])\n```\n", "",
+     [("SK116", "$1"), ("SK116", "$1")]),
+    # the skill's own input in a block stays unreported: nothing about a query on its line
+    ("```bash\ngit log --oneline $0\n```\n", "argument-hint: <range>\n", []),
+    # a word such as SQL in a shell block does not make the block's `$1` a parameter
+    ("```bash\n# run the SQL migration named by the user\n./migrate.sh $0\n```\n",
+     "argument-hint: <name>\n", []),
+], ids=["prose-parameterized", "go-where", "values", "elixir-ets", "erlang-ets", "input",
+        "sql-word-in-shell"])
+def test_query_parameters_are_literal_text(tmp_path: Path, body: str, extra: str,
+                                           expected: list[tuple[str, str]]) -> None:
+    found = findings(tmp_path, body, ("SK115", "SK116"), extra=extra)
+    assert loud(found) == expected
+
+
+def test_a_query_parameter_says_when_it_is_substituted(tmp_path: Path) -> None:
+    found = findings(tmp_path, "```\nSELECT * FROM t WHERE id = $1\n```\n", ("SK116",))
+    report = run(tmp_path, HEAD.format(name="review", description=PLAIN, extra="")
+                 + "```\nSELECT * FROM t WHERE id = $1\n```\n", target="claude-code",
+                 relpath="review/SKILL.md")
+    (finding,) = [f for f in report.findings if f.code == "SK116"]
+    assert found and "bind parameter" in finding.message and "\\$1" in finding.message
+    assert "when the skill is invoked with arguments" in finding.message
+
+
+# -- SK116: a guide to writing skills that takes arguments reads its own `$ARGUMENTS` ------------
+
+GUIDE_BODY = """# Create a skill
+
+Parse `$ARGUMENTS` for the skill name and its purpose.
+If `$ARGUMENTS` is empty, ask the user for a name.
+
+## Writing the body
+
+Use `$ARGUMENTS` for all the arguments, or `$0`, `$1` for one:
+
+```markdown
+Fix issue #$ARGUMENTS following our standards.
+```
+"""
+
+
+@pytest.mark.parametrize(("extra", "expected"), [
+    # with `argument-hint` the two lines that act on it are the guide's input; the examples stay
+    ("argument-hint: <skill-name> [purpose]\n",
+     [("SK116", "$ARGUMENTS"), ("SK116", "$0"), ("SK116", "$1"), ("SK116", "$ARGUMENTS")]),
+    # without it the guide takes no arguments of its own: every `$ARGUMENTS` is an example
+    ("", [("SK116", "$ARGUMENTS"), ("SK116", "$ARGUMENTS"), ("SK116", "$ARGUMENTS"),
+          ("SK116", "$0"), ("SK116", "$1"), ("SK116", "$ARGUMENTS")]),
+], ids=["declared", "not-declared"])
+def test_a_guide_that_takes_arguments_uses_its_own(tmp_path: Path, extra: str,
+                                                   expected: list[tuple[str, str]]) -> None:
+    found = findings(tmp_path, GUIDE_BODY, ("SK116",), name="skill-creator", description=GUIDE,
+                     extra=extra)
+    assert loud(found) == expected
+
+
+def test_a_guide_example_says_which_placeholders_break_when(tmp_path: Path) -> None:
+    """Claude Code 2.1.332 (harness, sample-3 labels) replaces `$ARGUMENTS` on every invocation,
+    with nothing when none are passed, and keeps `$N` as written when fewer words come."""
+    text = HEAD.format(name="skill-creator", description=GUIDE, extra="") + GUIDE_BODY
+    report = run(tmp_path, text, target="claude-code", relpath="skill-creator/SKILL.md")
+    messages = {text[f.span.start:f.span.end]: f.message for f in report.findings
+                if f.code == "SK116"}
+    assert "nothing when the skill is invoked without arguments" in messages["$ARGUMENTS"]
+    assert "stays as written when there are fewer" in messages["$1"]
