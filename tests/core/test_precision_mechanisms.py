@@ -172,3 +172,45 @@ def test_a_guide_example_says_which_placeholders_break_when(tmp_path: Path) -> N
                 if f.code == "SK116"}
     assert "nothing when the skill is invoked without arguments" in messages["$ARGUMENTS"]
     assert "stays as written when there are fewer" in messages["$1"]
+
+
+# -- SK121: an injection fenced so its output renders as a block, under words saying so ---------
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("## Current state (injected)\n\n```\n!`git status --short`\n```\n", []),
+    ("## Review\n\nThe live context below is gathered when the skill loads:\n\n```text\n"
+     "!`git diff --stat`\n```\n", []),
+    # nothing says so: an example that runs
+    ("## Review\n\n```\n!`git status --short`\n```\n", [("SK121", "!`git status --short`")]),
+    # a command file the guide shows, with its own heading inside the block: an example
+    ("## Current state (injected)\n\n```markdown\n## Context\n- Status: !`git status`\n```\n",
+     [("SK121", "!`git status`")]),
+    # a heading about examples wins over the word
+    ("## Examples of injected state\n\n```\n!`git status`\n```\n", [("SK121", "!`git status`")]),
+    # inline code is no block rendered: still reported
+    ("## Current state (injected)\n\nRun `` !`git status` `` first.\n", [("SK121", "!`git status`")]),
+], ids=["heading", "prose-before", "example", "shown-document", "examples-heading", "inline"])
+def test_an_injection_the_words_say_is_meant_to_run(tmp_path: Path, body: str,
+                                                     expected: list[tuple[str, str]]) -> None:
+    found = findings(tmp_path, body, ("SK121",), extra="allowed-tools: Bash(git:*)\n")
+    assert loud(found) == expected
+
+
+# -- SK151: a forked skill that works on the conversation -------------------------------------
+
+@pytest.mark.parametrize(("extra", "body", "expected"), [
+    ("context: fork\n", "Summarise the decisions made in this conversation.\n",
+     [("SK151", "fork")]),
+    ("context: fork\n", "Review the code discussed in the discussion above.\n",
+     [("SK151", "fork")]),
+    ("context: fork\n", "List what we discussed and open an issue for each item.\n",
+     [("SK151", "fork")]),
+    # inline: the skill runs in the conversation
+    ("", "Summarise the decisions made in this conversation.\n", []),
+    # the words are about something else, or shown in code
+    ("context: fork\n", "Parse the chat export in `$ARGUMENTS`: one conversation per file.\n", []),
+    ("context: fork\n", "Write a prompt such as:\n\n```\nSummarise this conversation.\n```\n", []),
+], ids=["this-conversation", "discussion-above", "we-discussed", "inline", "other", "in-code"])
+def test_a_forked_skill_that_needs_the_conversation(tmp_path: Path, extra: str, body: str,
+                                                    expected: list[tuple[str, str]]) -> None:
+    assert loud(findings(tmp_path, body, ("SK151",), extra=extra)) == expected
