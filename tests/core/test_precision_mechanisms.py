@@ -214,3 +214,64 @@ def test_an_injection_the_words_say_is_meant_to_run(tmp_path: Path, body: str,
 def test_a_forked_skill_that_needs_the_conversation(tmp_path: Path, extra: str, body: str,
                                                     expected: list[tuple[str, str]]) -> None:
     assert loud(findings(tmp_path, body, ("SK151",), extra=extra)) == expected
+
+
+# -- SK002: a vendored copy kept inside another skill's folder ---------------------------------
+
+def skill_text(name: str, *extra: str) -> str:
+    return HEAD.format(name=name, description="Does the work. Use when asked.",
+                       extra="".join(f"{line}\n" for line in extra)) + "Body.\n"
+
+
+@pytest.mark.parametrize(("files", "path", "expected"), [
+    # under `.agents/skills`: Codex, OpenCode and Copilot CLI load it; the advice is to rename it
+    ({".agents/skills/alpha/SKILL.md": skill_text("alpha"),
+      ".agents/skills/alpha/references/takt/builtins/skill/SKILL.md": skill_text("takt")},
+     ".agents/skills/alpha/references/takt/builtins/skill/SKILL.md",
+     ("Codex, OpenCode and Copilot CLI, which look deeper, load it as a skill of its own: "
+      "rename the file", "Wave, Copilot and Gemini CLI do not: they look only one level down")),
+    # a category folder two levels deep (no skill holds it): still "move it"
+    ({".agents/skills/group/alpha/SKILL.md": skill_text("alpha")},
+     ".agents/skills/group/alpha/SKILL.md", ("move it to",)),
+], ids=["vendored-copy", "category-folder"])
+def test_a_nested_skill_file_says_who_loads_it(tmp_path: Path, files: dict[str, str], path: str,
+                                               expected: tuple[str, ...],
+                                               capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    found = [item for item in check_project(tmp_path, files, capsys, monkeypatch)
+             if item["code"] == "SK002" and item["path"] == path]
+    assert len(found) == 1
+    message = str(found[0]["message"])
+    assert all(part in message for part in expected), message
+    assert ("rename the file" in message) == (expected[0].startswith("Codex"))
+
+
+# -- SK028: the hint is said once per collection ----------------------------------------------
+
+FOLDED = ("description: >-", "  Does the work.", "  Use when asked.")
+
+
+def folded(name: str) -> str:
+    return f"---\nname: {name}\n" + "\n".join(FOLDED) + "\n---\nBody.\n"
+
+
+@pytest.mark.parametrize(("files", "target", "expected"), [
+    # three skills of one root with block scalars: one hint, on the first, naming the two others
+    ({f".claude/skills/{n}/SKILL.md": folded(n) for n in ("alpha", "beta", "gamma")},
+     "claude-code", [(".claude/skills/alpha/SKILL.md", "hint", 2)]),
+    # a skill without one does not take the hint from those that have one
+    ({".claude/skills/alpha/SKILL.md": skill_text("alpha"),
+      ".claude/skills/beta/SKILL.md": folded("beta")},
+     "claude-code", [(".claude/skills/beta/SKILL.md", "hint", 0)]),
+    # a warning (a reader takes the indicator literally) is said on every file
+    ({f"skills/{n}/SKILL.md": folded(n) for n in ("alpha", "beta")},
+     "portable", [("skills/alpha/SKILL.md", "warning", 0), ("skills/beta/SKILL.md", "warning", 0)]),
+], ids=["once", "only-those-with-one", "warnings-everywhere"])
+def test_the_block_scalar_hint_is_said_once_per_collection(
+        tmp_path: Path, files: dict[str, str], target: str,
+        expected: list[tuple[str, str, int]], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    found = [(item["path"], item["severity"], len(item.get("related") or []))  # type: ignore[arg-type]
+             for item in check_project(tmp_path, files, capsys, monkeypatch, "--target", target)
+             if item["code"] == "SK028"]
+    assert sorted(found) == expected
