@@ -275,3 +275,45 @@ def test_the_block_scalar_hint_is_said_once_per_collection(
              for item in check_project(tmp_path, files, capsys, monkeypatch, "--target", target)
              if item["code"] == "SK028"]
     assert sorted(found) == expected
+
+
+# -- SK112: `${CLAUDE_PLUGIN_ROOT}/…` resolved against the plugin's root -----------------------
+
+PLUGIN = {"plugins/p/.claude-plugin/plugin.json": '{"name": "p"}\n',
+          "plugins/p/scripts/x.sh": "echo x\n", ".git/HEAD": "ref: refs/heads/main\n"}
+
+
+@pytest.mark.parametrize(("body", "description", "expected"), [
+    ("Run `bash ${CLAUDE_PLUGIN_ROOT}/scripts/x.sh`.\n", PLAIN, []),
+    # the plugin's folder written again from the repository root: doubled
+    ("Run `bash ${CLAUDE_PLUGIN_ROOT}/plugins/p/scripts/x.sh`.\n", PLAIN,
+     [("SK112", "plugins/p/scripts/x.sh")]),
+    ("Run `bash ${CLAUDE_PLUGIN_ROOT}/scripts/missing.sh`.\n", PLAIN,
+     [("SK112", "scripts/missing.sh")]),
+    # a pattern, a file the skill makes, a guide's example: no finding
+    ("Run `bash ${CLAUDE_PLUGIN_ROOT}/scripts/run.{sh,ps1}`.\n", PLAIN, []),
+    ("```bash\nmkdir -p ${CLAUDE_PLUGIN_ROOT}/cache\n```\n", PLAIN, []),
+    ("Hooks run `${CLAUDE_PLUGIN_ROOT}/hooks/validate.sh`.\n", GUIDE, []),
+], ids=["exists", "doubled", "missing", "pattern", "made", "guide"])
+def test_a_plugin_root_path_points_into_the_plugin(tmp_path: Path, body: str, description: str,
+                                                   expected: list[tuple[str, str]]) -> None:
+    found = findings(tmp_path, body, ("SK112",), name="s", description=description,
+                     relpath="plugins/p/skills/s/SKILL.md", files=PLUGIN)
+    assert loud(found) == expected
+
+
+def test_a_doubled_plugin_path_offers_the_path_without_it(tmp_path: Path) -> None:
+    text = HEAD.format(name="s", description=PLAIN, extra="") + \
+        "Run `bash ${CLAUDE_PLUGIN_ROOT}/plugins/p/scripts/x.sh`.\n"
+    report = run(tmp_path, text, target="claude-code", relpath="plugins/p/skills/s/SKILL.md",
+                 files=PLUGIN)
+    (finding,) = [f for f in report.findings if f.code == "SK112"]
+    assert "names the plugin's folder twice" in finding.message
+    assert "`plugins/p` here" in finding.message
+    assert [edit.new_text for fix in finding.fixes for edit in fix.edits] == ["scripts/x.sh"]
+
+
+def test_a_plugin_root_path_outside_a_plugin_is_left_to_sk117(tmp_path: Path) -> None:
+    found = findings(tmp_path, "Run `bash ${CLAUDE_PLUGIN_ROOT}/scripts/missing.sh`.\n",
+                     ("SK112",), name="s")
+    assert loud(found) == []

@@ -90,6 +90,54 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
             continue
         if not held:
             yield from _missing(search, reference)
+    yield from _plugin_paths(ctx, outer)
+
+
+def _plugin_paths(ctx: CheckContext, outer: Path | None) -> Iterator[Finding]:
+    """`${CLAUDE_PLUGIN_ROOT}/…` that points nowhere in the plugin (issue 37), where the target
+    expands the variable and the skill is a plugin's (elsewhere SK117 speaks); not in a guide to
+    writing skills, whose paths are examples. A path that repeats the plugin's own folder from a
+    folder above it (`plugins/<name>/…`) says so and offers the path without it."""
+    from wave_lsp.core.parsing.file_references import plugin_root_paths
+
+    plugin = ctx.location.plugin
+    if plugin is None or not ctx.profile.expands("CLAUDE_PLUGIN_ROOT") \
+            or _about_writing_skills(ctx) or ctx.disk.kind(str(plugin.root)) != DIRECTORY:
+        return
+    root, disk = plugin.root, ctx.disk
+    shown_root = _relative(root, outer) if outer is not None and outer != root else "."
+    for reference in capped(plugin_root_paths(ctx.document), MAX_REFERENCE_FINDINGS):
+        if disk.exists(reference.resolved(root)):
+            continue
+        written = f"${{CLAUDE_PLUGIN_ROOT}}/{shown(reference.target)}"
+        fixed = _undoubled(disk, reference.target, root, outer)
+        if fixed is not None:
+            yield ctx.finding("SK112", reference.span,
+                              f"`{written}` names the plugin's folder twice: write "
+                              f"`${{CLAUDE_PLUGIN_ROOT}}/{shown(fixed)}`. `${{CLAUDE_PLUGIN_ROOT}}` "
+                              f"already is the plugin's root (`{shown_root}` here), so the path "
+                              "points nowhere.", target=reference.target,
+                              fixes=[ctx.replace_fix(f"Change to `{shown(fixed)}`",
+                                                     reference.span, fixed)])
+            continue
+        yield ctx.finding("SK112", reference.span,
+                          f"`{written}` does not exist: fix the path or add the file. "
+                          f"`${{CLAUDE_PLUGIN_ROOT}}` is the plugin's root (`{shown_root}` here), "
+                          "which is all that is installed with the plugin.",
+                          target=reference.target)
+
+
+def _undoubled(disk: DiskView, target: str, root: Path, outer: Path | None) -> str | None:
+    """`target` without the plugin root's own path from a folder above it (up to `outer`), when
+    the rest exists in the plugin: `plugins/p/scripts/x.sh` -> `scripts/x.sh`."""
+    for ancestor in root.parents:
+        prefix = root.relative_to(ancestor).as_posix() + "/"
+        rest = target.removeprefix("./")
+        if rest.startswith(prefix) and disk.exists(str(root / rest[len(prefix):])):
+            return rest[len(prefix):]
+        if outer is None or ancestor == outer or outer not in ancestor.parents:
+            break
+    return None
 
 
 def _missing(search: _Search, reference: Reference) -> Iterator[Finding]:
