@@ -317,3 +317,25 @@ def test_a_plugin_root_path_outside_a_plugin_is_left_to_sk117(tmp_path: Path) ->
     found = findings(tmp_path, "Run `bash ${CLAUDE_PLUGIN_ROOT}/scripts/missing.sh`.\n",
                      ("SK112",), name="s")
     assert loud(found) == []
+
+
+@pytest.mark.parametrize(("body", "files", "relpath", "expected"), [
+    # the plugin's own script, run from the user's project: reported with the variable's path
+    ("```bash\npython scripts/x.py --all\n```\n", {"plugins/p/scripts/x.py": "print()\n"},
+     "plugins/p/skills/s/SKILL.md", [("SK112", "scripts/x.py")]),
+    # the skill's own script: resolved from the skill's folder
+    ("```bash\npython scripts/x.py --all\n```\n", {"plugins/p/skills/s/scripts/x.py": ""},
+     "plugins/p/skills/s/SKILL.md", []),
+    # a project's skill runs in the project: its root's script is there
+    ("```bash\npython scripts/x.py --all\n```\n", {"scripts/x.py": "print()\n"},
+     ".claude/skills/s/SKILL.md", []),
+    # only named, not run: the model may find it from the base directory's plugin
+    ("The plugin keeps its helpers in `scripts/x.py`.\n", {"plugins/p/scripts/x.py": ""},
+     "plugins/p/skills/s/SKILL.md", []),
+], ids=["plugin-root-script", "own-script", "project-skill", "named"])
+def test_a_plugin_script_run_from_the_working_folder(tmp_path: Path, body: str,
+                                                     files: dict[str, str], relpath: str,
+                                                     expected: list[tuple[str, str]]) -> None:
+    found = findings(tmp_path, body, ("SK112",), name="s", relpath=relpath,
+                     files={**PLUGIN, **files})
+    assert loud(found) == expected

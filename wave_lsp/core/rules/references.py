@@ -17,7 +17,9 @@ names files that exist (`scripts/run.ps1/.sh`), when it lies in a git submodule 
 when the skill's words make it optional or the user's (`reference_words.marked_optional`, at any
 mention of that path), or when a sentence that mentions it scopes it to a sibling skill that has it,
 to another repository or to a skill this project does not hold (`reference_words.named_owners`,
-`names_skill`).
+`names_skill`). A plugin skill's `${CLAUDE_PLUGIN_ROOT}/…` is resolved against the plugin's root
+(one that repeats the plugin's folder, `plugins/<name>/…`, says so), and a command that runs a path
+only the plugin's root holds is reported: it runs in the user's project (issue 37).
 
 How sure (docs/design/rules.md *Severity policy*): a link target or a path under
 `${CLAUDE_SKILL_DIR}` that resolves nowhere is *likely* (the rule's confidence); a bare path-like
@@ -90,7 +92,36 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
             continue
         if not held:
             yield from _missing(search, reference)
+        elif reference.kind == "bare":
+            yield from _run_from_plugin_root(ctx, reference, skill_dir)
     yield from _plugin_paths(ctx, outer)
+
+
+def _run_from_plugin_root(ctx: CheckContext, reference: Reference,
+                          skill_dir: Path) -> Iterator[Finding]:
+    """A plugin skill's command that runs or reads a path of the plugin's root (`python
+    scripts/x.py`, with `scripts/` beside `skills/`): the model runs it in the user's project and
+    resolves the skill's paths from the skill's folder, where neither holds it (issue 37)."""
+    plugin = ctx.location.plugin
+    if plugin is None or not ctx.profile.expands("CLAUDE_PLUGIN_ROOT") \
+            or ctx.disk.exists(reference.resolved(skill_dir)) or _about_writing_skills(ctx):
+        return
+    before = _line_before(ctx.text, reference.span.start)
+    fence = parse_body(ctx.text, ctx.document.body_offset).fence_at(reference.span.start)
+    if not (_RUNS_OR_READS.search(before)
+            or (fence is not None and _COMMAND_POSITION.search(before))):
+        return
+    target = reference.target.removeprefix("./")
+    if not ctx.disk.exists(reference.resolved(plugin.root)):
+        return  # held by a folder above the plugin (the project's own script): not the plugin's
+    yield ctx.finding("SK112", reference.span,
+                      f"Write `${{CLAUDE_PLUGIN_ROOT}}/{shown(target)}`: `{shown(target)}` is the "
+                      "plugin's file, but the command runs in the user's project and the skill's "
+                      "paths resolve from the skill's folder, where neither has it.",
+                      target=reference.target,
+                      fixes=[ctx.replace_fix("Write it from `${CLAUDE_PLUGIN_ROOT}`",
+                                             reference.span,
+                                             f"${{CLAUDE_PLUGIN_ROOT}}/{target}")])
 
 
 def _plugin_paths(ctx: CheckContext, outer: Path | None) -> Iterator[Finding]:
@@ -99,6 +130,7 @@ def _plugin_paths(ctx: CheckContext, outer: Path | None) -> Iterator[Finding]:
     writing skills, whose paths are examples. A path that repeats the plugin's own folder from a
     folder above it (`plugins/<name>/…`) says so and offers the path without it."""
     from wave_lsp.core.parsing.file_references import plugin_root_paths
+    from wave_lsp.core.workspace.neighbours import undoubled_plugin_path
 
     plugin = ctx.location.plugin
     if plugin is None or not ctx.profile.expands("CLAUDE_PLUGIN_ROOT") \
@@ -110,7 +142,7 @@ def _plugin_paths(ctx: CheckContext, outer: Path | None) -> Iterator[Finding]:
         if disk.exists(reference.resolved(root)):
             continue
         written = f"${{CLAUDE_PLUGIN_ROOT}}/{shown(reference.target)}"
-        fixed = _undoubled(disk, reference.target, root, outer)
+        fixed = undoubled_plugin_path(disk, reference.target, root, outer)
         if fixed is not None:
             yield ctx.finding("SK112", reference.span,
                               f"`{written}` names the plugin's folder twice: write "
@@ -125,19 +157,6 @@ def _plugin_paths(ctx: CheckContext, outer: Path | None) -> Iterator[Finding]:
                           f"`${{CLAUDE_PLUGIN_ROOT}}` is the plugin's root (`{shown_root}` here), "
                           "which is all that is installed with the plugin.",
                           target=reference.target)
-
-
-def _undoubled(disk: DiskView, target: str, root: Path, outer: Path | None) -> str | None:
-    """`target` without the plugin root's own path from a folder above it (up to `outer`), when
-    the rest exists in the plugin: `plugins/p/scripts/x.sh` -> `scripts/x.sh`."""
-    for ancestor in root.parents:
-        prefix = root.relative_to(ancestor).as_posix() + "/"
-        rest = target.removeprefix("./")
-        if rest.startswith(prefix) and disk.exists(str(root / rest[len(prefix):])):
-            return rest[len(prefix):]
-        if outer is None or ancestor == outer or outer not in ancestor.parents:
-            break
-    return None
 
 
 def _missing(search: _Search, reference: Reference) -> Iterator[Finding]:

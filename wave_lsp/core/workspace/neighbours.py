@@ -8,6 +8,8 @@ the repository declares, and whether the skill's collection is used where it lie
   SKILL.md): `references/x.md` there is that skill's file.
 - **Submodules**: the paths `.gitmodules` declares at the repository root. A checkout without
   `--recurse-submodules` has them empty (or missing): a path below one is not known to be wrong.
+- **A plugin's own folder written twice** (`${CLAUDE_PLUGIN_ROOT}/plugins/<name>/…`): the
+  path without it, when that exists in the plugin (issue 37).
 - **Used in place**: a collection of skills that no runtime's skills root holds (`.ai/skills`) is
   still loaded as a whole, where it lies, when a runtime's project skills root reaches the skill
   through a symbolic link (`.cursor/skills -> ../.ai/skills`, `runtime_view.roots`: the same roots
@@ -152,3 +154,18 @@ def _tells_to_read(text: str, offset: int) -> bool:
         return True
     lead = list_lead_in(text, offset)
     return lead is not None and bool(_READ.search(lead))
+
+
+def undoubled_plugin_path(disk: DiskView, target: str, root: Path,
+                          outer: Path | None) -> str | None:
+    """`target` (a `${CLAUDE_PLUGIN_ROOT}/…` path) without the plugin root's own path from a
+    folder above it (up to `outer`), when the rest exists in the plugin: `plugins/p/scripts/x.sh`
+    -> `scripts/x.sh`."""
+    for ancestor in root.parents:
+        prefix = root.relative_to(ancestor).as_posix() + "/"
+        rest = target.removeprefix("./")
+        if rest.startswith(prefix) and disk.exists(str(root / rest[len(prefix):])):
+            return rest[len(prefix):]
+        if outer is None or ancestor == outer or outer not in ancestor.parents:
+            break
+    return None
