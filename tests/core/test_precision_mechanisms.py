@@ -135,6 +135,8 @@ def test_a_query_parameter_says_when_it_is_substituted(tmp_path: Path) -> None:
 
 GUIDE_BODY = """# Create a skill
 
+#### All arguments with `$ARGUMENTS`
+
 Parse `$ARGUMENTS` for the skill name and its purpose.
 If `$ARGUMENTS` is empty, ask the user for a name.
 
@@ -150,11 +152,13 @@ Fix issue #$ARGUMENTS following our standards.
 
 @pytest.mark.parametrize(("extra", "expected"), [
     # with `argument-hint` the two lines that act on it are the guide's input; the examples stay
+    # (a heading that names the syntax included: labelled-2's create-command, TP)
     ("argument-hint: <skill-name> [purpose]\n",
-     [("SK116", "$ARGUMENTS"), ("SK116", "$0"), ("SK116", "$1"), ("SK116", "$ARGUMENTS")]),
+     [("SK116", "$ARGUMENTS"), ("SK116", "$ARGUMENTS"), ("SK116", "$0"), ("SK116", "$1"),
+      ("SK116", "$ARGUMENTS")]),
     # without it the guide takes no arguments of its own: every `$ARGUMENTS` is an example
     ("", [("SK116", "$ARGUMENTS"), ("SK116", "$ARGUMENTS"), ("SK116", "$ARGUMENTS"),
-          ("SK116", "$0"), ("SK116", "$1"), ("SK116", "$ARGUMENTS")]),
+          ("SK116", "$ARGUMENTS"), ("SK116", "$0"), ("SK116", "$1"), ("SK116", "$ARGUMENTS")]),
 ], ids=["declared", "not-declared"])
 def test_a_guide_that_takes_arguments_uses_its_own(tmp_path: Path, extra: str,
                                                    expected: list[tuple[str, str]]) -> None:
@@ -290,11 +294,13 @@ PLUGIN = {"plugins/p/.claude-plugin/plugin.json": '{"name": "p"}\n',
      [("SK112", "plugins/p/scripts/x.sh")]),
     ("Run `bash ${CLAUDE_PLUGIN_ROOT}/scripts/missing.sh`.\n", PLAIN,
      [("SK112", "scripts/missing.sh")]),
+    # a folder the plugin lacks altogether (built, or not checked out): information only
+    ("Run `node ${CLAUDE_PLUGIN_ROOT}/dist/index.js`.\n", PLAIN, []),
     # a pattern, a file the skill makes, a guide's example: no finding
     ("Run `bash ${CLAUDE_PLUGIN_ROOT}/scripts/run.{sh,ps1}`.\n", PLAIN, []),
     ("```bash\nmkdir -p ${CLAUDE_PLUGIN_ROOT}/cache\n```\n", PLAIN, []),
     ("Hooks run `${CLAUDE_PLUGIN_ROOT}/hooks/validate.sh`.\n", GUIDE, []),
-], ids=["exists", "doubled", "missing", "pattern", "made", "guide"])
+], ids=["exists", "doubled", "missing", "built", "pattern", "made", "guide"])
 def test_a_plugin_root_path_points_into_the_plugin(tmp_path: Path, body: str, description: str,
                                                    expected: list[tuple[str, str]]) -> None:
     found = findings(tmp_path, body, ("SK112",), name="s", description=description,
@@ -339,3 +345,18 @@ def test_a_plugin_script_run_from_the_working_folder(tmp_path: Path, body: str,
     found = findings(tmp_path, body, ("SK112",), name="s", relpath=relpath,
                      files={**PLUGIN, **files})
     assert loud(found) == expected
+
+
+@pytest.mark.parametrize(("body", "description"), [
+    # a skill file shown in a `yaml` block, under a heading about injected context (labelled-2:
+    # trinity-skills' skill-builder, TP)
+    ("## Dynamic Context Injection\n\n```yaml\n---\nname: pr-summary\n---\n\n"
+     "- PR diff: !`gh pr diff`\n```\n", PLAIN),
+    # a guide to writing skills teaches the syntax: its blocks are examples
+    ("## Current state (injected)\n\n```\n!`git status --short`\n```\n", GUIDE),
+], ids=["shown-frontmatter", "guide"])
+def test_an_injection_shown_as_an_example_stays_reported(tmp_path: Path, body: str,
+                                                         description: str) -> None:
+    found = findings(tmp_path, body, ("SK121",), description=description,
+                     extra="allowed-tools: Bash(git:*), Bash(gh:*)\n")
+    assert [code for code, _ in loud(found)] == ["SK121"]

@@ -590,19 +590,18 @@ _DESCRIBES = re.compile(r"\b(?:captures?|placeholders?|variables?|syntax|expands
 
 
 def _own_input(text: str, match: re.Match[str], structure: MarkdownBody) -> bool:
-    """A guide that declares arguments uses this `$ARGUMENTS` for itself (issue 37): under a
-    heading about its input, or alone in inline code on a line that acts on it and does not
-    describe the syntax. In any other block it is an example of the guide's."""
+    """A guide that declares arguments uses this `$ARGUMENTS` for itself (issue 37): alone in a
+    block under a heading about its input, or in inline code on a prose line (not a heading)
+    that acts on it and does not describe the syntax. Anywhere else it is the guide's example."""
     fence = structure.fence_at(match.start())
     if fence is not None:
         return _under_input_heading(structure, match) and \
             text[fence.content.start:fence.content.end].strip() == match.group(0)
-    if _under_input_heading(structure, match):
-        return True
     line_start = text.rfind("\n", 0, match.start()) + 1
     line_end = text.find("\n", match.end())
     line = text[line_start:line_end if line_end >= 0 else len(text)]
-    return bool(_ACTS_ON.search(line)) and not _DESCRIBES.search(line)
+    return not line.lstrip().startswith("#") and bool(_ACTS_ON.search(line)) \
+        and not _DESCRIBES.search(line)
 
 
 def _named_as_input(text: str, match: re.Match[str]) -> bool:

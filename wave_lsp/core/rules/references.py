@@ -152,11 +152,18 @@ def _plugin_paths(ctx: CheckContext, outer: Path | None) -> Iterator[Finding]:
                               fixes=[ctx.replace_fix(f"Change to `{shown(fixed)}`",
                                                      reference.span, fixed)])
             continue
-        yield ctx.finding("SK112", reference.span,
-                          f"`{written}` does not exist: fix the path or add the file. "
-                          f"`${{CLAUDE_PLUGIN_ROOT}}` is the plugin's root (`{shown_root}` here), "
-                          "which is all that is installed with the plugin.",
-                          target=reference.target)
+        first = reference.target.removeprefix("./").split("/", 1)[0]
+        made = "/" in reference.target and disk.kind(str(root / first)) != DIRECTORY
+        finding = ctx.finding("SK112", reference.span,
+                              f"`{written}` does not exist: fix the path or add the file. "
+                              f"`${{CLAUDE_PLUGIN_ROOT}}` is the plugin's root (`{shown_root}` "
+                              "here), which is all that is installed with the plugin"
+                              + (f"; it has no `{shown(first)}/` here (a build step may make "
+                                 "it, or this checkout lacks it)." if made else "."),
+                              target=reference.target)
+        if made:  # a folder the plugin lacks altogether: built (`dist/`), or not checked out
+            finding.confidence = Confidence.HEURISTIC
+        yield finding
 
 
 def _missing(search: _Search, reference: Reference) -> Iterator[Finding]:
