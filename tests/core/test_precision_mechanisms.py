@@ -213,8 +213,11 @@ def test_an_injection_the_words_say_is_meant_to_run(tmp_path: Path, body: str,
     ("", "Summarise the decisions made in this conversation.\n", []),
     # the words are about something else, or shown in code
     ("context: fork\n", "Parse the chat export in `$ARGUMENTS`: one conversation per file.\n", []),
+    # the words name the idea, not this conversation (real corpus: llm-wiki)
+    ("context: fork\n", "Plain RAG: exploration disappears into chat history.\n", []),
     ("context: fork\n", "Write a prompt such as:\n\n```\nSummarise this conversation.\n```\n", []),
-], ids=["this-conversation", "discussion-above", "we-discussed", "inline", "other", "in-code"])
+], ids=["this-conversation", "discussion-above", "we-discussed", "inline", "other", "history",
+                      "in-code"])
 def test_a_forked_skill_that_needs_the_conversation(tmp_path: Path, extra: str, body: str,
                                                     expected: list[tuple[str, str]]) -> None:
     assert loud(findings(tmp_path, body, ("SK151",), extra=extra)) == expected

@@ -68,7 +68,7 @@ def file_too_large(ctx: CheckContext) -> Iterator[Finding]:
 _CONVERSATION = re.compile(
     r"\b(?:this|the current|our|the (?:whole|entire|preceding|previous|prior|ongoing))\s+"
     r"(?:conversation|chat|discussion|dialogue)\b|"
-    r"\b(?:conversation|chat|discussion|messages?|exchange)\s+(?:above|so far|history)\b|"
+    r"\b(?:conversation|chat|discussion|messages?)\s+(?:above|so far)\b|"
     r"\b(?:earlier|above|previously)\s+in\s+(?:the|this)\s+(?:conversation|chat|discussion)\b|"
     r"\bwhat\s+(?:we|you and I|the user and you)\s+(?:have\s+)?(?:discussed|talked about)\b",
     re.I)
