@@ -16,7 +16,10 @@ the repository declares, and whether the skill's collection is used where it lie
   discovery scans), or when the project's instructions to agents (`AGENTS.md`, `CLAUDE.md`,
   `GEMINI.md` at its root) name the skill's folder, or its collection's folder in a reading
   instruction ("Read … the relevant skill file(s) under `.ai/skills/`"): the model then opens the
-  file where it lies, and a sibling it links is there.
+  file where it lies, and a sibling it links is there. Claude Code reads `AGENTS.md` too where the
+  project has no `CLAUDE.md` (2.1.332's bundled code: "AGENTS.md as project instructions: by
+  default loaded where the project has no CLAUDE.md"; issue 37). A list item's instruction is in
+  the line that introduces the list (`file_references.list_lead_in`, the one reading of it).
 """
 
 from __future__ import annotations
