@@ -122,12 +122,11 @@ def test_query_parameters_are_literal_text(tmp_path: Path, body: str, extra: str
 
 
 def test_a_query_parameter_says_when_it_is_substituted(tmp_path: Path) -> None:
-    found = findings(tmp_path, "```\nSELECT * FROM t WHERE id = $1\n```\n", ("SK116",))
     report = run(tmp_path, HEAD.format(name="review", description=PLAIN, extra="")
                  + "```\nSELECT * FROM t WHERE id = $1\n```\n", target="claude-code",
                  relpath="review/SKILL.md")
     (finding,) = [f for f in report.findings if f.code == "SK116"]
-    assert found and "bind parameter" in finding.message and "\\$1" in finding.message
+    assert "bind parameter" in finding.message and "\\$1" in finding.message
     assert "when the skill is invoked with arguments" in finding.message
 
 
@@ -255,6 +254,10 @@ def test_a_nested_skill_file_says_who_loads_it(tmp_path: Path, files: dict[str, 
 
 # -- SK028: the hint is said once per collection ----------------------------------------------
 
+def _count(items: object) -> int:
+    return len(items) if isinstance(items, list) else 0
+
+
 FOLDED = ("description: >-", "  Does the work.", "  Use when asked.")
 
 
@@ -278,7 +281,7 @@ def test_the_block_scalar_hint_is_said_once_per_collection(
         tmp_path: Path, files: dict[str, str], target: str,
         expected: list[tuple[str, str, int]], capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    found = [(item["path"], item["severity"], len(item.get("related") or []))  # type: ignore[arg-type]
+    found = [(item["path"], item["severity"], _count(item.get("related")))
              for item in check_project(tmp_path, files, capsys, monkeypatch, "--target", target)
              if item["code"] == "SK028"]
     assert sorted(found) == expected

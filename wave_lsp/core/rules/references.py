@@ -130,7 +130,6 @@ def _plugin_paths(ctx: CheckContext, outer: Path | None) -> Iterator[Finding]:
     writing skills, whose paths are examples. A path that repeats the plugin's own folder from a
     folder above it (`plugins/<name>/…`) says so and offers the path without it."""
     from wave_lsp.core.parsing.file_references import plugin_root_paths
-    from wave_lsp.core.workspace.neighbours import undoubled_plugin_path
 
     plugin = ctx.location.plugin
     if plugin is None or not ctx.profile.expands("CLAUDE_PLUGIN_ROOT") \
@@ -142,6 +141,8 @@ def _plugin_paths(ctx: CheckContext, outer: Path | None) -> Iterator[Finding]:
         if disk.exists(reference.resolved(root)):
             continue
         written = f"${{CLAUDE_PLUGIN_ROOT}}/{shown(reference.target)}"
+        from wave_lsp.core.workspace.neighbours import undoubled_plugin_path  # a missing path
+
         fixed = undoubled_plugin_path(disk, reference.target, root, outer)
         if fixed is not None:
             yield ctx.finding("SK112", reference.span,
