@@ -333,8 +333,9 @@ def test_a_plugin_root_path_outside_a_plugin_is_left_to_sk117(tmp_path: Path) ->
 
 @pytest.mark.parametrize(("body", "files", "relpath", "expected"), [
     # the plugin's own script, run from the user's project: reported with the variable's path
+    # (information: the labels disagree whether the model finds it from the skill's folder)
     ("```bash\npython scripts/x.py --all\n```\n", {"plugins/p/scripts/x.py": "print()\n"},
-     "plugins/p/skills/s/SKILL.md", [("SK112", "scripts/x.py")]),
+     "plugins/p/skills/s/SKILL.md", [("SK112", "information", "scripts/x.py")]),
     # the skill's own script: resolved from the skill's folder
     ("```bash\npython scripts/x.py --all\n```\n", {"plugins/p/skills/s/scripts/x.py": ""},
      "plugins/p/skills/s/SKILL.md", []),
@@ -347,10 +348,10 @@ def test_a_plugin_root_path_outside_a_plugin_is_left_to_sk117(tmp_path: Path) ->
 ], ids=["plugin-root-script", "own-script", "project-skill", "named"])
 def test_a_plugin_script_run_from_the_working_folder(tmp_path: Path, body: str,
                                                      files: dict[str, str], relpath: str,
-                                                     expected: list[tuple[str, str]]) -> None:
+                                                     expected: list[tuple[str, str, str]]) -> None:
     found = findings(tmp_path, body, ("SK112",), name="s", relpath=relpath,
                      files={**PLUGIN, **files})
-    assert loud(found) == expected
+    assert found == expected
 
 
 @pytest.mark.parametrize(("body", "description"), [
