@@ -100,8 +100,9 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
 def _run_from_plugin_root(ctx: CheckContext, reference: Reference,
                           skill_dir: Path) -> Iterator[Finding]:
     """A plugin skill's command that runs or reads a path of the plugin's root (`python
-    scripts/x.py`, with `scripts/` beside `skills/`): the model runs it in the user's project and
-    resolves the skill's paths from the skill's folder, where neither holds it (issue 37)."""
+    scripts/x.py`, `scripts/` beside `skills/`): it runs in the user's project, and the skill's
+    paths resolve from its folder (issue 37). Information: labellers disagree whether the model
+    finds it (real corpus, `gws-setup`: false; issue 37's repositories: a problem)."""
     plugin = ctx.location.plugin
     if plugin is None or not ctx.profile.expands("CLAUDE_PLUGIN_ROOT") \
             or ctx.disk.exists(reference.resolved(skill_dir)) or _about_writing_skills(ctx):
@@ -111,9 +112,9 @@ def _run_from_plugin_root(ctx: CheckContext, reference: Reference,
     if not (_RUNS_OR_READS.search(before)
             or (fence is not None and _COMMAND_POSITION.search(before))):
         return
-    target = reference.target.removeprefix("./")
     if not ctx.disk.exists(reference.resolved(plugin.root)):
         return  # held by a folder above the plugin (the project's own script): not the plugin's
+    target = reference.target.removeprefix("./")
     finding = ctx.finding("SK112", reference.span,
                           f"Write `${{CLAUDE_PLUGIN_ROOT}}/{shown(target)}`: `{shown(target)}` is "
                           "the plugin's file, but the command runs in the user's project and the "
@@ -122,8 +123,6 @@ def _run_from_plugin_root(ctx: CheckContext, reference: Reference,
                           fixes=[ctx.replace_fix("Write it from `${CLAUDE_PLUGIN_ROOT}`",
                                                  reference.span,
                                                  f"${{CLAUDE_PLUGIN_ROOT}}/{target}")])
-    # heuristic: labellers disagree whether the model finds it (real corpus: `gws-setup`, false;
-    # issue 37's unseen repositories: a problem), so it is said, as information
     finding.confidence = Confidence.HEURISTIC
     yield finding
 
