@@ -367,3 +367,13 @@ def test_an_injection_shown_as_an_example_stays_reported(tmp_path: Path, body: s
     found = findings(tmp_path, body, ("SK121",), description=description,
                      extra="allowed-tools: Bash(git:*), Bash(gh:*)\n")
     assert [code for code, _ in loud(found)] == ["SK121"]
+
+
+def test_an_indexed_example_says_it_stays_as_written(tmp_path: Path) -> None:
+    """`$ARGUMENTS[0]` is kept as written when no word comes (Claude Code keeps a missing indexed
+    argument), unlike `$ARGUMENTS`, which becomes nothing."""
+    text = HEAD.format(name="skill-creator", description=GUIDE, extra="") + \
+        "```markdown\nFix issue $ARGUMENTS[0] now.\n```\n"
+    report = run(tmp_path, text, target="claude-code", relpath="skill-creator/SKILL.md")
+    (finding,) = [f for f in report.findings if f.code == "SK116"]
+    assert "stays as written when fewer words are passed" in finding.message

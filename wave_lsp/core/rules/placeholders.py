@@ -51,6 +51,7 @@ import bisect
 import re
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking.catalog import Confidence, Severity, rule
 from wave_lsp.core.checking.context import CheckContext
@@ -73,6 +74,9 @@ from wave_lsp.core.runtime.arguments import (
 )
 from wave_lsp.core.runtime.variables import PLACEHOLDER as VARIABLE
 from wave_lsp.core.runtime.variables import VARIABLES, variable
+
+if TYPE_CHECKING:
+    from wave_lsp.core.runtime.profiles import RuntimeProfile
 
 #: findings per rule and file: a bound for hostile input (10,000 `$1`), high enough for a long
 #: price list (50 cut energy-procurement's amounts off at line 133 under `wave`)
@@ -432,8 +436,8 @@ def _escaped_literal(ctx: CheckContext, match: re.Match[str], why: str | None,
                            f"`{text}` is an example in a guide to writing skills or commands: "
                            f"write `\\{text}` to show it as written. {profile.runtime} substitutes "
                            "this skill's own text on every invocation: the example shows the "
-                           "user's words instead, or nothing when the skill is invoked without "
-                           "arguments.", fixes=fixes)
+                           f"user's words instead, {_without_arguments(profile, text)}.",
+                           fixes=fixes)
     position = int(match.group(4)) + 1 - profile.argument_base
     otherwise = ("stays as written when there are fewer"
                  if profile.keeps_missing_indexed_argument else "becomes empty when there is none")
@@ -445,6 +449,15 @@ def _escaped_literal(ctx: CheckContext, match: re.Match[str], why: str | None,
     return ctx.finding("SK116", span,
                        f"`{text}` is {why or 'inside code'}: write `\\{text}` to keep it. "
                        f"{profile.runtime} substitutes code too: {becomes}.", fixes=fixes)
+
+
+def _without_arguments(profile: RuntimeProfile, text: str) -> str:
+    """What a guide's `$ARGUMENTS` example becomes when fewer words come (Claude Code 2.1.332:
+    `$ARGUMENTS` becomes nothing; an indexed one is kept as written where a missing argument
+    keeps the placeholder)."""
+    if text.endswith("]") and profile.keeps_missing_indexed_argument:
+        return "or stays as written when fewer words are passed"
+    return "or nothing when the skill is invoked without arguments"
 
 
 def _plain_literal(ctx: CheckContext, match: re.Match[str], why: str | None) -> Finding:
