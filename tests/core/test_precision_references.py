@@ -373,16 +373,24 @@ LAYOUT_FINDINGS = [
 ]
 
 
-@pytest.mark.parametrize("target", [[], pytest.param(["--target", "claude-code"], marks=pytest.mark.xfail(
-    strict=True, reason="after `applies` (a target speaks only of what its runtime loads) was merged "
-    "beside these rules: under --target claude-code the `.agents/skills` skill is rightly left to "
-    "SK002 (Claude Code does not read that root), but kairos-workflow's link to its existing "
-    "sibling (line 7) is now an SK113 warning: whether Claude Code, which does not read AGENTS.md, "
-    "uses the `.ai/skills` collection in place is undecided (on the real Kairos repository of "
-    "sample 3 no SK113 is reported)"))], ids=["default", "claude-code"])
+#: under `--target claude-code` a target speaks only of the files its runtime loads: Claude Code
+#: does not scan `.agents/skills` (SK002 says so), so the pekko skill's own missing file is left to
+#: the runtimes that read it. The `.ai/skills` collection stays used in place under both: Claude
+#: Code 2.1.332 loads `AGENTS.md` as the project's instructions where the project has no
+#: `CLAUDE.md` (its bundled code: "AGENTS.md as project instructions: by default loaded where the
+#: project has no CLAUDE.md"), so kairos-workflow's link to its existing sibling is no SK113.
+CLAUDE_CODE_LAYOUT_FINDINGS = [item for item in LAYOUT_FINDINGS
+                               if not item[0].startswith(".agents/skills/")]
+
+
+@pytest.mark.parametrize(("target", "expected"), [
+    ([], LAYOUT_FINDINGS),
+    (["--target", "claude-code"], CLAUDE_CODE_LAYOUT_FINDINGS),
+], ids=["default", "claude-code"])
 def test_a_repository_in_the_samples_shapes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                             monkeypatch: pytest.MonkeyPatch,
-                                            target: list[str]) -> None:
+                                            target: list[str],
+                                            expected: list[tuple[str, int, str, str]]) -> None:
     repository = tmp_path / "repository"
     shutil.copytree(LAYOUTS, repository)
     (repository / ".git").mkdir()
@@ -394,7 +402,7 @@ def test_a_repository_in_the_samples_shapes(tmp_path: Path, capsys: pytest.Captu
     found = sorted((file["path"], item["range"]["start"]["line"] + 1, item["code"],
                     item["severity"]) for file in report["files"] for item in file["findings"]
                    if item["code"] in ("SK112", "SK113"))
-    assert found == LAYOUT_FINDINGS
+    assert found == expected
 
 
 @pytest.mark.parametrize(("text", "targets"), [

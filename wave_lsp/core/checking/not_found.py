@@ -110,14 +110,32 @@ def discovery_finding(document: SkillDocument, location: SkillLocation, settings
         they = "it does" if one else "they do"
         message = (f"Not discovered by {runtime_names(missing)}: {they} not look for it in "
                    f"`{root}`; {advice}." + (f" {others}" if others else ""))
-    if finding and any(miss.too_deep for miss, _ in groups.values()):
-        one = len(finding) == 1
-        message += (f" {runtime_names(finding)}, which look{'s' if one else ''} deeper, "
-                    f"load{'s' if one else ''} it as a skill of its own.")
     depth = location.depth_in_root or 0
     on_purpose = depth >= 2 and exists is not None and kept_out_on_purpose(location, exists)
+    if finding and any(miss.too_deep for miss, _ in groups.values()):
+        one = len(finding) == 1
+        loads = (f"{runtime_names(finding)}, which look{'s' if one else ''} deeper, "
+                 f"load{'s' if one else ''} it as a skill of its own")
+        message = (_kept_inside(loads, groups, missing, root) if on_purpose
+                   else f"{message} {loads}.")
     return Finding(code=CODE, span=document.opener_span, message=message,
                    level=Severity.INFORMATION if on_purpose else None)
+
+
+def _kept_inside(loads: str, groups: dict[str, tuple[DiscoveryMiss, list[str]]],
+                 missing: list[str], root: str) -> str:
+    """SK002 on a SKILL.md kept inside another skill's folder (a vendored copy under
+    `references/`) that the runtimes looking deeper do load (issue 37): the advice is to rename
+    it if it is reference material, not to move it where the others would load it too."""
+    said = [f"{capitalized(loads)}: rename the file (`SKILL.reference.md`, say) if it is "
+            "reference material of the skill whose folder holds it."]
+    for miss, names in groups.values():
+        said.append(f"{runtime_names(names)} do{'es' if len(names) == 1 else ''} not: "
+                    f"{miss.they or miss.why}.")
+    if missing:
+        said.append(f"{runtime_names(missing)} do{'es' if len(missing) == 1 else ''} not look "
+                    f"in `{root}`.")
+    return " ".join(said)
 
 
 def _group_sentence(miss: DiscoveryMiss, names: list[str]) -> str:

@@ -110,7 +110,7 @@ class Reference:
 
     target: str  #: the path as written, without `#fragment`/`?query`
     span: Span  #: where the path is written
-    kind: str  #: "link", "placeholder" or "bare"
+    kind: str  #: "link", "placeholder", "bare" or "plugin" (`plugin_root_paths`)
 
     @property
     def absolute(self) -> bool:
@@ -221,6 +221,33 @@ def _skill_dir_paths(text: str, start: int) -> Iterator[tuple[int, re.Match[str]
             begin -= 1
         yield begin, match
         position = free = match.end()
+
+
+#: `${CLAUDE_PLUGIN_ROOT}/…`: a path from the plugin's root (issue 37)
+_PLUGIN_ROOT_PATH = re.compile(r"\$\{CLAUDE_PLUGIN_ROOT\}/([^\s`'\"()<>\[\]{},;|&*$%]+)")
+
+
+def plugin_root_paths(document: SkillDocument) -> list[Reference]:
+    """The `${CLAUDE_PLUGIN_ROOT}/…` paths of the body, each relative to the plugin's root (kind
+    "plugin"; not in `find_references`, whose paths are the skill folder's), outside a command
+    that writes or removes it, without a pattern or placeholder after it (`…/run.{sh,ps1}`,
+    `…/config/$1.json`)."""
+    text, start = document.text, document.body_offset
+    structure = parse_body(text, start)
+    found: list[Reference] = []
+    for match in _PLUGIN_ROOT_PATH.finditer(text, start):
+        path = match.group(1)
+        path = path[:_path_end(path)].rstrip(".:")
+        span = Span(match.start(1), match.start(1) + len(path))
+        after = text[match.end(1):match.end(1) + 1]
+        if not path or (after and after in _PATTERN_NEXT) or "\x00" in path:
+            continue
+        fence = structure.fence_at(match.start())
+        if (fence is not None and _command_destination(text, Span(match.start(), span.end))) \
+                or _written_to(text, match.start(), span.end):
+            continue  # `mkdir -p ${CLAUDE_PLUGIN_ROOT}/cache`: a file the skill makes
+        found.append(Reference(path, span, "plugin"))
+    return found
 
 
 def _bare_paths(text: str, start: int) -> Iterator[Span]:
@@ -345,12 +372,15 @@ def _an_example(text: str, span: Span, fence: Fence | None, guide: bool) -> bool
         return True
     if not guide or fence is not None:
         return False
-    lead = _list_lead_in(text, span.start)
+    lead = list_lead_in(text, span.start)
     return lead is not None and bool(_EXAMPLE.search(lead) or _HYPOTHETICAL_LEAD.search(lead))
 
 
-def _list_lead_in(text: str, offset: int) -> str | None:
-    """The line that introduces the list whose item holds `offset` (None outside a list)."""
+def list_lead_in(text: str, offset: int) -> str | None:
+    """The line that introduces the list whose item holds `offset` (None outside a list): the
+    nearest line above, within `MAX_LIST_LINES`, that is neither an item nor indented (an item's
+    continuation). The one reading of a list's lead-in words, for a skill's lists and for the
+    project's instructions to agents (`neighbours`)."""
     start = text.rfind("\n", 0, offset) + 1
     if not _LIST_ITEM.match(text[start:offset]):
         return None

@@ -1,15 +1,23 @@
-"""docs/design/rules.md *Body*: SK110 and SK111 (the reference and placeholder rules come with the
-preview); each message says what to do in its first sentence (docs/design/rules.md *How a message
-reads*)."""
+"""docs/design/rules.md *Body*: SK110, SK111 and SK151 (the reference and placeholder rules come
+with the preview); each message says what to do in its first sentence (docs/design/rules.md *How a
+message reads*).
+
+SK151 (issue 37) reads the body of a skill with `context: fork` for words that have it work on the
+conversation ("this conversation", "the discussion above"), outside code: the forked sub-agent
+starts from the skill's text alone and never sees the conversation, so such a skill works on
+nothing. The finding sits on `context` and names the words and their line."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
-from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.checking.findings import Finding, Related
+from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.rules.helpers import shown
 from wave_lsp.core.rules.registry import check
 
 MAX_BODY_LINES = 500
@@ -54,3 +62,33 @@ def file_too_large(ctx: CheckContext) -> Iterator[Finding]:
                       f"the whole text costs context on every invocation, and skill indexers "
                       f"that read skills for search (Wisp's, for one) refuse text files over "
                       f"{MAX_FILE_BYTES // 1024} KiB.")
+
+
+#: words that have the skill work on the conversation it was invoked in (SK151)
+_CONVERSATION = re.compile(
+    r"\b(?:this|the current|our|the (?:whole|entire|preceding|previous|prior|ongoing))\s+"
+    r"(?:conversation|chat|discussion|dialogue)\b|"
+    r"\b(?:conversation|chat|discussion|messages?)\s+(?:above|so far)\b|"
+    r"\b(?:earlier|above|previously)\s+in\s+(?:the|this)\s+(?:conversation|chat|discussion)\b|"
+    r"\bwhat\s+(?:we|you and I|the user and you)\s+(?:have\s+)?(?:discussed|talked about)\b",
+    re.I)
+
+
+@check("SK151")
+def fork_without_conversation(ctx: CheckContext) -> Iterator[Finding]:
+    if ctx.value("context") != "fork":
+        return
+    entry = ctx.field("context")
+    structure = parse_body(ctx.text, ctx.document.body_offset)
+    found = next((match for match in _CONVERSATION.finditer(ctx.text, ctx.document.body_offset)
+                  if not structure.in_code(match.start())), None)
+    if entry is None or found is None:
+        return
+    line = ctx.document.lines.line_of(found.start()) + 1
+    yield ctx.finding("SK151", ctx.entry_span(entry),
+                      f"Remove `context: fork`, or pass what the skill needs as its arguments: "
+                      f"the body works on \u201c{shown(found.group(0))}\u201d (line {line}), but "
+                      f"{ctx.profile.runtime} runs a forked skill in a sub-agent that starts from "
+                      "the skill's text alone and does not see the conversation.",
+                      related=[Related("the words that need the conversation",
+                                       Span(found.start(), found.end()))])

@@ -51,12 +51,12 @@ import bisect
 import re
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from wave_lsp.core.checking.catalog import Confidence, Severity
+from wave_lsp.core.checking.catalog import Confidence, Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
-from wave_lsp.core.facts.variables import PLACEHOLDER as VARIABLE
-from wave_lsp.core.facts.variables import VARIABLES, variable
+from wave_lsp.core.checking.messages import runtime_names
 from wave_lsp.core.invocation.arguments import (
     REST_REASON,
     arguments_from,
@@ -72,6 +72,9 @@ from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest
 from wave_lsp.core.rules.registry import check
+
+if TYPE_CHECKING:
+    from wave_lsp.core.facts.profiles import RuntimeProfile
 
 #: findings per rule and file: a bound for hostile input (10,000 `$1`), high enough for a long
 #: price list (50 cut energy-procurement's amounts off at line 133 under `wave`)
@@ -185,20 +188,43 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
                                              "Code reads `$0` as the first argument.",
                               level=Severity.WARNING)
         elif wave:
-            amount = "" if declares else f" If you meant the amount `${n}`, write `\\${n}`."
-            yield ctx.finding("SK115", span, f"`${n}` is argument {n} here ({runtime} counts from 1): "
-                                             "use named `arguments` to be explicit. Claude Code "
-                                             f"would put argument {n + 1} here." + amount)
+            yield _one_based(ctx, span, n, declares)
         else:
             amount = "" if declares else f" If you meant the amount `${n}`, write `\\${n}`."
             yield ctx.finding("SK115", span, f"`${n}` is argument {n + 1} here (Claude Code counts "
                                              "from 0): use named `arguments` to be explicit. Wave "
                                              f"would put argument {n} here." + amount)
     if ctx.profile.argument_base == 0:
-        yield from _first_is_one(ctx, structure, injections)
-        yield from _counted_from_one(ctx, structure, injections)
+        said = list(_first_is_one(ctx, structure, injections))
+        yield from said
+        # one finding per `$1`: the line calling it the first says more than the count
+        yield from (finding for finding in _counted_from_one(ctx, structure, injections)
+                    if finding.span not in {item.span for item in said})
     if _plain_syntax(ctx):
         yield from _indexed_arguments(ctx, structure, injections)
+
+
+def _one_based(ctx: CheckContext, span: Span, n: int, declares: bool) -> Finding:
+    """`$N` (N >= 1) under a target that counts from 1. For the runtimes that scan a root no
+    runtime owns (`.agents/skills`), which disagree (Copilot CLI counts from 0), the message names
+    who reads which argument, at the level of the members that substitute arguments: the others'
+    concern (the text reaching the model as written) is not this sentence's (issue 37)."""
+    amount = "" if declares else f" If you meant the amount `${n}`, write `\\${n}`."
+    profile = ctx.profile
+    members = [m for m in profile.members if m.substitutes_arguments]
+    if profile.catalog_column or not members:
+        return ctx.finding("SK115", span, f"`${n}` is argument {n} here ({profile.runtime} counts "
+                                          "from 1): use named `arguments` to be explicit. Claude "
+                                          f"Code would put argument {n + 1} here." + amount)
+    levels = [level for m in members if (level := rule("SK115").severity(m)) is not None]
+    one = runtime_names(m.runtime for m in members if m.argument_base == 1)
+    zero = [m.runtime for m in members if m.argument_base == 0]
+    other = (f", argument {n + 1} in {runtime_names(zero)}, which count"
+             f"{'s' if len(zero) == 1 else ''} from 0" if zero else "")
+    return ctx.finding("SK115", span, f"`${n}` is argument {n} in {one}, which count from 1{other}: "
+                                      "use `$ARGUMENTS` if the skill must read the same "
+                                      "everywhere." + amount,
+                       level=min(levels) if levels else None)
 
 
 #: Claude Code's `$ARGUMENTS[N]`, which plain placeholders read as `$ARGUMENTS` and `[N]`
@@ -315,17 +341,43 @@ def _first_is_one(ctx: CheckContext, structure: MarkdownBody,
     for match in _arguments(ctx):
         if match.group(4) != "1" or _inside(match.start(), injections):
             continue
-        if structure.fence_at(match.start()) is not None:
-            continue
+        if structure.fence_at(match.start()) is not None or _query_parameter(ctx.text, match,
+                                                                              True):
+            continue  # a block's `$1`, or a query's parameter (SK116's business)
         line_number = lines.line_of(match.start())
         line = lines.line_text(line_number)
         column = match.start() - lines.line_start(line_number)
-        if any(abs(found.start() - column) <= FIRST_DISTANCE
-               or abs(found.end() - column) <= FIRST_DISTANCE for found in _FIRST.finditer(line)):
+        if any(_about(found, column, line) for found in _FIRST.finditer(line)):
             yield ctx.finding("SK115", Span(match.start(), match.end()),
                               f"`$1` is the second argument in {ctx.profile.runtime}, which counts "
                               "from 0, but this line calls it the first: write `$0` (or name the "
                               "argument in `arguments`).", level=Severity.WARNING)
+
+
+#: a `$N` on a line, for `_about` (the escape is not looked at: a `\\$0` is still the one named)
+_POSITIONAL = re.compile(r"\$(\d+)(?!\d)")
+
+
+def _about(words: re.Match[str], column: int, line: str) -> bool:
+    """Whether the words calling a placeholder the first (`_FIRST`) are about the `$1` at
+    `column`: within `FIRST_DISTANCE` of it and the nearest placeholder to them, those of their
+    own clause first ("`$0` is the first argument, `$1` the second" is right about `$0`,
+    issue 37)."""
+    def distance(start: int, end: int) -> int:
+        return max(0, words.start() - end, start - words.end())
+
+    clause_start = max(line.rfind(mark, 0, words.start()) for mark in _CLAUSE_MARKS) + 1
+    ends = [found for mark in _CLAUSE_MARKS if (found := line.find(mark, words.end())) >= 0]
+    clause_end = min(ends, default=len(line))
+    placeholders = [m for m in _POSITIONAL.finditer(line)
+                    if clause_start <= m.start() < clause_end] or list(_POSITIONAL.finditer(line))
+    nearest = min(placeholders, key=lambda m: distance(m.start(), m.end()), default=None)
+    return nearest is not None and nearest.start() == column and \
+        distance(column, column + 2) <= FIRST_DISTANCE
+
+
+#: what ends a clause on a line, for `_about`
+_CLAUSE_MARKS = (",", ";", ":", ".", "\u2014", " - ")
 
 
 def _takes_arguments(ctx: CheckContext, names: list[str], structure: MarkdownBody) -> bool:
@@ -358,6 +410,9 @@ def placeholder_in_code(ctx: CheckContext) -> Iterator[Finding]:
         if guide and why is not None and why.startswith("an example") \
                 and _input_template(ctx.text, match) and _under_input_heading(structure, match):
             continue  # the guide's own `## User Input` block (`Workflow Name: $1`): its input
+        if guide and declared and match.group(4) is None and _own_input(ctx.text, match,
+                                                                         structure):
+            continue  # a guide that takes arguments reads its own `$ARGUMENTS` (issue 37)
         if why is None and (not takes or declared or match.group(0) in in_prose
                             or _input_template(ctx.text, match)):
             continue  # the skill's own words make it its input: substitution is what it means
@@ -378,8 +433,9 @@ def _escaped_literal(ctx: CheckContext, match: re.Match[str], why: str | None,
         return ctx.finding("SK116", span,
                            f"`{text}` is an example in a guide to writing skills or commands: "
                            f"write `\\{text}` to show it as written. {profile.runtime} substitutes "
-                           "this skill's own text: when it is invoked, the example shows the "
-                           "user's words instead (or nothing).", fixes=fixes)
+                           "this skill's own text on every invocation: the example shows the "
+                           f"user's words instead, {_without_arguments(profile, text)}.",
+                           fixes=fixes)
     position = int(match.group(4)) + 1 - profile.argument_base
     otherwise = ("stays as written when there are fewer"
                  if profile.keeps_missing_indexed_argument else "becomes empty when there is none")
@@ -391,6 +447,15 @@ def _escaped_literal(ctx: CheckContext, match: re.Match[str], why: str | None,
     return ctx.finding("SK116", span,
                        f"`{text}` is {why or 'inside code'}: write `\\{text}` to keep it. "
                        f"{profile.runtime} substitutes code too: {becomes}.", fixes=fixes)
+
+
+def _without_arguments(profile: RuntimeProfile, text: str) -> str:
+    """What a guide's `$ARGUMENTS` example becomes when fewer words come (Claude Code 2.1.332:
+    `$ARGUMENTS` becomes nothing; an indexed one is kept as written where a missing argument
+    keeps the placeholder)."""
+    if text.endswith("]") and profile.keeps_missing_indexed_argument:
+        return "or stays as written when fewer words are passed"
+    return "or nothing when the skill is invoked without arguments"
 
 
 def _plain_literal(ctx: CheckContext, match: re.Match[str], why: str | None) -> Finding:
@@ -452,7 +517,18 @@ _SCRIPT = re.compile(r"\$[@#]|\bshift\b|^#!|\b\w+\s*\(\)\s*\{|\bfunction\s+\w+|\
                      r"\b(?:dirname|basename|realpath)\s+\"?\$0", re.M)
 #: code blocks in whose text a `$N` is never the skill's input: markup, data, query languages
 _LITERAL_LANGUAGES = frozenset({"html", "xml", "svg", "css", "json", "csv", "sql", "postgresql",
-                                "psql", "graphql", "latex", "tex"})
+                                "psql", "pgsql", "plpgsql", "mysql", "sqlite", "graphql", "latex",
+                                "tex", "erlang", "erl", "elixir", "ex", "exs", "iex"})
+#: a `$N` that is a query's bind parameter or an Erlang match-spec variable, in a block of any
+#: language (issue 37): `WHERE id = $1`, `VALUES ($1, $2)`, `$1::uuid`, `ets:select(T, [{'$1'}])`
+_QUERY_OR_MATCH_SPEC = re.compile(
+    r"\b(?:WHERE|AND|OR|SET|ON|HAVING)\b[^\n;]*?(?:=|<>|!=|<=?|>=?|\bIN\s*\(|\bLIKE)\s*\$\d|"
+    r"\b(?:LIMIT|OFFSET)\s+\$\d|\bVALUES\s*\(\s*\$\d|\$\d+::[a-z]|"
+    r"\b(?:ets:\w|fun2ms\b)|:ets\.\w")
+#: words on the line of an inline code span that make its `$N` a query's parameter:
+#: "parameterized statements (`$1`, `$2`)"
+_QUERY_WORDS = re.compile(r"\b(?:SQL|parameteri[sz]ed|prepared statements?|bind (?:parameters?|"
+                          r"variables?|placeholders?)|query placeholders?|match[ _-]?specs?)\b")
 #: an amount of money: `$0.01`, `$0/month`, `$5 per`, `$2,000`, `$5k`, a range `$8–$25`
 _AMOUNT = re.compile(r"[.,]\d|/\s*(?:mo|month|year|yr|day|hour|hr|user|seat|req|call|1k|1m)\b|"
                      r"\s*(?:per|USD|a month|a year|monthly|yearly)\b|[kKMB]\b|"
@@ -498,9 +574,45 @@ def _literal_text(text: str, match: re.Match[str], structure: MarkdownBody,
         block = text[line_start:line_end if line_end >= 0 else len(text)]
     if match.group(4) is not None and _SCRIPT.search(block):
         return "a positional parameter of a shell or awk script"
+    if match.group(4) is not None and _query_parameter(text, match, fence is None):
+        return "a query's bind parameter or a match-spec variable (SQL, Erlang), not an input"
     if guide:
         return "an example in a guide to writing skills or commands"
     return None
+
+
+def _query_parameter(text: str, match: re.Match[str], inline: bool) -> bool:
+    """The `$N` is a query's bind parameter or a match-spec variable: its line says so in code
+    (`WHERE id = $1`), or, for inline code, in words ("parameterized statements (`$1`)")."""
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    line_end = text.find("\n", match.end())
+    line = text[line_start:line_end if line_end >= 0 else len(text)]
+    return bool(_QUERY_OR_MATCH_SPEC.search(line) or (inline and _QUERY_WORDS.search(line)))
+
+
+#: words on a line that has the skill act on its own `$ARGUMENTS` ("Parse `$ARGUMENTS` for the
+#: name", "If `$ARGUMENTS` is empty, ask"), and words that describe the syntax to a reader
+#: ("`$ARGUMENTS` captures everything", a table row)
+_ACTS_ON = re.compile(r"\b(?:parse|parsing|extract|read|check|inspect|if|unless|when|from|"
+                      r"contains?|empty|provided|given|passed)\b", re.I)
+_DESCRIBES = re.compile(r"\b(?:captures?|placeholders?|variables?|syntax|expands?|becomes|"
+                        r"replaced|substitut\w*|positional|e\.g\.|examples?|for all)\b|\|",
+                        re.I)
+
+
+def _own_input(text: str, match: re.Match[str], structure: MarkdownBody) -> bool:
+    """A guide that declares arguments uses this `$ARGUMENTS` for itself (issue 37): alone in a
+    block under a heading about its input, or in inline code on a prose line (not a heading)
+    that acts on it and does not describe the syntax. Anywhere else it is the guide's example."""
+    fence = structure.fence_at(match.start())
+    if fence is not None:
+        return _under_input_heading(structure, match) and \
+            text[fence.content.start:fence.content.end].strip() == match.group(0)
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    line_end = text.find("\n", match.end())
+    line = text[line_start:line_end if line_end >= 0 else len(text)]
+    return not line.lstrip().startswith("#") and bool(_ACTS_ON.search(line)) \
+        and not _DESCRIBES.search(line)
 
 
 def _named_as_input(text: str, match: re.Match[str]) -> bool:

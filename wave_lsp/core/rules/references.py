@@ -17,7 +17,9 @@ names files that exist (`scripts/run.ps1/.sh`), when it lies in a git submodule 
 when the skill's words make it optional or the user's (`reference_words.marked_optional`, at any
 mention of that path), or when a sentence that mentions it scopes it to a sibling skill that has it,
 to another repository or to a skill this project does not hold (`reference_words.named_owners`,
-`names_skill`).
+`names_skill`). A plugin skill's `${CLAUDE_PLUGIN_ROOT}/…` is resolved against the plugin's root
+(one that repeats the plugin's folder, `plugins/<name>/…`, says so), and a command that runs a path
+only the plugin's root holds is reported: it runs in the user's project (issue 37).
 
 How sure (docs/design/rules.md *Severity policy*): a link target or a path under
 `${CLAUDE_SKILL_DIR}` that resolves nowhere is *likely* (the rule's confidence); a bare path-like
@@ -90,6 +92,82 @@ def broken_references(ctx: CheckContext) -> Iterator[Finding]:
             continue
         if not held:
             yield from _missing(search, reference)
+        elif reference.kind == "bare":
+            yield from _run_from_plugin_root(ctx, reference, skill_dir)
+    yield from _plugin_paths(ctx, outer)
+
+
+def _run_from_plugin_root(ctx: CheckContext, reference: Reference,
+                          skill_dir: Path) -> Iterator[Finding]:
+    """A plugin skill's command that runs or reads a path of the plugin's root (`python
+    scripts/x.py`, `scripts/` beside `skills/`): it runs in the user's project, and the skill's
+    paths resolve from its folder (issue 37). Information: labellers disagree whether the model
+    finds it (real corpus, `gws-setup`: false; issue 37's repositories: a problem)."""
+    plugin = ctx.location.plugin
+    if plugin is None or not ctx.profile.expands("CLAUDE_PLUGIN_ROOT") \
+            or ctx.disk.exists(reference.resolved(skill_dir)) or _about_writing_skills(ctx):
+        return
+    before = _line_before(ctx.text, reference.span.start)
+    fence = parse_body(ctx.text, ctx.document.body_offset).fence_at(reference.span.start)
+    if not (_RUNS_OR_READS.search(before)
+            or (fence is not None and _COMMAND_POSITION.search(before))):
+        return
+    if not ctx.disk.exists(reference.resolved(plugin.root)):
+        return  # held by a folder above the plugin (the project's own script): not the plugin's
+    target = reference.target.removeprefix("./")
+    finding = ctx.finding("SK112", reference.span,
+                          f"Write `${{CLAUDE_PLUGIN_ROOT}}/{shown(target)}`: `{shown(target)}` is "
+                          "the plugin's file, but the command runs in the user's project and the "
+                          "skill's paths resolve from the skill's folder, where neither has it "
+                          "(the model may still find it from there).", target=reference.target,
+                          fixes=[ctx.replace_fix("Write it from `${CLAUDE_PLUGIN_ROOT}`",
+                                                 reference.span,
+                                                 f"${{CLAUDE_PLUGIN_ROOT}}/{target}")])
+    finding.confidence = Confidence.HEURISTIC
+    yield finding
+
+
+def _plugin_paths(ctx: CheckContext, outer: Path | None) -> Iterator[Finding]:
+    """`${CLAUDE_PLUGIN_ROOT}/…` that points nowhere in the plugin (issue 37), where the target
+    expands the variable and the skill is a plugin's (elsewhere SK117 speaks); not in a guide to
+    writing skills, whose paths are examples. A path that repeats the plugin's own folder from a
+    folder above it (`plugins/<name>/…`) says so and offers the path without it."""
+    from wave_lsp.core.parsing.file_references import plugin_root_paths
+
+    plugin = ctx.location.plugin
+    if plugin is None or not ctx.profile.expands("CLAUDE_PLUGIN_ROOT") \
+            or _about_writing_skills(ctx) or ctx.disk.kind(str(plugin.root)) != DIRECTORY:
+        return
+    root, disk = plugin.root, ctx.disk
+    shown_root = _relative(root, outer) if outer is not None and outer != root else "."
+    for reference in capped(plugin_root_paths(ctx.document), MAX_REFERENCE_FINDINGS):
+        if disk.exists(reference.resolved(root)):
+            continue
+        written = f"${{CLAUDE_PLUGIN_ROOT}}/{shown(reference.target)}"
+        from wave_lsp.core.workspace.neighbours import undoubled_plugin_path  # a missing path
+
+        fixed = undoubled_plugin_path(disk, reference.target, root, outer)
+        if fixed is not None:
+            yield ctx.finding("SK112", reference.span,
+                              f"`{written}` names the plugin's folder twice: write "
+                              f"`${{CLAUDE_PLUGIN_ROOT}}/{shown(fixed)}`. `${{CLAUDE_PLUGIN_ROOT}}` "
+                              f"already is the plugin's root (`{shown_root}` here), so the path "
+                              "points nowhere.", target=reference.target,
+                              fixes=[ctx.replace_fix(f"Change to `{shown(fixed)}`",
+                                                     reference.span, fixed)])
+            continue
+        first = reference.target.removeprefix("./").split("/", 1)[0]
+        made = "/" in reference.target and disk.kind(str(root / first)) != DIRECTORY
+        finding = ctx.finding("SK112", reference.span,
+                              f"`{written}` does not exist: fix the path or add the file. "
+                              f"`${{CLAUDE_PLUGIN_ROOT}}` is the plugin's root (`{shown_root}` "
+                              "here), which is all that is installed with the plugin"
+                              + (f"; it has no `{shown(first)}/` here (a build step may make "
+                                 "it, or this checkout lacks it)." if made else "."),
+                              target=reference.target)
+        if made:  # a folder the plugin lacks altogether: built (`dist/`), or not checked out
+            finding.confidence = Confidence.HEURISTIC
+        yield finding
 
 
 def _missing(search: _Search, reference: Reference) -> Iterator[Finding]:

@@ -37,7 +37,7 @@ from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.facts.profiles import PROFILES
 from wave_lsp.core.parsing.injections import Injection, find_injections
-from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
+from wave_lsp.core.parsing.markdown import Fence, MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import capped, shown
 from wave_lsp.core.rules.registry import check
@@ -272,6 +272,38 @@ def _heading_before(structure: MarkdownBody, offset: int) -> str | None:
     return before[-1].text if before else None
 
 
+#: words that present what follows as state injected when the skill loads (issue 37): "## Current
+#: state (injected)", "Live context:", "The output below is injected when the skill runs"
+_INJECTED = re.compile(r"\binjected\b|\b(?:current|live|dynamic)\s+(?:state|context|status)\b|"
+                       r"\bpre-?(?:computed|loaded|fetched)\b|\bauto-?(?:loaded|injected)\b", re.I)
+#: fences whose content is a document the skill shows (a command file with its own `## Context`)
+_SHOWN_DOCUMENTS = frozenset({"markdown", "md", "mdx"})
+
+
+def _guide(ctx: CheckContext) -> bool:
+    """A guide to writing skills or commands: its injections in blocks are examples it teaches."""
+    from wave_lsp.core.rules.helpers import about_writing_skills
+
+    return about_writing_skills(ctx.value("name"), ctx.value("description"))
+
+
+def _meant_to_run(text: str, structure: MarkdownBody, fence: Fence) -> bool:
+    """An injection fenced only so that its output renders as a block, where the skill's own
+    words say the state below is injected (issue 37, as SK116 reads a placeholder's intent): the
+    last heading of the skill before the block, or the prose line right before it. A block that
+    shows a document (a command file with its own `## Context`, or one that starts with a
+    frontmatter) is an example whatever its surroundings say, and so is one under a heading about
+    examples or in a guide to writing skills (`_guide`)."""
+    if fence.info.split(" ")[0].lower() in _SHOWN_DOCUMENTS \
+            or text[fence.content.start:fence.content.end].lstrip().startswith("---"):
+        return False  # a document shown (a command or skill file, its frontmatter first)
+    heading = _heading_before(structure, fence.span.start)
+    if heading is not None and _EXAMPLES.search(heading):
+        return False
+    before = text[:fence.span.start].rstrip().rsplit("\n", 1)[-1]
+    return bool((heading is not None and _INJECTED.search(heading)) or _INJECTED.search(before))
+
+
 @check("SK121", "SK122", "SK126")
 def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
     document = ctx.document
@@ -294,6 +326,9 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
                               "run it (since 2.1.332), but other runtimes, Wave among them, run "
                               "it on every invocation.")
         elif in_fence or (code is not None and injection.kind == "inline"):
+            if in_fence and fence is not None and not _guide(ctx) \
+                    and _meant_to_run(document.text, structure, fence):
+                continue  # fenced so its output renders as a block, under words saying so
             where = "inside a code block" if in_fence else "inside inline code"
             heading = _heading_before(structure, injection.span.start)
             if heading is not None and _EXAMPLES.search(heading):

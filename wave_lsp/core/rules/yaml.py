@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import partial
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity
@@ -30,6 +32,10 @@ from wave_lsp.core.parsing.yamltree import (
 )
 from wave_lsp.core.rules.helpers import capped, double_quoted, shown, value_region
 from wave_lsp.core.rules.registry import check
+from wave_lsp.core.rules.workspace import also_in, collection, said_here
+
+if TYPE_CHECKING:
+    from wave_lsp.core.workspace.runtime_view import RuntimeSkill
 
 _CONSEQUENCE = {
     AGENTSKILLS: "skills-ref rejects the skill",
@@ -487,10 +493,16 @@ def block_scalar(ctx: CheckContext) -> Iterator[Finding]:
     mapping = ctx.document.mapping
     if mapping is None:
         return
+    blocks = [(key, node) for key, node in mapping.pairs if node.is_block_scalar]
+    if not blocks:
+        return
     literal = _literal_readers(ctx)
-    for key, node in mapping.pairs:
-        if not node.is_block_scalar:
-            continue
+    others: list[RuntimeSkill] | None = []
+    if not literal:  # a hint: said once per collection (issue 37), on its first skill that has one
+        others = said_here(ctx, partial(_has_block_scalar, ctx))
+        if others is None:
+            return
+    for key, node in blocks:
         header = ctx.text[node.content_span.start : node.content_span.end].split("\n", 1)[0]
         header = header.split("#", 1)[0].strip()
         kind = "literal (newlines kept)" if node.style == "|" else "folded"
@@ -505,9 +517,38 @@ def block_scalar(ctx: CheckContext) -> Iterator[Finding]:
         if node.style == "|" and key.text == "description" and "\n" in node.text.rstrip("\n"):
             message += " The newlines stay in the description the model sees."
         level = Severity.WARNING if literal else None
+        sentence, related = also_in(others or [], "with a block scalar", _collection_label(ctx))
         yield ctx.finding("SK028", Span(node.content_span.start,
-                                        node.content_span.start + len(header)), message,
-                          level=level, resolved=node.text)
+                                        node.content_span.start + len(header)),
+                          message + sentence, level=level, related=related,
+                          resolved=node.text)
+        others = []  # the other skills are named once, on the first block scalar
+
+
+#: a top-level key whose value is a block scalar, in a frontmatter's text
+_BLOCK_SCALAR_LINE = re.compile(r"^[\w.-]+[ \t]*:[ \t]*[|>][-+0-9]*[ \t]*(?:#.*)?$", re.M)
+
+
+def _has_block_scalar(ctx: CheckContext, skill: RuntimeSkill) -> bool:
+    """Whether another skill of the collection uses a block scalar at the top level of its
+    frontmatter (read through the check's disk view, which has read the file already)."""
+    data = ctx.disk.read(skill.path)
+    if isinstance(data, OSError):
+        return False
+    text = data[:MAX_FRONTMATTER_BYTES].decode("utf-8", errors="replace")
+    if not text.startswith("---"):
+        return False
+    end = text.find("\n---", 3)
+    return bool(_BLOCK_SCALAR_LINE.search(text, 3, end if end >= 0 else len(text)))
+
+
+#: how much of another skill's file `_has_block_scalar` reads
+MAX_FRONTMATTER_BYTES = 64 * 1024
+
+
+def _collection_label(ctx: CheckContext) -> str:
+    found = collection(ctx)
+    return found.label if found is not None else "the collection"
 
 
 def _literal_readers(ctx: CheckContext) -> str:

@@ -8,13 +8,18 @@ the repository declares, and whether the skill's collection is used where it lie
   SKILL.md): `references/x.md` there is that skill's file.
 - **Submodules**: the paths `.gitmodules` declares at the repository root. A checkout without
   `--recurse-submodules` has them empty (or missing): a path below one is not known to be wrong.
+- **A plugin's own folder written twice** (`${CLAUDE_PLUGIN_ROOT}/plugins/<name>/…`): the
+  path without it, when that exists in the plugin (issue 37).
 - **Used in place**: a collection of skills that no runtime's skills root holds (`.ai/skills`) is
   still loaded as a whole, where it lies, when a runtime's project skills root reaches the skill
   through a symbolic link (`.cursor/skills -> ../.ai/skills`, `runtime_view.roots`: the same roots
   discovery scans), or when the project's instructions to agents (`AGENTS.md`, `CLAUDE.md`,
   `GEMINI.md` at its root) name the skill's folder, or its collection's folder in a reading
   instruction ("Read … the relevant skill file(s) under `.ai/skills/`"): the model then opens the
-  file where it lies, and a sibling it links is there.
+  file where it lies, and a sibling it links is there. Claude Code reads `AGENTS.md` too where the
+  project has no `CLAUDE.md` (2.1.332's bundled code: "AGENTS.md as project instructions: by
+  default loaded where the project has no CLAUDE.md"; issue 37). A list item's instruction is in
+  the line that introduces the list (`file_references.list_lead_in`, the one reading of it).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from wave_lsp.core.facts.profiles import PROFILES
+from wave_lsp.core.parsing.file_references import list_lead_in
 from wave_lsp.core.workspace.disk_view import DiskView
 
 SKILL_FILE = "SKILL.md"
@@ -141,24 +147,28 @@ def _mentions(text: str, path: str) -> bool:
 
 #: a reading instruction: what makes a mention of a folder of skills a place to read them from
 _READ = re.compile(r"\b(?:read|load|use|follow|consult|open|see|check)\b", re.I)
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
-MAX_LEAD_LINES = 12
 
 
 def _tells_to_read(text: str, offset: int) -> bool:
     """The line of `offset`, or the line that introduces its list, tells the reader to read."""
     start = text.rfind("\n", 0, offset) + 1
     end = text.find("\n", offset)
-    line = text[start:end if end >= 0 else len(text)]
-    if _READ.search(line):
+    if _READ.search(text[start:end if end >= 0 else len(text)]):
         return True
-    if not _LIST_ITEM.match(line):
-        return False
-    for _ in range(MAX_LEAD_LINES):
-        if start == 0:
-            return False
-        start = text.rfind("\n", 0, start - 1) + 1
-        line = text[start:text.find("\n", start)]
-        if line.strip() and not _LIST_ITEM.match(line):
-            return bool(_READ.search(line))
-    return False
+    lead = list_lead_in(text, offset)
+    return lead is not None and bool(_READ.search(lead))
+
+
+def undoubled_plugin_path(disk: DiskView, target: str, root: Path,
+                          outer: Path | None) -> str | None:
+    """`target` (a `${CLAUDE_PLUGIN_ROOT}/…` path) without the plugin root's own path from a
+    folder above it (up to `outer`), when the rest exists in the plugin: `plugins/p/scripts/x.sh`
+    -> `scripts/x.sh`."""
+    for ancestor in root.parents:
+        prefix = root.relative_to(ancestor).as_posix() + "/"
+        rest = target.removeprefix("./")
+        if rest.startswith(prefix) and disk.exists(str(root / rest[len(prefix):])):
+            return rest[len(prefix):]
+        if outer is None or ancestor == outer or outer not in ancestor.parents:
+            break
+    return None
