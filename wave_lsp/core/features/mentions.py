@@ -35,7 +35,7 @@ from wave_lsp.core.parsing.text import Span
 SLASH, CODE, PROSE, LINK = "slash", "code", "prose", "link"
 
 #: `/name` or `/plugin:name`; what may stand before it is checked by `_starts_a_mention`
-_SLASH = re.compile(r"/([a-z0-9][a-z0-9_-]*(?::[a-z0-9][a-z0-9_-]*)?)", re.I)
+_SLASH = re.compile(r"/([^\W_][\w-]*(?::[^\W_][\w-]*)?)")
 #: characters that may stand right before a mention's `/` (besides a line start and white space)
 _OPENERS = frozenset("([{\"'`*_>|~")
 #: a character right after the name that makes it part of something longer (a path, a URL, a
@@ -118,7 +118,7 @@ def _slash_mentions(text: str, structure: MarkdownBody | None) -> Iterator[Menti
         invoked = match.group(1)
         if not _starts_a_mention(text, start) or _CONTINUES.match(text, end):
             continue
-        if invoked.lower() in POSIX_FOLDERS or not re.search(r"[a-z]", invoked, re.I):
+        if invoked.lower() in POSIX_FOLDERS or not re.search(r"[^\W\d_]", invoked):
             continue
         if structure is not None and structure.in_code(start) and \
                 not _starts_code(text, structure, start):

@@ -31,6 +31,7 @@ from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.features.mentions import LINK, SLASH, Mention, base_name, find_mentions
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.text import LineIndex, Span
+from wave_lsp.core.parsing.yamltree import ALIAS
 from wave_lsp.core.rules.helpers import closest
 from wave_lsp.core.workspace.index import SkillEntry, SkillIndex
 
@@ -136,15 +137,12 @@ def known_names(index: SkillIndex) -> set[str]:
 
 
 def skills_of(mention: Mention, index: SkillIndex, path: Path) -> list[SkillEntry]:
-    """The skills a mention in `path` names: by invocation, else by the name without its plugin
-    (`/deploy` for `acme:deploy` when no skill is invoked as `deploy`); a link by the folder its
-    path leads to."""
+    """The skills a mention in `path` names: by the name they are invoked by (`acme:deploy` for
+    a plugin's skill: its bare `deploy` names another command, as in rename); a link by the
+    folder its path leads to."""
     if mention.kind == LINK:
         return _linked(mention, index, path)
-    exact = index.named(mention.invoked)
-    if exact or ":" in mention.invoked:
-        return exact
-    return [entry for entry in index.skills() if base_name(entry.name) == mention.invoked]
+    return index.named(mention.invoked)
 
 
 def _linked(mention: Mention, index: SkillIndex, path: Path) -> list[SkillEntry]:
@@ -217,8 +215,6 @@ def references(skill: SkillEntry, index: SkillIndex, read: ReadText,
 def declaration(skill: SkillEntry, read: ReadText) -> Place | None:
     """Where the skill declares its name: the `name:` value of its SKILL.md (its start when it
     has none)."""
-    from wave_lsp.core.features.rename import name_value_span
-
     text = read(skill.path)
     if text is None:
         return None
@@ -230,6 +226,23 @@ def declaration(skill: SkillEntry, read: ReadText) -> Place | None:
 
 def _same(first: Path, second: Path) -> bool:
     return first == second or os.path.realpath(first) == os.path.realpath(second)
+
+
+def name_value_span(document: SkillDocument) -> Span | None:
+    """Where the text of `name:` is written (inside its quotes), or None when it is not one line
+    of text (missing, empty, a block scalar, an alias or not a string)."""
+    entry = document.fields.get("name")
+    if entry is None or entry.value is ALIAS or not isinstance(entry.value, str):
+        return None
+    node = entry.node
+    if node.kind != "scalar" or node.style in ("|", ">") or not entry.value.strip():
+        return None
+    span = node.content_span
+    if node.style in ("'", '"'):
+        span = Span(span.start + 1, max(span.start + 1, span.end - 1))
+    if "\n" in document.text[span.start:span.end] or "\r" in document.text[span.start:span.end]:
+        return None
+    return span
 
 
 # -- the skill at an offset -----------------------------------------------------------------------
@@ -251,7 +264,6 @@ def skill_at(path: Path, text: str, offset: int, index: SkillIndex) -> list[Skil
 
 
 def _on_own_name(document: SkillDocument, offset: int) -> bool:
-    from wave_lsp.core.features.rename import name_value_span
     from wave_lsp.core.parsing.markdown import parse_body
 
     span = name_value_span(document)
