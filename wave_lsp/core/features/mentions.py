@@ -37,7 +37,7 @@ SLASH, CODE, PROSE, LINK = "slash", "code", "prose", "link"
 #: `/name` or `/plugin:name`; what may stand before it is checked by `_starts_a_mention`
 _SLASH = re.compile(r"/([^\W_][\w-]*(?::[^\W_][\w-]*)?)")
 #: characters that may stand right before a mention's `/` (besides a line start and white space)
-_OPENERS = frozenset("([{\"'`*_>|~")
+_OPENERS = frozenset("([{\"'`*_>|")
 #: a character right after the name that makes it part of something longer (a path, a URL, a
 #: word, a file name); `.` only when a word character follows (`/file.txt`, not `/deploy.`)
 _CONTINUES = re.compile(r"[\w/\\:@$%&=+#-]|\.\w|\(")
