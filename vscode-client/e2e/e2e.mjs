@@ -3,7 +3,9 @@
 // lists wave-lsp's codes and not VS Code's, completion offers `allowed-tools` inside the frontmatter
 // and `context` once, and "Wave: Preview Skill Invocation" opens a
 // document that starts with `Base directory for this skill:` (from the palette and from the code
-// lens), and "Wave: List Skills" lists the workspace's skills and opens the one picked.
+// lens), "Wave: List Skills" lists the workspace's skills and opens the one picked, a `/name` no
+// skill provides is reported in CLAUDE.md (SK152) and Go to References on a skill's name lists
+// its mention in CLAUDE.md.
 // Screenshots go to $SHOTS.
 import { chromium } from "playwright-core";
 import fs from "node:fs";
@@ -234,6 +236,36 @@ try {
     await row.click();
     await page.locator(".breadcrumbs-control", { hasText: "broken" }).first().waitFor({ timeout: WAIT });
   });
+  await check("a /name no skill provides is reported in CLAUDE.md", async () => {
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+P");
+    await page.locator(".quick-input-widget input").fill("CLAUDE.md");
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "CLAUDE.md" }).first().click();
+    await page.locator(".tab.active", { hasText: "CLAUDE.md" }).waitFor({ timeout: WAIT });
+    await page.keyboard.press("Control+Shift+M");
+    const row = page.locator(".markers-panel .monaco-list-row", { hasText: "SK152" })
+      .filter({ hasText: "/goood" }).first();
+    await row.waitFor({ timeout: LONG_WAIT });
+    const text = (await row.innerText()).replace(/\s+/g, " ");
+    console.log("  problem:", text);
+    if (!text.includes("Did you mean `/good`?") && !text.includes("Did you mean /good?")) {
+      throw new Error(`no suggestion in ${JSON.stringify(text)}`);
+    }
+    await page.screenshot({ path: path.join(SHOTS, "mention-problem.png") });
+  });
+  await check("Go to References on a skill's name lists its mention in CLAUDE.md", async () => {
+    await openFile(page, ".wave/skills/good/SKILL.md");
+    await page.keyboard.press("Control+G");
+    await page.locator(".quick-input-widget input").fill(":2:8");
+    await page.keyboard.press("Enter");
+    await runCommand(page, "Go to References");
+    const widget = page.locator(".peekview-widget, .zone-widget").first();
+    await widget.waitFor({ timeout: LONG_WAIT });
+    await page.locator(".peekview-widget .monaco-list-row, .zone-widget .monaco-list-row",
+      { hasText: "CLAUDE.md" }).first().waitFor({ timeout: LONG_WAIT });
+    await page.screenshot({ path: path.join(SHOTS, "references.png") });
+    await page.keyboard.press("Escape");
+  });
 } catch (error) {
   console.log("FAILED:", error.message);
   results.push(["setup", false]);
@@ -245,4 +277,4 @@ try {
 const passed = results.filter(([, ok]) => ok).length;
 const failed = results.length - passed;
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed === 7 ? 0 : 1);
+process.exit(failed === 0 && passed === 9 ? 0 : 1);

@@ -157,7 +157,12 @@ def _follow_files(ls: WaveLanguageServer, changes: list[tuple[Path, FileChange]]
     documents that depend on the change and, when they may have changed, the unopened ones."""
     affected, unopened = ls.state.file_events(changes, list(ls.workspace.text_documents))
     if affected or unopened:
-        ls.refresh(affected)  # a pull client is asked to pull again, workspace included
+        from wave_lsp.lsp import mention_files
+
+        # an open CLAUDE.md, AGENTS.md, agent or command file names skills that may have changed
+        mentioning = [uri for uri in ls.workspace.text_documents
+                      if uri not in affected and mention_files.is_mention_uri(uri)]
+        ls.refresh(affected + mentioning)  # a pull client is asked to pull again, workspace included
         ls.schedule_unopened()
 
 
