@@ -109,6 +109,8 @@ def findings(ls: WaveLanguageServer, uri: str) -> tuple[list[Any], Positions] | 
     if found is None:
         return None
     mentions, positions = found
+    if not ls.index_ready.is_set():  # every skill would look unknown: the refresh after indexing
+        return [], positions         # publishes the findings
     settings = ls.state.settings_for(mentions.path)
     index = ls.state.index
     commands = command_names(index.folders, index.home)
