@@ -217,3 +217,19 @@ async def test_a_rename_started_in_claude_md(client: LanguageClient, workspace: 
                     if method == types.WINDOW_SHOW_MESSAGE
                     and params.type == types.MessageType.Warning]
         assert any("rename the folder" in message for message in warnings)
+
+
+async def test_definition_of_a_backticked_name_in_a_skill(client: LanguageClient,
+                                                          workspace: Path) -> None:
+    """Last in the module: the opened skill joins the index (its text is the editor's)."""
+    text = "---\nname: third\ndescription: Third. Use when asked.\n---\nAfter `deploy`, rest.\n"
+    uri = open_document(client, workspace / ".claude/skills/third/SKILL.md", text)
+    found = await answer(client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=at(client, text, "`deploy`", 2))), "textDocument/definition")
+    assert [location.uri for location in found] == [
+        (workspace / ".claude/skills/deploy/SKILL.md").as_uri()]
+    nothing = await answer(client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=at(client, text, "rest"))), "textDocument/definition")
+    assert list(nothing or []) == []

@@ -145,8 +145,13 @@ def register(server: WaveLanguageServer) -> None:
 
         offset = analysis.positions.offset(params.position)
         start = types.Range(types.Position(0, 0), types.Position(0, 0))
-        return [types.Location(uri=path.as_uri(), range=start)
-                for path, _span in navigation.definition(analysis.context, offset)]
+        found = [types.Location(uri=path.as_uri(), range=start)
+                 for path, _span in navigation.definition(analysis.context, offset)]
+        if not found:  # `` `other-skill` `` or a link to another skill's folder
+            from wave_lsp.lsp import mention_files
+
+            found = mention_files.definition(ls, params, skills_too=True)
+        return found
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
     @safe(list)

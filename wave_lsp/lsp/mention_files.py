@@ -78,13 +78,16 @@ def text_of(ls: WaveLanguageServer, uri: str) -> tuple[Path, str] | None:
     return None if text is None else (path, text)
 
 
-def mention_text(ls: WaveLanguageServer, uri: str) -> tuple[MentionText, Positions] | None:
-    """The mentions of a memory, agent, command or manifest file (None for any other file)."""
+def mention_text(ls: WaveLanguageServer, uri: str, skills_too: bool = False
+                 ) -> tuple[MentionText, Positions] | None:
+    """The mentions of a memory, agent, command or manifest file (with `skills_too`, of a
+    SKILL.md too); None for any other file."""
     from wave_lsp.core.features.skill_references import file_kind, known_names, read_mentions
     from wave_lsp.lsp.convert import Positions
 
     found = text_of(ls, uri)
-    if found is None or file_kind(found[0]) in (None, "skill"):
+    kind = file_kind(found[0]) if found is not None else None
+    if found is None or kind is None or (kind == "skill" and not skills_too):
         return None
     path, text = found
     mentions = read_mentions(path, text, known_names(ls.state.index))
@@ -165,12 +168,14 @@ def code_actions(ls: WaveLanguageServer, params: types.CodeActionParams) -> list
 
 
 # -- hover, definition --------------------------------------------------------------------------------
-def _mention_at(ls: WaveLanguageServer, uri: str, position: types.Position) -> Any:
-    """(mention, skills it names, positions) under the cursor of a mention file, or None."""
+def _mention_at(ls: WaveLanguageServer, uri: str, position: types.Position,
+                skills_too: bool = False) -> Any:
+    """(mention, skills it names, positions) under the cursor of a mention file (with
+    `skills_too`, of a SKILL.md too), or None."""
     from wave_lsp.core.features.mentions import mention_at
     from wave_lsp.core.features.skill_references import skills_of
 
-    found = mention_text(ls, uri)
+    found = mention_text(ls, uri, skills_too)
     if found is None:
         return None
     mentions, positions = found
@@ -191,8 +196,11 @@ def hover(ls: WaveLanguageServer, params: types.HoverParams) -> tuple[str, types
     return hover_markdown(entries), positions.range(mention.span)
 
 
-def definition(ls: WaveLanguageServer, params: types.DefinitionParams) -> list[types.Location]:
-    found = _mention_at(ls, params.text_document.uri, params.position)
+def definition(ls: WaveLanguageServer, params: types.DefinitionParams,
+               skills_too: bool = False) -> list[types.Location]:
+    """The SKILL.md of the skills a mention names (in a SKILL.md too with `skills_too`: its
+    `` `name` `` and link mentions, which the body's own definition does not follow)."""
+    found = _mention_at(ls, params.text_document.uri, params.position, skills_too)
     if found is None:
         return []
     start = types.Range(types.Position(0, 0), types.Position(0, 0))
