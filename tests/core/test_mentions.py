@@ -138,6 +138,18 @@ def test_the_finder_never_crashes_and_its_spans_are_sound(text: str) -> None:
                 assert text[mention.span.start] == "/"
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([*_PIECES, "\ufeff", "name: deploy\n", "---\r\n"]),
+                max_size=60).map("".join))
+def test_reading_any_file_never_crashes(text: str) -> None:
+    for path in (Path("/w/CLAUDE.md"), Path("/w/.claude/agents/a.md"),
+                 Path("/w/.claude-plugin/plugin.json")):
+        found = read_mentions(path, text, KNOWN)
+        body = found.lines.text
+        assert body == (text[1:] if text.startswith("\ufeff") else text)
+        assert all(0 <= m.span.start <= m.span.end <= len(body) for m in found.mentions)
+
+
 # -- the workspace -------------------------------------------------------------------------------
 SKILL = "---\nname: {name}\ndescription: Does {name}. Use when asked.\n---\n# {name}\n"
 

@@ -243,6 +243,10 @@ try {
     await page.locator(".quick-input-list .monaco-list-row", { hasText: "CLAUDE.md" }).first().click();
     await page.locator(".tab.active", { hasText: "CLAUDE.md" }).waitFor({ timeout: WAIT });
     await page.keyboard.press("Control+Shift+M");
+    // the panel lists the whole workspace's problems and renders only the rows in view: filter
+    const filter = page.locator(".viewpane-filter input, .markers-panel-action-filter input").first();
+    await filter.waitFor({ timeout: WAIT });
+    await filter.fill("goood");
     const row = page.locator(".markers-panel .monaco-list-row", { hasText: "SK152" })
       .filter({ hasText: "/goood" }).first();
     await row.waitFor({ timeout: LONG_WAIT });
@@ -252,8 +256,12 @@ try {
       throw new Error(`no suggestion in ${JSON.stringify(text)}`);
     }
     await page.screenshot({ path: path.join(SHOTS, "mention-problem.png") });
+    await filter.fill("");
   });
   await check("Go to References on a skill's name lists its mention in CLAUDE.md", async () => {
+    await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+W");  // close all editors: one active SKILL.md tab after
     await openFile(page, ".wave/skills/good/SKILL.md");
     await page.keyboard.press("Control+G");
     await page.locator(".quick-input-widget input").fill(":2:8");
