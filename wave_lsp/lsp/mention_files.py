@@ -209,7 +209,10 @@ def definition(ls: WaveLanguageServer, params: types.DefinitionParams,
 
 # -- references ---------------------------------------------------------------------------------------
 def references(ls: WaveLanguageServer, params: types.ReferenceParams) -> list[types.Location]:
+    """Every mention of the skill at the cursor (a SKILL.md's `name:` value or first heading, or
+    a mention in any file), and its declaration when the client asks for it."""
     from wave_lsp.core.features import skill_references as core
+    from wave_lsp.core.parsing.text import LineIndex
     from wave_lsp.lsp.convert import Positions
 
     found = text_of(ls, params.text_document.uri)
@@ -218,8 +221,6 @@ def references(ls: WaveLanguageServer, params: types.ReferenceParams) -> list[ty
     path, text = found
     bom = text.startswith("\ufeff")
     body = text[1:] if bom else text
-    from wave_lsp.core.parsing.text import LineIndex
-
     offset = Positions(LineIndex(body), ls.encoding, bom).offset(params.position)
     index = ls.state.index
     skills = core.skill_at(path, body, offset, index)
