@@ -5,7 +5,7 @@
 // document that starts with `Base directory for this skill:` (from the palette and from the code
 // lens), "Wave: List Skills" lists the workspace's skills and opens the one picked, a `/name` no
 // skill provides is reported in CLAUDE.md (SK152) and Go to References on a skill's name lists
-// its mention in CLAUDE.md.
+// its mention in CLAUDE.md (a peek, or the mention itself when it is the only one).
 // Screenshots go to $SHOTS.
 import { chromium } from "playwright-core";
 import fs from "node:fs";
@@ -258,7 +258,7 @@ try {
     await page.screenshot({ path: path.join(SHOTS, "mention-problem.png") });
     await filter.fill("");
   });
-  await check("Go to References on a skill's name lists its mention in CLAUDE.md", async () => {
+  await check("Go to References on a skill's name reaches its mention in CLAUDE.md", async () => {
     await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
     await page.keyboard.press("Control+K");
     await page.keyboard.press("Control+W");  // close all editors: one active SKILL.md tab after
@@ -267,11 +267,16 @@ try {
     await page.locator(".quick-input-widget input").fill(":2:8");
     await page.keyboard.press("Enter");
     await runCommand(page, "Go to References");
-    const widget = page.locator(".peekview-widget, .zone-widget").first();
-    await widget.waitFor({ timeout: LONG_WAIT });
-    await page.locator(".peekview-widget .monaco-list-row, .zone-widget .monaco-list-row",
-      { hasText: "CLAUDE.md" }).first().waitFor({ timeout: LONG_WAIT });
+    // several references: a peek lists them; one (the mention in CLAUDE.md): VS Code goes there
+    const listed = page.locator(".peekview-widget .monaco-list-row", { hasText: "CLAUDE.md" }).first();
+    const jumped = page.locator(".tab.active", { hasText: "CLAUDE.md" }).first();
+    await Promise.any([listed.waitFor({ timeout: LONG_WAIT }), jumped.waitFor({ timeout: LONG_WAIT })]);
     await page.screenshot({ path: path.join(SHOTS, "references.png") });
+    if (await jumped.count()) {
+      const at = (await page.locator("#status\\.editor\\.selection").innerText()).trim();
+      console.log("  went to CLAUDE.md at", at);
+      if (!at.includes("Ln 3, Col 12")) throw new Error(`the cursor is at ${JSON.stringify(at)}, not on /good`);
+    }
     await page.keyboard.press("Escape");
   });
 } catch (error) {
