@@ -306,3 +306,16 @@ def test_a_manifest_path_follows_a_renamed_folder(tmp_path: Path) -> None:
                        read=read)
     edited = {item.path.name: apply_edits(item.lines.text, list(item.edits)) for item in plan.files}
     assert edited["plugin.json"] == '{"name": "plug", "skills": ["./skills/new-one"]}'
+
+
+@pytest.mark.parametrize(("text", "reported"), [
+    ("Run /zzdeploy now.\n", True),
+    ("Run /zzdeploy now. <!-- wave-lsp: ignore SK152 -->\n", False),
+    ("<!-- wave-lsp: ignore-file SK152 -->\nRun /zzdeploy now.\n", False),
+    ("Run /zzdeploy now. <!-- wave-lsp: ignore SK001 -->\n", True),
+])
+def test_a_suppression_comment_silences_sk152(tmp_path: Path, text: str, reported: bool) -> None:
+    index = workspace(tmp_path, {".claude/skills/deploy/SKILL.md": SKILL.format(name="deploy")})
+    mentions = read_mentions(tmp_path / "CLAUDE.md", text, {"deploy"})
+    findings = mention_findings(mentions, index, Settings.for_target("wave"), set())
+    assert [f.code for f in findings] == (["SK152"] if reported else [])

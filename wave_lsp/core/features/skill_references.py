@@ -322,13 +322,20 @@ def unknown_mentions(mentions: Iterable[Mention], index: SkillIndex,
 def mention_findings(found: MentionText, index: SkillIndex, settings: Settings,
                      commands: set[str]) -> list[Finding]:
     """SK152 in one memory, agent or command file, severities applied for the target (none when
-    the target does not report the rule or the settings turn it off)."""
+    the target does not report the rule or the settings turn it off), suppression comments
+    honoured as in a SKILL.md."""
+    from wave_lsp.core.checking.suppression import collect
+
     default = rule(CODE).severity(settings.profile)
     if default is None or not settings.enabled(CODE):
         return []
+    suppressions = collect(SkillDocument.from_text(found.lines.text))  # `<!-- wave-lsp: ignore … -->`
     findings = []
     for mention, nearest in unknown_mentions(found.mentions, index, commands):
-        findings.append(_finding(mention, nearest, settings, default, found.lines))
+        finding = _finding(mention, nearest, settings, default, found.lines)
+        assert finding.range is not None
+        if not suppressions.silences(CODE, finding.range.start.line):
+            findings.append(finding)
     return findings
 
 
