@@ -256,9 +256,15 @@ def test_unknown_slash_mentions_are_reported_with_did_you_mean(
 
 def test_an_unknown_name_far_from_every_skill_has_no_suggestion(tmp_path: Path) -> None:
     index = workspace(tmp_path, {".claude/skills/deploy/SKILL.md": SKILL.format(name="deploy")})
-    mentions = read_mentions(tmp_path / "AGENTS.md", "Run /zzzzqqq first.\n", {"deploy"})
+    mentions = read_mentions(tmp_path / "AGENTS.md", "Run /zzzzqqq first, /deplyo next.\n",
+                             {"deploy"})
     findings = mention_findings(mentions, index, Settings.for_target("wave"), set())
-    assert [f.fixes for f in findings] == [[]] and "Did you mean" not in findings[0].message
+    assert [len(f.fixes) for f in findings] == [0, 1]
+    assert "Did you mean" not in findings[0].message and "Did you mean" in findings[1].message
+    # the first sentence says what to do (docs/design/rules.md *How a message reads*)
+    from tests.core.test_message_style import says_what_to_do
+
+    assert all(says_what_to_do(f.message) for f in findings), [f.message for f in findings]
 
 
 @pytest.mark.parametrize("name", ["compact", "init", "clear", "help", "context", "model",

@@ -341,11 +341,14 @@ def mention_findings(found: MentionText, index: SkillIndex, settings: Settings,
 
 def _finding(mention: Mention, nearest: str | None, settings: Settings, default: Severity,
              lines: LineIndex) -> Finding:
-    message = (f"No skill, command file or built-in command provides `/{mention.invoked}`: the "
-               "model is sent looking for a command that does not exist.")
+    said = f"No skill, command file or built-in command provides `/{mention.invoked}`"
+    rest = "Otherwise the model looks for a command that does not exist."
     fixes = []
-    if nearest is not None:
-        message += f" Did you mean `/{nearest}`?"
+    if nearest is None:
+        message = f"{said}: write the name of an existing skill, or create the skill. {rest}"
+    else:
+        message = (f"{said}: replace it with `/{nearest}`, the nearest name, or create the skill. "
+                   f"Did you mean `/{nearest}`? {rest}")
         fixes.append(Fix(f"Replace with `/{nearest}`",
                          [TextEdit(Span(mention.span.start + 1, mention.span.end), nearest)],
                          preferred=True))
