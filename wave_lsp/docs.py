@@ -14,10 +14,20 @@ from wave_lsp.core.checking.catalog import CATALOG_COLUMNS, Evidence, Rule, Seve
 from wave_lsp.core.rules import all_checks, implemented_codes
 
 _LEVEL = {None: "–", 1: "error", 2: "warning", 3: "information", 4: "hint"}
+#: rules reported outside the checks of a SKILL.md (`wave_lsp/core/rules`): code -> the module,
+#: the function and the test that hold it (no golden case: tests/golden/test_golden.py EXCEPTIONS)
+CHECKED_ELSEWHERE = {
+    "SK152": ("wave_lsp/core/features/skill_references.py", "mention_findings",
+              "tests/core/test_mentions.py"),
+}
 
 
 def where_checked(code: str) -> str:
     """The source of the rule's check, its catalog entry and its golden case: one hop each."""
+    if code in CHECKED_ELSEWHERE:
+        module, function, test = CHECKED_ELSEWHERE[code]
+        return (f"Checked in `{module}` (`{function}`), by the language server; catalog entry "
+                f"`[{code}]` in `wave_lsp/data/rules.toml`; tests in `{test}`.")
     checks = [item for item in all_checks() if code in item.codes]
     places = ", ".join(f"`wave_lsp/core/rules/{item.function.__module__.rpartition('.')[2]}.py` "
                        f"(`{item.name}`)" for item in checks)
@@ -38,7 +48,7 @@ def _level_cell(column: Severity | None, level: Severity | None) -> str:
 def rule_page(item: Rule) -> str:
     levels = " | ".join(_level_cell(column, level) for column, level
                         in zip(item.severities.values(), effective_levels(item), strict=True))
-    status = ("" if item.code in implemented_codes()
+    status = ("" if item.code in implemented_codes() or item.code in CHECKED_ELSEWHERE
               else "\n> Not reported yet: this rule is specified and will be implemented soon.\n")
     return f"""# {item.code} {item.name}
 
@@ -168,6 +178,8 @@ def _applicability(item: Rule) -> str:
 def rule_json(item: Rule) -> dict[str, Any]:
     """One rule as `wave-lsp rule --format json` prints it."""
     checks = [c.name for c in all_checks() if item.code in c.codes]
+    if item.code in CHECKED_ELSEWHERE:
+        checks.append(CHECKED_ELSEWHERE[item.code][1])
     return {"code": item.code, "name": item.name, "family": item.family,
             "severity": {column: level.label if level else None
                          for column, level in zip(item.severities, effective_levels(item),

@@ -3,7 +3,9 @@
 // lists wave-lsp's codes and not VS Code's, completion offers `allowed-tools` inside the frontmatter
 // and `context` once, and "Wave: Preview Skill Invocation" opens a
 // document that starts with `Base directory for this skill:` (from the palette and from the code
-// lens), and "Wave: List Skills" lists the workspace's skills and opens the one picked.
+// lens), "Wave: List Skills" lists the workspace's skills and opens the one picked, a `/name` no
+// skill provides is reported in CLAUDE.md (SK152) and Go to References on a skill's name lists
+// its mention in CLAUDE.md (a peek, or the mention itself when it is the only one).
 // Screenshots go to $SHOTS.
 import { chromium } from "playwright-core";
 import fs from "node:fs";
@@ -234,6 +236,49 @@ try {
     await row.click();
     await page.locator(".breadcrumbs-control", { hasText: "broken" }).first().waitFor({ timeout: WAIT });
   });
+  await check("a /name no skill provides is reported in CLAUDE.md", async () => {
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+P");
+    await page.locator(".quick-input-widget input").fill("CLAUDE.md");
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "CLAUDE.md" }).first().click();
+    await page.locator(".tab.active", { hasText: "CLAUDE.md" }).waitFor({ timeout: WAIT });
+    await page.keyboard.press("Control+Shift+M");
+    // the panel lists the whole workspace's problems and renders only the rows in view: filter
+    const filter = page.locator(".viewpane-filter input, .markers-panel-action-filter input").first();
+    await filter.waitFor({ timeout: WAIT });
+    await filter.fill("goood");
+    const row = page.locator(".markers-panel .monaco-list-row", { hasText: "SK152" })
+      .filter({ hasText: "/goood" }).first();
+    await row.waitFor({ timeout: LONG_WAIT });
+    const text = (await row.innerText()).replace(/\s+/g, " ");
+    console.log("  problem:", text);
+    if (!text.includes("Did you mean `/good`?") && !text.includes("Did you mean /good?")) {
+      throw new Error(`no suggestion in ${JSON.stringify(text)}`);
+    }
+    await page.screenshot({ path: path.join(SHOTS, "mention-problem.png") });
+    await filter.fill("");
+  });
+  await check("Go to References on a skill's name reaches its mention in CLAUDE.md", async () => {
+    await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+W");  // close all editors: one active SKILL.md tab after
+    await openFile(page, ".wave/skills/good/SKILL.md");
+    await page.keyboard.press("Control+G");
+    await page.locator(".quick-input-widget input").fill(":2:8");
+    await page.keyboard.press("Enter");
+    await runCommand(page, "Go to References");
+    // several references: a peek lists them; one (the mention in CLAUDE.md): VS Code goes there
+    const listed = page.locator(".peekview-widget .monaco-list-row", { hasText: "CLAUDE.md" }).first();
+    const jumped = page.locator(".tab.active", { hasText: "CLAUDE.md" }).first();
+    await Promise.any([listed.waitFor({ timeout: LONG_WAIT }), jumped.waitFor({ timeout: LONG_WAIT })]);
+    await page.screenshot({ path: path.join(SHOTS, "references.png") });
+    if (await jumped.count()) {
+      const at = (await page.locator("#status\\.editor\\.selection").innerText()).trim();
+      console.log("  went to CLAUDE.md at", at);
+      if (!at.includes("Ln 3, Col 12")) throw new Error(`the cursor is at ${JSON.stringify(at)}, not on /good`);
+    }
+    await page.keyboard.press("Escape");
+  });
 } catch (error) {
   console.log("FAILED:", error.message);
   results.push(["setup", false]);
@@ -245,4 +290,4 @@ try {
 const passed = results.filter(([, ok]) => ok).length;
 const failed = results.length - passed;
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed === 7 ? 0 : 1);
+process.exit(failed === 0 && passed === 9 ? 0 : 1);

@@ -1,5 +1,6 @@
 """The workspace the editor test opens: skills with known problems (one of them in the folder the
-test maps back to VS Code's own `skill` language), and one that previews cleanly."""
+test maps back to VS Code's own `skill` language), one that previews cleanly, and a CLAUDE.md that
+mentions a skill and a name no skill provides (references, SK152)."""
 
 import sys
 from pathlib import Path
@@ -47,9 +48,15 @@ SKILLS = {
 }
 
 
+#: a memory file that mentions skills: `/good` (found by references) and `/goood`, which no skill
+#: provides (SK152, "Did you mean `/good`?")
+CLAUDE = "# Project\n\nGreet with /good. Never /goood.\n"
+
+
 def main() -> None:
     root = Path(sys.argv[1])
     (root / ".git").mkdir(parents=True, exist_ok=True)
+    (root / "CLAUDE.md").write_text(CLAUDE, "utf-8")
     for name, text in SKILLS.items():
         path = root / ".wave" / "skills" / name / "SKILL.md"
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,10 @@ const SELECTOR = [
   { scheme: "file", pattern: "**/SKILL.md" },
   { scheme: "file", pattern: "**/skill.md" },
   { scheme: "file", pattern: "**/{.wave,.claude,.agents}/skills/*.md" },
+  // files that mention skills: find-references, unknown `/name` (SK152), hover, definition, rename
+  { scheme: "file", pattern: "**/{CLAUDE,CLAUDE.local,AGENTS}.md" },
+  { scheme: "file", pattern: "**/.claude/{agents,commands}/**/*.md" },
+  { scheme: "file", pattern: "**/.claude-plugin/{plugin,marketplace}.json" },
   { scheme: "untitled", language: "skill" },
 ];
 

@@ -4,7 +4,7 @@ that the feature modules can import the server class without an import cycle."""
 
 from __future__ import annotations
 
-from wave_lsp.lsp import commands, decorations, features, lifecycle, renaming
+from wave_lsp.lsp import commands, decorations, features, lifecycle, mention_files, renaming
 from wave_lsp.lsp.server import WaveLanguageServer
 
 
@@ -15,5 +15,6 @@ def create_server() -> WaveLanguageServer:
     features.register(server)
     commands.register(server)
     renaming.register(server)
+    mention_files.register(server)
     decorations.register(server)
     return server

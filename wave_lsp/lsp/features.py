@@ -2,7 +2,9 @@
 
 Completion, hover, code actions (the core's fixes plus "disable for this line/file"), document
 symbols, document links, go to definition and code lenses. Core modules:
-`wave_lsp.core.features.*`.
+`wave_lsp.core.features.*`. In the files that mention skills without being skills (`CLAUDE.md`,
+`AGENTS.md`, agent and command files), hover, definition and quick fixes come from
+`wave_lsp.lsp.mention_files`.
 """
 
 from __future__ import annotations
@@ -76,8 +78,14 @@ def register(server: WaveLanguageServer) -> None:
     @safe(lambda: None)
     def on_hover(ls: WaveLanguageServer, params: types.HoverParams) -> types.Hover | None:
         analysis = ls.analysis(params.text_document.uri)
-        if analysis is None:
-            return None
+        if analysis is None:  # a CLAUDE.md, AGENTS.md, agent or command file: its mentions
+            from wave_lsp.lsp import mention_files
+
+            mentioned = mention_files.hover(ls, params)
+            if mentioned is None:
+                return None
+            return types.Hover(contents=markup_content(mentioned[0], reads_markdown(
+                ls, "text_document.hover.content_format")), range=mentioned[1])
         from wave_lsp.core.features import hover
 
         found = hover.hover(analysis.context, analysis.positions.offset(params.position))
@@ -130,13 +138,20 @@ def register(server: WaveLanguageServer) -> None:
                       params: types.DefinitionParams) -> list[types.Location]:
         analysis = ls.analysis(params.text_document.uri)
         if analysis is None:
-            return []
+            from wave_lsp.lsp import mention_files
+
+            return mention_files.definition(ls, params)
         from wave_lsp.core.features import navigation
 
         offset = analysis.positions.offset(params.position)
         start = types.Range(types.Position(0, 0), types.Position(0, 0))
-        return [types.Location(uri=path.as_uri(), range=start)
-                for path, _span in navigation.definition(analysis.context, offset)]
+        found = [types.Location(uri=path.as_uri(), range=start)
+                 for path, _span in navigation.definition(analysis.context, offset)]
+        if not found:  # `` `other-skill` `` or a link to another skill's folder
+            from wave_lsp.lsp import mention_files
+
+            found = mention_files.definition(ls, params, skills_too=True)
+        return found
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
     @safe(list)
@@ -202,7 +217,10 @@ def _code_actions(ls: WaveLanguageServer, params: types.CodeActionParams) -> lis
     uri = params.text_document.uri
     analysis = ls.analysis(uri)
     if analysis is None:
-        return []
+        from wave_lsp.lsp import mention_files
+
+        wanted = _wanted(params.context.only, types.CodeActionKind.QuickFix)
+        return mention_files.code_actions(ls, params) if wanted else []
     positions = analysis.positions
     start, end = positions.offset(params.range.start), positions.offset(params.range.end)
     document = ls.workspace.text_documents.get(uri)

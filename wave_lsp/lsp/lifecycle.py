@@ -19,7 +19,9 @@
   (docs/design/product.md *Incremental re-indexing*).
 - open/change/save publish (push clients); close clears a skill file's diagnostics, or replaces
   them by its findings on disk. Markdown that is not a skill (a README) gets no diagnostics and no
-  work: clients such as Claude Code hand the server every `.md` file.
+  work: clients such as Claude Code hand the server every `.md` file. The exceptions are the
+  files that mention skills (`CLAUDE.md`, `AGENTS.md`, `.claude/agents`, `.claude/commands`):
+  their unknown `/name` mentions (SK152) while they are open (`wave_lsp.lsp.mention_files`).
 """
 
 from __future__ import annotations
@@ -133,6 +135,13 @@ def register(server: WaveLanguageServer) -> None:
         uri = params.text_document.uri
         ls.forget(uri)
         path = to_fs_path(uri)
+        from wave_lsp.lsp import mention_files
+
+        if mention_files.is_mention_uri(uri):  # its SK152 findings are for the open text only
+            if not ls.pull_diagnostics:
+                ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                    uri=uri, diagnostics=[]))
+            return
         # only a skill file ever had diagnostics: other markdown (a README) stays silent
         if not path or not is_skill_file(Path(path)):
             return
@@ -148,7 +157,12 @@ def _follow_files(ls: WaveLanguageServer, changes: list[tuple[Path, FileChange]]
     documents that depend on the change and, when they may have changed, the unopened ones."""
     affected, unopened = ls.state.file_events(changes, list(ls.workspace.text_documents))
     if affected or unopened:
-        ls.refresh(affected)  # a pull client is asked to pull again, workspace included
+        from wave_lsp.lsp import mention_files
+
+        # an open CLAUDE.md, AGENTS.md, agent or command file names skills that may have changed
+        mentioning = [uri for uri in ls.workspace.text_documents
+                      if uri not in affected and mention_files.is_mention_uri(uri)]
+        ls.refresh(affected + mentioning)  # a pull client is asked to pull again, workspace included
         ls.schedule_unopened()
 
 
@@ -189,8 +203,11 @@ async def pull_diagnostics(ls: WaveLanguageServer, params: types.DocumentDiagnos
     from wave_lsp.core.checking.disk_findings import result_id as findings_id
 
     analysis = await ls.analysis_in_slices(params.text_document.uri)
-    if analysis is None:
-        return types.RelatedFullDocumentDiagnosticReport(items=[])
+    if analysis is None:  # a file that mentions skills (SK152), or none of ours
+        from wave_lsp.lsp import mention_files
+
+        return types.RelatedFullDocumentDiagnosticReport(
+            items=mention_files.diagnostics(ls, params.text_document.uri) or [])
     # the findings themselves, not a generation: a file event re-checks only the documents that
     # depend on it, so the others keep their ids
     result_id = (f"{analysis.version}:{hash(analysis.context.document.text)}:"

@@ -26,10 +26,10 @@ from wave_lsp.lsp.protocol import RequestRefused
 from wave_lsp.lsp.server import WaveLanguageServer
 
 if TYPE_CHECKING:
-    from wave_lsp.core.features.rename import FileEdits, RenameError, RenamePlan
+    from wave_lsp.core.features.rename import FileEdits, RenameError, RenamePlan, RenameTarget
 
 NOTHING_TO_RENAME = "Nothing to rename here: put the cursor on the `name:` value of a SKILL.md " \
-                    "or on a `/skill-name` mention."
+                    "or on a mention of a skill (`/skill-name`, also in CLAUDE.md or AGENTS.md)."
 
 
 def register(server: WaveLanguageServer) -> None:
@@ -39,15 +39,24 @@ def register(server: WaveLanguageServer) -> None:
         from wave_lsp.core.features.rename import RenameError, rename_target
 
         analysis = ls.analysis(params.text_document.uri)
-        if analysis is None:
-            return None
+        target: RenameTarget | None
         try:
-            target = rename_target(analysis.context, analysis.positions.offset(params.position))
+            if analysis is None:  # a mention in CLAUDE.md, AGENTS.md, an agent or command file
+                from wave_lsp.lsp import mention_files
+
+                found = mention_files.rename_target(ls, params.text_document.uri,
+                                                    params.position)
+                if found is None:
+                    return None
+                target, positions = found
+            else:
+                positions = analysis.positions
+                target = rename_target(analysis.context, positions.offset(params.position))
         except RenameError as error:
             raise refusal(error) from None
         if target is None:
             return None
-        return types.PrepareRenamePlaceholder(range=analysis.positions.range(target.span),
+        return types.PrepareRenamePlaceholder(range=positions.range(target.span),
                                               placeholder=target.name)
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)
@@ -55,15 +64,21 @@ def register(server: WaveLanguageServer) -> None:
         from wave_lsp.core.features.rename import RenameError, plan_rename, rename_target
 
         analysis = ls.analysis(params.text_document.uri)
-        if analysis is None:
-            raise RequestRefused(NOTHING_TO_RENAME)
         open_documents = _open_documents(ls)
         try:
-            target = rename_target(analysis.context, analysis.positions.offset(params.position))
+            if analysis is None:  # a mention in CLAUDE.md, AGENTS.md, an agent or command file
+                from wave_lsp.lsp import mention_files
+
+                found = mention_files.rename_target(ls, params.text_document.uri,
+                                                    params.position)
+                target = found[0] if found is not None else None
+                settings = ls.state.settings_for(target.skill_file if target else None)
+            else:
+                target = rename_target(analysis.context, analysis.positions.offset(params.position))
+                settings = analysis.context.settings
             if target is None:
                 raise RequestRefused(NOTHING_TO_RENAME)
-            plan = plan_rename(target, params.new_name, ls.state.index,
-                               settings=analysis.context.settings,
+            plan = plan_rename(target, params.new_name, ls.state.index, settings=settings,
                                read=lambda path: _read(open_documents, path))
         except RenameError as error:
             raise refusal(error) from None

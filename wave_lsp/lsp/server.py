@@ -88,6 +88,9 @@ class WaveLanguageServer(LanguageServer):
         self.index_ready = asyncio.Event()
         #: the read-only preview documents of this process (`wave.previewInvocation`)
         self.preview_files = PreviewFiles()
+        #: publishes the diagnostics of an open document that is not a skill file, True when
+        #: it did (set by `wave_lsp.lsp.mention_files.register`: the files that mention skills)
+        self.publish_other: Callable[[WaveLanguageServer, str], bool] | None = None
         #: fire-and-forget tasks, kept referenced until they end
         self.background_tasks: set[asyncio.Future[None]] = set()
 
@@ -328,6 +331,8 @@ class WaveLanguageServer(LanguageServer):
         quick edits only the last version is published (docs/design/lsp.md *Edits coalesce*)."""
         if self.pull_diagnostics:
             return
+        if self.publish_other is not None and self.publish_other(self, uri):
+            return  # CLAUDE.md, AGENTS.md, agents, commands: SK152 (`mention_files.publish`)
         running = self._publishing.get(uri)
         if running is not None and not running.done():
             return  # it reads the document's newest version at its next checkpoint

@@ -5,10 +5,13 @@ A rename starts on the `name:` value of a skill file's frontmatter, or on a `/na
 known skill in a body (the mention that go-to-definition follows). The new name must be one the
 schema accepts (`name`'s pattern and length, `wave_lsp.core.rules.name.is_valid_name`); when it is
 not, the messages of the checker's own name rules say why. The plan edits the `name:` value (its
-quotes kept), every `/old-name` mention and every Markdown link into the skill's folder in the
-skills of the workspace, and renames the folder when it is named after the skill (the runtime
-requires name == folder). Spans are offsets into each file's text as given by `read` (without a
-byte-order mark); the language server converts them at the protocol boundary.
+quotes kept), every mention (`/old-name`, `` `old-name` ``, a hyphenated name in prose:
+`wave_lsp.core.features.mentions`) and every Markdown link into the skill's folder in the skills
+of the workspace and in the files that mention skills (`CLAUDE.md`, `AGENTS.md`, agent and
+command files, plugin manifests: their paths to the folder too), and renames the folder when it
+is named after the skill (the runtime requires name == folder). Spans are offsets into each
+file's text as given by `read` (without a byte-order mark); the language server converts them at
+the protocol boundary.
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import TextEdit
 from wave_lsp.core.features import FeatureContext, match_at
+from wave_lsp.core.features.mentions import LINK
 from wave_lsp.core.features.navigation import SKILL_REFERENCE
+from wave_lsp.core.features.skill_references import mention_files, name_value_span, read_mentions
 from wave_lsp.core.invocation.listing import skill_name
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import Reference, find_references
 from wave_lsp.core.parsing.text import LineIndex, Span
-from wave_lsp.core.parsing.yamltree import ALIAS
 from wave_lsp.core.rules import all_checks
 from wave_lsp.core.rules.helpers import double_quoted
 from wave_lsp.core.rules.name import is_valid_name
@@ -119,23 +123,6 @@ def _own_name_target(ctx: FeatureContext, offset: int) -> RenameTarget | None:
     return RenameTarget(span, ctx.document.value("name").strip(), path)
 
 
-def name_value_span(document: SkillDocument) -> Span | None:
-    """Where the text of `name:` is written (inside its quotes), or None when it is not one line
-    of text (missing, empty, a block scalar, an alias or not a string)."""
-    entry = document.fields.get("name")
-    if entry is None or entry.value is ALIAS or not isinstance(entry.value, str):
-        return None
-    node = entry.node
-    if node.kind != "scalar" or node.style in ("|", ">") or not entry.value.strip():
-        return None
-    span = node.content_span
-    if node.style in ("'", '"'):
-        span = Span(span.start + 1, max(span.start + 1, span.end - 1))
-    if "\n" in document.text[span.start:span.end] or "\r" in document.text[span.start:span.end]:
-        return None
-    return span
-
-
 def _mention_target(ctx: FeatureContext, offset: int) -> RenameTarget | None:
     match = match_at(ctx, SKILL_REFERENCE, offset)
     if match is None and offset > 0:  # the cursor just after the mention's last character
@@ -219,8 +206,10 @@ def plan_rename(target: RenameTarget, new_name: str, index: SkillIndex, *,
         notes.append(f"The `/{skill.invocation}` mentions were left as they are: "
                      f"{len(others)} other skill(s) have that name too.")
     files = []
+    names = _names_of(skill, index)
     for path in _files_to_scan(skill.path, index):
-        found = _file_edits(path, skill, new_name, folder, read, mentions=not others)
+        found = _file_edits(path, skill, new_name, folder, read,
+                            mentions=names if not others else frozenset())
         if found is not None:
             files.append(found)
     return RenamePlan(skill.name, new_name, tuple(files), folder, tuple(notes))
@@ -278,7 +267,14 @@ def _files_to_scan(own: Path, index: SkillIndex) -> list[Path]:
 
     others = sorted({entry.path for entry in index.skills()
                      if not _same_file(entry.path, own) and in_workspace(entry.path)})
-    return [own, *others]
+    return [own, *others, *mention_files(folders)]
+
+
+def _names_of(skill: _Skill, index: SkillIndex) -> frozenset[str]:
+    """What a mention writes to name the skill: its invocation (`deploy`; `acme:deploy` in a
+    plugin, whose bare `/deploy` names another command)."""
+    del index  # the invocation alone: a plugin skill's bare name is not its mention
+    return frozenset({skill.invocation})
 
 
 def _same_file(first: Path, second: Path) -> bool:
@@ -288,7 +284,7 @@ def _same_file(first: Path, second: Path) -> bool:
 
 
 def _file_edits(path: Path, skill: _Skill, new_name: str, folder: FolderRename | None,
-                read: ReadText, *, mentions: bool) -> FileEdits | None:
+                read: ReadText, *, mentions: frozenset[str]) -> FileEdits | None:
     if path == skill.path:
         text, document, bom = None, skill.document, skill.bom
     else:
@@ -302,20 +298,38 @@ def _file_edits(path: Path, skill: _Skill, new_name: str, folder: FolderRename |
         assert span is not None  # _load_skill checked it
         edits[span] = new_name
     if mentions:
-        edits.update({span: new_name for span in _mention_spans(document, skill)})
+        edits.update({span: new_name for span in _mention_spans(path, document, mentions)})
     if folder is not None:
         edits.update({span: new_name for span in _link_spans(document, path.parent, folder.old)})
+        edits.update({span: new_name for span in _manifest_spans(path, document, folder.old)})
     if not edits:
         return None
     ordered = tuple(TextEdit(span, new) for span, new in sorted(edits.items()))
     return FileEdits(path, document.lines, bom, ordered)
 
 
-def _mention_spans(document: SkillDocument, skill: _Skill) -> Iterable[Span]:
-    """The name part of every `/invocation` mention in the body."""
-    for match in SKILL_REFERENCE.finditer(document.text, document.body_offset):
-        if match.group(1) == skill.invocation:
-            yield Span(match.end(1) - len(skill.name), match.end(1))
+def _mention_spans(path: Path, document: SkillDocument, names: frozenset[str]) -> Iterable[Span]:
+    """The name part of every mention of the skill (`/name`, `/plugin:name`, `` `name` ``, a
+    distinctive name in prose; `wave_lsp.core.features.mentions`), not the `name:` that declares
+    another file's own name; links are `_link_spans`' business."""
+    for mention in read_mentions(path, document.text, names).mentions:
+        if mention.kind != LINK and mention.invoked in names:
+            yield mention.name_span
+
+
+def _manifest_spans(path: Path, document: SkillDocument, old_folder: Path) -> Iterable[Span]:
+    """In a plugin manifest, the segment of each path that leads to `old_folder` (relative to the
+    plugin's root, the folder that holds `.claude-plugin/`)."""
+    if path.suffix.lower() != ".json":
+        return
+    root = path.parent.parent if path.parent.name == ".claude-plugin" else path.parent
+    for mention in read_mentions(path, document.text, {old_folder.name}).mentions:
+        if mention.kind != LINK:
+            continue
+        parts = mention.target.split("/")
+        upto = "/".join(parts[:parts.index(mention.invoked) + 1])
+        if os.path.realpath(os.path.join(root, upto)) == os.path.realpath(old_folder):
+            yield mention.span
 
 
 def _link_spans(document: SkillDocument, base: Path, old_folder: Path) -> Iterable[Span]:

@@ -57,6 +57,8 @@ from wave_lsp.core.checking.catalog import Confidence, Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.messages import runtime_names
+from wave_lsp.core.facts.variables import PLACEHOLDER as VARIABLE
+from wave_lsp.core.facts.variables import VARIABLES, variable
 from wave_lsp.core.invocation.arguments import (
     REST_REASON,
     arguments_from,
