@@ -5,6 +5,7 @@ table with a mistake in it is refused when it is read, never read as a looser ta
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -159,3 +160,33 @@ def test_a_table_with_a_mistake_is_refused(change: str, message: str) -> None:
                         "[commands.ls]\n" + change)
     with pytest.raises(ValueError, match=message):
         load_table(text)
+
+
+def test_the_line_reader_reads_the_table_as_tomllib_does() -> None:
+    text = (Path(readonly.__file__).parents[2] / "data" / "readonly.toml").read_text("utf-8")
+    assert readonly._read_simple(text) == tomllib.loads(text)
+    assert readonly._read_simple(GOOD) == tomllib.loads(GOOD)
+
+
+@pytest.mark.parametrize("text", [
+    'a = "x\\"y"',  # a backslash
+    'a = "x" # a comment after the value',
+    "a = { b = 1 }",  # an inline table
+    "a = 1",
+    "[t]\nb = [\n    # a comment inside an array\n    \"x\",\n]",
+    "[t]\nb = [\n    \"x\"\n]",  # no comma after the last element
+    "a = '''literal'''",
+    "[a.b.c]\nd = true",  # a deeper header
+])
+def test_anything_else_is_left_to_tomllib(text: str) -> None:
+    assert readonly._read_simple(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    '[t]\na = "x"\na = "y"', '[t]\na = "x"\n[t]\nb = "y"',
+    '[c."x"]\na = true\n[c."x"]\nb = true', "[t]\na = [\n\"x\",\n",
+])
+def test_a_duplicate_or_an_open_array_is_left_to_tomllib_which_refuses_it(text: str) -> None:
+    assert readonly._read_simple(text) is None
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(text)

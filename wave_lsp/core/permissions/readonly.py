@@ -33,6 +33,7 @@ when it is read-only, else why not.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -42,6 +43,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from wave_lsp.core.facts.profiles import RuntimeProfile
 
@@ -236,11 +238,68 @@ def _entry(name: str, entry: Mapping[str, object], shared: Mapping[str, object])
         folders=entry.get("folders", True) is True)
 
 
+_HEADER = re.compile(r'\[([\w-]+)(?:\.(?:"([^"\\]*)"|([\w-]+)))?\]')
+_KEY_VALUE = re.compile(r'(?:"([^"\\]*)"|([\w-]+)) = (.+)')
+
+
+def _value(text: str) -> object:
+    """A one-line TOML value of the kinds the table uses (a string, an array of strings, a
+    boolean) read as JSON reads it; ValueError for anything else."""
+    if text in ("true", "false"):
+        return text == "true"
+    if text[:1] not in ('"', "["):
+        raise ValueError(text)
+    return json.loads(text)
+
+
+def _read_simple(text: str) -> dict[str, Any] | None:
+    """`readonly.toml` read a line at a time: comments, `[table]` and `[table.key]` headers,
+    `key = value` lines and arrays of strings over several lines, with no backslash anywhere
+    (so that a TOML string is a JSON string). None for anything else, which tomllib then reads
+    (or refuses): five to ten times faster than importing and running tomllib, once per process
+    that classifies a command."""
+    if "\\" in text:
+        return None
+    data: dict[str, Any] = {}
+    table: dict[str, Any] = data
+    array: tuple[str, list[str]] | None = None
+    for line in map(str.strip, text.splitlines()):
+        if array is not None:
+            if line == "]":
+                table[array[0]] = json.loads("[" + "".join(array[1]).rstrip(",") + "]")
+                array = None
+            elif line.startswith('"') and line.endswith('",'):
+                array[1].append(line)
+            else:
+                return None
+        elif not line or line.startswith("#"):
+            continue
+        elif header := _HEADER.fullmatch(line):
+            outer = data.setdefault(header[1], {})
+            key = header[2] if header[2] is not None else header[3]
+            if not isinstance(outer, dict) or (key is None and outer) or key in outer:
+                return None  # a table defined twice: tomllib says where
+            table = outer if key is None else outer.setdefault(key, {})
+        elif (pair := _KEY_VALUE.fullmatch(line)) and (name := pair[1] or pair[2]) not in table:
+            if pair[3] == "[":
+                array = (name, [])
+                continue
+            try:
+                table[name] = _value(pair[3])
+            except ValueError:
+                return None
+        else:
+            return None
+    return data if array is None else None
+
+
 def load_table(text: str) -> Table:
     """`readonly.toml`'s text as a `Table`; a ValueError names what is wrong in it."""
-    import tomllib  # only when a command is first classified
+    data = _read_simple(text)
+    if data is None:
+        import tomllib
 
-    data = tomllib.loads(text)
+        data = tomllib.loads(text)
     shared = data.get("options", {})
     git_defaults = data.get("git-defaults", {})
     commands = {name: _entry(name, {**(git_defaults if name.startswith("git ") else {}), **entry},
