@@ -25,7 +25,12 @@ ships its binary) beside skills-ref, every command a whole process in the same i
    `check --format json --jobs 1` against `agnix --max-files 0` and the `validate()` loop: CPU and
    peak RSS.
 
-Run: `python benchmarks/speed.py [--issue 18|30|all] [--rounds 10] [--throughput-rounds 3]
+Issue 36's "no slower" (`--issue 36 --base DIR`): the corpus `check` of item 6 (`--target
+claude-code`, every rule, `--jobs 1`) by this checkout against another checkout of wave-lsp
+(`git worktree add /tmp/speed-base main`), both on this interpreter and its packages, in the same
+interleaved rounds as agnix and the interpreter's floor; their JSON reports are compared first.
+
+Run: `python benchmarks/speed.py [--issue 18|30|36|all] [--base DIR] [--rounds 10] [--throughput-rounds 3]
 [--sample 40] [--large] [--sizes 1000 5000 10000]` (installs skills-ref and agnix on first use).
 Prints figures only; no test asserts them. The machine's load average is printed first and last:
 on a busy machine read the ratios, not the absolute times.
@@ -364,10 +369,49 @@ def issue_30(args: argparse.Namespace) -> list[tuple[str, str, bool]]:
     return rows
 
 
+#: `wave-lsp ARGUMENTS` run from the checkout at argv[1] (this interpreter, its packages)
+FROM_CHECKOUT = ("import sys; root = sys.argv[1]; sys.path.insert(0, root); "
+                 "from wave_lsp.cli import main; sys.exit(main(sys.argv[2:]))")
+
+
+def issue_36(args: argparse.Namespace) -> list[tuple[str, str, bool]]:
+    """Issue 36 item 6: the corpus check's CPU here against `--base`'s (ratio ≤ 1.0)."""
+    if args.base is None:
+        raise SystemExit("--issue 36 needs --base DIR, a checkout of wave-lsp to compare with")
+    base = Path(args.base).resolve()
+    check = ["check", str(CORPUS), "--no-personal", "--target", "claude-code", "--format", "json",
+             "--jobs", "1"]
+    at_base = [sys.executable, "-c", FROM_CHECKOUT, str(base), *check]
+    here = [sys.executable, "-c", FROM_CHECKOUT, str(ROOT), *check]
+    reports = [subprocess.run(command, capture_output=True, check=False).stdout
+               for command in (at_base, here)]
+    same = reports[0] == reports[1]
+    print(f"the JSON reports of {base} and {ROOT}: {'identical' if same else 'DIFFERENT'}")
+    figures = interleaved({
+        f"wave-lsp check at {base.name}": at_base,
+        "wave-lsp check (this checkout)": here,
+        "agnix --target claude-code": [agnix(), str(CORPUS), "--target", "claude-code",
+                                       "--format", "json", "--max-files", "0"],
+        "python -I -c pass (the floor)": [sys.executable, "-I", "-c", "pass"],
+    }, args.throughput_rounds)
+    count = len(list(CORPUS.rglob("SKILL.md")))
+    show(f"the corpus, {count} skills, claude-code, --jobs 1 (median of {args.throughput_rounds} "
+         f"interleaved rounds, load {load()}):", figures)
+    ours, theirs = figures["wave-lsp check (this checkout)"], figures[f"wave-lsp check at {base.name}"]
+    peer = figures["agnix --target claude-code"]
+    return [("corpus check CPU ≤ 1.0× --base (no slower)",
+             f"×{ours.cpu / theirs.cpu:.3f} ({ours.cpu:.2f} / {theirs.cpu:.2f} s)",
+             ours.cpu <= theirs.cpu),
+            ("  the same findings as --base", "identical" if same else "different", same),
+            ("  against agnix (CPU)", f"×{ours.cpu / peer.cpu:.2f} (base ×"
+             f"{theirs.cpu / peer.cpu:.2f})", ours.cpu <= peer.cpu)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--issue", choices=("18", "30", "all"), default="all",
-                        help="whose goals to measure")
+    parser.add_argument("--issue", choices=("18", "30", "36", "all"), default="all",
+                        help="whose goals to measure (36 only when named, with --base)")
+    parser.add_argument("--base", help="a checkout of wave-lsp to compare with (--issue 36)")
     parser.add_argument("--rounds", type=int, default=10, help="one-file and start-up rounds")
     parser.add_argument("--sample", type=int, default=40,
                         help="skills validated one per process by skills-ref's command line")
@@ -378,11 +422,14 @@ def main() -> None:
                         help="generated trees for --issue 30 (none: leave them to "
                              "check_scale.py)")
     args = parser.parse_args()
-    skills_ref()
+    if args.issue != "36":
+        skills_ref()
     print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load average {load()}\n")
     rows = issue_18(args) if args.issue in ("18", "all") else []
     if args.issue in ("30", "all"):
         rows += issue_30(args)
+    if args.issue == "36":
+        rows += issue_36(args)
     print(f"\ngoals (load average now {load()}):")
     for goal, figure, met in rows:
         print(f"  {goal:<60} {figure:<24} {verdict(met)}")

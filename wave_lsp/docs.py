@@ -6,7 +6,7 @@ The pages are generated, never edited by hand; `tests/core/test_catalog.py` fail
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 from typing import Any
 
@@ -232,12 +232,25 @@ def pages() -> dict[str, str]:
     return generated
 
 
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m wave_lsp.docs",
+        description="Write one Markdown page per rule of the catalog (wave_lsp/data/rules.toml) "
+                    "and the index README.md into DIR; pages of the same name are replaced.")
+    parser.add_argument("dir", nargs="?", type=Path, default=Path("docs/rules"), metavar="DIR",
+                        help="the folder to write into (default: docs/rules)")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    target = Path((argv or sys.argv[1:] or ["docs/rules"])[0])
+    """`python -m wave_lsp.docs [DIR]`: write the rule pages; `--help` explains, and an unknown
+    option is an error (exit status 2), never a folder name."""
+    target: Path = _parser().parse_args(argv).dir
+    written = pages()
     target.mkdir(parents=True, exist_ok=True)
-    for name, content in pages().items():
+    for name, content in written.items():
         (target / name).write_text(content, "utf-8")
-    print(f"wrote {len(pages())} pages to {target}")
+    print(f"wrote {len(written)} pages to {target}")
     return 0
 
 

@@ -1,7 +1,8 @@
-"""The layout shows the design (docs/design/README.md): sub-packages by concern with about a dozen
-modules each, no two modules with the same name, no import cycle (imports inside functions and
-`TYPE_CHECKING` blocks count), a core that never imports the LSP layer, and no module-level state
-that using the package changes."""
+"""The layout shows the design (docs/design/README.md *Layering*): sub-packages by concern with
+about a dozen modules each, no module over 800 lines, no two modules with the same name, no import
+cycle (imports inside functions and `TYPE_CHECKING` blocks count), layers that import only
+downwards, a core that never imports the LSP layer, and no module-level state that using the
+package changes."""
 
 from __future__ import annotations
 
@@ -92,6 +93,62 @@ def test_module_names_are_unique_and_folders_small() -> None:
     assert not repeated
     for folder in {p.parent for p in files}:
         assert len(list(folder.glob("*.py"))) <= 16, folder
+
+
+def test_no_module_is_over_800_lines() -> None:
+    long = {str(path.relative_to(PACKAGE)): count for path in PACKAGE.rglob("*.py")
+            if (count := len(path.read_text("utf-8").splitlines())) > 800}
+    assert not long
+
+
+#: the layers, lowest first (docs/design/README.md *Layering*): a module imports only from its own
+#: layer or a lower one. `execution` (the OS sandbox: what wave-lsp runs) knows nothing of any
+#: runtime; `facts` is what each runtime does, as data; `permissions` reads commands and predicts
+#: a runtime's permission decision; `invocation` is what a runtime makes of a skill it lists or
+#: invokes; checking, workspace and the rules call each other (a rule asks the workspace, the
+#: engine runs the rules), so they form one layer; features serve the editor; the front ends
+#: (CLI, API, output, LSP, MCP) only convert
+LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
+    "wave_lsp core paths parsing",
+    "execution",
+    "facts",
+    "permissions",
+    "invocation",
+    "checking workspace rules",
+    "features",
+    "api cli cli_hints docs excerpt output lsp mcp __main__",
+))
+
+#: the imports that go upwards today, each with its reason; a new one fails the test, and so does
+#: an entry here that no longer exists (the list only shrinks)
+UPWARD_DEBTS = {
+    # the tool names of `allowed-tools` live in the frontmatter schema's `x-tools`
+    ("wave_lsp.core.facts.toolrules", "wave_lsp.core.checking.schema"),
+    # the preview takes the run's `Settings` (profile, home, personal roots, trust)
+    ("wave_lsp.core.invocation.preview", "wave_lsp.core.checking.config"),
+    # where a skill lies (`SkillLocation`: its folder, project root, plugin) decides its command
+    # name, its `${…}` values and the preview's working folder
+    ("wave_lsp.core.invocation.listing", "wave_lsp.core.workspace.location"),
+    ("wave_lsp.core.invocation.preview", "wave_lsp.core.workspace.location"),
+    ("wave_lsp.core.invocation.substitute", "wave_lsp.core.workspace.location"),
+}
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    folder = parts[2] if parts[:2] == ["wave_lsp", "core"] and len(parts) > 2 else (
+        parts[1] if len(parts) > 1 else parts[0])
+    found = [index for index, names in enumerate(LAYERS) if folder in names]
+    assert found, f"{module}: its folder {folder!r} is in no layer of LAYERS"
+    return found[0]
+
+
+def test_layers_import_only_downwards() -> None:
+    modules = _modules()
+    upward = {(name, target) for name, path in modules.items()
+              for target in _imports(name, path, modules) if _layer(target) > _layer(name)}
+    assert sorted(upward - UPWARD_DEBTS) == []
+    assert sorted(UPWARD_DEBTS - upward) == []  # a debt paid: take it off the list
 
 
 def _state(module: ModuleType) -> dict[str, object]:

@@ -12,7 +12,7 @@ import pytest
 from tests.helpers import run
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.facts.profiles import CLAUDE_CODE, WAVE
-from wave_lsp.core.permissions.readonly import CHECKED, SOURCE, is_read_only
+from wave_lsp.core.permissions.readonly import is_read_only, table
 
 HEAD = "---\nname: {name}\ndescription: Reviews the working tree. Use when asked to review.\n---\n"
 
@@ -47,7 +47,7 @@ def test_commands_that_are_not_read_only(command: str) -> None:
 
 
 def test_the_read_only_table_says_where_it_comes_from() -> None:
-    assert "Claude Code" in SOURCE and CHECKED[:4].isdigit()
+    assert "Claude Code" in table().source and table().checked[:4].isdigit()
 
 
 BODY = ("## Context\n\n- Status: !`git status`\n- Diff: !`git diff HEAD`\n"

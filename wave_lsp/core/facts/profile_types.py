@@ -1,6 +1,6 @@
-"""The value types of the runtime profiles' fields (`wave_lsp.core.facts.profiles`, which
-re-exports them): the kinds of YAML loader, listing format and name collision, and the skills roots
-a runtime's own configuration names (docs/design/runtime-facts.md §9)."""
+"""The value types of the runtime profiles' fields (`RuntimeProfile` in
+`wave_lsp.core.facts.runtime_profile`): the kinds of YAML loader, listing format and name
+collision, and the skills roots a runtime's own configuration names (docs/design/runtime-facts.md §9)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ exactly (parse errors, process substitution, functions, a command word computed 
 read from input, lines over `MAX_COMMAND_CHARS`) is never allowed; a write outside the project is
 never allowed; prefix and wildcard rules never allow a part with an expansion or a path that
 steps out of the folder the rule names (`_stays_inside`); the read-only auto-allow is the strict
-table of `readonly.py` (its `STRICTER` options are refused).
+table of `readonly.py` (the options of `readonly.toml`'s `[stricter]` are refused).
 
 `Guard.check` adds the policy around it: a `${…}` value with shell syntax and argument text
 spliced into a command are refused; the preview adds a settings file that cannot be used (fails

@@ -9,7 +9,7 @@ the class is `RuntimeProfile.auto_allows_read_only`.
 
 The classifier is an **allow-list**, as Claude Code's own is (`readOnlyValidation.ts`,
 `COMMAND_ALLOWLIST` with `safeFlags`): a command is read-only only when its program (and, for
-`git`, its subcommand) is in `COMMANDS` and every option it is given is on that command's list.
+`git`, its subcommand) is in the table and every option it is given is on that command's list.
 Options are read as getopt reads them: a long option `--name[=value]` must be spelled out exactly
 (an abbreviation, which GNU tools accept, is refused: `--outp` may be `--output`); short options
 may be bundled (`-nr`) only when none of them takes a value, as Claude Code requires; a value is
@@ -19,8 +19,12 @@ device can block or never end). Anything the classifier cannot model exactly is 
 
 Where this list is narrower than Claude Code's (commands it leaves out, such as `sed`, `xargs`
 and `sleep`; options such as `tail -f`, `grep -R`, `git diff --no-index`), the guard does not
-run a command Claude Code would run: it is never looser than the runtime, and `STRICTER` names
-each difference (the prediction, `readonly_runtime.py`, puts them back).
+run a command Claude Code would run: it is never looser than the runtime, and the table's
+`[stricter]` names each difference (the prediction, `readonly_runtime.py`, puts them back).
+
+The table is data, `wave_lsp/data/readonly.toml` (its header says the format), read once and
+checked as it is read (`table()`): an unknown key, option kind, operand kind or check is an error,
+not a silently looser table. The further checks an entry may name are the functions of `CHECKS`.
 
 `read_only_problem(words, profile, cwd)` answers for one simple command, given as its words after
 the shell has split them (the caller splits compound commands, as `StrictEngine` does): None
@@ -29,6 +33,7 @@ when it is read-only, else why not.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -37,46 +42,16 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
 from wave_lsp.core.facts.profiles import RuntimeProfile
-from wave_lsp.core.permissions.readonly_git import GIT_SUBCOMMANDS
-
-#: where the table comes from, and when it was last compared with it
-SOURCE = ("Claude Code's Bash tool read-only validation (src/tools/BashTool/readOnlyValidation.ts "
-          "and src/utils/shell/readOnlyCommandValidation.ts, v2.1.88: COMMAND_ALLOWLIST, "
-          "GIT_READ_ONLY_COMMANDS, READONLY_COMMANDS) and the permissions documentation "
-          "(code.claude.com/docs/en/permissions, read-only commands); a stricter subset")
-CHECKED = "2026-12-01"
 
 #: what an option's value may be (Claude Code's FlagArgType, plus `path` and `optional`)
 NONE, NUMBER, STRING, PATH, CHAR, OPTIONAL = "none", "number", "string", "path", "char", "optional"
 KINDS = frozenset({NONE, NUMBER, STRING, PATH, CHAR, OPTIONAL})
 #: operands: files to check, plain words, git revisions or paths, or none at all
 PATHS, WORDS, REVISIONS, NO_OPERANDS = "paths", "words", "revisions", "none"
-
-#: where wave-lsp is deliberately stricter than Claude Code, and why (docs/security.md)
-STRICTER: Mapping[str, str] = {
-    "tail": "`-f`/`--follow` and `--retry` keep reading until the preview times out",
-    "grep": "`-R` follows symbolic links to files outside the project",
-    "rg": "`-L`/`--follow` follows symbolic links and `-z` runs decompression programs",
-    "diff": "`-r` follows symbolic links to files outside the project",
-    "git diff": "`--no-index` compares files outside the repository",
-    "git grep": "`--no-index` searches files outside the repository",
-    "file": ("`-s` reads devices, `-L` and `-f` read files outside the project, `-m` reads a "
-             "`:`-separated list of magic files and every file of a folder"),
-    "sha256sum": "`-c` reads the files its list names, wherever they are",
-    "sha1sum": "`-c` reads the files its list names, wherever they are",
-    "md5sum": "`-c` reads the files its list names, wherever they are",
-    "git config --get": "`--global` and `--system` read the user's and the machine's settings",
-    "du": "`-L` follows symbolic links",
-    "ls": "`-L` follows symbolic links",
-    "tree": "`-l` follows symbolic links and `--fromfile` reads names from a file",
-    "find": "`-L`/`-follow` follow symbolic links",
-    "sleep": "it only delays the preview",
-    "sed": "its scripts can write files (`w`) and run commands (`e`); not modelled",
-    "xargs": "it runs the command it is given",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class CommandSpec:
@@ -112,10 +87,6 @@ def _flags(spec: str) -> dict[str, str]:
             raise ValueError(f"unknown option kind {kind!r} in {item!r}")
         flags[name] = kind
     return flags
-
-
-def _spec(flags: str, **options: object) -> CommandSpec:
-    return CommandSpec(_flags(flags + " --help --version"), **options)  # type: ignore[arg-type]
 
 
 # -- checks on operands (Claude Code's additionalCommandIsDangerousCallback) ------------------------
@@ -196,211 +167,164 @@ def _no_response_files(reading: Reading) -> str | None:
     return None if bad is None else f"`{bad}` reads further arguments from a file"
 
 
-# -- the table --------------------------------------------------------------------------------------
-_GIT_OPERANDS: Mapping[str, str] = {"remote": NO_OPERANDS, "config --get": WORDS,
-                                    "remote show": WORDS, "worktree list": NO_OPERANDS,
-                                    "stash list": NO_OPERANDS}
-_GIT_CHECKS: Mapping[str, Callable[[Reading], str | None]] = {
-    "branch": _branch, "tag": _tag, "reflog": _reflog, "remote show": _remote_name,
-    "config --get": _config_get, "log": _git_log, "show": _git_log, "rev-list": _git_log,
-    "shortlog": _git_log, "stash list": _git_log}
+# -- the table: wave_lsp/data/readonly.toml ---------------------------------------------------------
+#: the further checks an entry of the table may name (`check = "NAME"`)
+CHECKS: Mapping[str, Callable[[Reading], str | None]] = {
+    "date": _date, "no-response-files": _no_response_files, "jq-filter": _jq_filter,
+    "branch": _branch, "tag": _tag, "reflog": _reflog, "remote-name": _remote_name,
+    "config-get": _config_get, "git-log": _git_log}
+_OPERANDS = frozenset({PATHS, WORDS, REVISIONS, NO_OPERANDS})
+#: the keys of an entry, with the type of each value
+_ENTRY_KEYS: Mapping[str, type | tuple[type, ...]] = {
+    "options": (str, list), "help-and-version": bool, "operands": str, "any-arguments": bool,
+    "numeric-shorthand": bool, "attached-numbers": bool, "double-dash": bool, "folders": bool,
+    "dash-values": list, "check": str}
 
-_GREP = ("-e=string --regexp=string -f=path --file=path -F --fixed-strings -G --basic-regexp -E "
-         "--extended-regexp -P --perl-regexp -i --ignore-case --no-ignore-case -v --invert-match "
-         "-w --word-regexp -x --line-regexp -c --count --color=optional --colour=optional -L "
-         "--files-without-match -l --files-with-matches -m=number --max-count=number -o "
-         "--only-matching -q --quiet --silent -s --no-messages -b --byte-offset -H "
-         "--with-filename -h --no-filename --label=string -n --line-number -T --initial-tab -u "
-         "--unix-byte-offsets -Z --null -z --null-data -A=number --after-context=number "
-         "-B=number --before-context=number -C=number --context=number "
-         "--group-separator=string --no-group-separator -a --text --binary-files=string "
-         "-d=string --directories=string --exclude=string --exclude-from=path "
-         "--exclude-dir=string --include=string -r --recursive --line-buffered -U --binary -V")
-_RG = ("-e=string --regexp=string -f=path -i --ignore-case -S --smart-case -F --fixed-strings -w "
-       "--word-regexp -v --invert-match -c --count -l --files-with-matches "
-       "--files-without-match -n --line-number -o --only-matching -A=number "
-       "--after-context=number -B=number --before-context=number -C=number --context=number "
-       "-H -h --heading --no-heading -q --quiet --column -g=string --glob=string -t=string "
-       "--type=string -T=string --type-not=string --type-list --hidden --no-ignore -u "
-       "-m=number --max-count=number -d=number --max-depth=number -a --text --color=string "
-       "--json --stats --files -N --no-line-number -x --line-regexp -0 --null --debug")
-_LS = ("-a -A -b -B -c -C -d -f -F -g -G -h -i -k -l -m -n -N -o -p -q -Q -r -R -s -S -t -u -U "
-       "-v -w=number -x -X -Z -1 -I=string -T=number --all --almost-all --author --escape "
-       "--block-size=string --ignore-backups --color=optional --directory --classify=optional "
-       "--file-type --format=string --full-time --group-directories-first --no-group "
-       "--human-readable --si --indicator-style=string --inode --ignore=string --kibibytes "
-       "--literal --numeric-uid-gid --hide=string --hide-control-chars --show-control-chars "
-       "--quote-name --quoting-style=string --reverse --recursive --size --sort=string "
-       "--time=string --time-style=string --tabsize=number --width=number --context --zero")
-_HEAD = ("-c=string --bytes=string -n=string --lines=string -q --quiet --silent -v --verbose -z "
-         "--zero-terminated")
-#: without `-c`/`--check`, which reads the files a list names (anywhere)
-_SUMS = "-b --binary -t --text --tag -z --zero"
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The strict read-only table as `readonly.toml` gives it."""
+
+    source: str  #: where the table comes from
+    checked: str  #: when it was last compared with its source
+    #: where wave-lsp is deliberately stricter than Claude Code, and why (docs/security.md)
+    stricter: Mapping[str, str]
+    #: program (or `git SUBCOMMAND`) -> its spec
+    commands: Mapping[str, CommandSpec]
+
+
+def _words(value: object, shared: Mapping[str, object], where: str) -> str:
+    """An `options` value (a string or a list of strings) as one string of `--flag=kind` words,
+    each `@NAME` replaced by the shared list of that name."""
+    parts = value if isinstance(value, list) else [value]
+    texts = [part for part in parts if isinstance(part, str)]
+    if len(texts) != len(parts):
+        raise ValueError(f"{where}: options must be strings")
+    words: list[str] = []
+    for word in " ".join(texts).split():
+        if word.startswith("@"):
+            if word[1:] not in shared:
+                raise ValueError(f"{where}: no shared option list {word!r}")
+            words.append(_words(shared[word[1:]], {}, f"readonly.toml [options] {word[1:]}"))
+        else:
+            words.append(word)
+    return " ".join(words)
+
+
+def _entry(name: str, entry: Mapping[str, object], shared: Mapping[str, object]) -> CommandSpec:
+    """One `[commands."NAME"]` table as a `CommandSpec`, its keys and values checked."""
+    where = f"readonly.toml [commands.{name!r}]"
+    for key, value in entry.items():
+        kind = _ENTRY_KEYS.get(key)
+        if kind is None or not isinstance(value, kind):
+            raise ValueError(f"{where}: unknown key or wrong type: {key} = {value!r}")
+    words = _words(entry.get("options", ""), shared, where)
+    if entry.get("help-and-version", True):
+        words += " --help --version"
+    operands = str(entry.get("operands", PATHS))
+    check = entry.get("check")
+    if operands not in _OPERANDS or (check is not None and check not in CHECKS):
+        raise ValueError(f"{where}: unknown operands {operands!r} or check {check!r}")
+    dash_values = entry.get("dash-values", [])
+    if not isinstance(dash_values, list):  # checked above; for the type checker
+        raise ValueError(f"{where}: dash-values must be a list")
+    return CommandSpec(
+        _flags(words), operands=operands, numeric_shorthand=entry.get("numeric-shorthand") is True,
+        attached_numbers=entry.get("attached-numbers") is True,
+        attached_values=entry.get("any-arguments") is True,
+        double_dash=entry.get("double-dash", True) is True,
+        dash_values=frozenset(str(value) for value in dash_values),
+        check=CHECKS[check] if isinstance(check, str) else None,
+        folders=entry.get("folders", True) is True)
+
+
+_HEADER = re.compile(r'\[([\w-]+)(?:\.(?:"([^"\\]*)"|([\w-]+)))?\]')
+_KEY_VALUE = re.compile(r'(?:"([^"\\]*)"|([\w-]+)) = (.+)')
+
+
+def _value(text: str) -> object:
+    """A one-line TOML value of the kinds the table uses (a string, an array of strings, a
+    boolean) read as JSON reads it; ValueError for anything else."""
+    if text in ("true", "false"):
+        return text == "true"
+    if text[:1] not in ('"', "["):
+        raise ValueError(text)
+    return json.loads(text)
+
+
+def _read_simple(text: str) -> dict[str, Any] | None:
+    """`readonly.toml` read a line at a time: comments, `[table]` and `[table.key]` headers,
+    `key = value` lines and arrays of strings over several lines, with no backslash anywhere
+    (so that a TOML string is a JSON string). None for anything else, which tomllib then reads
+    (or refuses): five to ten times faster than importing and running tomllib, once per process
+    that classifies a command."""
+    if "\\" in text:
+        return None
+    data: dict[str, Any] = {}
+    table: dict[str, Any] = data
+    array: tuple[str, list[str]] | None = None
+    for line in map(str.strip, text.splitlines()):
+        if array is not None:
+            if line == "]":
+                table[array[0]] = json.loads("[" + "".join(array[1]).rstrip(",") + "]")
+                array = None
+            elif line.startswith('"') and line.endswith('",'):
+                array[1].append(line)
+            else:
+                return None
+        elif not line or line.startswith("#"):
+            continue
+        elif header := _HEADER.fullmatch(line):
+            outer = data.setdefault(header[1], {})
+            key = header[2] if header[2] is not None else header[3]
+            if not isinstance(outer, dict) or (key is None and outer) or key in outer:
+                return None  # a table defined twice: tomllib says where
+            table = outer if key is None else outer.setdefault(key, {})
+        elif (pair := _KEY_VALUE.fullmatch(line)) and (name := pair[1] or pair[2]) not in table:
+            if pair[3] == "[":
+                array = (name, [])
+                continue
+            try:
+                table[name] = _value(pair[3])
+            except ValueError:
+                return None
+        else:
+            return None
+    return data if array is None else None
+
+
+def load_table(text: str) -> Table:
+    """`readonly.toml`'s text as a `Table`; a ValueError names what is wrong in it."""
+    data = _read_simple(text)
+    if data is None:
+        import tomllib
+
+        data = tomllib.loads(text)
+    shared = data.get("options", {})
+    git_defaults = data.get("git-defaults", {})
+    commands = {name: _entry(name, {**(git_defaults if name.startswith("git ") else {}), **entry},
+                             shared)
+                for name, entry in data.get("commands", {}).items()}
+    return Table(source=str(data["source"]), checked=str(data["checked"]),
+                 stricter=MappingProxyType(dict(data.get("stricter", {}))),
+                 commands=MappingProxyType(commands))
 
 
 @lru_cache(maxsize=1)
-def _commands() -> Mapping[str, CommandSpec]:
-    """program (or `git SUBCOMMAND`) -> its spec, built on first use."""
-    any_args = {"attached_values": True}
-    table: dict[str, CommandSpec] = {
-        "cat": _spec("-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s "
-                     "--squeeze-blank -t -T --show-tabs -u -v --show-nonprinting", **any_args),
-        "head": _spec(_HEAD, numeric_shorthand=True, **any_args),
-        "tail": _spec(_HEAD, numeric_shorthand=True, **any_args),
-        "wc": _spec("-c --bytes -m --chars -l --lines -L --max-line-length -w --words "
-                    "--total=string", **any_args),
-        "stat": _spec("-f --file-system -c=string --format=string --printf=string -t --terse "
-                      "--cached=string", **any_args),
-        "nl": _spec("-b=string --body-numbering=string -d=string --section-delimiter=string "
-                    "-f=string --footer-numbering=string -h=string --header-numbering=string "
-                    "-i=number --line-increment=number -l=number --join-blank-lines=number "
-                    "-n=string --number-format=string -p --no-renumber -s=string "
-                    "--number-separator=string -v=number --starting-line-number=number "
-                    "-w=number --number-width=number", **any_args),
-        "strings": _spec("-a --all -d --data -n=number --bytes=number -t=string --radix=string "
-                         "-e=string --encoding=string -f --print-file-name -w "
-                         "--include-all-whitespace -s=string --output-separator=string",
-                         check=_no_response_files, **any_args),
-        "od": _spec("-A=string --address-radix=string -j=string --skip-bytes=string -N=string "
-                    "--read-bytes=string -t=string --format=string -v --output-duplicates "
-                    "-w=optional --width=optional -a -b -c -d -f -i -l -o -s -x "
-                    "--endian=string", **any_args),
-        "hexdump": _spec("-b -c -C -d -o -x -e=string -n=number -s=string -v --canonical",
-                         **any_args),
-        "id": _spec("-g --group -G --groups -n --name -r --real -u --user -z --zero",
-                    operands=WORDS, **any_args),
-        "uname": _spec("-a --all -s --kernel-name -n --nodename -r --kernel-release -v "
-                       "--kernel-version -m --machine -p --processor -i --hardware-platform -o "
-                       "--operating-system", operands=NO_OPERANDS, **any_args),
-        "free": _spec("-b --bytes -k --kibi -m --mebi -g --gibi --kilo --mega --giga -h "
-                      "--human -w --wide -t --total --si -l --lohi -v --committed",
-                      operands=NO_OPERANDS, **any_args),
-        "df": _spec("-a --all -h --human-readable -H --si -i --inodes -k -l --local -T "
-                    "--print-type -P --portability --total -t=string --type=string -x=string "
-                    "--exclude-type=string --output=optional -B=string --block-size=string",
-                    **any_args),
-        "du": _spec("-a --all -b --bytes -c --total -h --human-readable -k -m -s --summarize -x "
-                    "--one-file-system -d=number --max-depth=number --apparent-size --si "
-                    "--exclude=string -B=string --block-size=string --time --inodes",
-                    **any_args),
-        "locale": _spec("-a --all-locales -m --charmaps -c --category-name -k --keyword-name",
-                        operands=WORDS, **any_args),
-        "groups": _spec("", operands=WORDS, **any_args),
-        "nproc": _spec("--all --ignore=number", operands=NO_OPERANDS, **any_args),
-        "basename": _spec("-a --multiple -s=string --suffix=string -z --zero", operands=WORDS,
-                          **any_args),
-        "dirname": _spec("-z --zero", operands=WORDS, **any_args),
-        "realpath": _spec("-e --canonicalize-existing -m --canonicalize-missing -L --logical "
-                          "-P --physical -q --quiet -s --strip --no-symlinks -z --zero "
-                          "--relative-to=path --relative-base=path", **any_args),
-        "readlink": _spec("-f --canonicalize -e --canonicalize-existing -m "
-                          "--canonicalize-missing -n --no-newline -q --quiet -s --silent -v "
-                          "--verbose -z --zero", **any_args),
-        "cut": _spec("-b=string --bytes=string -c=string --characters=string -d=string "
-                     "--delimiter=string -f=string --fields=string -n --complement -s "
-                     "--only-delimited --output-delimiter=string -z --zero-terminated",
-                     **any_args),
-        "paste": _spec("-d=string --delimiters=string -s --serial -z --zero-terminated",
-                       **any_args),
-        "tr": _spec("-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1",
-                    operands=WORDS, **any_args),
-        "column": _spec("-t --table -s=string --separator=string -o=string "
-                        "--output-separator=string -c=number --output-width=number -x "
-                        "--fillrows -n -e -J --json -N=string --table-columns=string "
-                        "-R=string --table-right=string", **any_args),
-        "tac": _spec("-b --before -r --regex -s=string --separator=string", **any_args),
-        "rev": _spec("", **any_args),
-        "fold": _spec("-b --bytes -s --spaces -w=number --width=number", **any_args),
-        "expand": _spec("-i --initial -t=string --tabs=string", **any_args),
-        "unexpand": _spec("-a --all --first-only -t=string --tabs=string", **any_args),
-        "fmt": _spec("-c --crown-margin -p=string --prefix=string -s --split-only -t "
-                     "--tagged-paragraph -u --uniform-spacing -w=number --width=number "
-                     "-g=number --goal=number", **any_args),
-        "comm": _spec("-1 -2 -3 --check-order --nocheck-order --output-delimiter=string "
-                      "--total -z --zero-terminated", **any_args),
-        "cmp": _spec("-b --print-bytes -i=string --ignore-initial=string -l --verbose "
-                     "-n=string --bytes=string -s --quiet --silent", **any_args),
-        "numfmt": _spec("-d=string --delimiter=string --field=string --format=string "
-                        "--from=string --from-unit=string --grouping --header=optional "
-                        "--invalid=string --padding=number --round=string --suffix=string "
-                        "--to=string --to-unit=string -z --zero-terminated", operands=WORDS,
-                        **any_args),
-        "diff": _spec("-q --brief -s --report-identical-files -c -C=number --context=optional "
-                      "-u -U=number --unified=optional -e --ed -n --rcs -y --side-by-side "
-                      "-W=number --width=number --left-column --suppress-common-lines -p "
-                      "--show-c-function -F=string --show-function-line=string --label=string "
-                      "-t --expand-tabs -T --initial-tab --suppress-blank-empty -l --paginate "
-                      "-i --ignore-case -E --ignore-tab-expansion -Z --ignore-trailing-space "
-                      "-b --ignore-space-change -w --ignore-all-space -B --ignore-blank-lines "
-                      "-I=string --ignore-matching-lines=string -a --text --strip-trailing-cr "
-                      "-d --minimal --horizon-lines=number --speed-large-files --normal "
-                      "--color=optional", folders=False, **any_args),
-        "true": _spec("", operands=WORDS),
-        "false": _spec("", operands=WORDS),
-        "which": _spec("-a -s", operands=WORDS),
-        "type": _spec("-a -f -p -P -t", operands=WORDS),
-        "expr": CommandSpec({}, operands=WORDS, double_dash=False),
-        "test": CommandSpec({}, operands=WORDS, double_dash=False),
-        "getconf": _spec("-a", operands=WORDS),
-        "seq": _spec("-f=string --format=string -s=string --separator=string -w --equal-width",
-                     operands=WORDS, numeric_shorthand=True),
-        "cal": _spec("-1 -3 -y -Y -j -s -m -M -w --one --three --year --twelve --julian "
-                     "--sunday --monday --week", operands=WORDS, **any_args),
-        "uptime": _spec("-p --pretty -s --since", operands=NO_OPERANDS),
-        "pwd": _spec("-L -P", operands=NO_OPERANDS),
-        "whoami": _spec("", operands=NO_OPERANDS),
-        "echo": CommandSpec({}, operands=WORDS, double_dash=False),
-        # not in 2.1.88's list; 2.1.332 runs it with no rule (tests/oracle, inj-printf-lines);
-        # without options: `-v NAME` assigns a shell variable
-        "printf": _spec("", operands=WORDS),
-        "ls": _spec(_LS, **any_args),
-        "tree": _spec("-a -d -f -x -L=number -P=string -I=string --gitignore --gitfile=path "
-                      "--ignore-case --matchdirs --metafirst --prune --info --infofile=path "
-                      "--noreport --charset=string --filelimit=number -q -N -Q -p -u -g -s -h "
-                      "--si --du -D --timefmt=string -F --inodes --device -v -t -c -U -r "
-                      "--dirsfirst --filesfirst --sort=string -i -A -S -n -C -X -J -H=string "
-                      "--nolinks --hintro=string --houtro=string -T=string --hyperlink "
-                      "--scheme=string --authority=string"),
-        "file": _spec("--brief -b --mime -i --mime-type --mime-encoding --apple "
-                      "--check-encoding -c --exclude=string --exclude-quiet=string --print0 "
-                      "-0 -F=string --separator=string -v --no-dereference -h "
-                      "--keep-going -k --list -l --no-buffer -n "
-                      "--preserve-date -p --raw -r"),
-        "sort": _spec("--ignore-leading-blanks -b --dictionary-order -d --ignore-case -f "
-                      "--general-numeric-sort -g --human-numeric-sort -h --ignore-nonprinting "
-                      "-i --month-sort -M --numeric-sort -n --random-sort -R --reverse -r "
-                      "--sort=string --stable -s --unique -u --version-sort -V "
-                      "--zero-terminated -z --key=string -k=string --field-separator=string "
-                      "-t=string --check -c --check-char-order -C --merge -m "
-                      "--buffer-size=string -S=string --parallel=number --batch-size=number"),
-        "uniq": _spec("-c --count -d --repeated -D --all-repeated=optional -f=number "
-                      "--skip-fields=number -i --ignore-case -s=number --skip-chars=number -u "
-                      "--unique -w=number --check-chars=number -z --zero-terminated "
-                      "--group=optional", operands=NO_OPERANDS),
-        "grep": _spec(_GREP, attached_numbers=True),
-        "rg": _spec(_RG, attached_numbers=True),
-        "jq": _spec("-r --raw-output -j --join-output -a --ascii-output -c --compact-output "
-                    "-C --color-output -M --monochrome-output -S --sort-keys -e --exit-status "
-                    "-s --slurp -n --null-input -R --raw-input --tab --indent=number --seq "
-                    "--stream", check=_jq_filter),
-        "date": _spec("-d=string --date=string -r=path --reference=path -u --utc --universal "
-                      "-I=optional --iso-8601=optional -R --rfc-email --rfc-3339=string --debug",
-                      operands=WORDS, check=_date),
-        "hostname": _spec("-f --fqdn --long -s --short -i --ip-address -I --all-ip-addresses -a "
-                          "--alias -d --domain -A --all-fqdns -v --verbose -h -V",
-                          operands=NO_OPERANDS),
-        "sha256sum": _spec(_SUMS), "sha1sum": _spec(_SUMS), "md5sum": _spec(_SUMS),
-    }
-    for name, flags in GIT_SUBCOMMANDS.items():
-        table[f"git {name}"] = CommandSpec(
-            _flags(flags), operands=_GIT_OPERANDS.get(name, REVISIONS), numeric_shorthand=True,
-            dash_values=frozenset({"--sort"}), check=_GIT_CHECKS.get(name))
-    return table
+def table() -> Table:
+    """The table, read from `wave_lsp/data/readonly.toml` once."""
+    beside = Path(__file__).parents[2] / "data" / "readonly.toml"
+    if beside.is_file():
+        return load_table(beside.read_text("utf-8"))
+    from importlib import resources
+
+    return load_table(resources.files("wave_lsp.data").joinpath("readonly.toml")
+                      .read_text("utf-8"))
 
 
 def commands() -> Mapping[str, CommandSpec]:
     """The allow-list: program (or `git SUBCOMMAND`) -> its spec."""
-    return _commands()
+    return table().commands
 
 
 # -- reading the arguments --------------------------------------------------------------------------
@@ -713,14 +637,14 @@ def read_only_problem(words: Sequence[str], profile: RuntimeProfile,
         return _find(words, cwd)
     name, spec, width = _program(words)
     if spec is None:
-        reason = STRICTER.get(name)
+        reason = table().stricter.get(name)
         return (f"`{name}` is not on its list of read-only commands"
                 + (f" (wave-lsp is stricter than Claude Code here: {reason})" if reason else ""))
     if name.startswith("git ") and _bare_repository(cwd):
         return "the working directory looks like a bare git repository"
     reading, problem = _read_arguments(name, spec, words[width:])
     if problem:
-        reason = STRICTER.get(name)
+        reason = table().stricter.get(name)
         return problem + (f" (wave-lsp is stricter than Claude Code for `{name}`: {reason})"
                           if reason and "not an option" in problem else "")
     return _operands_problem(name, spec, reading, cwd)

@@ -3,7 +3,7 @@
 auto-allow).
 
 `readonly.py` holds wave-lsp's strict table, which the execution guard uses. The runtime's own list
-is wider: the options and commands of `readonly.STRICTER` are on Claude Code's list (`grep -R`,
+is wider: the options and commands of `readonly.toml`'s `[stricter]` are on Claude Code's list (`grep -R`,
 `ls -L`, `tail -f`, `git diff --no-index`, `sleep`, …), it does not look at what kind of file an
 operand is (a FIFO is read like any file), and it does not follow links to decide whether an
 operand is inside. `runtime_read_only` answers `yes`, `no` (with why) or `unknown` (with why) for
@@ -25,7 +25,6 @@ from wave_lsp.core.permissions.readonly import (
     _PLAIN_GLOB,
     GLOB_COMMANDS,
     NO_OPERANDS,
-    STRICTER,
     WORDS,
     CommandSpec,
     _bare_repository,
@@ -36,7 +35,7 @@ from wave_lsp.core.permissions.readonly import (
     program_entry,
 )
 
-#: the options (and commands) of `readonly.STRICTER` that Claude Code's list accepts and the strict
+#: the options (and commands) of `readonly.toml`'s `[stricter]` that Claude Code's list accepts and the strict
 #: table leaves out (runtime-facts §3.8: `COMMAND_ALLOWLIST` safeFlags, v2.1.88)
 RUNTIME_EXTRA_FLAGS: Mapping[str, str] = {
     "tail": "-f --follow=optional -F --retry",
@@ -200,5 +199,5 @@ def _inside(path: str, folder: str) -> bool:
     return is_within(path, os.path.normpath(folder))
 
 
-__all__ = ["FACT", "STRICTER", "ReadOnly", "runtime_commands", "runtime_glob",
+__all__ = ["FACT", "ReadOnly", "runtime_commands", "runtime_glob",
            "runtime_read_only"]
