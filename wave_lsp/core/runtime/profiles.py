@@ -148,6 +148,9 @@ class RuntimeProfile:
     #: the YAML 1.1/1.2 standard tags (`!!str`, `!!int`, …) its YAML loader resolves: a value so
     #: tagged loads (js-yaml's default schema; parser probe `explicit !!str tag`)
     resolved_standard_tags: frozenset[str] = frozenset()
+    #: its YAML loader resolves a valid anchor and alias (`&a` … `*a`) and loads the skill (Bun:
+    #: oracle; js-yaml: the parser probe, runtime-facts.md §10)
+    resolves_yaml_aliases: bool = False
 
     # -- how the runtime reads a SKILL.md (docs/design/runtime-facts.md §3.1-§3.7) --------------
     #: the lenient YAML readings (`wave_lsp.core.parsing.yamltree.READINGS`) under which a
@@ -335,6 +338,9 @@ class RuntimeProfile:
     invocation_wrapper: str | None = None
     #: skills of Claude Code plugins (`.claude-plugin/plugin.json`, `<plugin>/skills/`) load
     loads_claude_plugins: bool = True
+    #: a `skill.md` in any case in a plugin's `commands/` folder makes the folder one skill, and
+    #: the folder's other commands are dropped (Claude Code: `/^skill\.md$/i`, runtime-facts §3.3)
+    plugin_commands_match_skill_file: bool = False
     #: the skills roots named after this runtime (`.claude/skills`, `~/.copilot/skills`): with no
     #: target configured, a skill there is checked for this target (docs/design/rules.md
     #: *The default target*)
@@ -473,6 +479,7 @@ CLAUDE_CODE = RuntimeProfile(
     body_description_default="Skill",
     labels_listing_with_name=True, listing_controls_as_spaces=True,
     lists_plugin_skills_only_when_described=True, hides_conditional_skills=True,
+    plugin_commands_match_skill_file=True, resolves_yaml_aliases=True,
     not_user_invocable_message=("This skill can only be invoked by Claude, not directly by users. "
                                 'Ask Claude to use the "{name}" skill for you.'),
     skips_injections_in_code_spans=True, trims_command_output=True,
@@ -621,6 +628,7 @@ OPENCODE = replace(
     settings_folder=".opencode", yaml_loader="colon-retry", strips_bom=True, collision="race",
     reads_unclosed_frontmatter_to_end=True,  # gray-matter (parser probe, runtime-facts §10)
     tolerates_tab_indentation=True, resolved_standard_tags=JS_YAML_TAGS,  # the same
+    resolves_yaml_aliases=True,
     walked_roots=(".claude/skills", ".agents/skills", ".opencode/skill", ".opencode/skills"),
     walk_to="to-worktree", walk_outer_wins=True,
     dot_scanned_roots=(".claude/skills", ".agents/skills"),
@@ -635,6 +643,7 @@ OPENCODE = replace(
     own_roots=(".opencode/skills", ".opencode/skill", ".config/opencode/skills",
                ".config/opencode/skill"),
     name_source="name", name_limit=None, description_limit=None, over_limit="none",
+    name_must_match_folder=False,  # documented, not enforced (SK039's evidence)
     argument_base=1, arguments_appended_after="\n\n", splices_arguments_into_commands=True,
     arguments_delivery="appended after a blank line, after the base-directory lines",
     substitutes_arguments=True,
@@ -669,9 +678,10 @@ GEMINI_CLI = replace(
                "conflict warning",
     settings_folder=".gemini", own_roots=(".gemini/skills",), yaml_loader="line-fallback",
     resolved_standard_tags=JS_YAML_TAGS,  # js-yaml `load` (runtime-facts.md §9.6)
+    resolves_yaml_aliases=True,
     workspace_trust_gated=True, trust_folders_file=".gemini/trustedFolders.json",
     trust_settings_file=".gemini/settings.json",
-    name_source="name",
+    name_source="name", name_must_match_folder=False,
     name_limit=None, description_limit=None, over_limit="none",
     name_replaced_chars=':\\/<>*?"|',
     listing_format="xml-path",  # runtime-facts.md §11 (harness: Gemini CLI 0.61.0)
@@ -701,7 +711,7 @@ COPILOT_CLI = replace(
     precedence="project > personal, and `.github/skills` > `.agents/skills` > `.claude/skills` "
                "within each",
     settings_folder=".copilot", own_roots=(), yaml_loader="strict",
-    name_source="name-or-folder",
+    name_source="name-or-folder", name_must_match_folder=False,
     # its limits and name check, and the booleans (runtime-facts.md §12.2: cases desc-long,
     # name-invalid, invoke-user-invocable-no, cp-description-limit, cp-name-rules,
     # cp-invocation-booleans)
