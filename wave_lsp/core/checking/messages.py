@@ -10,7 +10,7 @@ test (tests/core/test_message_style.py) agree on where the first sentence ends.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -195,3 +195,23 @@ def with_others(code: str, profile: RuntimeProfile, what: str = "") -> str:
         others = elsewhere(code, profile)
         said = f"{said}; {others}" if others else said
     return capitalized(said)
+
+
+def runtimes_that(test: Callable[[RuntimeProfile], bool], *, kinds: Sequence[str] = ("runtime",),
+                  but: RuntimeProfile | None = None) -> list[str]:
+    """The names of the targets (of `portable`'s members, of `kinds`) whose profile passes
+    `test`: how a message names the runtimes a fact holds for, never by a literal."""
+    from wave_lsp.core.runtime.profiles import PORTABLE
+
+    return [member.runtime for member in PORTABLE.members
+            if member.kind in kinds and member is not but and test(member)]
+
+
+def validators() -> str:
+    """The reference validators (skills-ref), named."""
+    return runtime_names(runtimes_that(lambda _: True, kinds=("validator",)))
+
+
+def agree(names: Sequence[str], singular: str, plural: str) -> str:
+    """`names` and the verb that agrees with them (`Wave reads`, `Wave and OpenCode read`)."""
+    return f"{runtime_names(names)} {singular if len(names) == 1 else plural}"

@@ -11,10 +11,13 @@ from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.messages import (
+    agree,
     capitalized,
     consequence,
     effect_sentence,
     elsewhere,
+    runtimes_that,
+    validators,
 )
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
@@ -293,7 +296,7 @@ def compatibility_invalid(ctx: CheckContext) -> Iterator[Finding]:
                        "spec asks for 1-500 characters.")
         else:
             message = (f"`compatibility` is {type_name(issue.value)}, not text: write one short "
-                       "sentence. skills-ref rejects it (`Field 'compatibility' must be a "
+                       f"sentence. {validators()} rejects it (`Field 'compatibility' must be a "
                        "string`).")
         yield ctx.finding("SK060", ctx.entry_span(entry), message)
 
@@ -327,6 +330,12 @@ def license_invalid(ctx: CheckContext) -> Iterator[Finding]:
                       "the file or write the licence name.", level=Severity.HINT)
 
 
+def _metadata_ignored() -> str:
+    """Who ignores a `metadata` that is not a mapping (`ignores_non_mapping_metadata`), with the
+    verb."""
+    return agree(runtimes_that(lambda p: p.ignores_non_mapping_metadata), "ignores", "ignore")
+
+
 @check("SK062")
 def metadata_shape(ctx: CheckContext) -> Iterator[Finding]:
     entry = ctx.field("metadata")
@@ -337,11 +346,11 @@ def metadata_shape(ctx: CheckContext) -> Iterator[Finding]:
         if not issue.path:
             if entry.value is None:
                 message = ("`metadata` is empty (null): remove it or add `key: \"value\"` lines. "
-                           "Claude Code drops a value that is not a mapping.")
+                           f"{_metadata_ignored()} a value that is not a mapping.")
             else:
                 message = (f"`metadata` is {type_name(issue.value)}, not a mapping of text "
-                           "values: write it as `key: \"value\"` lines under `metadata:`. Claude "
-                           "Code drops it.")
+                           "values: write it as `key: \"value\"` lines under `metadata:`. "
+                           f"{_metadata_ignored()} it.")
             yield ctx.finding("SK062", ctx.entry_span(entry), message)
             continue
         key = ".".join(str(p) for p in issue.path)

@@ -318,8 +318,8 @@ def delimiter_form(ctx: CheckContext) -> Iterator[Finding]:
             yield ctx.finding(
                 "SK007", delimiter.span,
                 f"The opening delimiter is `{written}`, not exactly `---`: write exactly `---`. "
-                "Runtimes disagree on such lines (skills-ref splits on the first `---`, Claude "
-                "Code needs `---` followed only by white space).", fixes=[fix])
+                "Runtimes disagree on such lines (some split the file at the first `---`, "
+                "others need `---` followed only by white space).", fixes=[fix])
             continue
         consequence, drops = _closing_consequence(ctx, written)
         yield ctx.finding(

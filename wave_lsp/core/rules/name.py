@@ -13,7 +13,13 @@ from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
-from wave_lsp.core.checking.messages import capitalized, consequence, elsewhere, with_others
+from wave_lsp.core.checking.messages import (
+    capitalized,
+    consequence,
+    elsewhere,
+    validators,
+    with_others,
+)
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS
@@ -125,7 +131,8 @@ def name_padded(ctx: CheckContext) -> Iterator[Finding]:
     if value is not None and value.raw != value.raw.strip():
         yield ctx.finding("SK041", value.span,
                           f"`name` has white space at its edges (`{shown(value.raw)}`): remove it. "
-                          "skills-ref strips it, other loaders do not, so the skill gets two names.",
+                          f"{validators()} strips it, other loaders do not, so the skill gets two "
+                          "names.",
                           fixes=[_set_name(ctx, value.entry, value.raw.strip(),
                                            "Remove the white space")])
 
@@ -148,8 +155,8 @@ def _own_check(ctx: CheckContext, code: str, value: _NameValue) -> tuple[str, Se
                 "it."), Severity.ERROR
     if rule(code).severity(profile) == Severity.ERROR:
         return None
-    return (f" {capitalized(profile.runtime)} loads it: {check_text} allows it; skills-ref and "
-            "the runtimes that follow the specification reject it."), None
+    return (f" {capitalized(profile.runtime)} loads it: {check_text} allows it; {validators()} "
+            "and the runtimes that follow the specification reject it."), None
 
 
 @check("SK033")
@@ -249,7 +256,7 @@ def name_non_ascii(ctx: CheckContext) -> Iterator[Finding]:
     non_ascii = sorted({ch for ch in value.name if ch.isalnum() and not ch.isascii()})
     own = _own_check(ctx, "SK038", value) if non_ascii else None
     if non_ascii and own is not None:
-        who = ("skills-ref accepts it, but Wave, VS Code, OpenCode and the claude.ai upload "
+        who = (f"{validators()} accepts it, but the specification and the claude.ai upload "
                "accept only `a-z`, `0-9` and `-`")
         suggestion = suggest_name(value.name)
         spelled = f" (`{suggestion}`)" if suggestion else ""

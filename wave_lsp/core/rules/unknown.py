@@ -29,6 +29,7 @@ from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
+from wave_lsp.core.checking.messages import validators
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.rules.helpers import closest
 from wave_lsp.core.rules.registry import check
@@ -178,7 +179,7 @@ def _unknown_message(ctx: CheckContext, name: str) -> str:
         allowed = ", ".join(sorted(s.name for s in schema.fields_for(ctx.profile)))
         tail = f"{ctx.profile.runtime} rejects the skill (only {allowed} are allowed)"
     elif ctx.profile.kind == "aggregate" and ctx.profile.catalog_column:
-        tail = "skills-ref and the claude.ai upload reject the skill"
+        tail = f"{validators()} and the claude.ai upload reject the skill"
     elif ctx.profile.kind == "aggregate":
         spec = schema.field_spec(name)
         ignoring = [m.runtime for m in ctx.profile.members

@@ -16,7 +16,13 @@ from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
-from wave_lsp.core.checking.messages import capitalized, consequence, elsewhere, with_others
+from wave_lsp.core.checking.messages import (
+    capitalized,
+    consequence,
+    elsewhere,
+    validators,
+    with_others,
+)
 from wave_lsp.core.parsing.document import FrontmatterValues
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import (
@@ -358,7 +364,7 @@ def flow_collection(ctx: CheckContext) -> Iterator[Finding]:
                 yield ctx.finding(
                     "SK025", node.content_span,
                     f"Flow-style {kind} in `{key_node.text}`: write it in block style. The YAML "
-                    "parser of skills-ref (strictyaml) rejects flow style.", fixes=fixes)
+                    f"parser of {validators()} (strictyaml) rejects flow style.", fixes=fixes)
                 break
 
 

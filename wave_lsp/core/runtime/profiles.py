@@ -148,6 +148,12 @@ class RuntimeProfile:
     #: the YAML 1.1/1.2 standard tags (`!!str`, `!!int`, …) its YAML loader resolves: a value so
     #: tagged loads (js-yaml's default schema; parser probe `explicit !!str tag`)
     resolved_standard_tags: frozenset[str] = frozenset()
+    #: a `metadata` that is not a mapping is dropped and the skill loads without it
+    ignores_non_mapping_metadata: bool = False
+    #: past the listing budget the skills invoked least are listed by name only (usage decides)
+    lists_least_used_by_name: bool = False
+    #: a nested skills root inside a folder git ignores (`git check-ignore`) is skipped
+    skips_git_ignored_roots: bool = False
     #: its YAML loader resolves a valid anchor and alias (`&a` … `*a`) and loads the skill (Bun:
     #: oracle; js-yaml: the parser probe, runtime-facts.md §10)
     resolves_yaml_aliases: bool = False
@@ -480,6 +486,8 @@ CLAUDE_CODE = RuntimeProfile(
     labels_listing_with_name=True, listing_controls_as_spaces=True,
     lists_plugin_skills_only_when_described=True, hides_conditional_skills=True,
     plugin_commands_match_skill_file=True, resolves_yaml_aliases=True,
+    # the facts behind SK062 (runtime-facts.md §3.2), SK131 and SK133 (their evidence rows)
+    ignores_non_mapping_metadata=True, lists_least_used_by_name=True, skips_git_ignored_roots=True,
     not_user_invocable_message=("This skill can only be invoked by Claude, not directly by users. "
                                 'Ask Claude to use the "{name}" skill for you.'),
     skips_injections_in_code_spans=True, trims_command_output=True,
