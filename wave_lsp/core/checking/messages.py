@@ -133,9 +133,7 @@ def consequence(code: str, profile: RuntimeProfile, what: str = "",
     item = rule(code)
     if profile.members and (kind is None or not profile.catalog_column):
         return _members_consequence(code, profile, what)
-    effect = item.effect(profile)
-    if kind is None and effect is None:
-        raise KeyError(f"{code} has no effect under {profile.name}")
+    effect = item.effect(profile)  # None only where the target does not report the rule
     chosen = kind or (effect.kind if effect is not None else "loads")
     verified = effect is None or effect.verified or kind is not None
     return effect_sentence(chosen, [profile.runtime], what, verified=verified,

@@ -125,7 +125,7 @@ def tool_rules(ctx: CheckContext) -> Iterator[Finding]:
             continue
         yield from _tool_name(ctx, item, rule.tool)
         if rule.tool == "*" and rule.content is None \
-                and ctx.profile.permission_model == "claude-code":
+                and not ctx.profile.wave_permissions:
             # a bare `*` names no tool: Claude Code 2.1.332 pre-approves nothing with it
             yield ctx.finding("SK085", item.span,
                               f"`{shown(item.text)}` names no tool, so "

@@ -119,9 +119,11 @@ def _not_read_there(ctx: CheckContext) -> Iterator[Finding]:
     miss = discovery_miss(profile, location, ctx.settings.home, ctx.settings.personal)
     if miss is None:  # a root its configuration adds
         return
+    roots = (f" {profile.runtime} reads {profile.project_roots_rule}."
+             if profile.project_roots_rule else "")
     yield ctx.finding("SK002", first_line_span(ctx),
-                      f"Not discovered by {profile.runtime}: {miss.fix}. {miss.why_sentence} "
-                      f"{_found_elsewhere(ctx)}", level=Severity.INFORMATION)
+                      f"Not discovered by {profile.runtime}: {miss.fix}. {miss.why_sentence}"
+                      f"{roots} {_found_elsewhere(ctx)}", level=Severity.INFORMATION)
 
 
 def _found_elsewhere(ctx: CheckContext) -> str:

@@ -191,6 +191,8 @@ def _unknown_message(ctx: CheckContext, name: str) -> str:
         switch = ctx.profile.manual_only_switch
         tail = (f"{ctx.profile.runtime} ignores it, so its model may still pick this skill by "
                 f"itself; {ctx.profile.runtime}'s own switch: {switch}")
+    elif ctx.profile.other_fields != "ignored":  # what it does with fields it does not read
+        tail = f"{ctx.profile.runtime} reads it as it reads other fields: {ctx.profile.other_fields}"
     else:
         tail = f"{ctx.profile.runtime} ignores it"
     spec = schema.field_spec(name)

@@ -145,7 +145,8 @@ def _by_usage() -> str:
 @check("SK131")
 def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
     me, project = _me(ctx), ctx.project
-    if me is None or project is None or me.shadowed_by is not None:
+    if me is None or project is None or me.shadowed_by is not None \
+            or ctx.profile.listing_budget_chars is None:  # no budget known for this runtime
         return
     mine = listing_entry(ctx.document, ctx.location)
     listing = project.listings[me.group]  # the sums of its group, kept up to date on file events
