@@ -291,3 +291,90 @@ def test_the_rule_command_shows_the_facts_per_target(capsys: pytest.CaptureFixtu
     printed = json.loads(capsys.readouterr().out)
     assert printed["effects"]["claude-code"] == "renames"
     assert printed["effects"]["cursor"] == "drops?"
+
+
+_PLUGIN = {"myplug/.claude-plugin/plugin.json": '{"name": "myplug"}'}
+
+
+@pytest.mark.parametrize(("code", "text"), [
+    ("SK050", "---\nname: a\n---\n# Title\nbody\n"),
+    ("SK005", "no frontmatter\nbody\n"),
+    ("SK021", "---\r\nname: a\r\ndescription: Use when: x\r\n---\r\nbody\r\n"),
+])
+def test_a_plugin_skill_without_a_description_is_left_out_of_the_listing(
+        tmp_path: Path, code: str, text: str) -> None:
+    """Issue 37 item 7: Claude Code 2.1.332 leaves a plugin's skill without a description out of
+    the model's listing (`lists_plugin_skills_only_when_described`); it still loads and runs
+    when named. The same file outside a plugin is described by its body's first line."""
+    from tests.helpers import run
+
+    report = run(tmp_path, text, target="claude-code", relpath="myplug/skills/a/SKILL.md",
+                 files=_PLUGIN)
+    (finding,) = [f for f in report.findings if f.code == code]
+    assert "leaves it out of the model's listing" in finding.message
+    assert report.verdict.loads
+    alone = run(tmp_path / "alone", text, target="claude-code",
+                relpath=".claude/skills/a/SKILL.md")
+    (plain,) = [f for f in alone.findings if f.code == code]
+    assert "leaves it out of the model's listing" not in plain.message
+
+
+@pytest.mark.parametrize(("text", "target", "code", "says", "level"), [
+    # SK085: a bare `*` names no tool (Claude Code 2.1.332 pre-approves nothing with it)
+    ("allowed-tools: \"*\"\n", "claude-code", "SK085", "pre-approves nothing", "information"),
+    ("allowed-tools: Bash\n", "claude-code", "SK085", "pre-approves every shell command",
+     "information"),
+    # SK097: an unknown model is sent as written
+    ("model: best-model\n", "claude-code", "SK097", "sends it as written", None),
+    # SK100: 2.1.332's events are known; an unknown one loses only its entry
+    ("hooks:\n  PreTool:\n    - hooks:\n        - type: command\n          command: x\n",
+     "claude-code", "SK100", "Only this entry is lost", None),
+    # SK023: a valid anchor loads under the js-yaml runtimes (a warning, not an error)
+    ("metadata:\n  a: &d x\n  b: *d\n", "opencode", "SK023", "OpenCode resolves it", "warning"),
+    ("metadata:\n  a: &d x\n  b: *d\n", "gemini-cli", "SK023", "Gemini CLI resolves it",
+     "warning"),
+    # SK051: Claude Code drops a list `description` and describes the skill by its body
+    ("description:\n  - a\n", "claude-code", "SK051", "ignores this value", None),
+    # SK031/SK032 under Copilot CLI 1.0.102: not loaded
+    ("name: 123\n", "copilot-cli", "SK031", "Copilot CLI does not load the skill", "error"),
+    ("name: \"\"\n", "copilot-cli", "SK032", "Copilot CLI does not load the skill", "error"),
+    # SK030 under Codex: the folder's name, not a rejection
+    ("description: Use when x.\n", "codex", "SK030", "Codex loads the skill under its "
+     "folder's name", None),
+    # SK039 under OpenCode, Gemini CLI and Cursor: no folder check
+    ("name: other\n", "opencode", "SK039", "does not compare the name", None),
+    ("name: other\n", "gemini-cli", "SK039", "does not compare the name", None),
+])
+def test_messages_say_what_the_facts_say(tmp_path: Path, text: str, target: str, code: str,
+                                         says: str, level: str | None) -> None:
+    from tests.helpers import run
+
+    body = text
+    fields = "" if body.startswith(("name:", "description:")) else "name: my-skill\n"
+    if "description:" not in body:
+        fields += "description: Use when the user asks for x.\n"
+    roots = {"opencode": ".opencode/skills", "gemini-cli": ".gemini/skills",
+             "codex": ".codex/skills", "copilot-cli": ".github/skills"}
+    relpath = f"{roots.get(target, '.claude/skills')}/my-skill/SKILL.md"
+    report = run(tmp_path, f"---\n{fields}{body}---\nUse it.\n", target=target, relpath=relpath)
+    found = [f for f in report.findings if f.code == code]
+    assert found, [f.message for f in report.findings]
+    assert says in found[0].message, found[0].message
+    if level is not None:
+        assert found[0].severity.label == level
+    stopped = report.verdict.stopped_by
+    runtime = PROFILES[target].runtime
+    assert (stopped is not None and stopped.code == code) == \
+        (f"{runtime} does not load the skill" in found[0].message)
+
+
+def test_a_named_argument_with_a_dash_or_a_dot_is_used_as_written(tmp_path: Path) -> None:
+    """Claude Code 2.1.332 matches `$my-arg` and `$v1.2` literally (issue 36): no SK098 on the
+    names, no SK118 on their uses; an undeclared one is still reported."""
+    from tests.helpers import run
+
+    report = run(tmp_path, "---\nname: my-skill\ndescription: Use when x.\narguments: my-arg "
+                           "v1.2\n---\nUse $my-arg and $v1.2, not $other.\n",
+                 target="claude-code", relpath=".claude/skills/my-skill/SKILL.md")
+    codes = [(f.code, f.message[:12]) for f in report.findings if f.code in ("SK098", "SK118")]
+    assert codes == [("SK118", "`$other` is ")]

@@ -136,6 +136,8 @@ def consequence(code: str, profile: RuntimeProfile, what: str = "",
     effect = item.effect(profile)  # None only where the target does not report the rule
     chosen = kind or (effect.kind if effect is not None else "loads")
     verified = effect is None or effect.verified or kind is not None
+    if chosen == "loads" and profile.kind == "validator":  # it accepts, it loads nothing
+        return f"{profile.runtime} accepts the skill"
     return effect_sentence(chosen, [profile.runtime], what, verified=verified,
                            documented_only=profile.evidence == "docs")
 

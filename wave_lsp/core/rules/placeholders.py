@@ -647,8 +647,7 @@ def undeclared_argument(ctx: CheckContext) -> Iterator[Finding]:
                               f"substitutes no named arguments: write {position} (or "
                               f"`$ARGUMENTS`) instead. {ctx.profile.runtime} replaces only "
                               f"`$ARGUMENTS` and `$1`, `$2`, …; `arguments` is read by "
-                              f"{_indexed_syntax()}"
-                              "field.")
+                              f"{_indexed_syntax()}.")
             continue
         suggestion = closest(name, names)
         advice = (f"change it to `${suggestion}` if that is meant." if suggestion
