@@ -348,20 +348,17 @@ def _named_after_folder(ctx: CheckContext, written: str, name: str, folder: str)
 
 
 def _requires(ctx: CheckContext, folder: str) -> str:
-    """Who requires the name to equal the folder: the runtime, or those of an aggregate of
-    runtimes (`.agents/skills`) whose level for the rule is a warning or an error, and which of
-    them do not check (Codex, Gemini CLI: information)."""
+    """Who requires the name to equal the folder, among the runtimes of an aggregate of runtimes
+    (`.agents/skills`): those that compare them (`name_must_match_folder`, SK039's effect
+    `drops`), and which of them do not check."""
     members = [m for m in ctx.profile.members if m.kind == "runtime"]
-    if not members or ctx.profile.catalog_column:
-        return f"{ctx.profile.runtime} requires the name to equal the folder `{folder}`"
-    item = rule("SK039")
-    strict = [m.runtime for m in members
-              if item.severity(m) in (Severity.ERROR, Severity.WARNING)]
-    loose = [m.runtime for m in members if m.runtime not in strict]
+    strict = [m.runtime for m in members if m.name_must_match_folder]
+    loose = [m.runtime for m in members if not m.name_must_match_folder]
     if not strict:
         return f"{runtime_names(loose)} do not check the name against the folder `{folder}`"
     sentence = (f"{runtime_names(strict)} require{'s' if len(strict) == 1 else ''} the name to "
-                f"equal the folder `{folder}`")
+                f"equal the folder `{folder}` and do{'es' if len(strict) == 1 else ''} not load "
+                "the skill otherwise")
     return sentence + (f"; {runtime_names(loose)} do{'es' if len(loose) == 1 else ''} not "
                        "check it" if loose else "")
 
