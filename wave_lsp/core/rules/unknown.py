@@ -191,10 +191,11 @@ def _unknown_message(ctx: CheckContext, name: str) -> str:
         switch = ctx.profile.manual_only_switch
         tail = (f"{ctx.profile.runtime} ignores it, so its model may still pick this skill by "
                 f"itself; {ctx.profile.runtime}'s own switch: {switch}")
-    elif ctx.profile.other_fields != "ignored":  # what it does with fields it does not read
-        tail = f"{ctx.profile.runtime} reads it as it reads other fields: {ctx.profile.other_fields}"
-    else:
-        tail = f"{ctx.profile.runtime} ignores it"
+    else:  # with what it does with the fields it does not read, when the profile says more
+        detail = ctx.profile.other_fields
+        tail = f"{ctx.profile.runtime} ignores it" + (
+            "" if detail == "ignored" else f" {detail.removeprefix('ignored ')}"
+            if detail.startswith("ignored (") else f" ({detail})")
     spec = schema.field_spec(name)
     readers = [m.reader_name for m in ctx.profile.members if spec is not None and spec.read_by(m)]
     if spec is not None and spec.read_by(AGENTSKILLS):
