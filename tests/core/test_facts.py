@@ -40,8 +40,9 @@ RUNTIME_NAMES = re.compile(r"Claude Code|\bWave\b|\bCodex\b|Copilot|Cursor|OpenC
 #: rule × target cells whose catalog level is milder than the effect `drops` because the rule
 #: raises the one finding that stops loading to an error itself, from a profile fact (a closing
 #: line the runtime does not take, `_closing_reading`; an unclosed frontmatter OpenCode reads to
-#: the end of the file without finding its fields, `_unclosed_reading`; a word a runtime needs as a YAML boolean,
-#: `invocation_fields_need_booleans`); each other finding of the rule keeps the milder level
+#: the end of the file without finding its fields, `_unclosed_reading`; a word a runtime needs
+#: as a YAML boolean, `invocation_fields_need_booleans`); each other finding of the rule keeps
+#: the milder level
 RAISED_PER_FINDING = {
     ("SK006", "opencode"),  # gray-matter reads on; the skill drops only without its fields
     ("SK007", "codex"), ("SK007", "copilot-cli"), ("SK007", "portable"),
