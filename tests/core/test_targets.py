@@ -350,7 +350,7 @@ WITHOUT_DESCRIPTION = {
     "wave": "Wave does not load the skill", "agentskills": "skills-ref rejects the skill",
     "codex": "Codex does not load the skill", "copilot": "Copilot does not load the skill",
     "gemini-cli": "Gemini CLI does not load the skill",
-    "cursor": "unverified (from its documentation only): Cursor does not load the skill",
+    "cursor": "unverified (from its documentation only): Cursor may not load the skill",
     # the runtimes that drop it are named by the checker; the sentence says what the others do
     "portable": "Dropped by Wave, Codex, Copilot and Gemini CLI",
 }

@@ -83,8 +83,10 @@ def runtime_names(names: Iterable[str]) -> str:
 EFFECT_SENTENCES: dict[str, tuple[str, str]] = {
     "drops": ("{who} does not load the skill", "{who} do not load the skill"),
     "rejects": ("{who} rejects the skill", "{who} reject the skill"),
-    "not-found": ("{who} looks for `SKILL.md` exactly and does not find this file",
-                  "{who} look for `SKILL.md` exactly and do not find this file"),
+    "not-found": ("{who} looks for `SKILL.md` exactly: on a case-sensitive file system this "
+                  "file is not its skill file",
+                  "{who} look for `SKILL.md` exactly: on a case-sensitive file system this file "
+                  "is not their skill file"),
     "renames": ("{who} loads the skill under its folder's name",
                 "{who} load the skill under its folder's name"),
     "ignores": ("{who} loads the skill but ignores {what}",
@@ -118,6 +120,9 @@ def effect_sentence(kind: str, who: Sequence[str], what: str = "", *,
         who=runtime_names(who), what=what or _DEFAULT_WHAT.get(kind, "the value"))
     if verified:
         return sentence
+    # an unconfirmed drop is not asserted: the skill still counts as loaded (`stops-loading`)
+    sentence = (sentence.replace(" does not ", " may not ").replace(" do not ", " may not ")
+                .replace(" rejects ", " may reject ").replace(" reject ", " may reject "))
     source = "from its documentation only" if documented_only else "not run"
     return f"{UNVERIFIED} ({source}): {sentence}"
 

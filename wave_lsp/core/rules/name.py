@@ -26,6 +26,7 @@ from wave_lsp.core.parsing.yamltree import ALIAS
 from wave_lsp.core.rules.helpers import double_quoted, shown, type_name
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.runtime.listing import display_label
+from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.runtime.reads import read_elsewhere
 
 RESERVED_WORDS = ("anthropic", "claude")
@@ -324,8 +325,16 @@ def _folder_consequence(ctx: CheckContext, written: str, name: str, folder: str)
     if profile.name_must_match_folder:
         return f"{said}: it requires the name to equal the folder `{folder}`"
     others = elsewhere("SK039", profile)
-    return (f"{said} as `{shown(name)}` (it does not compare the name with the folder)"
-            + (f"; {others}" if others else ""))
+    named = f"{profile.runtime} names the skill `{shown(name)}` and does not compare it with the folder"
+    if not effect_verified(profile):
+        named = f"unverified (from its documentation only): {named}"
+    return named + (f"; {others}" if others else "")
+
+
+def effect_verified(profile: RuntimeProfile) -> bool:
+    """SK039's effect under `profile` rests on a confirmed fact."""
+    effect = rule("SK039").effect(profile)
+    return effect is None or effect.verified
 
 
 def _named_after_folder(ctx: CheckContext, written: str, name: str, folder: str) -> str:
