@@ -73,7 +73,7 @@ def rule_page(item: Rule) -> str:
 ## Fix
 
 {item.fix}
-{_applicability(item)}{_notes(item)}{_stops_loading(item)}
+{_applicability(item)}{_notes(item)}{_effects(item)}{_stops_loading(item)}
 ## How sure it is
 
 {confidence_text(item)}
@@ -95,6 +95,40 @@ _APPLICABILITY = {
 
 def _notes(item: Rule) -> str:
     return f"\n## How wave-lsp decides\n\n{item.notes}\n" if item.notes else ""
+
+
+def effect_rows(item: Rule) -> list[tuple[str, str, str]]:
+    """Per target with a recorded effect: the column, the effect cell (`drops`, `drops?`) and
+    the sentence a message builds from it (`messages.consequence`)."""
+    from wave_lsp.core.checking.messages import consequence
+    from wave_lsp.core.facts.profiles import PROFILES
+
+    rows = []
+    for column in CATALOG_COLUMNS:
+        effect = item.effects.get(column)
+        profile = next((p for p in PROFILES.values() if p.catalog_column == column), None)
+        if effect is not None and profile is not None:
+            sentence = consequence(item.code, profile) if not profile.members else \
+                _member_sentence(item, profile)
+            rows.append((column, str(effect), sentence))
+    return rows
+
+
+def _member_sentence(item: Rule, profile: Any) -> str:
+    """An aggregate's cell in words: the strictest of its members'."""
+    return "does not load it where one of its runtimes drops it" \
+        if item.effects[profile.catalog_column].stops_loading else "loads it"
+
+
+def _effects(item: Rule) -> str:
+    rows = effect_rows(item)
+    if not rows:
+        return ""
+    lines = "\n".join(f"| `{column}` | `{effect}` | {_cell(sentence)} |"
+                       for column, effect, sentence in rows)
+    return ("\n## What each target does\n\nThe catalog's `effect` row (docs/design/rules.md "
+            "*Facts*): messages, `loads` and the targets where an error stops loading are derived "
+            f"from it.\n\n| target | effect | in words |\n|---|---|---|\n{lines}\n")
 
 
 def _stops_loading(item: Rule) -> str:
@@ -170,6 +204,24 @@ def evidence_line(evidence: Evidence) -> str:
             f"verified against: {evidence.verified})")
 
 
+def facts_per_target(item: Rule) -> str:
+    """`wave-lsp rule CODE`'s facts per target: the severity, the effect and its sentence, and
+    the evidence rows about that target (then any row about a target that does not report it)."""
+    levels = dict(zip(CATALOG_COLUMNS, effective_levels(item), strict=True))
+    blocks = ["Facts per target:"]
+    shown: set[int] = set()
+    for column, effect, sentence in effect_rows(item):
+        level = levels[column]
+        blocks.append(f"  {column}: {level.label if level else 'off'}, {effect} — {sentence}")
+        for index, row in enumerate(item.evidence):
+            if row.covers(column):
+                blocks.append(f"    {evidence_line(row)}")
+                shown.add(index)
+    blocks.extend(evidence_line(row) for index, row in enumerate(item.evidence)
+                  if index not in shown)
+    return "\n".join(blocks)
+
+
 def _applicability(item: Rule) -> str:
     text = _APPLICABILITY.get(item.fix_applicability)
     return f"\n{text}\n" if text else ""
@@ -187,6 +239,8 @@ def rule_json(item: Rule) -> dict[str, Any]:
             "summary": item.summary, "why": item.why, "example": item.example, "fix": item.fix,
             "fixApplicability": item.fix_applicability or None, "notes": item.notes or None,
             "stopsLoading": [c for c in CATALOG_COLUMNS if c in item.stops_loading],
+            "effects": {column: str(item.effects[column]) if column in item.effects else None
+                        for column in CATALOG_COLUMNS} if item.effects else None,
             "confidence": item.confidence.label,
             "evidence": [e.to_json() for e in item.evidence],
             "checks": checks, **({"url": item.url} if item.url else {}),
@@ -209,7 +263,10 @@ def describe_rule(item: Rule, *, brief: bool = False) -> str:
     if item.stops_loading:
         parts.append(stops_loading_text(item))
     parts.append(confidence_text(item))
-    parts.extend(evidence_line(e) for e in item.evidence)
+    if item.effects:
+        parts.append(facts_per_target(item))
+    else:
+        parts.extend(evidence_line(e) for e in item.evidence)
     parts.append(where_checked(item.code))
     return "\n\n".join(parts)
 

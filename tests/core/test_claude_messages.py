@@ -14,7 +14,8 @@ from wave_lsp.core.checking.catalog import Severity
 CASES = [
     # the quoting retry loads an LF file…
     ("---\nname: my-skill\ndescription: Use when: asked\n---\n# Body\n", "SK021",
-     Severity.INFORMATION, ["quoting retry quotes the value and loads it", "claude plugin validate"]),
+     Severity.INFORMATION, ["quoting retry quotes the value and loads it",
+                            "Wave, Codex, OpenCode, Gemini CLI and Copilot CLI do not load"]),
     # …but not the same bytes with CRLF: the listing falls back to the body's first line
     ("---\r\nname: my-skill\r\ndescription: Use when: asked\r\n---\r\n# Body line\r\n", "SK021",
      Severity.WARNING, ["never rewrites a line that ends in CRLF", "`Body line`"]),
@@ -25,7 +26,7 @@ CASES = [
      Severity.INFORMATION, ["YAML parser (Bun) accepts this as written"]),
     # the tab retry of 2.1.332 loads a tab-indented frontmatter
     ("---\nname: my-skill\ndescription: D. Use when asked.\nmetadata:\n\tv: '1'\n---\n", "SK026",
-     Severity.WARNING, ["turns each leading tab into two spaces", "since 2.1.332"]),
+     Severity.WARNING, ["turns each leading tab into two spaces", "skills-ref rejects the skill"]),
     # a BOM is removed
     ("\ufeff---\nname: my-skill\ndescription: D. Use when asked.\n---\n", "SK004",
      Severity.WARNING, ["Claude Code removes it and reads the frontmatter"]),

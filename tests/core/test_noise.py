@@ -245,12 +245,12 @@ CASES = [
          ".agents/skills/alpha/references/vendor/skill/SKILL.md", "SK039", Severity.INFORMATION,
          # four folders down: only the runtimes that look that deep find it (Wave, Copilot and
          # Gemini CLI look one level down), so only they are asked
-         ("OpenCode requires the name to equal the folder",
-          "Codex and Copilot CLI do not check it")),
+         ("Codex, OpenCode and Copilot CLI do not check the name against the folder",)),
     Case("sk039-own-skill-in-agents-root-keeps-its-level",
          {".agents/skills/alpha/SKILL.md": skill("beta")},
          ".agents/skills/alpha/SKILL.md", "SK039", Severity.ERROR,
-         ("Wave, Copilot and OpenCode require the name to equal the folder `alpha`",)),
+         ("Copilot requires the name to equal the folder `alpha` and does not load the skill "
+          "otherwise; Wave, Codex, OpenCode, Gemini CLI and Copilot CLI do not check it",)),
     Case("sk039-folder-that-is-not-a-repository-root-keeps-its-level",
          {"council-repo/SKILL.md": skill("council")},
          "council-repo/SKILL.md", "SK039", Severity.WARNING, ("but the folder is",)),

@@ -95,7 +95,9 @@ TRIGGERS: list[Case] = [
                 "codex": Severity.INFORMATION}),
     Case("SK022", fm(NAME, DESC, "«name»: other"), level={"gemini-cli": Severity.WARNING}),
     Case("SK023", fm(NAME, DESC, "paths: «**/*.ts»"), level={"gemini-cli": Severity.INFORMATION}),
-    Case("SK023", fm(NAME, DESC, "metadata:\n  a: «&x» one\n  b: *x")),
+    # a valid anchor loads under the js-yaml runtimes (`resolves_yaml_aliases`, issue 36)
+    Case("SK023", fm(NAME, DESC, "metadata:\n  a: «&x» one\n  b: *x"),
+         level={"opencode": Severity.WARNING, "gemini-cli": Severity.WARNING}),
     # js-yaml resolves a standard tag: OpenCode loads the skill (parser probe `explicit !!str tag`)
     Case("SK024", fm(NAME, DESC, "license: «!!str» MIT"), level={"opencode": Severity.WARNING}),
     Case("SK024", fm(NAME, DESC, "license: «!foo» MIT")),

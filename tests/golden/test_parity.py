@@ -46,16 +46,6 @@ CODES = _case_codes()
 #: XPASS fails the run). `loads`: the sentence contradicts the verdict shown after it; `names`: the
 #: sentence says what another runtime does, and nothing of the target's.
 KNOWN_FALSE: dict[tuple[str, str, str], str] = {
-    ('loads', 'SK001', 'wave'):
-        'SK001: Wave looks for `SKILL.md` exactly and will not find this file. (loads: true)',
-    ('loads', 'SK001', 'claude-code'):
-        'SK001: Claude Code looks for `SKILL.md` exactly and will not find this file. (loads: true)',
-    ('loads', 'SK005', 'cursor'):
-        'SK005: The runtime finds no name and no description and does not load the skill. (loads: '
-        'true)',
-    ('loads', 'SK005', 'copilot-cli'):
-        'SK005: The runtime finds no name and no description and does not load the skill. (loads: '
-        'true)',
     ('loads', 'SK020', 'wave'):
         "SK020: Wave 469391bb's line parser never fails and loads it anyway, reading `description` as"
         ' `Drafts release notes. (loads: false)',
@@ -76,57 +66,6 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
     ('loads', 'SK026', 'copilot-cli'):
         'SK026: YAML forbids it and every parser fails here (Copilot CLI cannot load this skill). '
         '(loads: true)',
-    ('loads', 'SK030', 'codex'):
-        'SK030: The runtime requires a name and rejects the skill. (loads: true)',
-    ('loads', 'SK030', 'cursor'):
-        'SK030: The runtime requires a name and rejects the skill. (loads: true)',
-    ('loads', 'SK030', 'copilot-cli'):
-        'SK030: The runtime requires a name and rejects the skill. (loads: true)',
-    ('loads', 'SK034', 'codex'):
-        'SK039: Codex requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK034', 'cursor'):
-        'SK039: Cursor requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK034', 'opencode'):
-        'SK039: OpenCode requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK034', 'gemini-cli'):
-        'SK039: Gemini CLI requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK034', 'copilot-cli'):
-        'SK039: Copilot CLI requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK035', 'codex'):
-        'SK039: Codex requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK035', 'cursor'):
-        'SK039: Cursor requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK035', 'opencode'):
-        'SK039: OpenCode requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK035', 'gemini-cli'):
-        'SK039: Gemini CLI requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK035', 'copilot-cli'):
-        'SK039: Copilot CLI requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK039', 'codex'):
-        'SK039: Codex requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK039', 'cursor'):
-        'SK039: Cursor requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK039', 'opencode'):
-        'SK039: OpenCode requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK039', 'gemini-cli'):
-        'SK039: Gemini CLI requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK039', 'copilot-cli'):
-        'SK039: Copilot CLI requires the name to equal the folder `release-notes`. (loads: true)',
-    ('loads', 'SK050', 'wave'):
-        'SK050: The model decides whether to use a skill from its description alone, so this skill is'
-        ' never chosen. (loads: false)',
-    ('loads', 'SK050', 'agentskills'):
-        'SK050: The model decides whether to use a skill from its description alone, so this skill is'
-        ' never chosen. (loads: false)',
-    ('loads', 'SK050', 'codex'):
-        'SK050: The model decides whether to use a skill from its description alone, so this skill is'
-        ' never chosen. (loads: false)',
-    ('loads', 'SK050', 'copilot'):
-        'SK050: The model decides whether to use a skill from its description alone, so this skill is'
-        ' never chosen. (loads: false)',
-    ('loads', 'SK050', 'gemini-cli'):
-        'SK050: The model decides whether to use a skill from its description alone, so this skill is'
-        ' never chosen. (loads: false)',
     ('loads', 'SK052', 'wave'):
         'SK052: The model has nothing to match against and never chooses the skill. (loads: false)',
     ('loads', 'SK052', 'agentskills'):
@@ -135,10 +74,6 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
         'SK052: The model has nothing to match against and never chooses the skill. (loads: false)',
     ('loads', 'SK052', 'copilot'):
         'SK052: The model has nothing to match against and never chooses the skill. (loads: false)',
-    ('loads', 'SK053', 'portable'):
-        'SK053: skills-ref, VS Code and the claude.ai upload reject it. (loads: false)',
-    ('loads', 'SK053', 'copilot'):
-        'SK053: skills-ref, VS Code and the claude.ai upload reject it. (loads: true)',
     ('loads', 'SK133', 'wave'):
         "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
         'this skill is never loaded (loads: true)',
@@ -163,16 +98,6 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
     ('loads', 'SK133', 'copilot-cli'):
         "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
         'this skill is never loaded (loads: true)',
-    ('names', 'SK008', 'opencode'):
-        'SK008: Claude Code and skills-ref end the frontmatter here and lose the rest. (under '
-        'opencode)',
-    ('names', 'SK038', 'claude-code'):
-        'SK038: but Wave, VS Code, OpenCode and the claude.ai upload accept only `a-z`, `0-9` and '
-        '`-`. (under claude-code)',
-    ('names', 'SK053', 'claude-code'):
-        'SK053: skills-ref, VS Code and the claude.ai upload reject it. (under claude-code)',
-    ('names', 'SK053', 'opencode'):
-        'SK053: skills-ref, VS Code and the claude.ai upload reject it. (under opencode)',
     ('names', 'SK071', 'codex'):
         'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
         'codex)',
@@ -188,9 +113,6 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
     ('names', 'SK071', 'copilot-cli'):
         'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
         'copilot-cli)',
-    ('names', 'SK115', 'copilot-cli'):
-        'SK115: `$1` is argument 2 here (Claude Code counts from 0): Wave would put argument 1 here. '
-        '(under copilot-cli)',
     ('names', 'SK131', 'wave'):
         'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
         'without a description, so which ones keep their description depends on usage, on the model '

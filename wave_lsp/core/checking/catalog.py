@@ -8,7 +8,7 @@ names, the LSP for `codeDescription` links and hover text, `wave_lsp.docs` for t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
 from pathlib import Path
@@ -116,6 +116,14 @@ class Rule:
     #: the runtime facts the rule rests on, each with its source and the version it was verified
     #: against (docs/design/rules.md *Severity policy*)
     evidence: tuple[Evidence, ...] = ()
+    #: what each target's runtime does in the situation the rule covers (`EFFECTS`), by catalog
+    #: column; empty for a rule whose findings say nothing a runtime does (docs/design/rules.md
+    #: *Facts: the effect of a rule under a target*)
+    effects: dict[str, Effect] = field(default_factory=dict)
+
+    def effect(self, profile: RuntimeProfile) -> Effect | None:
+        """What `profile`'s runtime does in this rule's situation (None: no fact recorded)."""
+        return self.effects.get(profile.catalog_column)
 
     def severity(self, profile: RuntimeProfile) -> Severity | None:
         """The default severity under `profile` (the catalog column capped by the rule's
@@ -200,21 +208,61 @@ class Evidence:
                 "targets": list(self.targets) or [ALL_TARGETS]}
 
 
+#: the kinds of effect a runtime has on a skill in the situation a rule covers, and whether the
+#: skill still loads (docs/design/rules.md *Facts: the effect of a rule under a target*); each
+#: kind has one sentence template (`wave_lsp.core.checking.messages.EFFECT_SENTENCES`)
+EFFECTS: dict[str, bool] = {
+    "drops": False,       # the runtime does not load the skill
+    "rejects": False,     # the validator rejects the skill
+    "not-found": True,    # the runtime does not find the file (a file question, not a load)
+    "renames": True,      # it loads under another name (the folder's)
+    "ignores": True,      # it loads and ignores the value, as if it were not written
+    "truncates": True,    # it loads and cuts the value
+    "falls-back": True,   # it loads and describes the skill by its body's first line
+    "unlisted": True,     # it loads as a command, left out of the model's listing
+    "misreads": True,     # it loads and reads other text than written (fields or body lost)
+    "loads": True,        # it loads the skill as written: the finding is about other runtimes
+}
+#: how a cell says its fact is unconfirmed (documentation only, or not run)
+UNVERIFIED_MARK = "?"
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One cell of a rule's `effect` row: the kind (`EFFECTS`) and whether any source confirmed
+    it (a cell written `drops?` rests on `unverified: ` evidence only)."""
+
+    kind: str
+    verified: bool = True
+
+    @property
+    def loads(self) -> bool:
+        return EFFECTS[self.kind]
+
+    @property
+    def stops_loading(self) -> bool:
+        return not self.loads
+
+    def __str__(self) -> str:
+        return self.kind + ("" if self.verified else UNVERIFIED_MARK)
+
+
 @cache
 def rules() -> dict[str, Rule]:
     """Every rule of the catalog by code, in catalog order."""
     raw = parse_catalog(_catalog_text())
     catalog: dict[str, Rule] = {}
     for code, entry in raw.items():
+        effects = _effects(code, entry)
         levels = dict(zip(CATALOG_COLUMNS, (_LETTERS[letter] for letter in entry["severity"]), strict=True))
         catalog[code] = Rule(code=code, name=entry["name"], family=entry["family"],
                              severities=levels, summary=entry["summary"], why=entry["why"],
                              example=entry["example"], fix=entry["fix"],
                              notes=entry.get("notes", ""),
                              fix_applicability=entry.get("fix-applicability", ""),
-                             stops_loading=_columns(code, entry.get("stops-loading", [])),
+                             stops_loading=_stops_loading(code, entry, effects),
                              confidence=_confidence(code, entry.get("confidence")),
-                             evidence=_evidence(code, entry))
+                             evidence=_evidence(code, entry), effects=effects)
     return catalog
 
 
@@ -309,6 +357,38 @@ def _columns(code: str, names: list[str]) -> frozenset[str]:
     if unknown:
         raise ValueError(f"{code}: stops-loading names unknown targets {sorted(unknown)}")
     return frozenset(names)
+
+
+def _effects(code: str, entry: dict[str, Any]) -> dict[str, Effect]:
+    """`effect`: one cell per catalog column, like `severity` (`-` where the target does not
+    report the rule); none for a rule without runtime facts."""
+    cells = entry.get("effect")
+    if cells is None:
+        return {}
+    if not isinstance(cells, list) or len(cells) != len(CATALOG_COLUMNS):
+        raise ValueError(f"{code}: effect must have one cell per target ({len(CATALOG_COLUMNS)})")
+    effects: dict[str, Effect] = {}
+    for column, cell in zip(CATALOG_COLUMNS, cells, strict=True):
+        if cell == "-":
+            continue
+        kind = cell.removesuffix(UNVERIFIED_MARK)
+        if kind not in EFFECTS:
+            raise ValueError(f"{code}: unknown effect {cell!r} under {column}")
+        effects[column] = Effect(kind, verified=not cell.endswith(UNVERIFIED_MARK))
+    return effects
+
+
+def _stops_loading(code: str, entry: dict[str, Any], effects: dict[str, Effect]
+                   ) -> frozenset[str]:
+    """The columns where an error of the rule means the skill does not load: derived from the
+    `effect` row where the rule has one (a verified `drops` or `rejects`), else `stops-loading`."""
+    if not effects:
+        return _columns(code, entry.get("stops-loading", []))
+    if "stops-loading" in entry:
+        raise ValueError(f"{code}: give `effect` or `stops-loading`, not both (the effect "
+                         "decides which targets stop loading)")
+    return frozenset(column for column, effect in effects.items()
+                     if effect.stops_loading and effect.verified)
 
 
 def _confidence(code: str, value: object) -> Confidence:

@@ -17,6 +17,7 @@ from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.checking.messages import UNVERIFIED
 from wave_lsp.core.checking.suppression import collect
 from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.document import SkillDocument
@@ -140,7 +141,8 @@ def finalize(raw: list[Finding], document: SkillDocument, settings: Settings) ->
         default = rule(finding.code).severity(settings.profile)
         if default is None:
             continue
-        if note and not finding.message.endswith(f"({note}.)"):
+        if note and not finding.message.endswith(f"({note}.)") \
+                and f"{UNVERIFIED} (" not in finding.message.lower():
             finding.message = f"{finding.message} ({note}.)"
         level = finding.certainty.cap(finding.level or default)
         finding.severity = settings.severity_of(finding.code, level)

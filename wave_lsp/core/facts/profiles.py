@@ -95,6 +95,9 @@ CLAUDE_CODE = RuntimeProfile(
     body_description_default="Skill",
     labels_listing_with_name=True, listing_controls_as_spaces=True,
     lists_plugin_skills_only_when_described=True, hides_conditional_skills=True,
+    plugin_commands_match_skill_file=True, resolves_yaml_aliases=True,
+    # the facts behind SK062 (runtime-facts.md §3.2), SK131 and SK133 (their evidence rows)
+    ignores_non_mapping_metadata=True, lists_least_used_by_name=True, skips_git_ignored_roots=True,
     not_user_invocable_message=("This skill can only be invoked by Claude, not directly by users. "
                                 'Ask Claude to use the "{name}" skill for you.'),
     skips_injections_in_code_spans=True, trims_command_output=True,
@@ -243,6 +246,7 @@ OPENCODE = replace(
     settings_folder=".opencode", yaml_loader="colon-retry", strips_bom=True, collision="race",
     reads_unclosed_frontmatter_to_end=True,  # gray-matter (parser probe, runtime-facts §10)
     tolerates_tab_indentation=True, resolved_standard_tags=JS_YAML_TAGS,  # the same
+    resolves_yaml_aliases=True,
     walked_roots=(".claude/skills", ".agents/skills", ".opencode/skill", ".opencode/skills"),
     walk_to="to-worktree", walk_outer_wins=True,
     dot_scanned_roots=(".claude/skills", ".agents/skills"),
@@ -257,6 +261,7 @@ OPENCODE = replace(
     own_roots=(".opencode/skills", ".opencode/skill", ".config/opencode/skills",
                ".config/opencode/skill"),
     name_source="name", name_limit=None, description_limit=None, over_limit="none",
+    name_must_match_folder=False,  # documented, not enforced (SK039's evidence)
     argument_base=1, arguments_appended_after="\n\n", splices_arguments_into_commands=True,
     arguments_delivery="appended after a blank line, after the base-directory lines",
     substitutes_arguments=True,
@@ -291,9 +296,10 @@ GEMINI_CLI = replace(
                "conflict warning",
     settings_folder=".gemini", own_roots=(".gemini/skills",), yaml_loader="line-fallback",
     resolved_standard_tags=JS_YAML_TAGS,  # js-yaml `load` (runtime-facts.md §9.6)
+    resolves_yaml_aliases=True,
     workspace_trust_gated=True, trust_folders_file=".gemini/trustedFolders.json",
     trust_settings_file=".gemini/settings.json",
-    name_source="name",
+    name_source="name", name_must_match_folder=False,
     name_limit=None, description_limit=None, over_limit="none",
     name_replaced_chars=':\\/<>*?"|',
     listing_format="xml-path",  # runtime-facts.md §11 (harness: Gemini CLI 0.61.0)
@@ -323,7 +329,7 @@ COPILOT_CLI = replace(
     precedence="project > personal, and `.github/skills` > `.agents/skills` > `.claude/skills` "
                "within each",
     settings_folder=".copilot", own_roots=(), yaml_loader="strict",
-    name_source="name-or-folder",
+    name_source="name-or-folder", name_must_match_folder=False,
     # its limits and name check, and the booleans (runtime-facts.md §12.2: cases desc-long,
     # name-invalid, invoke-user-invocable-no, cp-description-limit, cp-name-rules,
     # cp-invocation-booleans)

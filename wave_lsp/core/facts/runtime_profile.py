@@ -129,6 +129,15 @@ class RuntimeProfile:
     #: the YAML 1.1/1.2 standard tags (`!!str`, `!!int`, …) its YAML loader resolves: a value so
     #: tagged loads (js-yaml's default schema; parser probe `explicit !!str tag`)
     resolved_standard_tags: frozenset[str] = frozenset()
+    #: a `metadata` that is not a mapping is dropped and the skill loads without it
+    ignores_non_mapping_metadata: bool = False
+    #: past the listing budget the skills invoked least are listed by name only (usage decides)
+    lists_least_used_by_name: bool = False
+    #: a nested skills root inside a folder git ignores (`git check-ignore`) is skipped
+    skips_git_ignored_roots: bool = False
+    #: its YAML loader resolves a valid anchor and alias (`&a` … `*a`) and loads the skill (Bun:
+    #: oracle; js-yaml: the parser probe, runtime-facts.md §10)
+    resolves_yaml_aliases: bool = False
 
     # -- how the runtime reads a SKILL.md (docs/design/runtime-facts.md §3.1-§3.7) --------------
     #: the lenient YAML readings (`wave_lsp.core.parsing.yamltree.READINGS`) under which a
@@ -316,6 +325,9 @@ class RuntimeProfile:
     invocation_wrapper: str | None = None
     #: skills of Claude Code plugins (`.claude-plugin/plugin.json`, `<plugin>/skills/`) load
     loads_claude_plugins: bool = True
+    #: a `skill.md` in any case in a plugin's `commands/` folder makes the folder one skill, and
+    #: the folder's other commands are dropped (Claude Code: `/^skill\.md$/i`, runtime-facts §3.3)
+    plugin_commands_match_skill_file: bool = False
     #: the skills roots named after this runtime (`.claude/skills`, `~/.copilot/skills`): with no
     #: target configured, a skill there is checked for this target (docs/design/rules.md
     #: *The default target*)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
-from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.checking.messages import capitalized, runtime_names, runtimes_that
 from wave_lsp.core.facts.toolrules import (
     SHELL_TOOLS,
     Entry,
@@ -78,10 +79,11 @@ def allowed_tools_form(ctx: CheckContext) -> Iterator[Finding]:
         spaced = [entry.value[b:e] for b, e in by_comma
                   if split_outside_parens(entry.value[b:e], " \t") != [(0, e - b)]]
         if spaced:
+            who = runtime_names(runtimes_that(lambda p: p.needs_comma_separated_tools))
             yield ctx.finding(
                 "SK081", span,
-                f"Wave reads `{shown(spaced[0])}` as one bogus entry: write a YAML list (or "
-                "separate the rules with commas). Wave splits a string on commas only.",
+                f"{who} reads `{shown(spaced[0])}` as one bogus entry: write a YAML list (or "
+                f"separate the rules with commas). {who} splits a string on commas only.",
                 fixes=[_to_list_fix(ctx, entry, rules)])
     elif node.kind == "sequence" and ctx.profile.needs_spec_tools_string and rules:
         joined = " ".join(rules)
@@ -122,8 +124,16 @@ def tool_rules(ctx: CheckContext) -> Iterator[Finding]:
                               "as a tool name and never matches.")
             continue
         yield from _tool_name(ctx, item, rule.tool)
-        if rule.tool == "*" or (rule.tool in SHELL_TOOLS and (rule.content or "").strip() in
-                                ("", "*", "* *")):
+        if rule.tool == "*" and rule.content is None \
+                and not ctx.profile.wave_permissions:
+            # a bare `*` names no tool: Claude Code 2.1.332 pre-approves nothing with it
+            yield ctx.finding("SK085", item.span,
+                              f"`{shown(item.text)}` names no tool, so "
+                              f"{ctx.profile.runtime} pre-approves nothing with it: list the "
+                              "tools and commands the skill needs, e.g. `Bash(git status)`.",
+                              level=Severity.INFORMATION)
+        elif rule.tool == "*" or (rule.tool in SHELL_TOOLS and (rule.content or "").strip() in
+                                  ("", "*", "* *")):
             yield ctx.finding("SK085", item.span,
                               f"`{shown(item.text)}` pre-approves every shell command for "
                               "whoever installs the skill: list the commands it needs instead, "

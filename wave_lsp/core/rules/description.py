@@ -10,8 +10,17 @@ from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
-from wave_lsp.core.facts.profiles import WAVE
-from wave_lsp.core.facts.reads import read_elsewhere
+from wave_lsp.core.checking.messages import (
+    agree,
+    capitalized,
+    consequence,
+    effect_sentence,
+    elsewhere,
+    runtimes_that,
+    validators,
+)
+from wave_lsp.core.facts.profiles import PORTABLE, RuntimeProfile
+from wave_lsp.core.facts.reads import read_as, read_elsewhere
 from wave_lsp.core.invocation.listing import (
     CUT_MARK,
     LISTING_ENTRY_CAP,
@@ -55,22 +64,28 @@ def description_missing(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _without_description(ctx: CheckContext) -> str:
-    """What the target does with a skill that has no `description`, from its profile's facts
-    (`commands_without_description`, `body_description_default`, the plugin listing rule)."""
+    """What the target does with a skill that has no `description`: from its profile's facts
+    (`commands_without_description`, `body_description_default`, the plugin listing rule) where
+    it still loads the skill, else the catalog's effect row of SK050."""
     profile = ctx.profile
     if profile.commands_without_description:
-        return (f"{profile.runtime} still loads it as a command, but leaves it out of the "
-                "model's listing, so the model never chooses it")
+        return capitalized(consequence("SK050", profile, kind="unlisted"))
     if unlisted_without_description(ctx.document, ctx.location, profile):
-        return (f"{profile.runtime} leaves a plugin's skill without one out of the model's "
-                "listing, so the model never chooses it (it runs only when someone names it)")
+        return (f"{capitalized(consequence('SK050', profile, kind='unlisted'))}: a plugin's "
+                f"skill without a description is not listed (still invocable as "
+                f"`/{_plugin_command(ctx)}`)")
     if profile.body_description_default is not None:
         # Claude Code 2.1.332; Copilot CLI 1.0.102 passes headings over (case cp-no-description)
         line = "line of the body that is not a heading" \
             if profile.body_description_skips_headings else "line of the body"
         return f"{profile.runtime} falls back to the first {line}, which rarely says when to use the skill"
-    return ("The model decides whether to use a skill from its description alone, so this skill "
-            "is never chosen")
+    return capitalized(consequence("SK050", profile))
+
+
+def _plugin_command(ctx: CheckContext) -> str:
+    """`plugin:folder`, the command of a plugin's skill."""
+    plugin, folder = ctx.location.plugin, ctx.location.dir_name or "name"
+    return f"{plugin.name}:{folder}" if plugin is not None else folder
 
 
 @check("SK051")
@@ -91,8 +106,29 @@ def description_type(ctx: CheckContext) -> Iterator[Finding]:
                          [TextEdit(node.content_span, double_quoted(node.text))], preferred=True))
     yield ctx.finding(
         "SK051", ctx.entry_span(entry),
-        f"`description` is {what}: write the description as quoted text. skills-ref and the "
-        "claude.ai upload reject it (`Description must be a string`).", fixes=fixes)
+        f"`description` is {what}: write the description as quoted text. "
+        f"{_type_consequence(ctx, entry.value)}; the claude.ai upload rejects it (`Description "
+        "must be a string`).", fixes=fixes)
+
+
+def _type_consequence(ctx: CheckContext, value: object) -> str:
+    """What the target does with a `description` that is not text: the catalog's effect row of
+    SK051, and where the runtime reads the fields as it loads them (`read_as`), whether it keeps
+    the value as text or drops it and describes the skill by its body."""
+    profile = ctx.profile
+    effect = rule("SK051").effect(profile)
+    if effect is None or not effect.loads or profile.members:
+        return capitalized(consequence("SK051", profile))
+    reading = read_as(ctx.document, profile)
+    if reading.described_from_body or reading.description is None:
+        said = consequence("SK051", profile, what="this value", kind="ignores")
+        said += " and describes it by its body's first line" if reading.described_from_body \
+            else ""
+    else:
+        said = (f"{profile.runtime} loads the skill and reads the value as "
+                f"`{shown(reading.description, 40)}`")
+    others = elsewhere("SK051", profile)
+    return capitalized(said) + (f"; {others}" if others else "")
 
 
 def _description(ctx: CheckContext) -> tuple[FieldEntry, str] | None:
@@ -119,30 +155,32 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
     profile = ctx.profile
     count = profile.length(text)
     if count > limit:
-        consequence = {
-            WAVE: "Wave has no limit, but skills-ref, VS Code and the claude.ai upload reject it",
-        }.get(profile, "skills-ref, VS Code and the claude.ai upload reject it")
-        if len(text) <= limit:  # over the runtime's count only
-            consequence = f"the specification counts {len(text):,} characters and allows it"
+        others = "; ".join(effect_sentence(kind, names, "the description")
+                           for kind, names in _limit_groups(PORTABLE, profile).items())
+        said = (f"the specification counts {len(text):,} characters and allows it"
+                if len(text) <= limit else others)  # over the runtime's count only, or not
         level = None
         kept = description_kept(profile)
         if kept is not None and listed_description(profile, text)[1]:
             # Codex 0.171.0 loads it and cuts the listing's copy (case cx-description-1100)
-            consequence = (f"{profile.runtime} loads the skill but lists only the first "
-                           f"{kept:,} characters of the description and `{CUT_MARK}`; "
-                           f"{consequence}")
+            said = (f"{profile.runtime} loads the skill but lists only the first "
+                    f"{kept:,} characters of the description and `{CUT_MARK}`"
+                    + (f"; {said}" if said else ""))
             level = Severity.WARNING
         elif profile.kind == "runtime" and profile.description_limit is not None \
                 and count > profile.description_limit \
                 and profile.catalog_column in rule("SK053").stops_loading:
             # Copilot CLI 1.0.102 (cases desc-long, cp-description-limit)
-            consequence = (f"{profile.runtime} does not load the skill (it takes at most "
-                           f"{profile.description_limit:,}); {consequence}")
+            said = (f"{consequence('SK053', profile)} (it takes at most "
+                    f"{profile.description_limit:,})" + (f"; {said}" if said else ""))
+        elif len(text) > limit:
+            said = _limit_consequence(profile)
+        consequence_ = capitalized(said)
         counted = "" if count == len(text) else \
             f" as {profile.runtime} counts them, a character beyond U+FFFF as two"
         yield ctx.finding("SK053", span, f"`description` has {count:,} characters{counted} "
                                          f"(limit {limit:,}): shorten it and move details into "
-                                         f"the body. {consequence}.", level=level)
+                                         f"the body. {consequence_}.", level=level)
     for offset in _angle_brackets(ctx, entry):
         yield ctx.finding("SK054", Span(offset, offset + 1),
                           "`description` contains `<` or `>`: write the words instead. The "
@@ -154,6 +192,41 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding("SK056", span, "`description` says what the skill is but not *when* to "
                                          "use it; add a sentence such as \"Use when the user asks "
                                          "to …\" so the model knows when to pick it.")
+
+
+def _limit_consequence(profile: RuntimeProfile) -> str:
+    """What the target does with a description over the specification's limit (the catalog's
+    effect row of SK053, whose `drops` under a runtime that cuts the listing's copy is about
+    `metadata.short-description`), and who does not load or cuts it when the target loads it."""
+    if profile.members:  # those that drop it are named from their own runs (the checker)
+        cut = _limit_groups(profile).get("truncates")
+        return (effect_sentence("truncates", cut, "the description") if cut
+                else consequence("SK053", profile))
+    said = consequence("SK053", profile, what="the description")
+    effect = rule("SK053").effect(profile)
+    if effect is None or effect.kind != "loads":
+        return said
+    if profile.description_limit is None:
+        said = f"{profile.runtime} has no limit"
+    others = "; ".join(effect_sentence(kind, names, "the description")
+                       for kind, names in _limit_groups(PORTABLE, profile).items())
+    return f"{said}, but {others}" if others else said
+
+
+def _limit_groups(aggregate: RuntimeProfile, but: RuntimeProfile | None = None
+                  ) -> dict[str, list[str]]:
+    """The members of `aggregate` (but `but`) that do not load or cut a long description, by
+    effect: a runtime that cuts the listing's copy (`description_kept`) cuts it."""
+    item = rule("SK053")
+    groups: dict[str, list[str]] = {}
+    for member in aggregate.members:
+        effect = item.effect(member)
+        if member is but or effect is None or not effect.verified:
+            continue
+        kind = "truncates" if description_kept(member) is not None else effect.kind
+        if kind in ("drops", "rejects", "truncates"):
+            groups.setdefault(kind, []).append(member.runtime)
+    return groups
 
 
 def _short_description(ctx: CheckContext) -> Iterator[Finding]:
@@ -223,7 +296,7 @@ def compatibility_invalid(ctx: CheckContext) -> Iterator[Finding]:
                        "spec asks for 1-500 characters.")
         else:
             message = (f"`compatibility` is {type_name(issue.value)}, not text: write one short "
-                       "sentence. skills-ref rejects it (`Field 'compatibility' must be a "
+                       f"sentence. {validators()} rejects it (`Field 'compatibility' must be a "
                        "string`).")
         yield ctx.finding("SK060", ctx.entry_span(entry), message)
 
@@ -257,6 +330,12 @@ def license_invalid(ctx: CheckContext) -> Iterator[Finding]:
                       "the file or write the licence name.", level=Severity.HINT)
 
 
+def _metadata_ignored() -> str:
+    """Who ignores a `metadata` that is not a mapping (`ignores_non_mapping_metadata`), with the
+    verb."""
+    return agree(runtimes_that(lambda p: p.ignores_non_mapping_metadata), "ignores", "ignore")
+
+
 @check("SK062")
 def metadata_shape(ctx: CheckContext) -> Iterator[Finding]:
     entry = ctx.field("metadata")
@@ -267,11 +346,11 @@ def metadata_shape(ctx: CheckContext) -> Iterator[Finding]:
         if not issue.path:
             if entry.value is None:
                 message = ("`metadata` is empty (null): remove it or add `key: \"value\"` lines. "
-                           "Claude Code drops a value that is not a mapping.")
+                           f"{_metadata_ignored()} a value that is not a mapping.")
             else:
                 message = (f"`metadata` is {type_name(issue.value)}, not a mapping of text "
-                           "values: write it as `key: \"value\"` lines under `metadata:`. Claude "
-                           "Code drops it.")
+                           "values: write it as `key: \"value\"` lines under `metadata:`. "
+                           f"{_metadata_ignored()} it.")
             yield ctx.finding("SK062", ctx.entry_span(entry), message)
             continue
         key = ".".join(str(p) for p in issue.path)

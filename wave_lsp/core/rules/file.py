@@ -21,9 +21,10 @@ from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
-from wave_lsp.core.checking.messages import capitalized
-from wave_lsp.core.facts.profiles import AGENTSKILLS, CLAUDE_CODE, WAVE, RuntimeProfile
+from wave_lsp.core.checking.messages import capitalized, consequence, elsewhere
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.facts.reads import read_as
+from wave_lsp.core.invocation.listing import unlisted_without_description
 from wave_lsp.core.parsing.source import cut_as
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import shown
@@ -42,29 +43,22 @@ def file_name(ctx: CheckContext) -> Iterator[Finding]:
     name = ctx.location.file_name
     if name is None or name == SKILL_FILE or name.lower() != SKILL_FILE.lower():
         return
-    readers = {
-        AGENTSKILLS: "skills-ref accepts it, but every runtime looks for `SKILL.md`",
-        CLAUDE_CODE: "Claude Code looks for `SKILL.md` exactly and will not find this file",
-        WAVE: "Wave looks for `SKILL.md` exactly and will not find this file",
-    }
-    path = ctx.location.path
-    commands = _COMMANDS_FOLDER.get(ctx.profile)
-    if commands is not None and path is not None and ctx.location.plugin is not None \
-            and path.parent.name == "commands" and path.parent.parent == ctx.location.plugin.root:
-        yield ctx.finding("SK001", first_line_span(ctx), commands.format(name=name))
+    profile, path = ctx.profile, ctx.location.path
+    if profile.plugin_commands_match_skill_file and path is not None \
+            and ctx.location.plugin is not None and path.parent.name == "commands" \
+            and path.parent.parent == ctx.location.plugin.root:
+        yield ctx.finding("SK001", first_line_span(ctx),
+                          f"`{name}` in a plugin's `commands/` folder: give the command another "
+                          f"name (renaming it to `SKILL.md` keeps the problem). {profile.runtime} "
+                          "matches `skill.md` in any case there and takes the folder for a skill, "
+                          "so it loads this file only and drops every other command of "
+                          "`commands/`.")
         return
-    why = readers.get(ctx.profile, "Only skills-ref accepts another spelling")
+    why = consequence("SK001", profile)
+    if profile.kind == "validator":
+        why = f"{why}, but {elsewhere('SK001', profile, ('not-found',))}"
     yield ctx.finding("SK001", first_line_span(ctx),
-                      f"The file is named `{name}`: rename it to `SKILL.md`. {why}.")
-
-
-#: what a runtime does with a `skill.md` (any case) in a plugin's `commands/` folder
-_COMMANDS_FOLDER = {
-    CLAUDE_CODE: "`{name}` in a plugin's `commands/` folder: give the command another name "
-                 "(renaming it to `SKILL.md` keeps the problem). Claude Code matches `skill.md` in "
-                 "any case there and takes the folder for a skill, so it loads this file only and "
-                 "drops every other command of `commands/`.",
-}
+                      f"The file is named `{name}`: rename it to `SKILL.md`. {capitalized(why)}.")
 
 
 @check("SK002")
@@ -125,9 +119,11 @@ def _not_read_there(ctx: CheckContext) -> Iterator[Finding]:
     miss = discovery_miss(profile, location, ctx.settings.home, ctx.settings.personal)
     if miss is None:  # a root its configuration adds
         return
+    roots = (f" {profile.runtime} reads {profile.project_roots_rule}."
+             if profile.project_roots_rule else "")
     yield ctx.finding("SK002", first_line_span(ctx),
-                      f"Not discovered by {profile.runtime}: {miss.fix}. {miss.why_sentence} "
-                      f"{_found_elsewhere(ctx)}", level=Severity.INFORMATION)
+                      f"Not discovered by {profile.runtime}: {miss.fix}. {miss.why_sentence}"
+                      f"{roots} {_found_elsewhere(ctx)}", level=Severity.INFORMATION)
 
 
 def _found_elsewhere(ctx: CheckContext) -> str:
@@ -194,32 +190,32 @@ def not_utf8(ctx: CheckContext) -> Iterator[Finding]:
 def bom(ctx: CheckContext) -> Iterator[Finding]:
     if not ctx.document.bom:
         return
+    head = "The file starts with a byte-order mark (U+FEFF): save the file as UTF-8 without BOM."
     if ctx.profile.strips_bom:
+        others = elsewhere("SK004", ctx.profile)
         yield ctx.finding(
             "SK004", first_line_span(ctx),
-            "The file starts with a byte-order mark (U+FEFF): save the file as UTF-8 without "
-            f"BOM. {ctx.profile.runtime} removes it and reads the frontmatter, but skills-ref, "
-            "Codex, Wave and Cline look for `---` at offset 0 and find no frontmatter.")
+            f"{head} {ctx.profile.runtime} removes it and reads the frontmatter"
+            + (f", but others look for `---` at offset 0 and find no frontmatter: {others}."
+               if others else "."))
         return
     yield ctx.finding(
         "SK004", first_line_span(ctx),
-        "The file starts with a byte-order mark (U+FEFF): save the file as UTF-8 without BOM. "
-        "Runtimes look for `---` at offset 0 and do not recognise the frontmatter, so the skill "
-        "has no name or description.")
+        f"{head} {capitalized(consequence('SK004', ctx.profile))}: a loader that looks for "
+        "`---` at offset 0 does not recognise the frontmatter, so the skill has no name or "
+        "description.")
 
 
 @check("SK005")
 def no_frontmatter(ctx: CheckContext) -> Iterator[Finding]:
     source = ctx.document.source
-    consequence = {
-        AGENTSKILLS: "skills-ref rejects it (`SKILL.md must start with YAML frontmatter (---)`)",
-    }.get(ctx.profile, "The runtime finds no name and no description and does not load the skill")
-    if ctx.profile.lenient_frontmatter:
-        consequence = _without_frontmatter(ctx)
+    said = (_without_frontmatter(ctx) if ctx.profile.lenient_frontmatter
+            else capitalized(consequence("SK005", ctx.profile))
+            + ("" if ctx.profile.members else ": it finds no name and no description"))
     if source.opener is None:
         yield ctx.finding("SK005", first_line_span(ctx),
                           "The file does not start with a `---` frontmatter: start it with `---`, "
-                          f"the fields (`name`, `description`) and `---`. {consequence}.")
+                          f"the fields (`name`, `description`) and `---`. {said}.")
         return
     if (source.leading_blank_lines == 0 and source.opener.span.start == 0) or ctx.document.bom:
         return
@@ -233,19 +229,24 @@ def no_frontmatter(ctx: CheckContext) -> Iterator[Finding]:
               preferred=True)
     yield ctx.finding("SK005", Span(0, opener_text_start + 3),
                       f"{what}; the frontmatter must start at the very first character. "
-                      f"{consequence}.", fixes=[fix])
+                      f"{said}.", fixes=[fix])
 
 
 def _without_frontmatter(ctx: CheckContext) -> str:
-    """What a lenient runtime does with a skill whose frontmatter it does not find."""
+    """What a lenient runtime does with a skill whose frontmatter it does not find (a plugin's
+    skill without a description may be left out of its listing: `unlisted_without_description`)."""
     profile = ctx.profile
+    others = elsewhere("SK005", profile)
+    others = f"; {others}" if others else ""
+    if unlisted_without_description(ctx.document, ctx.location, profile):
+        return (f"{capitalized(consequence('SK005', profile, kind='unlisted'))}: a plugin's "
+                f"skill without a description is not listed{others}")
     if profile.body_description_default is None:
         return (f"{profile.runtime} loads the skill with empty metadata, so the model has no "
-                "description to match")
+                f"description to match{others}")
     line = shown(read_as(ctx.document, profile).description or "", 80)
     return (f"{profile.runtime} loads it with no fields (no name, no settings) and lists it with "
-            f"the body's first line as its description (`{line}`); Wave, skills-ref and Codex "
-            "reject it")
+            f"the body's first line as its description (`{line}`){others}")
 
 
 @check("SK006")
@@ -319,8 +320,8 @@ def delimiter_form(ctx: CheckContext) -> Iterator[Finding]:
             yield ctx.finding(
                 "SK007", delimiter.span,
                 f"The opening delimiter is `{written}`, not exactly `---`: write exactly `---`. "
-                "Runtimes disagree on such lines (skills-ref splits on the first `---`, Claude "
-                "Code needs `---` followed only by white space).", fixes=[fix])
+                "Runtimes disagree on such lines (some split the file at the first `---`, "
+                "others need `---` followed only by white space).", fixes=[fix])
             continue
         consequence, drops = _closing_consequence(ctx, written)
         yield ctx.finding(
@@ -406,16 +407,16 @@ def dashes_inside_frontmatter(ctx: CheckContext) -> Iterator[Finding]:
     if not source.inner_dashes:
         return
     span = source.inner_dashes[0]
-    consequence = {
-        WAVE: "Wave reads it correctly, but Claude Code and skills-ref end the frontmatter "
-                "there and lose everything after it",
-        CLAUDE_CODE: "Claude Code ends the frontmatter at the first `---` anywhere: the rest of "
-                       "this value and every later field are lost",
-        AGENTSKILLS: "skills-ref splits on the first `---` anywhere: the rest of this value "
-                       "and every later field are lost",
-    }.get(ctx.profile, "Claude Code and skills-ref end the frontmatter here and lose the rest")
+    lost = "the rest of this value and every later field"
+    said = consequence("SK008", ctx.profile, what=lost)
+    effect = rule("SK008").effect(ctx.profile)
+    if effect is not None and effect.loads and effect.kind != "misreads":
+        others = elsewhere("SK008", ctx.profile, ("misreads",), lost)
+        said = f"{said} and reads the value whole" + (f"; {others}" if others else "")
     yield ctx.finding("SK008", span, "`---` inside the frontmatter: write an em dash (—) or a "
-                                     f"single `-` instead. {consequence}.")
+                                     f"single `-` instead. {capitalized(said)}: a reader that "
+                                     "ends the frontmatter at the first `---` anywhere loses "
+                                     "what follows.")
 
 
 @check("SK009")

@@ -10,7 +10,7 @@ from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
-from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.checking.messages import agree, capitalized, runtime_names, runtimes_that
 from wave_lsp.core.facts.toolrules import entries
 from wave_lsp.core.invocation.listing import invocation_flags, truthy
 from wave_lsp.core.parsing.document import FieldEntry
@@ -25,6 +25,14 @@ AGENT_FOLDERS = (".wave/agents", ".claude/agents")
 _MODEL_FAMILIES = re.compile(
     r"(claude|gpt|o\d|gemini|deepseek|qwen|llama|mistral|codestral|glm|kimi|grok|moonshot|"
     r"doubao|ernie|command|phi|gemma)[\w.:\[\]-]*", re.IGNORECASE)
+
+
+def _strict_readers(ctx: CheckContext, name: str, verb: str = "accepts") -> str:
+    """The runtimes that read `name` and accept only `true`/`false` (not `reads_boolean_words`),
+    with `verb` agreeing ("Wave and Copilot CLI accept")."""
+    names = runtimes_that(lambda p: name in p.invocation_fields and not p.reads_boolean_words,
+                          but=ctx.profile)
+    return agree(names, verb, verb.removesuffix("s")) if names else f"other runtimes {verb[:-1]}"
 
 
 @check("SK090")
@@ -52,8 +60,8 @@ def boolean_literal(ctx: CheckContext) -> Iterator[Finding]:
                 yield ctx.finding("SK090", span,
                                   f"`{name}: {shown(entry.node.text)}` relies on {runtime}'s "
                                   f"reading of the word: write `{meant}`. {runtime} reads it as "
-                                  f"`{meant}`; Wave and other runtimes accept only `true` and "
-                                  "`false` and read it as `false`.",
+                                  f"`{meant}`; {_strict_readers(ctx, name)} only `true` "
+                                  "and `false` and read it as `false`.",
                                   level=Severity.INFORMATION, fixes=[fix])
                 continue
             yield ctx.finding("SK090", span, _misread_word(ctx, name, entry.node.text, meant),
@@ -98,9 +106,9 @@ def _misread_word(ctx: CheckContext, name: str, written: str, meant: str) -> str
     head = f"`{name}: {shown(written)}` is read as `false`"
     readers = [m.runtime for m in profile.members if m.reads_boolean_words]
     if profile.kind == "aggregate" and readers:
-        from wave_lsp.core.checking.messages import runtime_names
-
-        return (f"{head} by Wave and other runtimes: write `{meant}`. They accept only `true` "
+        strict = runtime_names(runtimes_that(
+            lambda p: name in p.invocation_fields and not p.reads_boolean_words))
+        return (f"{head} by {strict}: write `{meant}`. They accept only `true` "
                 f"and `false`; {runtime_names(readers)} read{'s' if len(readers) == 1 else ''} "
                 f"the word as `{meant}`.")
     accepted = ("`true`, `false`, `yes`, `no`, `on`, `off`, `1` and `0`"
@@ -215,7 +223,9 @@ def shell_value(ctx: CheckContext) -> Iterator[Finding]:
         assert entry is not None
         yield ctx.finding("SK096", ctx.entry_span(entry),
                           f"`shell: {shown(str(entry.value))}` is not recognised: write `bash` "
-                          "or `powershell`. Claude Code falls back to bash with a warning.")
+                          "or `powershell`. "
+                          f"{agree(runtimes_that(lambda p: p.honours_shell_field), 'falls', 'fall')}"
+                          " back to bash with a warning.")
 
 
 @check("SK097")
@@ -231,11 +241,14 @@ def model_value(ctx: CheckContext) -> Iterator[Finding]:
     yield ctx.finding("SK097", ctx.entry_span(entry),
                       f"`model: {shown(model)}` is not `inherit`, a known alias or a model id "
                       "the runtime recognises: write one of those (the aliases are "
-                      f"{', '.join(a for a in aliases if a != 'inherit')}). The session's model "
-                      "runs the skill instead.")
+                      f"{', '.join(a for a in aliases if a != 'inherit')}). "
+                      f"{ctx.profile.runtime} sends it as written; it does not fall back to the "
+                      "session's model.")
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: a declared argument name the runtime matches as written after `$` (`-` and `.` included:
+#: Claude Code 2.1.332 matches `$my-arg` and `$v1.2` literally, issue 36)
+_LITERAL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 
 
 @check("SK098")
@@ -260,9 +273,10 @@ def arguments_names(ctx: CheckContext) -> Iterator[Finding]:
                        "have `$N`)")
         elif name in seen:
             problem = "is declared twice: remove one of them"
-        elif not _IDENTIFIER.fullmatch(name):
-            problem = ("is not an identifier: rename it to match `[A-Za-z_][A-Za-z0-9_]*`. The "
-                       "runtime builds a regular expression from it unescaped")
+        elif not _LITERAL_NAME.fullmatch(name):
+            problem = ("is not a name a placeholder can spell: rename it to letters, digits, "
+                       "`_`, `-` and `.` (the runtime matches `$` and the name literally, so "
+                       "a name with other characters is hard to write and to read)")
         else:
             seen.add(name)
             continue
@@ -346,6 +360,7 @@ def hooks_schema(ctx: CheckContext) -> Iterator[Finding]:
                        f"{issue.schema.get('type')}: fix its type.")
         else:
             message = f"Fix this `hooks` value: {issue.message}."
+        lost = ("Only this entry is lost: the block's other hooks still run." if issue.on_key
+                else "An invalid `hooks` block is dropped as a whole: none of its hooks run.")
         yield ctx.finding("SK100", node.content_span if len(node.content_span) else
-                          node.span, f"{message} An invalid `hooks` block is dropped as a whole: "
-                          "none of its hooks run.", fixes=fixes)
+                          node.span, f"{message} {lost}", fixes=fixes)

@@ -13,8 +13,14 @@ from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
-from wave_lsp.core.checking.messages import capitalized
-from wave_lsp.core.facts.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE, WAVE
+from wave_lsp.core.checking.messages import (
+    capitalized,
+    consequence,
+    elsewhere,
+    validators,
+    with_others,
+)
+from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.facts.reads import read_elsewhere
 from wave_lsp.core.invocation.listing import display_label
 from wave_lsp.core.parsing.document import FieldEntry
@@ -49,14 +55,12 @@ def name_missing(ctx: CheckContext) -> Iterator[Finding]:
     document = ctx.document
     if document.mapping is None or document.has("name"):
         return
-    consequence = {
-        CLAUDE_CODE: "Claude Code uses the folder name instead",
-    }.get(ctx.profile, "The runtime requires a name and rejects the skill")
+    said = with_others("SK030", ctx.profile)
     elsewhere = read_elsewhere(document, ctx.profile, "name")
     level = None
     if elsewhere is not None:  # the runtime loads the skill with it (Gemini CLI's line parser)
-        consequence = (f"{ctx.profile.runtime} reads `{shown(str(elsewhere))}` from another "
-                       "`name:` line and loads the skill; other runtimes find no name")
+        said = (f"{ctx.profile.runtime} reads `{shown(str(elsewhere))}` from another "
+                "`name:` line and loads the skill; other runtimes find no name")
         level = Severity.INFORMATION
     fixes = []
     folder = ctx.location.dir_name
@@ -67,7 +71,7 @@ def name_missing(ctx: CheckContext) -> Iterator[Finding]:
                                                              f"{newline}")], preferred=True))
     yield ctx.finding("SK030", document.opener_span,
                       "The frontmatter has no `name`: add `name:` with the folder's name. "
-                      f"{consequence}.", fixes=fixes, level=level)
+                      f"{said}.", fixes=fixes, level=level)
 
 
 def _name(ctx: CheckContext) -> FieldEntry | None:
@@ -90,7 +94,8 @@ def name_type(ctx: CheckContext) -> Iterator[Finding]:
                                                          double_quoted(node.text))]))
         yield ctx.finding("SK031", ctx.entry_span(entry),
                           f"`name` is {type_name(located.issue.value)}, not text: write the name "
-                          "as text (quote it if it is all digits). Validators reject it.",
+                          f"as text (quote it if it is all digits). "
+                          f"{with_others('SK031', ctx.profile)}.",
                           fixes=fixes)
 
 
@@ -116,9 +121,9 @@ def _name_value(ctx: CheckContext) -> _NameValue | None:
 def name_empty(ctx: CheckContext) -> Iterator[Finding]:
     entry = _name(ctx)
     if entry is not None and not entry.value.strip():
-        yield ctx.finding("SK032", ctx.entry_span(entry), "`name` is empty: set it to the folder "
-                                                          "name. The skill cannot be invoked or "
-                                                          "listed.")
+        yield ctx.finding("SK032", ctx.entry_span(entry),
+                          "`name` is empty: set it to the folder name. "
+                          f"{with_others('SK032', ctx.profile)}.")
 
 
 @check("SK041")
@@ -127,7 +132,8 @@ def name_padded(ctx: CheckContext) -> Iterator[Finding]:
     if value is not None and value.raw != value.raw.strip():
         yield ctx.finding("SK041", value.span,
                           f"`name` has white space at its edges (`{shown(value.raw)}`): remove it. "
-                          "skills-ref strips it, other loaders do not, so the skill gets two names.",
+                          f"{validators()} strips it, other loaders do not, so the skill gets two "
+                          "names.",
                           fixes=[_set_name(ctx, value.entry, value.raw.strip(),
                                            "Remove the white space")])
 
@@ -150,8 +156,8 @@ def _own_check(ctx: CheckContext, code: str, value: _NameValue) -> tuple[str, Se
                 "it."), Severity.ERROR
     if rule(code).severity(profile) == Severity.ERROR:
         return None
-    return (f" {capitalized(profile.runtime)} loads it: {check_text} allows it; skills-ref and "
-            "the runtimes that follow the specification reject it."), None
+    return (f" {capitalized(profile.runtime)} loads it: {check_text} allows it; {validators()} "
+            "and the runtimes that follow the specification reject it."), None
 
 
 @check("SK033")
@@ -251,7 +257,7 @@ def name_non_ascii(ctx: CheckContext) -> Iterator[Finding]:
     non_ascii = sorted({ch for ch in value.name if ch.isalnum() and not ch.isascii()})
     own = _own_check(ctx, "SK038", value) if non_ascii else None
     if non_ascii and own is not None:
-        who = ("skills-ref accepts it, but Wave, VS Code, OpenCode and the claude.ai upload "
+        who = (f"{validators()} accepts it, but the specification and the claude.ai upload "
                "accept only `a-z`, `0-9` and `-`")
         suggestion = suggest_name(value.name)
         spelled = f" (`{suggestion}`)" if suggestion else ""
@@ -294,52 +300,74 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
                           "into; runtimes that compare the name with the folder compare it with "
                           "that one.", level=Severity.INFORMATION)
         return
-    if ctx.profile.labels_listing_with_name:
-        plugin = ctx.location.plugin if ctx.location.scope == "plugin" else None
-        command = f"{plugin.name}:{folder}" if plugin else folder
-        label = display_label(entry.value.strip(), folder)
-        label = f"{plugin.name}:{label}" if plugin and label else label
-        first = _first_labelled(ctx, name) if label and not plugin else None
-        shown_as = (f"lists it as `- {command} ({label}): …` and accepts `/{label}` too"
-                    if label else "does not show this `name` at all (not a valid label)")
-        if first is not None:
-            shown_as = (f"lists it as `- {command}: …`: it shows the label `{label}` beside "
-                        f"`{first}` only, the first skill named so, and `/{label}` runs that one")
-        claude = f"Claude Code names the command `/{command}` after the folder, {shown_as}"
-    else:
-        claude = (f"Claude Code names the command `/{folder}` after the folder and shows "
-                  "`name` only as a label")
-    consequence = {
-        WAVE: "Wave keys the skill by `name`, while the folder says otherwise; the spec "
-                "requires them to match",
-        CLAUDE_CODE: claude,
-        AGENTSKILLS: f"skills-ref: Directory name '{folder}' must match skill name '{name}'",
-        PORTABLE: "The spec, skills-ref and VS Code require the name to equal the folder",
-    }.get(ctx.profile) or _requires(ctx, folder)
+    said = _folder_consequence(ctx, entry.value.strip(), name, folder)
     fixes = []
     if is_valid_name(folder):
         fixes.append(_set_name(ctx, entry, folder, f"Set `name` to `{folder}`"))
     yield ctx.finding("SK039", ctx.entry_span(entry),
                       f"`name` is `{shown(name)}` but the folder is `{folder}`: set the name to "
-                      f"the folder's (or rename the folder). {consequence}.", fixes=fixes,
+                      f"the folder's (or rename the folder). {said}.", fixes=fixes,
                       level=_vendored_level(ctx))
 
 
+def _folder_consequence(ctx: CheckContext, written: str, name: str, folder: str) -> str:
+    """What the target does with a `name` that differs from the folder, from its profile's facts
+    (`keys_skills_by_folder`, `labels_listing_with_name`, `name_must_match_folder`) and the
+    catalog's effect row of SK039 (docs/design/rules.md *Facts*)."""
+    profile = ctx.profile
+    if profile.members and not profile.catalog_column:
+        return _requires(ctx, folder)
+    if profile.keys_skills_by_folder:
+        return _named_after_folder(ctx, written, name, folder)
+    said = capitalized(consequence("SK039", profile))
+    if profile.members:  # those that drop it are named from their own runs (the checker)
+        return said
+    if profile.name_must_match_folder:
+        return f"{said}: it requires the name to equal the folder `{folder}`"
+    others = elsewhere("SK039", profile)
+    named = f"{profile.runtime} names the skill `{shown(name)}` and does not compare it with the folder"
+    if not effect_verified(profile):
+        named = f"unverified (from its documentation only): {named}"
+    return named + (f"; {others}" if others else "")
+
+
+def effect_verified(profile: RuntimeProfile) -> bool:
+    """SK039's effect under `profile` rests on a confirmed fact."""
+    effect = rule("SK039").effect(profile)
+    return effect is None or effect.verified
+
+
+def _named_after_folder(ctx: CheckContext, written: str, name: str, folder: str) -> str:
+    """A runtime that names the command after the folder: how it shows `name`."""
+    runtime = ctx.profile.runtime
+    if not ctx.profile.labels_listing_with_name:
+        return (f"{runtime} names the command `/{folder}` after the folder and shows `name` only "
+                "as a label")
+    plugin = ctx.location.plugin if ctx.location.scope == "plugin" else None
+    command = f"{plugin.name}:{folder}" if plugin else folder
+    label = display_label(written, folder)
+    label = f"{plugin.name}:{label}" if plugin and label else label
+    first = _first_labelled(ctx, name) if label and not plugin else None
+    shown_as = (f"lists it as `- {command} ({label}): …` and accepts `/{label}` too"
+                if label else "does not show this `name` at all (not a valid label)")
+    if first is not None:
+        shown_as = (f"lists it as `- {command}: …`: it shows the label `{label}` beside "
+                    f"`{first}` only, the first skill named so, and `/{label}` runs that one")
+    return f"{runtime} names the command `/{command}` after the folder, {shown_as}"
+
+
 def _requires(ctx: CheckContext, folder: str) -> str:
-    """Who requires the name to equal the folder: the runtime, or those of an aggregate of
-    runtimes (`.agents/skills`) whose level for the rule is a warning or an error, and which of
-    them do not check (Codex, Gemini CLI: information)."""
+    """Who requires the name to equal the folder, among the runtimes of an aggregate of runtimes
+    (`.agents/skills`): those that compare them (`name_must_match_folder`, SK039's effect
+    `drops`), and which of them do not check."""
     members = [m for m in ctx.profile.members if m.kind == "runtime"]
-    if not members or ctx.profile.catalog_column:
-        return f"{ctx.profile.runtime} requires the name to equal the folder `{folder}`"
-    item = rule("SK039")
-    strict = [m.runtime for m in members
-              if item.severity(m) in (Severity.ERROR, Severity.WARNING)]
-    loose = [m.runtime for m in members if m.runtime not in strict]
+    strict = [m.runtime for m in members if m.name_must_match_folder]
+    loose = [m.runtime for m in members if not m.name_must_match_folder]
     if not strict:
         return f"{runtime_names(loose)} do not check the name against the folder `{folder}`"
     sentence = (f"{runtime_names(strict)} require{'s' if len(strict) == 1 else ''} the name to "
-                f"equal the folder `{folder}`")
+                f"equal the folder `{folder}` and do{'es' if len(strict) == 1 else ''} not load "
+                "the skill otherwise")
     return sentence + (f"; {runtime_names(loose)} do{'es' if len(loose) == 1 else ''} not "
                        "check it" if loose else "")
 

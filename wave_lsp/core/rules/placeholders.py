@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.catalog import Confidence, Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
-from wave_lsp.core.checking.messages import runtime_names
+from wave_lsp.core.checking.messages import agree, runtime_names, runtimes_that
 from wave_lsp.core.facts.variables import PLACEHOLDER as VARIABLE
 from wave_lsp.core.facts.variables import VARIABLES, variable
 from wave_lsp.core.invocation.arguments import (
@@ -186,16 +186,18 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
             yield _plain_positional(ctx, match, declares)
         elif wave and n == 0:
             yield ctx.finding("SK115", span, f"`$0` is always empty in {runtime}: write `$1` for "
-                                             "the first argument (arguments count from 1). Claude "
-                                             "Code reads `$0` as the first argument.",
+                                             "the first argument (arguments count from 1). "
+                                             f"{_counting_from(0, 'reads', 'read')} `$0` as the "
+                                             "first argument.",
                               level=Severity.WARNING)
         elif wave:
             yield _one_based(ctx, span, n, declares)
         else:
             amount = "" if declares else f" If you meant the amount `${n}`, write `\\${n}`."
-            yield ctx.finding("SK115", span, f"`${n}` is argument {n + 1} here (Claude Code counts "
-                                             "from 0): use named `arguments` to be explicit. Wave "
-                                             f"would put argument {n} here." + amount)
+            yield ctx.finding("SK115", span, f"`${n}` is argument {n + 1} here ({runtime} counts "
+                                             "from 0): use named `arguments` to be explicit. "
+                                             f"{_counting_from(1, 'would', 'would')} put argument "
+                                             f"{n} here." + amount)
     if ctx.profile.argument_base == 0:
         said = list(_first_is_one(ctx, structure, injections))
         yield from said
@@ -216,8 +218,9 @@ def _one_based(ctx: CheckContext, span: Span, n: int, declares: bool) -> Finding
     members = [m for m in profile.members if m.substitutes_arguments]
     if profile.catalog_column or not members:
         return ctx.finding("SK115", span, f"`${n}` is argument {n} here ({profile.runtime} counts "
-                                          "from 1): use named `arguments` to be explicit. Claude "
-                                          f"Code would put argument {n + 1} here." + amount)
+                                          "from 1): use named `arguments` to be explicit. "
+                                          f"{_counting_from(0, 'would', 'would')} put argument "
+                                          f"{n + 1} here." + amount)
     levels = [level for m in members if (level := rule("SK115").severity(m)) is not None]
     one = runtime_names(m.runtime for m in members if m.argument_base == 1)
     zero = [m.runtime for m in members if m.argument_base == 0]
@@ -246,7 +249,8 @@ def _indexed_arguments(ctx: CheckContext, structure: MarkdownBody,
     for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
         word = int(match.group(1)) + base  # `$ARGUMENTS[0]` is Claude Code's first word
         yield ctx.finding("SK115", Span(match.start(), match.end()),
-                          f"`{match.group(0)}` is Claude Code's syntax: write `${word}` for that "
+                          f"`{match.group(0)}` is the syntax of {_indexed_syntax()}: write "
+                          f"`${word}` for that "
                           f"argument. {ctx.profile.runtime} has no `$ARGUMENTS[N]`: it puts all "
                           f"the arguments here, followed by `[{match.group(1)}]`.",
                           level=Severity.WARNING)
@@ -283,10 +287,11 @@ def _plain_positional(ctx: CheckContext, match: re.Match[str], declares: bool) -
     if n < base:
         return ctx.finding("SK115", span, f"`${n}` {missing_below_base(profile, rest)} in "
                                           f"{runtime}: write `${base}` for the first argument "
-                                          f"(arguments count from {base}). Claude Code reads "
-                                          "`$0` as the first argument.", level=Severity.WARNING)
-    other = ("Claude Code would put argument " + str(n + 1) + " here" if base == 1
-             else "Wave would put argument " + str(n) + " here")
+                                          f"(arguments count from {base}). "
+                                          f"{_counting_from(0, 'reads', 'read')} `$0` as the "
+                                          "first argument.", level=Severity.WARNING)
+    other = (f"{_counting_from(0, 'would', 'would')} put argument {n + 1} here" if base == 1
+             else f"{_counting_from(1, 'would', 'would')} put argument {n} here")
     counting = f"{runtime} counts from {base}" + (f", and {REST_REASON}" if rest else "")
     return ctx.finding("SK115", span, f"`${n}` is {arguments_from(n + 1 - base, rest)} here "
                                       f"({counting}): use `$ARGUMENTS` if the skill must also work "
@@ -710,6 +715,26 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
                           fixes=fixes)
 
 
+def _names_with_punctuation(value: object) -> list[str]:
+    """Declared argument names with `-` or `.` (`my-arg`, `v1.2`), which the runtime matches
+    after `$` as written, longest first (SK098 checks the names themselves)."""
+    names = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
+    return sorted((n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.-]*", n)
+                   and re.search(r"[.-]", n)), key=len, reverse=True)
+
+
+def _counting_from(base: int, singular: str, plural: str) -> str:
+    """The runtimes that substitute `$N` counting from `base`, with the verb that agrees."""
+    names = runtimes_that(lambda p: p.substitutes_arguments and p.argument_base == base)
+    return agree(names, singular, plural) if names else f"a runtime counting from {base} {singular}"
+
+
+def _indexed_syntax() -> str:
+    """The runtimes with `$ARGUMENTS[N]` and named arguments (`argument_syntax` "escapable")."""
+    return runtime_names(runtimes_that(lambda p: p.argument_syntax == "escapable"
+                                       and p.substitutes_arguments))
+
+
 @check("SK118")
 def undeclared_argument(ctx: CheckContext) -> Iterator[Finding]:
     names = declared_names(ctx.value("arguments"))
@@ -720,9 +745,13 @@ def undeclared_argument(ctx: CheckContext) -> Iterator[Finding]:
              and (wave or m.group(5) not in names)
              and m.group(5)[0].islower() and not structure.in_code(m.start())
              and not _inside(m.start(), injections))
+    spelt = _names_with_punctuation(ctx.value("arguments"))
     for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
         name = match.group(5)
         span = Span(match.start(), match.end())
+        dollar = ctx.text.find("$", match.start())
+        if not wave and any(ctx.text.startswith(f"${full}", dollar) for full in spelt):
+            continue  # a declared `$my-arg`, matched as written (issue 36)
         if wave:
             first = ctx.profile.argument_base
             position = f"`${names.index(name) + first}`" if name in names else "`$1`, `$2`, …"
@@ -730,8 +759,8 @@ def undeclared_argument(ctx: CheckContext) -> Iterator[Finding]:
                               f"`${name}` stays literal in {ctx.profile.runtime}, which "
                               f"substitutes no named arguments: write {position} (or "
                               f"`$ARGUMENTS`) instead. {ctx.profile.runtime} replaces only "
-                              "`$ARGUMENTS` and `$1`, `$2`, …; `arguments` is a Claude Code "
-                              "field.")
+                              f"`$ARGUMENTS` and `$1`, `$2`, …; `arguments` is read by "
+                              f"{_indexed_syntax()}.")
             continue
         suggestion = closest(name, names)
         advice = (f"change it to `${suggestion}` if that is meant." if suggestion

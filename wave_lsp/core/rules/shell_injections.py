@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
-from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.checking.messages import agree, capitalized, runtimes_that
 from wave_lsp.core.facts.profiles import PROFILES
 from wave_lsp.core.parsing.injections import Injection, find_injections
 from wave_lsp.core.parsing.markdown import Fence, MarkdownBody, parse_body
@@ -129,7 +129,8 @@ def _denied_advice(ctx: CheckContext, planned: PlannedInjection) -> str:
         return "change the setting that turns the skill off"
     if ctx.profile.wave_permissions and len(decision.unmatched) > 1:
         listed = ", ".join(f"`{shown(part, 40)}`" for part in decision.unmatched[:3])
-        return (f"add an allow rule to `allowed-tools` for each part Wave matches alone "
+        return (f"add an allow rule to `allowed-tools` for each part {ctx.profile.runtime} "
+                "matches alone "
                 f"({listed}), or ask the model to run the command instead")
     if not decision.rule_can_allow:
         return "ask the model to run the command instead (no allow rule can allow it here)"
@@ -304,6 +305,12 @@ def _meant_to_run(text: str, structure: MarkdownBody, fence: Fence) -> bool:
     return bool((heading is not None and _INJECTED.search(heading)) or _INJECTED.search(before))
 
 
+def _runs_in_code_spans() -> str:
+    """The runtimes that run an inline injection inside a code span, with the verb."""
+    names = runtimes_that(lambda p: p.runs_injections and not p.skips_injections_in_code_spans)
+    return agree(names, "runs", "run") if names else "other runtimes run"
+
+
 @check("SK121", "SK122", "SK126")
 def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
     document = ctx.document
@@ -323,8 +330,7 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
                               f"`{shown(injection.pattern)}` is inside a code span: break the "
                               "pattern, e.g. `! `cmd`` with a space. "
                               f"{capitalized(ctx.profile.runtime)} leaves it as text and does not "
-                              "run it (since 2.1.332), but other runtimes, Wave among them, run "
-                              "it on every invocation.")
+                              f"run it, but {_runs_in_code_spans()} it on every invocation.")
         elif in_fence or (code is not None and injection.kind == "inline"):
             if in_fence and fence is not None and not _guide(ctx) \
                     and _meant_to_run(document.text, structure, fence):

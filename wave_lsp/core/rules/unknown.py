@@ -29,6 +29,7 @@ from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
 from wave_lsp.core.checking.loading import runtime_names
+from wave_lsp.core.checking.messages import validators
 from wave_lsp.core.facts.profiles import AGENTSKILLS, PROFILES
 from wave_lsp.core.facts.toolrules import entries, parse_rule
 from wave_lsp.core.parsing.document import FieldEntry
@@ -178,7 +179,7 @@ def _unknown_message(ctx: CheckContext, name: str) -> str:
         allowed = ", ".join(sorted(s.name for s in schema.fields_for(ctx.profile)))
         tail = f"{ctx.profile.runtime} rejects the skill (only {allowed} are allowed)"
     elif ctx.profile.kind == "aggregate" and ctx.profile.catalog_column:
-        tail = "skills-ref and the claude.ai upload reject the skill"
+        tail = f"{validators()} and the claude.ai upload reject the skill"
     elif ctx.profile.kind == "aggregate":
         spec = schema.field_spec(name)
         ignoring = [m.runtime for m in ctx.profile.members
@@ -190,8 +191,11 @@ def _unknown_message(ctx: CheckContext, name: str) -> str:
         switch = ctx.profile.manual_only_switch
         tail = (f"{ctx.profile.runtime} ignores it, so its model may still pick this skill by "
                 f"itself; {ctx.profile.runtime}'s own switch: {switch}")
-    else:
-        tail = f"{ctx.profile.runtime} ignores it"
+    else:  # with what it does with the fields it does not read, when the profile says more
+        detail = ctx.profile.other_fields
+        tail = f"{ctx.profile.runtime} ignores it" + (
+            "" if detail == "ignored" else f" {detail.removeprefix('ignored ')}"
+            if detail.startswith("ignored (") else f" ({detail})")
     spec = schema.field_spec(name)
     readers = [m.reader_name for m in ctx.profile.members if spec is not None and spec.read_by(m)]
     if spec is not None and spec.read_by(AGENTSKILLS):

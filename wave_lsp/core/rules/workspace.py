@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Related
-from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.checking.messages import agree, capitalized, runtimes_that
 from wave_lsp.core.invocation.listing import listing_entry
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import decode
@@ -135,10 +135,18 @@ def _others(rivals: list[RuntimeSkill]) -> str:
     return "The others" if len(rivals) > 1 else "The other"
 
 
+def _by_usage() -> str:
+    """The runtimes that list the skills invoked least by name only past the listing budget
+    (`lists_least_used_by_name`), with the verb."""
+    names = runtimes_that(lambda p: p.lists_least_used_by_name)
+    return agree(names, "lists", "list") if names else "a runtime lists"
+
+
 @check("SK131")
 def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
     me, project = _me(ctx), ctx.project
-    if me is None or project is None or me.shadowed_by is not None:
+    if me is None or project is None or me.shadowed_by is not None \
+            or ctx.profile.listing_budget_chars is None:  # no budget known for this runtime
         return
     mine = listing_entry(ctx.document, ctx.location)
     listing = project.listings[me.group]  # the sums of its group, kept up to date on file events
@@ -158,7 +166,7 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
                       f"{listing.full_chars:,} characters, over the {listing.budget:,}-character "
                       "budget of a 200K-context model: shorten descriptions or set "
                       "`disable-model-invocation` on skills that are only run by hand. Past the "
-                      "budget Claude Code 2.1.332 lists the skills invoked least by name only, "
+                      f"budget {_by_usage()} the skills invoked least by name only, "
                       "without a description, so which ones keep their description depends "
                       "on usage, on the model (the budget is 1 % of its context window: 30,000 "
                       "characters for the default 1M-context models) and on the other skills "
@@ -208,8 +216,9 @@ def ignored_skill_dir(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding("SK133", ctx.document.opener_span,
                           f"`{folder}/`, which holds this skill's skills folder, is ignored by "
                           f"`{ignore_file}`, so this skill is never loaded: move it out, or stop "
-                          "ignoring the folder. Claude Code skips a nested skills folder that git "
-                          "ignores.")
+                          "ignoring the folder. "
+                          f"{agree(runtimes_that(lambda p: p.skips_git_ignored_roots), 'skips', 'skip')}"
+                          " a nested skills folder that git ignores.")
 
 
 def _ignored(ctx: CheckContext) -> tuple[str, str] | None:

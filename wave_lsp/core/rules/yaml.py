@@ -17,9 +17,17 @@ from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
+from wave_lsp.core.checking.loading import runtime_names
+from wave_lsp.core.checking.messages import (
+    capitalized,
+    consequence,
+    elsewhere,
+    validators,
+    with_others,
+)
 from wave_lsp.core.facts.loaders import line_parser_value, rescue
-from wave_lsp.core.facts.profiles import AGENTSKILLS, CLAUDE_CODE, PORTABLE
 from wave_lsp.core.facts.reads import read_as
+from wave_lsp.core.parsing.document import FrontmatterValues
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import (
     BUN,
@@ -36,16 +44,16 @@ from wave_lsp.core.rules.workspace import also_in, collection, said_here
 
 if TYPE_CHECKING:
     from wave_lsp.core.workspace.runtime_view import RuntimeSkill
+from wave_lsp.core.facts.profiles import PROFILES
+from wave_lsp.core.invocation.listing import unlisted_without_description
 
-_CONSEQUENCE = {
-    AGENTSKILLS: "skills-ref rejects the skill",
-    PORTABLE: "a strict loader drops the skill",
-}
+#: what a runtime that loads the skill with empty metadata reads of its fields
+_NO_FIELDS = FrontmatterValues({}, frozenset())
 
 
-def _consequence(ctx: CheckContext, offset: int | None = None) -> str:
+def _consequence(ctx: CheckContext, offset: int | None = None, code: str = "SK020") -> str:
     """What the target does with a frontmatter it cannot parse (`offset`: where the parser
-    failed)."""
+    failed), from its profile's loader and the catalog's effect row of `code`."""
     profile = ctx.profile
     if profile.lenient_frontmatter:
         return empty_metadata(ctx)
@@ -61,7 +69,9 @@ def _consequence(ctx: CheckContext, offset: int | None = None) -> str:
                    "skill")
     else:
         generic = f"{profile.runtime} cannot load this skill"
-    return _CONSEQUENCE.get(profile, generic)
+    if profile.kind == "validator" or profile.members:
+        return consequence(code, profile)
+    return generic
 
 
 def _said_both(ctx: CheckContext, offset: int | None) -> str:
@@ -85,6 +95,10 @@ def empty_metadata(ctx: CheckContext) -> str:
     """What a lenient runtime does with a frontmatter it cannot read: the fields are lost, and
     where it describes a skill from its body, the model sees the body's first line."""
     runtime = ctx.profile.runtime
+    if unlisted_without_description(_NO_FIELDS, ctx.location, ctx.profile):
+        return (f"{runtime} loads the skill with empty metadata, and as a plugin's skill without "
+                "a description it leaves it out of the model's listing, so the model never "
+                "chooses it (it runs only when someone names it)")
     if ctx.profile.body_description_default is None:
         return (f"{runtime} loads the skill with empty metadata, so the model has no description "
                 "to match")
@@ -99,10 +113,20 @@ _READING_WORDS = {
     QUOTE_RETRY: "{runtime}'s quoting retry quotes the value and loads it as text",
     TAB_RETRY: "{runtime}'s retry turns each leading tab into two spaces and loads the fields",
 }
-_READING_NAMES = {BUN: "Claude Code's YAML parser (Bun)", QUOTE_RETRY: "Claude Code's quoting retry",
-                  TAB_RETRY: "Claude Code's tab retry"}
-_STRICT = ("strict parsers reject the file (skills-ref, Wave, and `claude plugin validate`, "
-           "which is stricter than the runtime)")
+_READING_NAMES = {BUN: "{runtime}'s YAML parser (Bun)", QUOTE_RETRY: "{runtime}'s quoting retry",
+                  TAB_RETRY: "{runtime}'s tab retry"}
+
+
+def _reading_name(reading: str) -> str:
+    """The lenient reading `reading` named after the runtimes that use it."""
+    users = [p.runtime for p in PROFILES.values() if reading in p.frontmatter_readings]
+    return _READING_NAMES[reading].format(runtime=runtime_names(users))
+
+
+def _strict(ctx: CheckContext, code: str) -> str:
+    """Who does not load the file that the target's runtime rescues (the catalog's effect row)."""
+    others = elsewhere(code, ctx.profile)
+    return others or "strict YAML parsers reject the file"
 
 
 def loaded_by(ctx: CheckContext) -> str | None:
@@ -153,12 +177,12 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
     if code == "SK026" and _leading_tabs(ctx):
         return  # reported per line by `tab_indent`
     rescued = ""
-    consequence = _consequence(ctx, problem.span.start)
+    consequence = _consequence(ctx, problem.span.start, code)
     level = None
     loading = loaded_by(ctx)
     if loading is not None:
         # the runtime loads the file: say how, at the level of what happens
-        consequence = f"{loading}; {_STRICT}"
+        consequence = f"{loading}; {_strict(ctx, code)}"
         level = Severity.INFORMATION
     elif _crlf_blocks_retry(ctx):
         consequence = (f"{ctx.profile.runtime}'s quoting retry never rewrites a line that ends "
@@ -167,7 +191,7 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
     elif yaml.recovered and yaml.readings and ctx.profile.yaml_loader == "strict" \
             and not ctx.profile.members and ctx.profile.line_parser_release is None:
         first = next(reading for reading in READINGS if reading in yaml.readings)
-        rescued = f" (only {_READING_NAMES[first]} would load it)"
+        rescued = f" (only {_reading_name(first)} would load it)"
     own = _rescued(ctx)
     if own is not None:
         consequence, level = own
@@ -227,21 +251,18 @@ def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
     yaml = ctx.document.yaml
     if yaml is None:
         return
-    consequence = {
-        CLAUDE_CODE: "Claude Code (Bun's YAML parser) keeps the last value, but skills-ref "
-                     "rejects the file and `yaml` under Node throws and drops all metadata",
-        AGENTSKILLS: "skills-ref rejects the file",
-    }.get(ctx.profile, "YAML forbids it and loaders disagree on which value wins")
+    said = with_others("SK022", ctx.profile, "the duplicated key (YAML forbids it, and loaders "
+                                      "disagree on which value wins)")
     # Gemini CLI's line parser also reads a frontmatter with another YAML error (case
     # gm-fallback-duplicate); the other loaders' rescue is that error's business
     own = _rescued(ctx) if yaml.problem is None or ctx.profile.yaml_loader == "line-fallback" \
         else None
     level = None
     if own is not None:
-        consequence, level = own
+        said, level = own
         if level is not None and ctx.profile.yaml_loader == "line-fallback":
             # Gemini CLI's line parser keeps the last value, others the first
-            consequence, level = f"{consequence}, with the last value", Severity.WARNING
+            said, level = f"{said}, with the last value", Severity.WARNING
         elif level is not None:  # Codex ignores the key altogether (case cx-yaml-duplicate-key)
             level = Severity.WARNING
     for first, later in capped(yaml.duplicates, _LIMIT):
@@ -252,7 +273,8 @@ def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
                              [TextEdit(removal, "")]))
         yield ctx.finding(
             "SK022", later.span,
-            f"`{later.text}` appears twice in this mapping: keep one of them. {consequence}.",
+            f"`{later.text}` appears twice in this mapping: keep one of them. "
+            f"{capitalized(said)}.",
             related=[Related(f"first `{first.text}`", span=first.span)], fixes=fixes,
             level=level)
 
@@ -278,10 +300,14 @@ def yaml_alias(ctx: CheckContext) -> Iterator[Finding]:
     mapping = ctx.document.yaml.root if ctx.document.yaml else None
     if mapping is None:
         return
-    consequence = {
-        CLAUDE_CODE: "Claude Code resolves it, but skills-ref rejects anchors and aliases",
-    }.get(ctx.profile, "skills-ref and skill indexers such as Wisp's local-skills indexer "
-                       "reject anchors and aliases")
+    # a valid anchor or alias: the runtime's YAML loader resolves it or not (its profile), and
+    # the catalog's row is the case of a loader that does not
+    resolves = ctx.profile.resolves_yaml_aliases
+    said = (f"{ctx.profile.runtime} resolves it, but " + (elsewhere("SK023", ctx.profile)
+                                                          or "some loaders do not")
+            if resolves else consequence("SK023", ctx.profile))
+    said += " (readers that refuse anchors and aliases, such as Wisp's local-skills indexer, fail)"
+    valid_level = Severity.WARNING if resolves and ctx.profile.kind == "runtime" else None
     found = (node for node in mapping.walk() if node.kind == "alias" or node.anchor_span)
     for node in capped(found, _LIMIT):
         if node.kind == "alias":
@@ -298,11 +324,11 @@ def yaml_alias(ctx: CheckContext) -> Iterator[Finding]:
             else:
                 yield ctx.finding("SK023", node.span,
                                   f"Write the value out instead of the alias `{source}`: "
-                                  f"{consequence}.")
+                                  f"{said}.", level=valid_level)
         else:
             assert node.anchor_span is not None
             yield ctx.finding("SK023", node.anchor_span,
-                              f"Remove the anchor `&{node.anchor}`: {consequence}.")
+                              f"Remove the anchor `&{node.anchor}`: {said}.", level=valid_level)
 
 
 @check("SK024")
@@ -310,18 +336,17 @@ def yaml_tag(ctx: CheckContext) -> Iterator[Finding]:
     root = ctx.document.yaml.root if ctx.document.yaml else None
     if root is None:
         return
-    consequence = {
-        CLAUDE_CODE: "Claude Code keeps the text, but skills-ref rejects tags",
-    }.get(ctx.profile, "skills-ref rejects tags (\"do not specify types in markup\")")
+    base = with_others("SK024", ctx.profile, "the tag")
     for node in capped((n for n in root.walk() if n.tag_span), _LIMIT):
         assert node.tag_span is not None
         level = None
-        said = consequence
+        said = capitalized(base)
         if node.tag in ctx.profile.resolved_standard_tags:
             # a standard tag loads (the parser probe's `explicit !!str tag`); a custom one is
             # the catalog's case
             level = Severity.WARNING
-            said = f"{ctx.profile.runtime}'s YAML loader resolves this standard tag, but {consequence}"
+            others = elsewhere("SK024", ctx.profile) or "some loaders do not"
+            said = f"{ctx.profile.runtime}'s YAML loader resolves this standard tag, but {others}"
         fixes = []
         if node.kind == "scalar" and node.style is None:
             value_span = Span(node.tag_span.start, node.content_span.end)
@@ -345,7 +370,7 @@ def flow_collection(ctx: CheckContext) -> Iterator[Finding]:
                 yield ctx.finding(
                     "SK025", node.content_span,
                     f"Flow-style {kind} in `{key_node.text}`: write it in block style. The YAML "
-                    "parser of skills-ref (strictyaml) rejects flow style.", fixes=fixes)
+                    f"parser of {validators()} (strictyaml) rejects flow style.", fixes=fixes)
                 break
 
 
@@ -372,7 +397,7 @@ def tab_indent(ctx: CheckContext) -> Iterator[Finding]:
         level = Severity.WARNING if loading is not None else None
         if loading is not None:
             message = (f"A tab is used as indentation: indent with spaces. YAML forbids it. "
-                       f"{loading} (since 2.1.332; 2.1.88 did not), but {_STRICT}.")
+                       f"{loading}, but {_strict(ctx, 'SK026')}.")
         elif own is not None and own[1] is not None:
             message = ("A tab is used as indentation: indent with spaces. YAML forbids it and "
                        f"strict parsers fail here, but {own[0]}.")
