@@ -683,6 +683,8 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
         if structure.fence_at(match.start()) is not None or not raw or "@" in raw \
                 or not _AT_FILE.match(raw) or _SCHEME_LIKE.match(raw) or _HOST.match(raw):
             continue  # `@claude`, `@types/node`, `@posit.co`: a mention, a package, a domain
+        if _code_annotation(raw, ctx.text[match.end():match.end() + 1]):
+            continue  # `@Acl.Matcher(…)`, `@app.route("/")`: an annotation or a decorator
         if raw.startswith(("~", "/")):
             targets = [os.path.expanduser(raw)]
         else:
@@ -706,6 +708,21 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
             # and whether that has the file is unknown here
             finding.confidence = Confidence.HEURISTIC
         yield finding
+
+
+#: the last dotted part of a code name: `Matcher` of `@Acl.Matcher`, `Principal` (an extension
+#: is lower case or all capitals: `.md`, `.MD`)
+_CAPITALIZED_PART = re.compile(r"\.[A-Z][a-z0-9]*[a-z][A-Za-z0-9]*$")
+
+
+def _code_annotation(raw: str, following: str) -> bool:
+    """An `@` word that is code, not a file (SK150): a Java annotation or a decorator called
+    with arguments (`@Acl.Matcher(…)`, `@app.route("/")`: a file name is not followed by `(`), or
+    a dotted name whose last part is a capitalized word (`@Acl.Matcher`, `@Service.Named`),
+    which no file extension is. A path (`@docs/x.md`, `@./x`) is never one."""
+    if "/" in raw or raw.startswith(("~", ".")):
+        return False
+    return following == "(" or _CAPITALIZED_PART.search(raw) is not None
 
 
 def _attacher(ctx: CheckContext) -> str:
