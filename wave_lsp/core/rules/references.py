@@ -104,7 +104,8 @@ def _missing(search: _Search, reference: Reference) -> Iterator[Finding]:
             if not search.holds(file):
                 yield from _missing(search, file)
         return
-    if search.in_absent_submodule(reference) or search.optional(reference):
+    if search.in_absent_submodule(reference) or search.optional(reference) \
+            or search.of_the_users_project(reference):
         return
     holders, named = search.owners(reference)
     if named is None:
@@ -128,6 +129,7 @@ class _Search:
         self._owners: dict[str, tuple[list[str], str | None]] = {}
         self._instructed: bool | None = None
         self._places: list[Path] | None = None
+        self._made: frozenset[str] | None = None
 
     def holds(self, reference: Reference) -> bool:
         """Whether a base holds the path, or (a bare path) a folder of the project, or a twin."""
@@ -165,6 +167,35 @@ class _Search:
             self._optional[target] = any(marked_optional(text, other.span, structure)
                                          for other in self.references if other.target == target)
         return self._optional[target]
+
+    def of_the_users_project(self, reference: Reference) -> bool:
+        """The skill's words make the path a file of the project it works in, not its own
+        (sample 4): it probes for it (`ls scripts/dev.sh 2>/dev/null`, `[ -f x ]`) at any
+        mention, a mention is in an example of some project ("Sample grouping for a typical
+        repo:"), or the skill makes the folder there itself (`mkdir -p scripts/ralph`,
+        `cp … scripts/ralph/`, "Creating directory structure (`scripts/`, …)") and its own
+        folder has no such folder."""
+        from wave_lsp.core.parsing.reference_words import (
+            example_of_a_project,
+            made_folders,
+            probed,
+        )
+
+        if reference.absolute:
+            return False
+        text = self.ctx.text
+        structure = parse_body(text, self.ctx.document.body_offset)
+        mentions = [other for other in self.references if other.target == reference.target]
+        if any(probed(text, other.span, structure) or example_of_a_project(text, other.span)
+               for other in mentions):
+            return True
+        if self._made is None:
+            self._made = made_folders(text, structure)
+        target = reference.target.removeprefix("./")
+        first = target.split("/", 1)[0]
+        if self.ctx.disk.exists(str(self.skill_dir / first)):
+            return False
+        return any(target == made or target.startswith(made + "/") for made in self._made)
 
     def owners(self, reference: Reference) -> tuple[list[str], str | None]:
         """The sibling skill folders that hold the path (relative to their folder), and the name
