@@ -61,3 +61,72 @@ def test_a_path_of_the_users_project(tmp_path: Path, body: str, files: dict[str,
     text = HEAD.format(name="my-skill") + "\n" + body
     found = codes(run(tmp_path, text, files={".git/HEAD": "", **files}), "SK112")
     assert bool(found) is reported, [f.message for f in found]
+
+
+# -- SK113: placeholders, and a collection installed whole --------------------------------------
+@pytest.mark.parametrize(("link", "reported"), [
+    ("![Phase 1](/path/to/phase1-recording.mp4)", False),
+    ("[file](/home/<your-user>/notes.md)", False),
+    ("[file](/etc/wave/settings.toml)", True),
+])
+def test_a_placeholder_path_is_not_a_file(tmp_path: Path, link: str, reported: bool) -> None:
+    text = HEAD.format(name="my-skill") + "\nPost " + link + " in the PR.\n"
+    found = codes(run(tmp_path, text, relpath="skills/my-skill/SKILL.md",
+                      files={".git/HEAD": ""}), "SK113")
+    assert bool(found) is reported, [f.message for f in found]
+
+
+SIBLING = HEAD.format(name="plantuml") + "\nSee [layout](../mermaid/references/layout.md).\n"
+
+
+@pytest.mark.parametrize(("files", "reported"), [
+    # a README copies the whole collection into a skills root: the sibling comes along
+    ({"ext-codex/README.md": "```bash\ncp -r /path/to/ext-codex/skills/* .agents/skills/\n```\n"},
+     False),
+    # the collection is part of a package of its own below the project root
+    ({"ext-codex/opencode.json": "{}"}, False),
+    # a README that copies one skill's folder alone: the sibling does not come along
+    ({"ext-codex/README.md": "cp -r ext-codex/skills/plantuml ~/.claude/skills/\n"}, True),
+    # nothing says how the folder is installed: it is installed alone
+    ({}, True),
+])
+def test_a_sibling_link_in_a_collection_installed_whole(tmp_path: Path, files: dict[str, str],
+                                                       reported: bool) -> None:
+    found = codes(run(tmp_path, SIBLING, target="claude-code",
+                      relpath="ext-codex/skills/plantuml/SKILL.md",
+                      files={".git/HEAD": "", "ext-codex/skills/mermaid/SKILL.md": "x",
+                             "ext-codex/skills/mermaid/references/layout.md": "x", **files}),
+                  "SK113")
+    assert bool(found) is reported, [f.message for f in found]
+
+
+# -- the target of a SKILL.md outside every skills root (rules.md *The default target*) ----------
+@pytest.mark.parametrize(("relpath", "files", "target"), [
+    # a plugin of Codex's own format: Codex reads it
+    ("plugins/x/skills/x/SKILL.md", {"plugins/x/.codex-plugin/plugin.json": "{}"}, "codex"),
+    ("plugins/x/skills/x/SKILL.md", {"plugins/x/.cursor-plugin/plugin.json": "{}"}, "cursor"),
+    # a README copies the collection into a skills root: that root's target
+    ("ext/skills/x/SKILL.md", {"ext/README.md": "cp -r ext/skills/* .claude/skills/\n"},
+     "claude-code"),
+    ("ext/skills/x/SKILL.md", {"ext/README.md": "cp -r /path/to/ext/skills/* .agents/skills/\n"},
+     "portable"),
+    # kept, not used: an archive folder, a version of the skill
+    ("specs/archive/inbox/skills/x/SKILL.md", {}, "agentskills"),
+    ("misc/git-260611-0/SKILL.md", {}, "agentskills"),
+    ("misc/rich-15-0-0/SKILL.md", {}, "agentskills"),
+    # everything else keeps the default: a repository that distributes skills
+    ("skills/x/SKILL.md", {}, "wave"),
+    ("skills/gpt-4/SKILL.md", {}, "wave"),
+    ("examples/x/SKILL.md", {}, "wave"),
+    ("ext/skills/x/SKILL.md", {"ext/README.md": "cp -r other/skills/* .claude/skills/\n"},
+     "wave"),
+])
+def test_the_target_of_a_file_outside_every_root(tmp_path: Path, relpath: str,
+                                                 files: dict[str, str], target: str) -> None:
+    from wave_lsp.core.workspace.applies import target_for
+    from wave_lsp.core.workspace.location import locate
+
+    for name, content in {".git/HEAD": "", relpath: HEAD.format(name="x"), **files}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(content, "utf-8")
+    assert target_for(locate(tmp_path / relpath, home=tmp_path / "home")).name == target

@@ -364,6 +364,8 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
     exists = lexical and ctx.disk.exists(target)
     if _route_or_command(reference) and not exists and not ctx.disk.exists(reference.target):
         return None  # `(/en/skills)`, `(/uipath:uipath-solution)`: a page or a command, no file
+    if not exists and _PLACEHOLDER_PATH.search(reference.target):
+        return None  # `/path/to/phase1-recording.mp4`, `<your-file>`: the model fills it in
     alone = _installed_alone(ctx)
     if alone and exists and not reference.absolute and search is not None \
             and search.in_place(reference):
@@ -394,6 +396,12 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
     return _less_sure(ctx.finding("SK113", reference.span, message), reference)
 
 
+#: a path written as a placeholder the model or the user fills in: `/path/to/x`, `<your-file>`,
+#: `{file}`, `/your/project/x`, `YOUR_FILE`
+_PLACEHOLDER_PATH = re.compile(r"(?:^|/)path/to(?:/|$)|<[^<>/]+>|\{[^{}/]+\}|"
+                               r"(?:^|/)(?:your|my)[-_]?[\w-]*(?:/|$)|(?:^|/)YOUR_\w+", re.I)
+
+
 def _relative(path: Path, root: Path | None) -> str:
     if root is not None and (root == path or root in path.parents):
         return path.relative_to(root).as_posix()
@@ -408,7 +416,33 @@ def _installed_alone(ctx: CheckContext) -> bool:
     """Whether the skill folder is distributed to be installed on its own: no plugin holds it and
     it is in no skills root of a project or of the user (a repository of skills, `skills/x/`):
     a user copies the folder, so nothing beside it comes along (issue 27)."""
-    return ctx.location.plugin is None and ctx.location.scope == "workspace"
+    return ctx.location.plugin is None and ctx.location.scope == "workspace" \
+        and not _installed_whole(ctx)
+
+
+#: files that make a folder a package of its own, installed as one (an extension, a plugin of
+#: another runtime's format)
+_PACKAGE_FILES = ("package.json", "pyproject.toml", "opencode.json", "VERSION", "Cargo.toml",
+                  ".codex-plugin/plugin.json", ".cursor-plugin/plugin.json")
+
+
+def _installed_whole(ctx: CheckContext) -> bool:
+    """Whether the skill's whole collection is installed together, so a sibling it links comes
+    along (sample 4): a README copies the collection's folder whole into a skills root
+    (`cp -r …/skills/* .agents/skills/`, `neighbours.readme_install`), or the collection lies in
+    a folder below the project root that is a package of its own (`arckit-opencode/` with its
+    `opencode.json`, `package.json`, `VERSION`), distributed as one."""
+    from wave_lsp.core.workspace.neighbours import readme_install
+
+    skill_dir, project = ctx.location.skill_dir, ctx.location.project_root
+    if skill_dir is None:
+        return False
+    found = readme_install(ctx.disk.read, skill_dir, project)
+    if found is not None and found[2]:
+        return True
+    package = skill_dir.parent.parent
+    return project is not None and project in package.parents and any(
+        ctx.disk.exists(str(package / name)) for name in _PACKAGE_FILES)
 
 
 def _route_or_command(reference: Reference) -> bool:

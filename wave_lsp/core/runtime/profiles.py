@@ -339,6 +339,12 @@ class RuntimeProfile:
     #: target configured, a skill there is checked for this target (docs/design/rules.md
     #: *The default target*)
     own_roots: tuple[str, ...] = ()
+    #: the manifests of this runtime's own plugin format (`.codex-plugin/plugin.json`): with no
+    #: target configured, a skill in `<plugin>/skills/` beside one is checked for this target
+    #: (docs/design/rules.md *The default target*; evidence: the plugin bundles published for
+    #: each runtime, e.g. openclaw's bundle loader names `.codex-plugin/plugin.json` and
+    #: `.cursor-plugin/plugin.json`; not probed on the runtimes)
+    plugin_manifests: tuple[str, ...] = ()
     #: for an aggregate (`portable`): the profiles whose strictest reading it is
     members: tuple[RuntimeProfile, ...] = ()
 
@@ -547,6 +553,7 @@ CODEX = replace(
     precedence="both skills of one name load (Repo, then User, System, Admin); a plain `$name` "
                "then selects neither",
     collision="both", settings_folder=".codex", own_roots=(".codex/skills",),
+    plugin_manifests=(".codex-plugin/plugin.json",),
     walked_roots=(".agents/skills", ".codex/skills"), walk_to="to-project-root",
     project_markers_setting=(".codex/config.toml", "project_root_markers"),
     scan_skipped_folders=frozenset(), max_scan_folders=2000, short_description_limit=1024,
@@ -595,6 +602,7 @@ CURSOR = replace(
     skills_roots=(".codex/skills", ".claude/skills", ".cursor/skills"),
     project_roots_rule="`.cursor/skills`, `.claude/skills` and `.codex/skills` of the project",
     precedence="not documented", settings_folder=".cursor", own_roots=(".cursor/skills",),
+    plugin_manifests=(".cursor-plugin/plugin.json",),
     name_source="name",
     name_must_match_folder=False, arguments_delivery="part of the prompt (not documented further)",
     invocation_fields=frozenset({"disable-model-invocation"}),

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from wave_lsp.core.checking.messages import runtime_names
 from wave_lsp.core.runtime.profiles import (
+    AGENTSKILLS,
     CLAUDE_CODE,
     DEFAULT_PROFILE,
     PROFILES,
@@ -177,10 +178,92 @@ def target_for(location: SkillLocation) -> RuntimeProfile:
                      if (location.plugin.root / m).is_file()]
         return WAVE if manifests else CLAUDE_CODE
     if location.skills_root is None:
-        return DEFAULT_PROFILE
+        return outside_every_root(location)
     relative = root_name(location)
     owner = _OWNERS.get(relative)
     if owner is not None:
         return owner
     shared = shared_root_profile(relative, location.scope == "personal")
     return shared if shared.members else DEFAULT_PROFILE
+
+
+#: folders whose skills are kept, not used: archives, old versions, drafts, inboxes
+_KEPT = re.compile(r"^(?:deprecated|archived?|archives|old|legacy|obsolete|unused|disabled|"
+                   r"drafts?|inbox|attic|graveyard|backups?|bak)$", re.I)
+#: a skill folder named for a version of the skill: `git-260611-0`, `rich-15-0-0`,
+#: `skman-0-5-0-old` (two number groups at least: `gpt-4` is a name)
+_VERSIONED = re.compile(r"^[a-z][\w.-]*?-\d+[-_.]\d+(?:[-_.]\d+)*(?:[-_.][a-z]+)?$", re.I)
+MAX_PLUGIN_LEVELS = 3
+
+
+def outside_every_root(location: SkillLocation) -> RuntimeProfile:
+    """The target of a SKILL.md in no skills root and no Claude Code or Wave plugin, with none
+    configured (docs/design/rules.md *The default target*):
+
+    - in a plugin of a runtime's own format (`<plugin>/skills/x/SKILL.md` beside
+      `.codex-plugin/plugin.json`; `RuntimeProfile.plugin_manifests`): that runtime;
+    - copied into a skills root by a README's command (`cp -r …/skills/* .agents/skills/`,
+      `neighbours.readme_install`): the target of that root;
+    - kept rather than used (a folder on its path below the project root named for archives,
+      old versions, drafts or an inbox, or a skill folder named for a version of the skill,
+      `git-260611-0`): no runtime reads it here and none is meant to, so only the open spec's
+      runtime-independent rules (`agentskills`) speak of it;
+    - anything else (a repository that distributes skills, `examples/`): the `wave` default."""
+    skill_dir = location.skill_dir
+    if skill_dir is None:
+        return DEFAULT_PROFILE
+    plugin_owner = _runtime_plugin(skill_dir, location.project_root)
+    if plugin_owner is not None:
+        return plugin_owner
+    installed = _installed_by_readme(skill_dir, location.project_root)
+    if installed is not None:
+        return installed
+    return AGENTSKILLS if kept_not_used(location) else DEFAULT_PROFILE
+
+
+def kept_not_used(location: SkillLocation) -> bool:
+    """The file lies outside every skills root in a folder kept rather than used (an archive,
+    an old version, a draft; `outside_every_root`)."""
+    skill_dir = location.skill_dir
+    if skill_dir is None or location.skills_root is not None:
+        return False
+    project = location.project_root
+    parts = (skill_dir.relative_to(project).parts
+             if project is not None and project in skill_dir.parents else skill_dir.parts[-4:])
+    return bool(parts) and (_VERSIONED.match(parts[-1]) is not None
+                            or any(_KEPT.match(part) for part in parts[:-1]))
+
+
+def _runtime_plugin(skill_dir: Path, project: Path | None) -> RuntimeProfile | None:
+    folder = skill_dir.parent
+    for _ in range(MAX_PLUGIN_LEVELS):
+        if folder.name == "skills":
+            for profile in RUNTIME_PROFILES:
+                if any((folder.parent / m).is_file() for m in profile.plugin_manifests):
+                    return profile
+        if folder == project or folder.parent == folder:
+            return None
+        folder = folder.parent
+    return None
+
+
+def _installed_by_readme(skill_dir: Path, project: Path | None) -> RuntimeProfile | None:
+    from wave_lsp.core.workspace.neighbours import readme_install
+
+    found = readme_install(_read_file, skill_dir, project)
+    if found is None:
+        return None
+    root, personal, _whole = found
+    owner = _OWNERS.get(root)
+    if owner is not None:
+        return owner
+    shared = shared_root_profile(root, personal)
+    return shared if shared.members else None
+
+
+def _read_file(path: Path) -> bytes | OSError:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(256 * 1024)
+    except OSError as error:
+        return error
