@@ -130,3 +130,20 @@ def test_the_target_of_a_file_outside_every_root(tmp_path: Path, relpath: str,
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(content, "utf-8")
     assert target_for(locate(tmp_path / relpath, home=tmp_path / "home")).name == target
+
+
+# -- SK039: a folder that keeps one version of the skill ----------------------------------------
+@pytest.mark.parametrize(("relpath", "name", "level"), [
+    ("misc/git-260611-0/SKILL.md", "git", "information"),
+    ("misc/skman-0-5-0-old/SKILL.md", "skman", "information"),
+    ("misc/rich-15-0-0/SKILL.md", "rich", "information"),
+    # in a skills root the runtime compares the name with the folder as it lies
+    (".github/skills/git-260611-0/SKILL.md", "git", "error"),
+    # not a version of the name
+    ("misc/gitlab/SKILL.md", "git", "error"),
+])
+def test_a_versioned_folder_outside_every_root(tmp_path: Path, relpath: str, name: str,
+                                               level: str) -> None:
+    found = codes(run(tmp_path, HEAD.format(name=name), target="copilot", relpath=relpath,
+                      files={".git/HEAD": ""}), "SK039")
+    assert [f.severity.name.lower() for f in found] == [level], [f.message for f in found]

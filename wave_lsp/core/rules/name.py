@@ -294,6 +294,15 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
                           "into; runtimes that compare the name with the folder compare it with "
                           "that one.", level=Severity.INFORMATION)
         return
+    version = _version_suffix(name, folder) if ctx.location.skills_root is None else None
+    if version is not None:
+        yield ctx.finding("SK039", ctx.entry_span(entry),
+                          f"`name` is `{shown(name)}` and the folder `{folder}` is that name with "
+                          f"the version `{version}`: install the skill as a folder named "
+                          f"`{shown(name)}`. This SKILL.md lies outside every skills root, a "
+                          "version kept beside others, so no runtime compares the name with "
+                          "this folder.", level=Severity.INFORMATION)
+        return
     if ctx.profile.labels_listing_with_name:
         plugin = ctx.location.plugin if ctx.location.scope == "plugin" else None
         command = f"{plugin.name}:{folder}" if plugin else folder
@@ -323,6 +332,19 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
                       f"`name` is `{shown(name)}` but the folder is `{folder}`: set the name to "
                       f"the folder's (or rename the folder). {consequence}.", fixes=fixes,
                       level=_vendored_level(ctx))
+
+
+#: what follows a skill's name in a folder that keeps one version of it: `-260611-0`,
+#: `-15-0-0`, `-0.5.0-old`, `-v2` (sample 4: tangled-skills' `misc/git-260611-0`)
+_VERSION = re.compile(r"^[-_.@]v?(\d+(?:[-_.]\d+)*(?:[-_.][a-z]+)?)$", re.I)
+
+
+def _version_suffix(name: str, folder: str) -> str | None:
+    """The version a folder adds to the skill's name (`git-260611-0` for `git`), or None."""
+    if not name or not folder.lower().startswith(name.lower()):
+        return None
+    found = _VERSION.match(folder[len(name):])
+    return found.group(1) if found else None
 
 
 def _requires(ctx: CheckContext, folder: str) -> str:
