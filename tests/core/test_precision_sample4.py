@@ -147,3 +147,32 @@ def test_a_versioned_folder_outside_every_root(tmp_path: Path, relpath: str, nam
     found = codes(run(tmp_path, HEAD.format(name=name), target="copilot", relpath=relpath,
                       files={".git/HEAD": ""}), "SK039")
     assert [f.severity.name.lower() for f in found] == [level], [f.message for f in found]
+
+
+# -- SK071: an invented field that shows the author means to restrict the skill -----------------
+@pytest.mark.parametrize(("line", "warned"), [
+    ("visibility: internal", True),
+    ("visibility: private", True),
+    ("hidden: true", True),
+    ("internal: true", True),
+    ("listed: false", True),
+    ("invokable: false", True),
+    # what does not restrict: an ignored key as before (SK070, information)
+    ("visibility: public", False),
+    ("hidden: false", False),
+    ("listed: true", False),
+    ("category: internal", False),
+])
+def test_an_invented_restriction_is_a_warning(tmp_path: Path, line: str, warned: bool) -> None:
+    text = HEAD.format(name="my-skill").replace("---\n\n", "") \
+        .replace("one.\n---", "one.\n" + line + "\n---")
+    report = run(tmp_path, text, target="claude-code", relpath=".claude/skills/my-skill/SKILL.md",
+                 files={".git/HEAD": ""})
+    found = [f for f in report.findings if f.code in ("SK070", "SK071")]
+    assert len(found) == 1, [f.message for f in found]
+    if warned:
+        assert found[0].code == "SK071" and found[0].severity.name == "WARNING"
+        assert "user-invocable: false" in found[0].message
+        assert "disable-model-invocation: true" in found[0].message
+    else:
+        assert found[0].code == "SK070" and found[0].severity.name == "INFORMATION"
