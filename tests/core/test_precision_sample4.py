@@ -176,3 +176,22 @@ def test_an_invented_restriction_is_a_warning(tmp_path: Path, line: str, warned:
         assert "disable-model-invocation: true" in found[0].message
     else:
         assert found[0].code == "SK070" and found[0].severity.name == "INFORMATION"
+
+
+# -- SK130: per-runtime copies of one skill ----------------------------------------------------
+BODY = "".join(f"Step {i}: do the thing number {i}.\n" for i in range(40))
+
+
+@pytest.mark.parametrize(("other_body", "level"), [
+    (BODY, "INFORMATION"),  # byte for byte the same
+    (BODY.replace("Step 3:", "Step three:") + "One more line.\n", "INFORMATION"),  # a few lines
+    ("Something else entirely.\n", "WARNING"),  # two skills of one name: the winner hides one
+])
+def test_per_runtime_copies_give_the_same_instructions(tmp_path: Path, other_body: str,
+                                                       level: str) -> None:
+    mine = HEAD.format(name="audit") + "\n" + BODY
+    other = HEAD.format(name="audit") + "\n" + other_body
+    report = run(tmp_path, mine, target="copilot", relpath=".github/skills/audit/SKILL.md",
+                 files={".git/HEAD": "", ".claude/skills/audit/SKILL.md": other})
+    found = codes(report, "SK130")
+    assert [f.severity.name for f in found] == [level], [f.message for f in found]
