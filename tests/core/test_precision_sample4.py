@@ -195,3 +195,16 @@ def test_per_runtime_copies_give_the_same_instructions(tmp_path: Path, other_bod
                  files={".git/HEAD": "", ".claude/skills/audit/SKILL.md": other})
     found = codes(report, "SK130")
     assert [f.severity.name for f in found] == [level], [f.message for f in found]
+
+
+# -- SK002: a nested skill the project's instructions name by path ------------------------------
+@pytest.mark.parametrize(("agents_md", "level"), [
+    ("Read `.agents/skills/tools/jira/SKILL.md` before any Jira work.\n", "INFORMATION"),
+    ("Use the skills in this repository.\n", "WARNING"),
+])
+def test_a_nested_skill_read_by_path(tmp_path: Path, agents_md: str, level: str) -> None:
+    report = run(tmp_path, HEAD.format(name="jira"), target="portable",
+                 relpath=".agents/skills/tools/jira/SKILL.md",
+                 files={".git/HEAD": "", "AGENTS.md": agents_md})
+    found = codes(report, "SK002")
+    assert [f.severity.name for f in found] == [level], [f.message for f in found]

@@ -116,8 +116,23 @@ def discovery_finding(document: SkillDocument, location: SkillLocation, settings
                     f"load{'s' if one else ''} it as a skill of its own.")
     depth = location.depth_in_root or 0
     on_purpose = depth >= 2 and exists is not None and kept_out_on_purpose(location, exists)
+    by_path = depth >= 2 and not on_purpose and _read_by_path(location)
+    if by_path:
+        message += (" The project's instructions to agents (`AGENTS.md`, `CLAUDE.md`) name it by "
+                    "path, so an agent that follows them reads it there as a file.")
     return Finding(code=CODE, span=document.opener_span, message=message,
-                   level=Severity.INFORMATION if on_purpose else None)
+                   level=Severity.INFORMATION if on_purpose or by_path else None)
+
+
+def _read_by_path(location: SkillLocation) -> bool:
+    """A nested skill the project's instructions to agents name by its path ("Read
+    `.agents/skills/tools/jira/SKILL.md`"): used as a file where it lies, not missed (sample 4)."""
+    from wave_lsp.core.workspace.disk_view import DiskView
+    from wave_lsp.core.workspace.neighbours import named_by_instructions
+
+    if location.skill_dir is None:
+        return False
+    return named_by_instructions(DiskView(), location.skill_dir, location.project_root)
 
 
 def _group_sentence(miss: DiscoveryMiss, names: list[str]) -> str:
