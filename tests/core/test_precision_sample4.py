@@ -110,10 +110,6 @@ def test_a_sibling_link_in_a_collection_installed_whole(tmp_path: Path, files: d
      "claude-code"),
     ("ext/skills/x/SKILL.md", {"ext/README.md": "cp -r /path/to/ext/skills/* .agents/skills/\n"},
      "portable"),
-    # kept, not used: an archive folder, a version of the skill
-    ("specs/archive/inbox/skills/x/SKILL.md", {}, "agentskills"),
-    ("misc/git-260611-0/SKILL.md", {}, "agentskills"),
-    ("misc/rich-15-0-0/SKILL.md", {}, "agentskills"),
     # everything else keeps the default: a repository that distributes skills
     ("skills/x/SKILL.md", {}, "wave"),
     ("skills/gpt-4/SKILL.md", {}, "wave"),
@@ -208,3 +204,38 @@ def test_a_nested_skill_read_by_path(tmp_path: Path, agents_md: str, level: str)
                  files={".git/HEAD": "", "AGENTS.md": agents_md})
     found = codes(report, "SK002")
     assert [f.severity.name for f in found] == [level], [f.message for f in found]
+
+
+
+# -- a SKILL.md kept rather than used: one information finding when no target is configured -----
+@pytest.mark.parametrize(("relpath", "kept"), [
+    ("specs/archive/inbox/skills/x/SKILL.md", True),
+    ("misc/git-260611-0/SKILL.md", True),
+    ("misc/rich-15-0-0/SKILL.md", True),
+    ("old/x/SKILL.md", True),
+    ("skills/x/SKILL.md", False),
+    ("skills/gpt-4/SKILL.md", False),
+    (".agents/skills/archive/x/SKILL.md", False),  # in a skills root: SK002 says who finds it
+])
+def test_a_skill_kept_rather_than_used(tmp_path: Path, relpath: str, kept: bool) -> None:
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+
+    text = HEAD.format(name="x").replace("one.\n---", "one.\nauthor: me\n---") + \
+        "\nCosts $1.5 per run: `echo $1`.\n"
+    path = tmp_path / relpath
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+    (tmp_path / ".git").mkdir()
+    settings = Settings(auto_target=True, home=tmp_path / "home", personal=False)
+    report = check_file(path, settings, strict=True)
+    found = [(f.code, f.severity.name) for f in report.findings]
+    if kept:
+        assert found == [("SK002", "INFORMATION")], found
+        assert "kept, not used" in report.findings[0].message
+        # a target given on purpose checks it as that runtime reads it
+        explicit = check_file(path, Settings.for_target("wave", home=tmp_path / "home"),
+                              strict=True)
+        assert any(f.code != "SK002" for f in explicit.findings)
+    else:
+        assert not any("kept, not used" in f.message for f in report.findings), found

@@ -71,6 +71,7 @@ def check_file_steps(path: Path, settings: Settings | None = None, *, text: str 
     settings = settings or Settings()
     session = session or WorkspaceSession()
     location = locate(path, home=settings.home, facts=session.pass_facts)
+    chosen_here = settings.auto_target  # no target configured: chosen from where it lives
     settings = settings.for_file(location)
     target = settings.profile  # the target as chosen; an aggregate's members all of them
     reach = target_reach(settings, location)
@@ -92,7 +93,7 @@ def check_file_steps(path: Path, settings: Settings | None = None, *, text: str 
         document = SkillDocument.from_decoded(decoded)
     report.document = document
     report.findings, report.verdict = yield from _check_and_decide(
-        document, location, settings, strict, session, Target(reach.found, target))
+        document, location, settings, strict, session, Target(reach.found, target, chosen_here))
     name = document.value("name")
     report.skill = name.strip() if isinstance(name, str) and name.strip() else location.dir_name
     return report
@@ -105,6 +106,8 @@ class Target:
 
     found: bool
     chosen: RuntimeProfile
+    #: no target was configured: the file's target was chosen from where it lives
+    chosen_here: bool = False
 
 
 def target_reach(settings: Settings, location: SkillLocation) -> Reach:
@@ -124,7 +127,8 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
     context = CheckContext(document=document, location=location, settings=settings,
                            session=session)
     is_reported = Reported(settings)
-    template = _template(document, location, settings)
+    template = _template(document, location, settings) or (
+        _kept(document, location) if target.chosen_here else None)
     if template is not None:  # a generator's input: its placeholders are not the skill's faults
         shown = finalize([template], document, settings) if is_reported[template.code] else []
         return shown, LoadVerdict(False, template)
@@ -172,6 +176,25 @@ def _template(document: SkillDocument, location: SkillLocation,
                       message=f"This SKILL.md is treated as a template, not a skill: check the "
                               f"skill it renders to instead. {capitalized(reason)}, so no runtime "
                               "loads it as it lies, and the rules do not judge its placeholders.")
+    finding.resolve(document.lines)
+    return finding
+
+
+def _kept(document: SkillDocument, location: SkillLocation) -> Finding | None:
+    """The one finding of a SKILL.md kept rather than used (`applies.kept_not_used`: an
+    archive, a version of the skill, outside every skills root) when no target is configured:
+    no runtime loads it where it lies, so no runtime's rules speak of it (sample 4)."""
+    from wave_lsp.core.workspace.applies import kept_not_used
+
+    reason = kept_not_used(location)
+    if reason is None:
+        return None
+    finding = Finding(code="SK002", span=document.lines.span_of_line(0),
+                      level=Severity.INFORMATION,
+                      message=f"No runtime loads this SKILL.md where it lies, and it is kept, not "
+                              f"used: {reason}, outside every skills root. It is not checked for "
+                              "a runtime: check the copy that is installed, or give a target "
+                              "(`--target`) to check this one as that runtime would read it.")
     finding.resolve(document.lines)
     return finding
 

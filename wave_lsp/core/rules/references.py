@@ -432,7 +432,7 @@ def _installed_whole(ctx: CheckContext) -> bool:
     (`cp -r …/skills/* .agents/skills/`, `neighbours.readme_install`), or the collection lies in
     a folder below the project root that is a package of its own (`arckit-opencode/` with its
     `opencode.json`, `package.json`, `VERSION`), distributed as one."""
-    from wave_lsp.core.workspace.neighbours import readme_install
+    from wave_lsp.core.workspace.applies import readme_install
 
     skill_dir, project = ctx.location.skill_dir, ctx.location.project_root
     if skill_dir is None:

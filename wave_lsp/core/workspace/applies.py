@@ -39,7 +39,6 @@ from pathlib import Path
 
 from wave_lsp.core.checking.messages import runtime_names
 from wave_lsp.core.runtime.profiles import (
-    AGENTSKILLS,
     CLAUDE_CODE,
     DEFAULT_PROFILE,
     PROFILES,
@@ -204,11 +203,9 @@ def outside_every_root(location: SkillLocation) -> RuntimeProfile:
       `.codex-plugin/plugin.json`; `RuntimeProfile.plugin_manifests`): that runtime;
     - copied into a skills root by a README's command (`cp -r …/skills/* .agents/skills/`,
       `neighbours.readme_install`): the target of that root;
-    - kept rather than used (a folder on its path below the project root named for archives,
-      old versions, drafts or an inbox, or a skill folder named for a version of the skill,
-      `git-260611-0`): no runtime reads it here and none is meant to, so only the open spec's
-      runtime-independent rules (`agentskills`) speak of it;
-    - anything else (a repository that distributes skills, `examples/`): the `wave` default."""
+    - anything else (kept rather than used included: `kept_not_used`, which `check` reports
+      instead of the rules when no target is configured; a repository that distributes skills,
+      `examples/`): the `wave` default."""
     skill_dir = location.skill_dir
     if skill_dir is None:
         return DEFAULT_PROFILE
@@ -218,20 +215,28 @@ def outside_every_root(location: SkillLocation) -> RuntimeProfile:
     installed = _installed_by_readme(skill_dir, location.project_root)
     if installed is not None:
         return installed
-    return AGENTSKILLS if kept_not_used(location) else DEFAULT_PROFILE
+    return DEFAULT_PROFILE
 
 
-def kept_not_used(location: SkillLocation) -> bool:
-    """The file lies outside every skills root in a folder kept rather than used (an archive,
-    an old version, a draft; `outside_every_root`)."""
+def kept_not_used(location: SkillLocation) -> str | None:
+    """Why the file is kept rather than used, in words, or None: it lies outside every skills
+    root and plugin, and a folder on its path below the project root is named for archives, old
+    versions, drafts or an inbox (`specs/archive/…/inbox/skills/x`), or its own folder is named
+    for a version of the skill (`misc/git-260611-0`). No runtime loads it where it lies and none
+    is meant to: with no target configured, `check` gives it one information finding (SK002)
+    instead of any runtime's findings (docs/design/rules.md *The default target*)."""
     skill_dir = location.skill_dir
-    if skill_dir is None or location.skills_root is not None:
-        return False
+    if skill_dir is None or not installable(location):
+        return None
     project = location.project_root
     parts = (skill_dir.relative_to(project).parts
              if project is not None and project in skill_dir.parents else skill_dir.parts[-4:])
-    return bool(parts) and (_VERSIONED.match(parts[-1]) is not None
-                            or any(_KEPT.match(part) for part in parts[:-1]))
+    if not parts:
+        return None
+    if _VERSIONED.match(parts[-1]):
+        return f"its folder `{parts[-1]}` is named for a version of the skill"
+    kept = next((part for part in parts[:-1] if _KEPT.match(part)), None)
+    return None if kept is None else f"it lies in the folder `{kept}/`, kept rather than used"
 
 
 def _runtime_plugin(skill_dir: Path, project: Path | None) -> RuntimeProfile | None:
@@ -248,8 +253,6 @@ def _runtime_plugin(skill_dir: Path, project: Path | None) -> RuntimeProfile | N
 
 
 def _installed_by_readme(skill_dir: Path, project: Path | None) -> RuntimeProfile | None:
-    from wave_lsp.core.workspace.neighbours import readme_install
-
     found = readme_install(_read_file, skill_dir, project)
     if found is None:
         return None
@@ -264,6 +267,74 @@ def _installed_by_readme(skill_dir: Path, project: Path | None) -> RuntimeProfil
 def _read_file(path: Path) -> bytes | OSError:
     try:
         with open(path, "rb") as handle:
-            return handle.read(256 * 1024)
+            return handle.read(MAX_README_BYTES)
     except OSError as error:
         return error
+
+
+# -- installed by a README (sample 4) ------------------------------------------------------------
+#: a copy command in a README: `cp -r /path/to/arckit-codex/skills/* .agents/skills/`,
+#: `rsync -a skills/ ~/.claude/skills/`, `ln -s "$PWD/skills/x" ~/.claude/skills/x`
+_COPY = re.compile(r"\b(?:cp|rsync|ln)\b(?:\s+-[\w-]+)*\s+(?P<src>[^\s;&|]+)\s+(?P<dst>[^\s;&|#]+)")
+MAX_README_BYTES = 256 * 1024
+READMES = ("README.md", "readme.md", "README.MD", "Readme.md", "INSTALL.md")
+MAX_README_LEVELS = 4
+
+
+def readme_install(read: Callable[[Path], bytes | OSError], skill_dir: Path,
+                   project: Path | None) -> tuple[str, bool, bool] | None:
+    """Where a README beside the skill's collection, or in a folder above it up to the project
+    root, copies it: the skills root its copy command writes to (`.agents/skills`, as written
+    without `./`, `~/` or a trailing `/`), whether that root is under the home folder, and
+    whether the command copies the whole collection (`…/skills/*`, `skills/`: the siblings come
+    along) rather than this skill's folder alone. None when no README says so."""
+    collection = skill_dir.parent
+    folder = collection
+    for _ in range(MAX_README_LEVELS):
+        for name in READMES:
+            data = read(folder / name)
+            if isinstance(data, OSError):
+                continue
+            found = _copy_into_root(data[:MAX_README_BYTES].decode("utf-8", "replace"),
+                                    collection, folder, skill_dir.name)
+            if found is not None:
+                return found
+        if project is None or folder == project or project not in folder.parents:
+            return None
+        folder = folder.parent
+    return None
+
+
+def _copy_into_root(text: str, collection: Path, folder: Path,
+                    skill: str) -> tuple[str, bool, bool] | None:
+    relative = collection.relative_to(folder).as_posix() if folder != collection else ""
+    wanted = [part for part in (folder.name + "/" + relative if relative else folder.name,
+                                relative) if part]
+    for match in _COPY.finditer(text):
+        source = match.group("src").strip("\"'").rstrip("*").rstrip("/")
+        whole = not source.endswith("/" + skill)
+        if not whole:
+            source = source[:-len(skill) - 1]
+        source = source.removeprefix("./")
+        if source not in wanted and not source.endswith("/" + wanted[0]):
+            continue
+        root = _skills_root_written(match.group("dst"))
+        if root is not None:
+            return root[0], root[1], whole
+    return None
+
+
+def _skills_root_written(destination: str) -> tuple[str, bool] | None:
+    """The skills root a destination names (`~/.claude/skills/`, `.agents/skills`,
+    `$HOME/.codex/skills/x`) and whether it is under the home folder."""
+    path = destination.strip("\"'").rstrip("*").rstrip("/")
+    personal = path.startswith(("~/", "$HOME/", "${HOME}/"))
+    path = re.sub(r"^(?:~|\$HOME|\$\{HOME\}|\.)/", "", path)
+    for root in sorted(_KNOWN_ROOTS, key=len, reverse=True):
+        if path == root or path.startswith(root + "/") or path.endswith("/" + root):
+            return root, personal
+    return None
+
+
+_KNOWN_ROOTS = frozenset(root for profile in PROFILES.values()
+                         for root in (*profile.skills_roots, *profile.personal_skills_roots()))

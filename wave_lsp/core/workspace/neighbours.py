@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from wave_lsp.core.runtime.profiles import PROFILES
@@ -163,69 +163,3 @@ def _tells_to_read(text: str, offset: int) -> bool:
             return bool(_READ.search(line))
     return False
 
-
-# -- installed by a README (sample 4) ------------------------------------------------------------
-#: a copy command in a README: `cp -r /path/to/arckit-codex/skills/* .agents/skills/`,
-#: `rsync -a skills/ ~/.claude/skills/`, `ln -s "$PWD/skills/x" ~/.claude/skills/x`
-_COPY = re.compile(r"\b(?:cp|rsync|ln)\b(?:\s+-[\w-]+)*\s+(?P<src>[^\s;&|]+)\s+(?P<dst>[^\s;&|#]+)")
-READMES = ("README.md", "readme.md", "README.MD", "Readme.md", "INSTALL.md")
-MAX_README_LEVELS = 4
-
-
-def readme_install(read: Callable[[Path], bytes | OSError], skill_dir: Path,
-                   project: Path | None) -> tuple[str, bool, bool] | None:
-    """Where a README beside the skill's collection, or in a folder above it up to the project
-    root, copies it: the skills root its copy command writes to (`.agents/skills`, as written
-    without `./`, `~/` or a trailing `/`), whether that root is under the home folder, and
-    whether the command copies the whole collection (`…/skills/*`, `skills/`: the siblings come
-    along) rather than this skill's folder alone. None when no README says so."""
-    collection = skill_dir.parent
-    folder = collection
-    for _ in range(MAX_README_LEVELS):
-        for name in READMES:
-            data = read(folder / name)
-            if isinstance(data, OSError):
-                continue
-            found = _copy_into_root(data[:MAX_INSTRUCTION_BYTES].decode("utf-8", "replace"),
-                                    collection, folder, skill_dir.name)
-            if found is not None:
-                return found
-        if project is None or folder == project or project not in folder.parents:
-            return None
-        folder = folder.parent
-    return None
-
-
-def _copy_into_root(text: str, collection: Path, folder: Path,
-                    skill: str) -> tuple[str, bool, bool] | None:
-    relative = collection.relative_to(folder).as_posix() if folder != collection else ""
-    wanted = [part for part in (folder.name + "/" + relative if relative else folder.name,
-                                relative) if part]
-    for match in _COPY.finditer(text):
-        source = match.group("src").strip("\"'").rstrip("*").rstrip("/")
-        whole = not source.endswith("/" + skill)
-        if not whole:
-            source = source[:-len(skill) - 1]
-        source = source.removeprefix("./")
-        if source not in wanted and not source.endswith("/" + wanted[0]):
-            continue
-        root = _skills_root_written(match.group("dst"))
-        if root is not None:
-            return root[0], root[1], whole
-    return None
-
-
-def _skills_root_written(destination: str) -> tuple[str, bool] | None:
-    """The skills root a destination names (`~/.claude/skills/`, `.agents/skills`,
-    `$HOME/.codex/skills/x`) and whether it is under the home folder."""
-    path = destination.strip("\"'").rstrip("*").rstrip("/")
-    personal = path.startswith(("~/", "$HOME/", "${HOME}/"))
-    path = re.sub(r"^(?:~|\$HOME|\$\{HOME\}|\.)/", "", path)
-    for root in sorted(_KNOWN_ROOTS, key=len, reverse=True):
-        if path == root or path.startswith(root + "/") or path.endswith("/" + root):
-            return root, personal
-    return None
-
-
-_KNOWN_ROOTS = frozenset(root for profile in PROFILES.values()
-                         for root in (*profile.skills_roots, *profile.personal_skills_roots()))
