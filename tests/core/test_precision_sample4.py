@@ -239,3 +239,25 @@ def test_a_skill_kept_rather_than_used(tmp_path: Path, relpath: str, kept: bool)
         assert any(f.code != "SK002" for f in explicit.findings)
     else:
         assert not any("kept, not used" in f.message for f in report.findings), found
+
+
+# -- SK002 "Not discovered by …": a fact of the root, said once --------------------------------
+def test_a_root_the_target_does_not_scan_is_said_once(tmp_path: Path) -> None:
+    files = {".git/HEAD": ""}
+    for name in ("alpha", "beta", "gamma"):
+        files[f".agents/skills/{name}/SKILL.md"] = HEAD.format(name=name)
+    said = {}
+    for name in ("alpha", "beta", "gamma"):
+        report = run(tmp_path, HEAD.format(name=name), target="claude-code",
+                     relpath=f".agents/skills/{name}/SKILL.md", files=files)
+        said[name] = [f.message for f in report.findings if f.code == "SK002"]
+        assert not report.verdict.loads
+    assert len(said["alpha"]) == 1 and "its 2 other skills are not discovered" in said["alpha"][0]
+    assert said["beta"] == said["gamma"] == []
+
+
+def test_a_skill_too_deep_is_told_on_its_own(tmp_path: Path) -> None:
+    files = {".git/HEAD": "", ".agents/skills/alpha/SKILL.md": HEAD.format(name="alpha")}
+    report = run(tmp_path, HEAD.format(name="zeta"), target="claude-code",
+                 relpath=".claude/skills/group/zeta/SKILL.md", files=files)
+    assert [f.code for f in report.findings if f.code == "SK002"] == ["SK002"]

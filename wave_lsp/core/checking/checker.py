@@ -23,7 +23,7 @@ from wave_lsp.core.checking.loading import (
     verdict_from,
 )
 from wave_lsp.core.checking.messages import after_first_sentence, capitalized, runtime_names
-from wave_lsp.core.checking.not_found import discovery_finding, not_found_steps
+from wave_lsp.core.checking.not_found import discovery_finding, not_found_steps, once_per_root
 from wave_lsp.core.checking.not_found import stopping as stopping_copy
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.reading import read_skill_file
@@ -134,8 +134,9 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
         return shown, LoadVerdict(False, template)
     if not target.found:
         found = yield from not_found_steps(context, target.chosen.members, strict)
-        findings = finalize([copy.copy(found)] if is_reported[found.code] else [], document,
-                            settings)
+        said = once_per_root(found, context, target.chosen.members)
+        findings = finalize([copy.copy(said)] if said is not None and is_reported[found.code]
+                            else [], document, settings)
         return findings, LoadVerdict(False, stopping_copy(found, document))
     stopping_set = stopping_codes(settings.profile)
     runtime = settings.profile.kind == "runtime"
