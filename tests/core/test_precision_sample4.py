@@ -261,3 +261,19 @@ def test_a_skill_too_deep_is_told_on_its_own(tmp_path: Path) -> None:
     report = run(tmp_path, HEAD.format(name="zeta"), target="claude-code",
                  relpath=".claude/skills/group/zeta/SKILL.md", files=files)
     assert [f.code for f in report.findings if f.code == "SK002"] == ["SK002"]
+
+
+# -- SK056: a collection's descriptions that name the task, said once ---------------------------
+def test_no_trigger_is_said_once_per_collection(tmp_path: Path) -> None:
+    head = "---\nname: {name}\ndescription: Creates the {name} record of a project.\n---\n"
+    files = {".git/HEAD": ""}
+    for name in ("alpha", "beta", "gamma"):
+        files[f".claude/skills/{name}/SKILL.md"] = head.format(name=name)
+    files[".claude/skills/delta/SKILL.md"] = HEAD.format(name="delta")  # says when
+    said = {}
+    for name in ("alpha", "beta", "gamma"):
+        report = run(tmp_path, head.format(name=name), target="claude-code",
+                     relpath=f".claude/skills/{name}/SKILL.md", files=files)
+        said[name] = [f.message for f in report.findings if f.code == "SK056"]
+    assert len(said["alpha"]) == 1 and "2 other skills have no *when*" in said["alpha"][0]
+    assert said["beta"] == said["gamma"] == []

@@ -122,7 +122,8 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
                           level=Severity.INFORMATION, related=related)
         return
     copies = generated_copies(ctx.text, rivals)
-    same = not copies and same_instructions(ctx.text, rivals)
+    same = not copies and all(r.root.scope == me.root.scope and r.root.path != me.root.path
+                              for r in rivals) and same_instructions(ctx.text, rivals)
     yield ctx.finding("SK130", _name_span(ctx),
                       f"{count}, and this one wins: rename one of them if both should be loaded. "
                       f"{capitalized(why_wins(ctx.profile, me, rivals[0]))}. "
@@ -362,7 +363,8 @@ SAME_LINES = 0.95
 def same_instructions(text: str, rivals: list[RuntimeSkill]) -> bool:
     """Whether every rival holds the same lines as `text`, in any order, but for at most one in
     twenty (a per-runtime copy of one skill: `.github/skills/x` beside `.claude/skills/x`, a
-    section moved, an option added; sample 4)."""
+    section moved, an option added; sample 4). The caller asks it only of rivals in another
+    root of the same scope (a project's copy per runtime, not a personal one it hides)."""
     mine = _lines(text)
     for rival in rivals:
         other = _read(rival.path)
