@@ -348,8 +348,9 @@ _MAKING_COMMAND = re.compile(
 _DOWNLOAD_TO = re.compile(r"\b(?:curl|wget)\b[^\n;&|]*?\s-(?:o|O|-output)[ \t=]+([^\s;&|]+)")
 #: prose that says the skill sets a folder up in the project: "Creating directory structure
 #: (`.specify/memory/`, `specs/`, `scripts/`)", "copy the scripts into `scripts/ralph/`"
-_SETS_UP = re.compile(r"\b(?:creat\w*|set(?:s|ting)?\s+up|scaffold\w*|download\w*|cop(?:y|ies|ying)"
-                      r"|install\w*)\b", re.I)
+_SETS_UP = re.compile(r"\b(?:creat(?:e|es|ed|ing)|set(?:s|ting)?\s+up|scaffold(?:s|ed|ing)?|"
+                      r"(?:download|cop(?:y|ie|y)|install)(?:s|ed|ing)?\b[^.\n]{0,60}?\b(?:in)?to)\b",
+                      re.I)
 _FOLDER_SPAN = re.compile(r"`((?:\./)?[\w.-]+(?:/[\w.-]+)*/)`")
 
 
