@@ -277,3 +277,24 @@ def test_no_trigger_is_said_once_per_collection(tmp_path: Path) -> None:
         said[name] = [f.message for f in report.findings if f.code == "SK056"]
     assert len(said["alpha"]) == 1 and "2 other skills have no *when*" in said["alpha"][0]
     assert said["beta"] == said["gamma"] == []
+
+
+def test_kept_skills_are_said_once_per_folder(tmp_path: Path) -> None:
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+
+    (tmp_path / ".git").mkdir()
+    names = ("git-1-0-0", "rich-15-0-0", "zlib-2-1-0", "ralph")  # `ralph` is no version
+    for name in names:
+        path = tmp_path / "misc" / name / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(HEAD.format(name=name.split("-")[0]), "utf-8")
+    settings = Settings(auto_target=True, home=tmp_path / "home", personal=False)
+    reports = {name: check_file(tmp_path / "misc" / name / "SKILL.md", settings, strict=True)
+               for name in names}
+    said = {name: [f.message for f in r.findings if "kept, not used" in f.message]
+            for name, r in reports.items()}
+    assert len(said["git-1-0-0"]) == 1 and "its 2 other skill folders" in said["git-1-0-0"][0]
+    assert said["rich-15-0-0"] == said["zlib-2-1-0"] == said["ralph"] == []
+    assert not reports["rich-15-0-0"].verdict.loads  # kept: not loaded, said on the first
+    assert reports["ralph"].verdict.loads  # checked as before (no version in its name)

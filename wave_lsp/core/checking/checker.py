@@ -32,7 +32,8 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.runtime.profiles import RuntimeProfile
 from wave_lsp.core.workspace.applies import Reach
 from wave_lsp.core.workspace.applies import reach as reach_of
-from wave_lsp.core.workspace.location import SkillLocation, locate
+from wave_lsp.core.workspace.disk_view import DiskView
+from wave_lsp.core.workspace.location import SKILL_FILE, SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
 
 
@@ -127,10 +128,13 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
     context = CheckContext(document=document, location=location, settings=settings,
                            session=session)
     is_reported = Reported(settings)
-    template = _template(document, location, settings) or (
-        _kept(document, location) if target.chosen_here else None)
+    template = _template(document, location, settings)
+    shows = True
+    if template is None and target.chosen_here:
+        template, shows = _kept(document, location, context.disk)
     if template is not None:  # a generator's input: its placeholders are not the skill's faults
-        shown = finalize([template], document, settings) if is_reported[template.code] else []
+        shown = finalize([template], document, settings) \
+            if shows and is_reported[template.code] else []
         return shown, LoadVerdict(False, template)
     if not target.found:
         found = yield from not_found_steps(context, target.chosen.members, strict)
@@ -181,23 +185,34 @@ def _template(document: SkillDocument, location: SkillLocation,
     return finding
 
 
-def _kept(document: SkillDocument, location: SkillLocation) -> Finding | None:
+def _kept(document: SkillDocument, location: SkillLocation,
+          disk: DiskView) -> tuple[Finding | None, bool]:
     """The one finding of a SKILL.md kept rather than used (`applies.kept_not_used`: an
     archive, a version of the skill, outside every skills root) when no target is configured:
-    no runtime loads it where it lies, so no runtime's rules speak of it (sample 4)."""
-    from wave_lsp.core.workspace.applies import kept_not_used
+    no runtime loads it where it lies, so no runtime's rules speak of it (sample 4). Said once
+    per folder of kept skills: on the first skill folder by name, with the count of the others
+    (the second value: whether this file shows it)."""
+    from wave_lsp.core.workspace.applies import kept_beside, kept_not_used
 
     reason = kept_not_used(location)
-    if reason is None:
-        return None
+    if reason is None or location.skill_dir is None:
+        return None, False
+    folder = location.skill_dir.parent
+    kept = sorted(kept_beside(location, [
+        name for name, kind in disk.entries(folder).items()
+        if kind != "file" and disk.is_file(folder / name / SKILL_FILE)]))
+    first = not kept or kept[0] == location.skill_dir.name or location.skill_dir.name not in kept
+    others = len(kept) - 1 if first and location.skill_dir.name in kept else 0
     finding = Finding(code="SK002", span=document.lines.span_of_line(0),
                       level=Severity.INFORMATION,
                       message=f"No runtime loads this SKILL.md where it lies, and it is kept, not "
                               f"used: {reason}, outside every skills root. It is not checked for "
                               "a runtime: check the copy that is installed, or give a target "
-                              "(`--target`) to check this one as that runtime would read it.")
+                              "(`--target`) to check this one as that runtime would read it." + (
+                                  f" Said once for `{folder.name}/`: its {others} other skill "
+                                  "folders are not checked either." if others else ""))
     finding.resolve(document.lines)
-    return finding
+    return finding, first
 
 
 def _name_members(document: SkillDocument, location: SkillLocation, settings: Settings,

@@ -239,6 +239,17 @@ def kept_not_used(location: SkillLocation) -> str | None:
     return None if kept is None else f"it lies in the folder `{kept}/`, kept rather than used"
 
 
+def kept_beside(location: SkillLocation, names: list[str]) -> list[str]:
+    """Which of the skill folders `names` beside this kept one are kept too: all of them when a
+    folder above is an archive, else those named for a version (`kept_not_used`)."""
+    reason = kept_not_used(location)
+    if reason is None or location.skill_dir is None:
+        return []
+    if not reason.startswith(f"its folder `{location.skill_dir.name}`"):
+        return names
+    return [name for name in names if _VERSIONED.match(name)]
+
+
 def _runtime_plugin(skill_dir: Path, project: Path | None) -> RuntimeProfile | None:
     folder = skill_dir.parent
     for _ in range(MAX_PLUGIN_LEVELS):
