@@ -162,4 +162,3 @@ def _tells_to_read(text: str, offset: int) -> bool:
         if line.strip() and not _LIST_ITEM.match(line):
             return bool(_READ.search(line))
     return False
-
