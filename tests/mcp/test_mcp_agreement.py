@@ -58,7 +58,9 @@ async def test_mcp_check_with_claude_code_says_nothing_of_codex_skills(tmp_path:
     async with connect(root) as session:
         checked = await call(session, "check", {"target": "claude-code", "personal": False})
     files = {f["path"]: f for f in checked["files"]}
+    first = min(path.parent.name for path in codex)  # a fact of the root: said once
     for path in codex:
         entry = files[path.relative_to(root).as_posix()]
         assert (entry["loads"], entry["stoppedBy"]) == (False, "SK002")
-        assert [f["code"] for f in entry["findings"]] == ["SK002"]
+        assert [f["code"] for f in entry["findings"]] == (
+            ["SK002"] if path.parent.name == first else [])

@@ -23,7 +23,7 @@ from wave_lsp.core.checking.loading import (
     verdict_from,
 )
 from wave_lsp.core.checking.messages import after_first_sentence, capitalized, runtime_names
-from wave_lsp.core.checking.not_found import discovery_finding, not_found_steps
+from wave_lsp.core.checking.not_found import discovery_finding, not_found_steps, once_per_root
 from wave_lsp.core.checking.not_found import stopping as stopping_copy
 from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.document import SkillDocument
@@ -32,7 +32,8 @@ from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.workspace.applies import Reach
 from wave_lsp.core.workspace.applies import reach as reach_of
-from wave_lsp.core.workspace.location import SkillLocation, locate
+from wave_lsp.core.workspace.disk_view import DiskView
+from wave_lsp.core.workspace.location import SKILL_FILE, SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
 
 
@@ -71,6 +72,7 @@ def check_file_steps(path: Path, settings: Settings | None = None, *, text: str 
     settings = settings or Settings()
     session = session or WorkspaceSession()
     location = locate(path, home=settings.home, facts=session.pass_facts)
+    chosen_here = settings.auto_target  # no target configured: chosen from where it lives
     settings = settings.for_file(location)
     target = settings.profile  # the target as chosen; an aggregate's members all of them
     reach = target_reach(settings, location)
@@ -92,7 +94,7 @@ def check_file_steps(path: Path, settings: Settings | None = None, *, text: str 
         document = SkillDocument.from_decoded(decoded)
     report.document = document
     report.findings, report.verdict = yield from _check_and_decide(
-        document, location, settings, strict, session, Target(reach.found, target))
+        document, location, settings, strict, session, Target(reach.found, target, chosen_here))
     name = document.value("name")
     report.skill = name.strip() if isinstance(name, str) and name.strip() else location.dir_name
     return report
@@ -105,6 +107,8 @@ class Target:
 
     found: bool
     chosen: RuntimeProfile
+    #: no target was configured: the file's target was chosen from where it lives
+    chosen_here: bool = False
 
 
 def target_reach(settings: Settings, location: SkillLocation) -> Reach:
@@ -125,13 +129,18 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
                            session=session)
     is_reported = Reported(settings)
     template = _template(document, location, settings)
+    shows = True
+    if template is None and target.chosen_here:
+        template, shows = _kept(document, location, context.disk)
     if template is not None:  # a generator's input: its placeholders are not the skill's faults
-        shown = finalize([template], document, settings) if is_reported[template.code] else []
+        shown = finalize([template], document, settings) \
+            if shows and is_reported[template.code] else []
         return shown, LoadVerdict(False, template)
     if not target.found:
         found = yield from not_found_steps(context, target.chosen.members, strict)
-        findings = finalize([copy.copy(found)] if is_reported[found.code] else [], document,
-                            settings)
+        said = once_per_root(found, context, target.chosen.members)
+        findings = finalize([copy.copy(said)] if said is not None and is_reported[found.code]
+                            else [], document, settings)
         return findings, LoadVerdict(False, stopping_copy(found, document))
     stopping_set = stopping_codes(settings.profile)
     runtime = settings.profile.kind == "runtime"
@@ -174,6 +183,36 @@ def _template(document: SkillDocument, location: SkillLocation,
                               "loads it as it lies, and the rules do not judge its placeholders.")
     finding.resolve(document.lines)
     return finding
+
+
+def _kept(document: SkillDocument, location: SkillLocation,
+          disk: DiskView) -> tuple[Finding | None, bool]:
+    """The one finding of a SKILL.md kept rather than used (`applies.kept_not_used`: an
+    archive, a version of the skill, outside every skills root) when no target is configured:
+    no runtime loads it where it lies, so no runtime's rules speak of it (sample 4). Said once
+    per folder of kept skills: on the first skill folder by name, with the count of the others
+    (the second value: whether this file shows it)."""
+    from wave_lsp.core.workspace.applies import kept_beside, kept_not_used
+
+    reason = kept_not_used(location)
+    if reason is None or location.skill_dir is None:
+        return None, False
+    folder = location.skill_dir.parent
+    kept = sorted(kept_beside(location, [
+        name for name, kind in disk.entries(folder).items()
+        if kind != "file" and disk.is_file(folder / name / SKILL_FILE)]))
+    first = not kept or kept[0] == location.skill_dir.name or location.skill_dir.name not in kept
+    others = len(kept) - 1 if first and location.skill_dir.name in kept else 0
+    finding = Finding(code="SK002", span=document.lines.span_of_line(0),
+                      level=Severity.INFORMATION,
+                      message=f"No runtime loads this SKILL.md where it lies, and it is kept, not "
+                              f"used: {reason}, outside every skills root. It is not checked for "
+                              "a runtime: check the copy that is installed, or give a target "
+                              "(`--target`) to check this one as that runtime would read it." + (
+                                  f" Said once for `{folder.name}/`: its {others} other skill "
+                                  "folders are not checked either." if others else ""))
+    finding.resolve(document.lines)
+    return finding, first
 
 
 def _name_members(document: SkillDocument, location: SkillLocation, settings: Settings,

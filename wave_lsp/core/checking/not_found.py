@@ -118,8 +118,23 @@ def discovery_finding(document: SkillDocument, location: SkillLocation, settings
                  f"load{'s' if one else ''} it as a skill of its own")
         message = (_kept_inside(loads, groups, missing, root) if on_purpose
                    else f"{message} {loads}.")
+    by_path = depth >= 2 and not on_purpose and _read_by_path(location)
+    if by_path:
+        message += (" The project's instructions to agents (`AGENTS.md`, `CLAUDE.md`) name it by "
+                    "path, so an agent that follows them reads it there as a file.")
     return Finding(code=CODE, span=document.opener_span, message=message,
-                   level=Severity.INFORMATION if on_purpose else None)
+                   level=Severity.INFORMATION if on_purpose or by_path else None)
+
+
+def _read_by_path(location: SkillLocation) -> bool:
+    """A nested skill the project's instructions to agents name by its path ("Read
+    `.agents/skills/tools/jira/SKILL.md`"): used as a file where it lies, not missed (sample 4)."""
+    from wave_lsp.core.workspace.disk_view import DiskView
+    from wave_lsp.core.workspace.neighbours import named_by_instructions
+
+    if location.skill_dir is None:
+        return False
+    return named_by_instructions(DiskView(), location.skill_dir, location.project_root)
 
 
 def _kept_inside(loads: str, groups: dict[str, tuple[DiscoveryMiss, list[str]]],
@@ -143,3 +158,37 @@ def _group_sentence(miss: DiscoveryMiss, names: list[str]) -> str:
     if len(names) > 1 and miss.they:
         return f"Not discovered by {runtime_names(names)}: {miss.fix}. {capitalized(miss.they)}."
     return " ".join(f"Not discovered by {name}: {miss.fix}. {miss.why_sentence}" for name in names)
+
+
+def once_per_root(found: Finding, context: CheckContext,
+                  members: Sequence[RuntimeProfile]) -> Finding | None:
+    """The finding of a file the target does not find, said once per skills root when the
+    reason is the root itself (the target's runtimes do not look in `.agents/skills` at all:
+    the same sentence on each of a collection's 324 skills is noise, sample 4): the first skill
+    folder of the root, by name, carries it with the count of the others; the others get none
+    (their load verdict still says not found). Any other reason is the file's own."""
+    from wave_lsp.core.workspace.reach import discovery_miss
+
+    location, settings = context.location, context.settings
+    root, skill_dir = location.skills_root, location.skill_dir
+    if root is None or skill_dir is None or location.depth_in_root != 1 \
+            or location.scope == "plugin":
+        return found
+    elsewhere = f"it does not look for it in `{root_name(location)}`"
+    runtimes = [m for m in members if m.kind == "runtime"] or [context.profile]
+    misses = [discovery_miss(m, location, settings.home, settings.personal) for m in runtimes]
+    if any(miss is not None and miss.why != elsewhere for miss in misses) \
+            or all(miss is None for miss in misses):
+        return found
+    skills = sorted(name for name, kind in context.disk.entries(root).items()
+                    if kind != "file" and context.disk.is_file(root / name / "SKILL.md"))
+    if not skills or skill_dir.name not in skills:
+        return found
+    if skills[0] != skill_dir.name:
+        return None
+    others = len(skills) - 1
+    if others:
+        found = copy.copy(found)
+        found.message += (f" Said once for `{root_name(location)}`: its {others} other "
+                          f"skill{'s are' if others > 1 else ' is'} not discovered either.")
+    return found

@@ -172,6 +172,7 @@ CODEX = replace(
     precedence="both skills of one name load (Repo, then User, System, Admin); a plain `$name` "
                "then selects neither",
     collision="both", settings_folder=".codex", own_roots=(".codex/skills",),
+    plugin_manifests=(".codex-plugin/plugin.json",),
     walked_roots=(".agents/skills", ".codex/skills"), walk_to="to-project-root",
     project_markers_setting=(".codex/config.toml", "project_root_markers"),
     scan_skipped_folders=frozenset(), max_scan_folders=2000, short_description_limit=1024,
@@ -220,6 +221,7 @@ CURSOR = replace(
     skills_roots=(".codex/skills", ".claude/skills", ".cursor/skills"),
     project_roots_rule="`.cursor/skills`, `.claude/skills` and `.codex/skills` of the project",
     precedence="not documented", settings_folder=".cursor", own_roots=(".cursor/skills",),
+    plugin_manifests=(".cursor-plugin/plugin.json",),
     name_source="name",
     name_must_match_folder=False, arguments_delivery="part of the prompt (not documented further)",
     invocation_fields=frozenset({"disable-model-invocation"}),

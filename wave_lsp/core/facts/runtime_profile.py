@@ -332,6 +332,12 @@ class RuntimeProfile:
     #: target configured, a skill there is checked for this target (docs/design/rules.md
     #: *The default target*)
     own_roots: tuple[str, ...] = ()
+    #: the manifests of this runtime's own plugin format (`.codex-plugin/plugin.json`): with no
+    #: target configured, a skill in `<plugin>/skills/` beside one is checked for this target
+    #: (docs/design/rules.md *The default target*; evidence: the plugin bundles published for
+    #: each runtime, e.g. openclaw's bundle loader names `.codex-plugin/plugin.json` and
+    #: `.cursor-plugin/plugin.json`; not probed on the runtimes)
+    plugin_manifests: tuple[str, ...] = ()
     #: for an aggregate (`portable`): the profiles whose strictest reading it is
     members: tuple[RuntimeProfile, ...] = ()
 

@@ -44,7 +44,7 @@ _USERS_BEFORE = re.compile(r"(?:\byour|\bthe\s+user['’]s|\bthe\s+user\s+projec
                            r"(?:\s+(?:own|project['’]s|repo(?:sitory)?['’]s))?\s*[`*\"']*$", re.I)
 #: the user's file, right after the path: "`scripts/x.sh` in your repository", "(if present in
 #: repo)"
-_USERS_AFTER = re.compile(r"^[`*\"']*\s*[,(]?\s*(?:in|from|of)\s+(?:your|the\s+user['’]s)\s+"
+_USERS_AFTER = re.compile(r"^[`*\"']*\s*[,(]?\s*(?:in|from|of|into|to)\s+(?:your|the\s+user['’]s)\s+"
                           r"(?:own\s+)?(?:project|repo|repository|codebase|workspace|checkout)\b",
                           re.I)
 #: a sentence end (`.` before a space, a line end or a closing mark; `。`, `！`, `？`)
@@ -268,3 +268,116 @@ def names_skill(text: str, span: Span, name: str) -> bool:
         return True
     return _distinctive(name) and re.search(r"(?<![\w-])" + escaped + r"(?![\w-])",
                                             clause) is not None
+
+
+#: a command that only looks for a file: `ls`, `test -f`, `[ -e …`, `stat`, `find`, `file`
+_PROBE_COMMAND = re.compile(r"(?:^|[;&|(]|\bif|\bthen|\$)\s*(?:ls|stat|find|file|test\s+-[a-z]|"
+                            r"\[\[?\s+!?\s*-[a-z])\s[^;&|\n]*$")
+#: the command's errors are thrown away (`2>/dev/null`, `&>/dev/null`) or its failure ignored
+_QUIET = re.compile(r"(?:[12&]?>\s*/dev/null|\|\|\s*(?:true|:|echo)\b)")
+#: a test of a file in any command (`[ -f x ]`, `test -d x`) right before the path
+_FILE_TEST = re.compile(r"(?:\btest|\[\[?)\s+!?\s*-[efdrsx]\s+[\"']?$")
+
+
+def probed(text: str, span: Span, structure: MarkdownBody) -> bool:
+    """Whether the path is one the skill looks for in the user's project, not a file of its own:
+    in code, a file test right before it (`[ -f scripts/dev.sh ]`), or a listing command whose
+    errors are thrown away (`ls Makefile scripts/dev.sh 2>/dev/null`: the skill expects some not
+    to be there). Running a file (`bash scripts/x.sh 2>/dev/null`) is not a probe."""
+    if not structure.in_code(span.start):
+        return False
+    line_start = text.rfind("\n", 0, span.start) + 1
+    before = text[line_start:span.start]
+    if _FILE_TEST.search(before):
+        return True
+    line = text[line_start:_line_end(text, span.end)]
+    return bool(_QUIET.search(line)) and bool(_PROBE_COMMAND.search(before))
+
+
+#: the sentence or the line that leads a list says its paths are an example of some project:
+#: "Sample grouping for a typical repo:", "in a typical project", "an example layout"
+_EXAMPLE_PROJECT = re.compile(
+    r"\b(?:a|any|the|each|every|some)\s+(?:typical|sample|example|hypothetical|generic|"
+    r"given)\s+(?:repo|repository|project|codebase|monorepo|app|application|workspace)\b|"
+    r"\b(?:sample|example)\s+(?:grouping|layout|tree|structure|repo(?:sitory)?|project)\b",
+    re.I)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def example_of_a_project(text: str, span: Span) -> bool:
+    """Whether the words around the path make it a file of an example project, not of the
+    skill: its sentence, or the line that leads the list it is an item of ("Sample grouping for
+    a typical repo:" over "- Auditor A: `scripts/AGENTS.md` …")."""
+    before, after = clause_parts(text, span)
+    if _EXAMPLE_PROJECT.search(before) or _EXAMPLE_PROJECT.search(after):
+        return True
+    return bool(_EXAMPLE_PROJECT.search(_list_lead(text, span.start)))
+
+
+MAX_LIST_ITEMS = 40
+
+
+def _list_lead(text: str, offset: int) -> str:
+    """The line that leads the list whose item holds `offset` (the last line before the list,
+    after at most one blank line), or "" when `offset` is not in a list item."""
+    start = text.rfind("\n", 0, offset) + 1
+    if not _LIST_ITEM.match(text[start:_line_end(text, start)]):
+        return ""
+    blank = False
+    for _ in range(MAX_LIST_ITEMS):
+        if start == 0:
+            return ""
+        previous = text.rfind("\n", 0, start - 1) + 1
+        line = text[previous:start - 1]
+        start = previous
+        if not line.strip():
+            if blank:
+                return ""
+            blank = True
+            continue
+        if not _LIST_ITEM.match(line) and not line.startswith((" ", "\t")):
+            return line
+    return ""
+
+
+#: commands that make a folder or a file in the working directory: the destination is the
+#: last argument (`mkdir -p a b` makes each)
+_MAKING_COMMAND = re.compile(
+    r"(?:^|[;&|(]|\$)\s*(?:sudo\s+)?(?P<command>mkdir|cp|mv|ln|touch|install|rsync)"
+    r"(?P<args>(?:[ \t]+[^\s;&|#]+)+)", re.M)
+_DOWNLOAD_TO = re.compile(r"\b(?:curl|wget)\b[^\n;&|]*?\s-(?:o|O|-output)[ \t=]+([^\s;&|]+)")
+#: prose that says the skill sets a folder up in the project: "Creating directory structure
+#: (`.specify/memory/`, `specs/`, `scripts/`)", "copy the scripts into `scripts/ralph/`"
+_SETS_UP = re.compile(r"\b(?:creat(?:e|es|ed|ing)|set(?:s|ting)?\s+up|scaffold(?:s|ed|ing)?|"
+                      r"(?:download|cop(?:y|ie|y)|install)(?:s|ed|ing)?\b[^.\n]{0,60}?\b(?:in)?to)\b",
+                      re.I)
+_FOLDER_SPAN = re.compile(r"`((?:\./)?[\w.-]+(?:/[\w.-]+)*/)`")
+
+
+def made_folders(text: str, structure: MarkdownBody) -> frozenset[str]:
+    """The folders (and files) of the working directory the skill's own words make: the
+    destinations of `mkdir`, `cp`, `mv`, `ln`, `touch`, `install`, `rsync` and `curl -o` in its
+    code, and the folders (`` `scripts/` ``) a sentence says it creates, sets up, downloads,
+    copies or installs. Each is a relative path without `./`; absolute and home paths are left
+    out (they are not the project's)."""
+    made: set[str] = set()
+    for fence in structure.fences:
+        code = text[fence.content.start:fence.content.end]
+        for match in _MAKING_COMMAND.finditer(code):
+            words = [w for w in match.group("args").split() if not w.startswith("-")]
+            if not words:
+                continue
+            made.update(words if match.group("command") in ("mkdir", "touch") else words[-1:])
+        made.update(match.group(1) for match in _DOWNLOAD_TO.finditer(code))
+    for line in text.splitlines():
+        if _SETS_UP.search(line):
+            made.update(match.group(1) for match in _FOLDER_SPAN.finditer(line))
+    return frozenset(cleaned for path in made if (cleaned := _relative_path(path)))
+
+
+def _relative_path(path: str) -> str:
+    path = path.strip("\"'`")
+    if path.startswith(("/", "~", "$", "<", "{")) or "://" in path:
+        return ""
+    path = path.removeprefix("./").rstrip("/")
+    return "" if path in ("", ".", "..") or path.startswith("../") else path

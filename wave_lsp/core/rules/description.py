@@ -189,9 +189,25 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
                           "brackets.")
         break
     if not _TRIGGER.search(text):
-        yield ctx.finding("SK056", span, "`description` says what the skill is but not *when* to "
-                                         "use it; add a sentence such as \"Use when the user asks "
-                                         "to …\" so the model knows when to pick it.")
+        yield from _no_trigger(ctx, span)
+
+
+def _no_trigger(ctx: CheckContext, span: Span) -> Iterator[Finding]:
+    """SK056, said once per collection (a collection whose descriptions all name the task and
+    none says when is written so on purpose: the same hint on each of its skills is noise,
+    sample 4), on its first skill in load order with the others as related locations."""
+    from wave_lsp.core.rules.workspace import also_in, collection, said_here
+
+    others = said_here(ctx, lambda skill: not _TRIGGER.search(skill.description))
+    if others is None:
+        return
+    found = collection(ctx)
+    sentence, related = also_in(others, "have no *when* in their description",
+                                found.label if found is not None else "the collection")
+    yield ctx.finding("SK056", span, "`description` says what the skill is but not *when* to "
+                                     "use it; add a sentence such as \"Use when the user asks "
+                                     "to …\" so the model knows when to pick it." + sentence,
+                      related=related)
 
 
 def _limit_consequence(profile: RuntimeProfile) -> str:

@@ -300,6 +300,15 @@ def name_dir_mismatch(ctx: CheckContext) -> Iterator[Finding]:
                           "into; runtimes that compare the name with the folder compare it with "
                           "that one.", level=Severity.INFORMATION)
         return
+    version = _version_suffix(name, folder) if ctx.location.skills_root is None else None
+    if version is not None:
+        yield ctx.finding("SK039", ctx.entry_span(entry),
+                          f"`name` is `{shown(name)}` and the folder `{folder}` is that name with "
+                          f"the version `{version}`: install the skill as a folder named "
+                          f"`{shown(name)}`. This SKILL.md lies outside every skills root, a "
+                          "version kept beside others, so no runtime compares the name with "
+                          "this folder.", level=Severity.INFORMATION)
+        return
     said = _folder_consequence(ctx, entry.value.strip(), name, folder)
     fixes = []
     if is_valid_name(folder):
@@ -354,6 +363,19 @@ def _named_after_folder(ctx: CheckContext, written: str, name: str, folder: str)
         shown_as = (f"lists it as `- {command}: …`: it shows the label `{label}` beside "
                     f"`{first}` only, the first skill named so, and `/{label}` runs that one")
     return f"{runtime} names the command `/{command}` after the folder, {shown_as}"
+
+
+#: what follows a skill's name in a folder that keeps one version of it: `-260611-0`,
+#: `-15-0-0`, `-0.5.0-old`, `-v2` (sample 4: tangled-skills' `misc/git-260611-0`)
+_VERSION = re.compile(r"^[-_.@]v?(\d+(?:[-_.]\d+)*(?:[-_.][a-z]+)?)$", re.I)
+
+
+def _version_suffix(name: str, folder: str) -> str | None:
+    """The version a folder adds to the skill's name (`git-260611-0` for `git`), or None."""
+    if not name or not folder.lower().startswith(name.lower()):
+        return None
+    found = _VERSION.match(folder[len(name):])
+    return found.group(1) if found else None
 
 
 def _requires(ctx: CheckContext, folder: str) -> str:

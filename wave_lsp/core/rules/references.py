@@ -1,5 +1,5 @@
 """docs/design/rules.md *Body*: file references — SK112 broken-reference, SK113 reference-escapes,
-SK114 reference-cycle, SK150 at-reference.
+SK150 at-reference (SK114 reference-cycle is in `resources`).
 
 Decisions: a reference is checked only when the skill has a folder on disk (an unsaved document has
 none). Paths are resolved against every base the runtime or the model uses (issues 16 and 27): the
@@ -52,7 +52,6 @@ from wave_lsp.core.checking.catalog import Confidence, Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.messages import capitalized
-from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import (
     Reference,
     escapes,
@@ -182,7 +181,8 @@ def _missing(search: _Search, reference: Reference) -> Iterator[Finding]:
             if not search.holds(file):
                 yield from _missing(search, file)
         return
-    if search.in_absent_submodule(reference) or search.optional(reference):
+    if search.in_absent_submodule(reference) or search.optional(reference) \
+            or search.of_the_users_project(reference):
         return
     holders, named = search.owners(reference)
     if named is None:
@@ -206,6 +206,7 @@ class _Search:
         self._owners: dict[str, tuple[list[str], str | None]] = {}
         self._instructed: bool | None = None
         self._places: list[Path] | None = None
+        self._made: frozenset[str] | None = None
 
     def holds(self, reference: Reference) -> bool:
         """Whether a base holds the path, or (a bare path) a folder of the project, or a twin."""
@@ -243,6 +244,35 @@ class _Search:
             self._optional[target] = any(marked_optional(text, other.span, structure)
                                          for other in self.references if other.target == target)
         return self._optional[target]
+
+    def of_the_users_project(self, reference: Reference) -> bool:
+        """The skill's words make the path a file of the project it works in, not its own
+        (sample 4): it probes for it (`ls scripts/dev.sh 2>/dev/null`, `[ -f x ]`) at any
+        mention, a mention is in an example of some project ("Sample grouping for a typical
+        repo:"), or the skill makes the folder there itself (`mkdir -p scripts/ralph`,
+        `cp … scripts/ralph/`, "Creating directory structure (`scripts/`, …)") and its own
+        folder has no such folder."""
+        from wave_lsp.core.parsing.reference_words import (
+            example_of_a_project,
+            made_folders,
+            probed,
+        )
+
+        if reference.absolute:
+            return False
+        text = self.ctx.text
+        structure = parse_body(text, self.ctx.document.body_offset)
+        mentions = [other for other in self.references if other.target == reference.target]
+        if any(probed(text, other.span, structure) or example_of_a_project(text, other.span)
+               for other in mentions):
+            return True
+        if self._made is None:
+            self._made = made_folders(text, structure)
+        target = reference.target.removeprefix("./")
+        first = target.split("/", 1)[0]
+        if self.ctx.disk.exists(str(self.skill_dir / first)):
+            return False
+        return any(target == made or target.startswith(made + "/") for made in self._made)
 
     def owners(self, reference: Reference) -> tuple[list[str], str | None]:
         """The sibling skill folders that hold the path (relative to their folder), and the name
@@ -411,6 +441,8 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
     exists = lexical and ctx.disk.exists(target)
     if _route_or_command(reference) and not exists and not ctx.disk.exists(reference.target):
         return None  # `(/en/skills)`, `(/uipath:uipath-solution)`: a page or a command, no file
+    if not exists and _PLACEHOLDER_PATH.search(reference.target):
+        return None  # `/path/to/phase1-recording.mp4`, `<your-file>`: the model fills it in
     alone = _installed_alone(ctx)
     if alone and exists and not reference.absolute and search is not None \
             and search.in_place(reference):
@@ -441,6 +473,12 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
     return _less_sure(ctx.finding("SK113", reference.span, message), reference)
 
 
+#: a path written as a placeholder the model or the user fills in: `/path/to/x`, `<your-file>`,
+#: `{file}`, `/your/project/x`, `YOUR_FILE`
+_PLACEHOLDER_PATH = re.compile(r"(?:^|/)path/to(?:/|$)|<[^<>/]+>|\{[^{}/]+\}|"
+                               r"(?:^|/)(?:your|my)[-_]?[\w-]*(?:/|$)|(?:^|/)YOUR_\w+", re.I)
+
+
 def _relative(path: Path, root: Path | None) -> str:
     if root is not None and (root == path or root in path.parents):
         return path.relative_to(root).as_posix()
@@ -455,7 +493,33 @@ def _installed_alone(ctx: CheckContext) -> bool:
     """Whether the skill folder is distributed to be installed on its own: no plugin holds it and
     it is in no skills root of a project or of the user (a repository of skills, `skills/x/`):
     a user copies the folder, so nothing beside it comes along (issue 27)."""
-    return ctx.location.plugin is None and ctx.location.scope == "workspace"
+    return ctx.location.plugin is None and ctx.location.scope == "workspace" \
+        and not _installed_whole(ctx)
+
+
+#: files that make a folder a package of its own, installed as one (an extension, a plugin of
+#: another runtime's format)
+_PACKAGE_FILES = ("package.json", "pyproject.toml", "opencode.json", "VERSION", "Cargo.toml",
+                  ".codex-plugin/plugin.json", ".cursor-plugin/plugin.json")
+
+
+def _installed_whole(ctx: CheckContext) -> bool:
+    """Whether the skill's whole collection is installed together, so a sibling it links comes
+    along (sample 4): a README copies the collection's folder whole into a skills root
+    (`cp -r …/skills/* .agents/skills/`, `neighbours.readme_install`), or the collection lies in
+    a folder below the project root that is a package of its own (`arckit-opencode/` with its
+    `opencode.json`, `package.json`, `VERSION`), distributed as one."""
+    from wave_lsp.core.workspace.applies import readme_install
+
+    skill_dir, project = ctx.location.skill_dir, ctx.location.project_root
+    if skill_dir is None:
+        return False
+    found = readme_install(ctx.disk.read, skill_dir, project)
+    if found is not None and found[2]:
+        return True
+    package = skill_dir.parent.parent
+    return project is not None and project in package.parents and any(
+        ctx.disk.exists(str(package / name)) for name in _PACKAGE_FILES)
 
 
 def _route_or_command(reference: Reference) -> bool:
@@ -625,104 +689,6 @@ def _same_file_name(written: str, files: list[str]) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
-MAX_HELPERS = 100
-#: what every reference to a Markdown file contains: `.md` in any case, letters maybe
-#: percent-encoded in a link (`%2Emd`); a helper without it links no other helper (half of the
-#: corpus's helper files, whose scan is then skipped)
-_MAY_NAME_MARKDOWN = re.compile(r"(?:\.|%2e)(?:m|%[46]d)(?:d|%[46]4)", re.I)
-MAX_HELPER_BYTES = 256 * 1024  # at most `disk_view.READ_LIMIT`
-
-
-@check("SK114")
-def reference_cycle(ctx: CheckContext) -> Iterator[Finding]:
-    """Helper markdown files (not SKILL.md) that link each other in a cycle. Links in a helper are
-    resolved against the helper's own folder, as a reader following them would."""
-    skill_dir = ctx.location.skill_dir
-    if skill_dir is None or not skill_dir.is_dir():
-        return
-    root = Path(ctx.real_skill_dir or os.path.realpath(skill_dir))
-    disk = ctx.disk
-    starts: dict[Path, Reference] = {}
-    helpers: dict[str, Path | None] = {}  # target as written -> helper (a target repeats)
-    for reference in find_references(ctx.document):
-        if reference.target not in helpers:
-            helpers[reference.target] = _helper(reference, skill_dir, root, disk)
-        target = helpers[reference.target]
-        if target is not None:
-            starts.setdefault(target, reference)
-    graph = _helper_graph(list(starts), root, disk)
-    reported: set[frozenset[Path]] = set()
-    for start, reference in starts.items():
-        cycle = _cycle_from(start, graph)
-        if cycle is None or frozenset(cycle) in reported:
-            continue
-        reported.add(frozenset(cycle))
-        path = " → ".join(p.relative_to(root).as_posix() for p in [*cycle, cycle[0]])
-        yield ctx.finding("SK114", reference.span,
-                          "Helper files link each other in a cycle: link the helper files from "
-                          f"SKILL.md only. A model that follows links may loop ({path}).")
-
-
-def _helper(reference: Reference, folder: Path, root: Path, disk: DiskView) -> Path | None:
-    """The real path of the helper markdown file a reference leads to inside the skill folder
-    `root` (real), or None."""
-    if reference.absolute or not reference.target.lower().endswith(".md"):
-        return None
-    path = disk.realpath(reference.resolved(folder))
-    inside = str(root).rstrip(os.sep) + os.sep
-    if os.path.basename(path) == "SKILL.md" or not path.startswith(inside) \
-            or not disk.is_file(path):
-        return None
-    return Path(path)
-
-
-def _helper_graph(starts: list[Path], root: Path, disk: DiskView) -> dict[Path, list[Path]]:
-    graph: dict[Path, list[Path]] = {}
-    queue = list(starts)
-    while queue and len(graph) < MAX_HELPERS:
-        current = queue.pop(0)
-        if current in graph:
-            continue
-        graph[current] = []
-        data = disk.read(current)  # once per run of the rules: SK140 looks at it again
-        if isinstance(data, OSError):
-            continue
-        text = data[:MAX_HELPER_BYTES].decode("utf-8", errors="replace")
-        if not _MAY_NAME_MARKDOWN.search(text):
-            continue  # no reference of this helper can end with `.md`: nothing to scan for
-        for reference in find_references(SkillDocument.from_text(text)):
-            target = _helper(reference, current.parent, root, disk)
-            if target is not None and target not in graph[current]:
-                graph[current].append(target)
-                queue.append(target)
-    return graph
-
-
-def _cycle_from(start: Path, graph: dict[Path, list[Path]]) -> list[Path] | None:
-    """A cycle reachable from `start` (depth-first, the first one found)."""
-    path: list[Path] = []
-    on_path: set[Path] = set()
-    done: set[Path] = set()
-
-    def visit(node: Path) -> list[Path] | None:
-        if node in on_path:
-            return path[path.index(node):]
-        if node in done:
-            return None
-        path.append(node)
-        on_path.add(node)
-        for successor in graph.get(node, []):
-            found = visit(successor)
-            if found is not None:
-                return found
-        path.pop()
-        on_path.discard(node)
-        done.add(node)
-        return None
-
-    return visit(start)
-
-
 #: `@path` as Claude Code finds it in a local skill's text when the skill is invoked: after the
 #: start of a line or white space; the path up to white space (a trailing sentence mark is not part
 #: of it). docs/design/rules.md *Body*.
@@ -761,6 +727,8 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
         if structure.fence_at(match.start()) is not None or not raw or "@" in raw \
                 or not _AT_FILE.match(raw) or _SCHEME_LIKE.match(raw) or _HOST.match(raw):
             continue  # `@claude`, `@types/node`, `@posit.co`: a mention, a package, a domain
+        if _code_annotation(raw, ctx.text[match.end():match.end() + 1]):
+            continue  # `@Acl.Matcher(…)`, `@app.route("/")`: an annotation or a decorator
         if raw.startswith(("~", "/")):
             targets = [os.path.expanduser(raw)]
         else:
@@ -784,6 +752,21 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
             # and whether that has the file is unknown here
             finding.confidence = Confidence.HEURISTIC
         yield finding
+
+
+#: the last dotted part of a code name: `Matcher` of `@Acl.Matcher`, `Principal` (an extension
+#: is lower case or all capitals: `.md`, `.MD`)
+_CAPITALIZED_PART = re.compile(r"\.[A-Z][a-z0-9]*[a-z][A-Za-z0-9]*$")
+
+
+def _code_annotation(raw: str, following: str) -> bool:
+    """An `@` word that is code, not a file (SK150): a Java annotation or a decorator called
+    with arguments (`@Acl.Matcher(…)`, `@app.route("/")`: a file name is not followed by `(`), or
+    a dotted name whose last part is a capitalized word (`@Acl.Matcher`, `@Service.Named`),
+    which no file extension is. A path (`@docs/x.md`, `@./x`) is never one."""
+    if "/" in raw or raw.startswith(("~", ".")):
+        return False
+    return following == "(" or _CAPITALIZED_PART.search(raw) is not None
 
 
 def _attacher(ctx: CheckContext) -> str:

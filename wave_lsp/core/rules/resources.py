@@ -1,5 +1,6 @@
 """docs/design/rules.md *Workspace*: the files of a skill folder — SK140 resource-unreadable, SK141
-resource-limits (the Wisp indexer's limits, docs/design/runtime-facts.md §4.5).
+resource-limits (the Wisp indexer's limits, docs/design/runtime-facts.md §4.5), and SK114
+reference-cycle (helper Markdown files of the folder that link each other in a cycle).
 
 Decisions: hidden files and folders, `node_modules` and `scripts/` are skipped, as the indexer skips
 them (scripts are run, not read). SK140 is reported on the resource itself (its own path, first
@@ -10,12 +11,15 @@ not walked further (SK141 says so).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
 
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.parsing.file_references import Reference, find_references
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.workspace.disk_view import DiskView
@@ -113,3 +117,101 @@ def _resource(ctx: CheckContext, skill_dir: Path, path: Path, problem: str) -> F
                           "open it there.")
     finding.path = str(path)
     return finding
+
+
+MAX_HELPERS = 100
+#: what every reference to a Markdown file contains: `.md` in any case, letters maybe
+#: percent-encoded in a link (`%2Emd`); a helper without it links no other helper (half of the
+#: corpus's helper files, whose scan is then skipped)
+_MAY_NAME_MARKDOWN = re.compile(r"(?:\.|%2e)(?:m|%[46]d)(?:d|%[46]4)", re.I)
+MAX_HELPER_BYTES = 256 * 1024  # at most `disk_view.READ_LIMIT`
+
+
+@check("SK114")
+def reference_cycle(ctx: CheckContext) -> Iterator[Finding]:
+    """Helper markdown files (not SKILL.md) that link each other in a cycle. Links in a helper are
+    resolved against the helper's own folder, as a reader following them would."""
+    skill_dir = ctx.location.skill_dir
+    if skill_dir is None or not skill_dir.is_dir():
+        return
+    root = Path(ctx.real_skill_dir or os.path.realpath(skill_dir))
+    disk = ctx.disk
+    starts: dict[Path, Reference] = {}
+    helpers: dict[str, Path | None] = {}  # target as written -> helper (a target repeats)
+    for reference in find_references(ctx.document):
+        if reference.target not in helpers:
+            helpers[reference.target] = _helper(reference, skill_dir, root, disk)
+        target = helpers[reference.target]
+        if target is not None:
+            starts.setdefault(target, reference)
+    graph = _helper_graph(list(starts), root, disk)
+    reported: set[frozenset[Path]] = set()
+    for start, reference in starts.items():
+        cycle = _cycle_from(start, graph)
+        if cycle is None or frozenset(cycle) in reported:
+            continue
+        reported.add(frozenset(cycle))
+        path = " → ".join(p.relative_to(root).as_posix() for p in [*cycle, cycle[0]])
+        yield ctx.finding("SK114", reference.span,
+                          "Helper files link each other in a cycle: link the helper files from "
+                          f"SKILL.md only. A model that follows links may loop ({path}).")
+
+
+def _helper(reference: Reference, folder: Path, root: Path, disk: DiskView) -> Path | None:
+    """The real path of the helper markdown file a reference leads to inside the skill folder
+    `root` (real), or None."""
+    if reference.absolute or not reference.target.lower().endswith(".md"):
+        return None
+    path = disk.realpath(reference.resolved(folder))
+    inside = str(root).rstrip(os.sep) + os.sep
+    if os.path.basename(path) == "SKILL.md" or not path.startswith(inside) \
+            or not disk.is_file(path):
+        return None
+    return Path(path)
+
+
+def _helper_graph(starts: list[Path], root: Path, disk: DiskView) -> dict[Path, list[Path]]:
+    graph: dict[Path, list[Path]] = {}
+    queue = list(starts)
+    while queue and len(graph) < MAX_HELPERS:
+        current = queue.pop(0)
+        if current in graph:
+            continue
+        graph[current] = []
+        data = disk.read(current)  # once per run of the rules: SK140 looks at it again
+        if isinstance(data, OSError):
+            continue
+        text = data[:MAX_HELPER_BYTES].decode("utf-8", errors="replace")
+        if not _MAY_NAME_MARKDOWN.search(text):
+            continue  # no reference of this helper can end with `.md`: nothing to scan for
+        for reference in find_references(SkillDocument.from_text(text)):
+            target = _helper(reference, current.parent, root, disk)
+            if target is not None and target not in graph[current]:
+                graph[current].append(target)
+                queue.append(target)
+    return graph
+
+
+def _cycle_from(start: Path, graph: dict[Path, list[Path]]) -> list[Path] | None:
+    """A cycle reachable from `start` (depth-first, the first one found)."""
+    path: list[Path] = []
+    on_path: set[Path] = set()
+    done: set[Path] = set()
+
+    def visit(node: Path) -> list[Path] | None:
+        if node in on_path:
+            return path[path.index(node):]
+        if node in done:
+            return None
+        path.append(node)
+        on_path.add(node)
+        for successor in graph.get(node, []):
+            found = visit(successor)
+            if found is not None:
+                return found
+        path.pop()
+        on_path.discard(node)
+        done.add(node)
+        return None
+
+    return visit(start)

@@ -95,6 +95,9 @@ def unknown_fields(ctx: CheckContext) -> Iterator[Finding]:
         if meant is not None:
             yield from _misspelt(ctx, name, entry, meant)
             continue
+        if ctx.profile.kind != "validator" and _restricts_invocation(name, entry.value):
+            yield _invented_restriction(ctx, name, entry)
+            continue
         others = said_here(ctx, partial(_has_key, name)) if _ignores_keys(ctx) else []
         if others is None:
             continue  # said on the first skill of the collection that has the key
@@ -144,6 +147,53 @@ def _misspelt(ctx: CheckContext, name: str, entry: FieldEntry, meant: str) -> It
                       f"`{name}` is not a field (did you mean `{meant}`?): rename it{readers}. "
                       "A misspelt key is ignored silently, so what it seems to set does not "
                       "happen.", fixes=fixes, suggestion=meant)
+
+
+#: the words of a key that is about who may see or start the skill (`visibility`, `hidden`,
+#: `internal`, `private`, `invocable`, `listed`, `exposed`), and of a value that restricts it
+_ABOUT_INVOCATION = re.compile(r"^(?:visib\w*|hidden|hide|internal|private|public|listed|"
+                               r"exposed?|expose-to-\w+|invo[ck]able|invocation|discoverable|"
+                               r"user-facing|model-invo[ck]able|show-in-\w+)$")
+_RESTRICTING = frozenset({"internal", "private", "hidden", "hide", "none", "restricted",
+                          "agent-only", "agent", "model-only", "model", "system", "no", "off",
+                          "never"})
+#: keys that say what is allowed: `false` restricts them; the others say what is kept away
+_PERMISSIVE_KEYS = re.compile(r"^(?:visib\w*|public|listed|exposed?|expose-to-\w+|"
+                              r"invo[ck]able|discoverable|user-facing|model-invo[ck]able|"
+                              r"show-in-\w+)$")
+
+
+def _restricts_invocation(name: str, value: object) -> bool:
+    """An unknown key that shows the author means to keep the skill from the user or the model
+    (issue 37, sample 4: `visibility: internal` on 33 skills): its name is about visibility or
+    invocation and its value restricts (`internal`, `private`, `hidden`; `false` for a key that
+    says what is allowed, `true` for one that says what is kept away: `hidden: true`)."""
+    key = normalized(name)
+    spaced = re.sub(r"[-_\s]+", "-", name.lower())
+    if _ABOUT_INVOCATION.match(spaced) is None and _ABOUT_INVOCATION.match(key) is None:
+        return False
+    if isinstance(value, bool):
+        return value is not bool(_PERMISSIVE_KEYS.match(spaced))
+    return isinstance(value, str) and value.strip().lower() in _RESTRICTING
+
+
+def _invented_restriction(ctx: CheckContext, name: str, entry: FieldEntry) -> Finding:
+    """SK071 for a key that restricts who starts the skill but is no field: the author believes
+    the skill is kept away while it stays listed and invocable; name the fields that do it."""
+    value = entry.value if isinstance(entry.value, str) else str(entry.value).lower()
+    ways = []
+    if ctx.reads("user-invocable"):
+        ways.append("`user-invocable: false` keeps it out of the `/` menu (the model may still "
+                    "use it)")
+    switch = ctx.profile.manual_only_switch
+    if switch != "none" and not switch.startswith("none"):
+        ways.append(f"{switch} keeps the model from choosing it by itself")
+    runtime = ctx.profile.runtime
+    how = "; ".join(ways) if ways else f"{runtime} has no field for it"
+    return ctx.finding("SK071", entry.key.span,
+                       f"`{name}: {value}` is not a field, so the skill is not restricted: "
+                       f"{runtime} ignores the key and the skill stays listed and invocable. "
+                       f"To restrict it: {how}.")
 
 
 def _changes_nothing(ctx: CheckContext, entry: FieldEntry, meant: str) -> str | None:

@@ -39,6 +39,7 @@ skill; probe `disc-gitignored-root`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,14 +122,19 @@ def name_collision(ctx: CheckContext) -> Iterator[Finding]:
                           level=Severity.INFORMATION, related=related)
         return
     copies = generated_copies(ctx.text, rivals)
+    same = not copies and all(r.root.scope == me.root.scope and r.root.path != me.root.path
+                              for r in rivals) and same_instructions(ctx.text, rivals)
     yield ctx.finding("SK130", _name_span(ctx),
                       f"{count}, and this one wins: rename one of them if both should be loaded. "
                       f"{capitalized(why_wins(ctx.profile, me, rivals[0]))}. "
                       f"{_others(rivals)}: {losers}." + (
                           " They are copies a generator wrote that differ only in its version "
                           "mark and a command's spelling, so whichever is loaded gives the same "
-                          "instructions." if copies else ""),
-                      level=Severity.INFORMATION if copies else None, related=related)
+                          "instructions." if copies else
+                          " They are copies of one skill kept for several runtimes (the same "
+                          "lines, but for a few), so whichever is loaded gives the same "
+                          "instructions." if same else ""),
+                      level=Severity.INFORMATION if copies or same else None, related=related)
 
 
 def _others(rivals: list[RuntimeSkill]) -> str:
@@ -357,6 +363,31 @@ def generated_copies(text: str, rivals: list[RuntimeSkill]) -> bool:
         if other is None or _normalized(other) != mine:
             return False
     return True
+
+
+#: the share of lines two copies of a skill have in common to give the same instructions
+SAME_LINES = 0.95
+
+
+def same_instructions(text: str, rivals: list[RuntimeSkill]) -> bool:
+    """Whether every rival holds the same lines as `text`, in any order, but for at most one in
+    twenty (a per-runtime copy of one skill: `.github/skills/x` beside `.claude/skills/x`, a
+    section moved, an option added; sample 4). The caller asks it only of rivals in another
+    root of the same scope (a project's copy per runtime, not a personal one it hides)."""
+    mine = _lines(text)
+    for rival in rivals:
+        other = _read(rival.path)
+        if other is None:
+            return False
+        theirs = _lines(other)
+        common = sum((mine & theirs).values())
+        if common < SAME_LINES * max(sum(mine.values()), sum(theirs.values()), 1):
+            return False
+    return True
+
+
+def _lines(text: str) -> Counter[str]:
+    return Counter(line.strip() for line in text.splitlines() if line.strip())
 
 
 def _read(path: Path) -> str | None:

@@ -177,10 +177,175 @@ def target_for(location: SkillLocation) -> RuntimeProfile:
                      if (location.plugin.root / m).is_file()]
         return WAVE if manifests else CLAUDE_CODE
     if location.skills_root is None:
-        return DEFAULT_PROFILE
+        return outside_every_root(location)
     relative = root_name(location)
     owner = _OWNERS.get(relative)
     if owner is not None:
         return owner
     shared = shared_root_profile(relative, location.scope == "personal")
     return shared if shared.members else DEFAULT_PROFILE
+
+
+#: folders whose skills are kept, not used: archives, old versions, drafts, inboxes
+_KEPT = re.compile(r"^(?:deprecated|archived?|archives|old|legacy|obsolete|unused|disabled|"
+                   r"drafts?|inbox|attic|graveyard|backups?|bak)$", re.I)
+#: a skill folder named for a version of the skill: `git-260611-0`, `rich-15-0-0`,
+#: `skman-0-5-0-old` (two number groups at least: `gpt-4` is a name)
+_VERSIONED = re.compile(r"^[a-z][\w.-]*?-\d+[-_.]\d+(?:[-_.]\d+)*(?:[-_.][a-z]+)?$", re.I)
+MAX_PLUGIN_LEVELS = 3
+
+
+def outside_every_root(location: SkillLocation) -> RuntimeProfile:
+    """The target of a SKILL.md in no skills root and no Claude Code or Wave plugin, with none
+    configured (docs/design/rules.md *The default target*):
+
+    - in a plugin of a runtime's own format (`<plugin>/skills/x/SKILL.md` beside
+      `.codex-plugin/plugin.json`; `RuntimeProfile.plugin_manifests`): that runtime;
+    - copied into a skills root by a README's command (`cp -r …/skills/* .agents/skills/`,
+      `neighbours.readme_install`): the target of that root;
+    - anything else (kept rather than used included: `kept_not_used`, which `check` reports
+      instead of the rules when no target is configured; a repository that distributes skills,
+      `examples/`): the `wave` default."""
+    skill_dir = location.skill_dir
+    if skill_dir is None:
+        return DEFAULT_PROFILE
+    plugin_owner = _runtime_plugin(skill_dir, location.project_root)
+    if plugin_owner is not None:
+        return plugin_owner
+    installed = _installed_by_readme(skill_dir, location.project_root)
+    if installed is not None:
+        return installed
+    return DEFAULT_PROFILE
+
+
+def kept_not_used(location: SkillLocation) -> str | None:
+    """Why the file is kept rather than used, in words, or None: it lies outside every skills
+    root and plugin, and a folder on its path below the project root is named for archives, old
+    versions, drafts or an inbox (`specs/archive/…/inbox/skills/x`), or its own folder is named
+    for a version of the skill (`misc/git-260611-0`). No runtime loads it where it lies and none
+    is meant to: with no target configured, `check` gives it one information finding (SK002)
+    instead of any runtime's findings (docs/design/rules.md *The default target*)."""
+    skill_dir = location.skill_dir
+    if skill_dir is None or not installable(location):
+        return None
+    project = location.project_root
+    parts = (skill_dir.relative_to(project).parts
+             if project is not None and project in skill_dir.parents else skill_dir.parts[-4:])
+    if not parts:
+        return None
+    if _VERSIONED.match(parts[-1]):
+        return f"its folder `{parts[-1]}` is named for a version of the skill"
+    kept = next((part for part in parts[:-1] if _KEPT.match(part)), None)
+    return None if kept is None else f"it lies in the folder `{kept}/`, kept rather than used"
+
+
+def kept_beside(location: SkillLocation, names: list[str]) -> list[str]:
+    """Which of the skill folders `names` beside this kept one are kept too: all of them when a
+    folder above is an archive, else those named for a version (`kept_not_used`)."""
+    reason = kept_not_used(location)
+    if reason is None or location.skill_dir is None:
+        return []
+    if not reason.startswith(f"its folder `{location.skill_dir.name}`"):
+        return names
+    return [name for name in names if _VERSIONED.match(name)]
+
+
+def _runtime_plugin(skill_dir: Path, project: Path | None) -> RuntimeProfile | None:
+    folder = skill_dir.parent
+    for _ in range(MAX_PLUGIN_LEVELS):
+        if folder.name == "skills":
+            for profile in RUNTIME_PROFILES:
+                if any((folder.parent / m).is_file() for m in profile.plugin_manifests):
+                    return profile
+        if folder == project or folder.parent == folder:
+            return None
+        folder = folder.parent
+    return None
+
+
+def _installed_by_readme(skill_dir: Path, project: Path | None) -> RuntimeProfile | None:
+    found = readme_install(_read_file, skill_dir, project)
+    if found is None:
+        return None
+    root, personal, _whole = found
+    owner = _OWNERS.get(root)
+    if owner is not None:
+        return owner
+    shared = shared_root_profile(root, personal)
+    return shared if shared.members else None
+
+
+def _read_file(path: Path) -> bytes | OSError:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(MAX_README_BYTES)
+    except OSError as error:
+        return error
+
+
+# -- installed by a README (sample 4) ------------------------------------------------------------
+#: a copy command in a README: `cp -r /path/to/arckit-codex/skills/* .agents/skills/`,
+#: `rsync -a skills/ ~/.claude/skills/`, `ln -s "$PWD/skills/x" ~/.claude/skills/x`
+_COPY = re.compile(r"\b(?:cp|rsync|ln)\b(?:\s+-[\w-]+)*\s+(?P<src>[^\s;&|]+)\s+(?P<dst>[^\s;&|#]+)")
+MAX_README_BYTES = 256 * 1024
+READMES = ("README.md", "readme.md", "README.MD", "Readme.md", "INSTALL.md")
+MAX_README_LEVELS = 4
+
+
+def readme_install(read: Callable[[Path], bytes | OSError], skill_dir: Path,
+                   project: Path | None) -> tuple[str, bool, bool] | None:
+    """Where a README beside the skill's collection, or in a folder above it up to the project
+    root, copies it: the skills root its copy command writes to (`.agents/skills`, as written
+    without `./`, `~/` or a trailing `/`), whether that root is under the home folder, and
+    whether the command copies the whole collection (`…/skills/*`, `skills/`: the siblings come
+    along) rather than this skill's folder alone. None when no README says so."""
+    collection = skill_dir.parent
+    folder = collection
+    for _ in range(MAX_README_LEVELS):
+        for name in READMES:
+            data = read(folder / name)
+            if isinstance(data, OSError):
+                continue
+            found = _copy_into_root(data[:MAX_README_BYTES].decode("utf-8", "replace"),
+                                    collection, folder, skill_dir.name)
+            if found is not None:
+                return found
+        if project is None or folder == project or project not in folder.parents:
+            return None
+        folder = folder.parent
+    return None
+
+
+def _copy_into_root(text: str, collection: Path, folder: Path,
+                    skill: str) -> tuple[str, bool, bool] | None:
+    relative = collection.relative_to(folder).as_posix() if folder != collection else ""
+    wanted = [part for part in (folder.name + "/" + relative if relative else folder.name,
+                                relative) if part]
+    for match in _COPY.finditer(text):
+        source = match.group("src").strip("\"'").rstrip("*").rstrip("/")
+        whole = not source.endswith("/" + skill)
+        if not whole:
+            source = source[:-len(skill) - 1]
+        source = source.removeprefix("./")
+        if source not in wanted and not source.endswith("/" + wanted[0]):
+            continue
+        root = _skills_root_written(match.group("dst"))
+        if root is not None:
+            return root[0], root[1], whole
+    return None
+
+
+def _skills_root_written(destination: str) -> tuple[str, bool] | None:
+    """The skills root a destination names (`~/.claude/skills/`, `.agents/skills`,
+    `$HOME/.codex/skills/x`) and whether it is under the home folder."""
+    path = destination.strip("\"'").rstrip("*").rstrip("/")
+    personal = path.startswith(("~/", "$HOME/", "${HOME}/"))
+    path = re.sub(r"^(?:~|\$HOME|\$\{HOME\}|\.)/", "", path)
+    for root in sorted(_KNOWN_ROOTS, key=len, reverse=True):
+        if path == root or path.startswith(root + "/") or path.endswith("/" + root):
+            return root, personal
+    return None
+
+
+_KNOWN_ROOTS = frozenset(root for profile in PROFILES.values()
+                         for root in (*profile.skills_roots, *profile.personal_skills_roots()))
