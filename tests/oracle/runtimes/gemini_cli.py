@@ -88,7 +88,7 @@ class GeminiCli(NpmRuntime):
                 invocations: list[Invocation]) -> Observation:
         script = self.executable()
         if script is None:
-            return Observation(None, {}, [f"Gemini CLI {VERSION} (or node) is not installed"])
+            return Observation(None, {}, [f"Gemini CLI {self.version} (or node) is not installed"])
         return common.observe_beside(
             GeminiMock, lambda network, api: _Session(script, network, api, project, home, cwd),
             invocations, "Gemini CLI")
