@@ -414,8 +414,8 @@ class SkillSummary:
     argument_hint: str | None = None
     scope: str = "workspace"
     fields: frozenset[str] = frozenset()  #: the top-level frontmatter keys
-    #: `name` and `description` are text of a frontmatter YAML reads without an error or a
-    #: duplicate key: every runtime names the skill as `listing` does (`runtime_name`)
+    #: `name` and `description` are text of a frontmatter YAML reads without an error: every
+    #: runtime names the skill as `listing` does (`runtime_name`)
     plain: bool = True
 
 
@@ -454,15 +454,16 @@ def summary_of_document(path: Path, document: FieldValues, home: Path | None,
 
 
 def _plain(document: FieldValues) -> bool:
-    """`name` and `description` are text, and the YAML has no error and no duplicate key (the
-    values of `field_values`' quick path come from a text libyaml accepts; a duplicate key
-    there keeps the last value, as the full parse does)."""
+    """`name` and `description` are text, and the YAML has no error (the values of
+    `field_values`' quick path come from a text libyaml accepts). A duplicate key does not count
+    (the quick path cannot see one, and both paths must agree): Codex ignores a duplicated key
+    it does not read and drops a skill with a duplicated `name`, and Gemini CLI's line parser
+    reads the same name unless it is quoted (not modelled in `list`: the rules read it)."""
     if not (isinstance(document.value("name"), str)
             and isinstance(document.value("description"), str)):
         return False
     if isinstance(document, SkillDocument):
-        yaml = document.yaml
-        return yaml is not None and yaml.problem is None and not yaml.duplicates
+        return document.yaml is not None and document.yaml.problem is None
     return True
 
 
