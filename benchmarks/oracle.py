@@ -1,9 +1,10 @@
 """A runtime's new release against the pinned one, through the differential harness
 (tests/oracle/README.md, docs/design/runtime-facts.md §3.10).
 
-Any runtime: `python benchmarks/oracle.py --runtime NAME --version V [--source FILE] [CASE…]`
-installs V beside the pinned version (an adapter whose class takes `version=`; Wave takes the new
-source tarball as `--source`, its version being the commit), runs the shared cases
+Any runtime: `python benchmarks/oracle.py --runtime NAME [--version V] [--source FILE] [CASE…]`
+installs V (default: the newest release on the npm registry) beside the pinned version (every
+adapter's class takes `version=`; Wave takes the new source tarball as `--source`, its version
+being the commit), runs the shared cases
 (tests/oracle/cases) on both and prints what changed (listing entries, outcomes, injection
 decisions), then how wave-lsp's predictions fare against V.
 
@@ -15,12 +16,16 @@ refusals, probe by probe, then how wave-lsp's predictions fare against the newes
 and each disagreement). When the pinned version is the newest, it says so and only checks the
 predictions. Needs npm and the npm registry; takes about twice the harness's time (README
 *Differential harness*).
+
+Where the harness's time goes: `WAVE_LSP_ORACLE_TIMES=t.tsv python -m pytest tests/oracle --slow`,
+then `python benchmarks/oracle.py --times t.tsv`.
 """
 
 from __future__ import annotations
 
 import argparse
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -62,13 +67,14 @@ def changes(old: Oracle, new: Oracle, probe: Probe) -> list[str]:
             for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
 
 
-def _observed(adapter: RuntimeAdapter, case: Case, folder: Path) -> tuple[dict[str, str], Any]:
+def _observed(adapter: RuntimeAdapter, case: Case, folder: Path,
+              side: str) -> tuple[dict[str, str], Any]:
     """What `adapter` does with `case` (its scratch folder written `<scratch>`), and wave-lsp's
     prediction for the same tree."""
-    project, home = case.build(folder / adapter.name / adapter.version / case.name, adapter)
+    project, home, cwd = case.build(folder / adapter.name / side / case.name, adapter)
     invocations = case.invocations(adapter)
-    predicted = predict(adapter.target, project, home, invocations)
-    seen = adapter.observe(project, home, project, invocations)
+    predicted = predict(adapter.target, project, home, invocations, cwd)
+    seen = adapter.observe(project, home, cwd, invocations)
     found = {f"listing {name}": line for name, line in (seen.listing or {}).items()}
     found.update({aspect: describe(outcome) for aspect, outcome in seen.outcomes.items()})
     found.update({f"note {number}": note for number, note in enumerate(seen.notes)})
@@ -76,12 +82,36 @@ def _observed(adapter: RuntimeAdapter, case: Case, folder: Path) -> tuple[dict[s
         (seen, predicted)
 
 
-def compare_runtime(name: str, version: str, source: str | None, names: list[str]) -> int:
-    """The shared cases on the pinned adapter and on `version` of the same runtime."""
+def newest_release(adapter: RuntimeAdapter) -> str | None:
+    """The newest published version of an npm runtime (`npm view <package> version`; None for
+    Wave, which is on no registry, or without npm)."""
+    package = getattr(adapter, "package", None)
+    npm = shutil.which("npm")
+    if not package or npm is None:
+        return None
+    done = subprocess.run([npm, "view", package, "version"], capture_output=True, text=True,
+                          timeout=120)
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def compare_runtime(name: str, version: str | None, source: str | None,
+                    names: list[str]) -> int:
+    """The shared cases on the pinned adapter and on `version` (default: the newest release
+    on the npm registry) of the same runtime."""
     pinned = adapters([name]).get(name)
     if pinned is None:
         print(f"no adapter for {name!r}", file=sys.stderr)
         return 1
+    asked = version
+    version = version or newest_release(pinned)
+    if version is None:
+        print(f"{name}: give the release to compare (--version, and --source for Wave)",
+              file=sys.stderr)
+        return 1
+    if version == pinned.version and asked is None:
+        print(f"{name}: the pinned version {version} is the newest: nothing to compare between "
+              "releases")
+        return 0
     extra = {"version": version} | ({"source": Path(source)} if source else {})
     try:
         newer = type(pinned)(**extra)  # type: ignore[call-arg]
@@ -97,8 +127,8 @@ def compare_runtime(name: str, version: str, source: str | None, names: list[str
     print(f"{name}: pinned {pinned.version}, compared with {newer.version}; {len(chosen)} cases")
     try:
         for case in chosen:
-            before, _ = _observed(pinned, case, folder)
-            after, (seen, predicted) = _observed(newer, case, folder)
+            before, _ = _observed(pinned, case, folder, "pinned")
+            after, (seen, predicted) = _observed(newer, case, folder, "new")
             lines = [f"{key}: {before.get(key)} -> {after.get(key)}"
                      for key in sorted(set(before) | set(after))
                      if before.get(key) != after.get(key)]
@@ -119,16 +149,38 @@ def compare_runtime(name: str, version: str, source: str | None, names: list[str
     return 0
 
 
+def print_times(path: Path) -> int:
+    """Per runtime: observations, invocations, seconds in all and per invocation, from the lines
+    `test_differential` appends to `WAVE_LSP_ORACLE_TIMES` (runtime, case, invocations, s)."""
+    totals: dict[str, list[float]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        runtime, _case, invocations, seconds = line.split("\t")
+        total = totals.setdefault(runtime, [0, 0, 0.0])
+        total[0] += 1
+        total[1] += int(invocations)
+        total[2] += float(seconds)
+    print(f"{'runtime':<12} {'observations':>12} {'invocations':>11} {'seconds':>8} {'s/inv':>6}")
+    for runtime, (count, invocations, seconds) in sorted(totals.items(),
+                                                         key=lambda item: -item[1][2]):
+        print(f"{runtime:<12} {count:>12.0f} {invocations:>11.0f} {seconds:>8.0f} "
+              f"{seconds / max(1, invocations):>6.1f}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runtime", help="the runtime (default: Claude Code on its probes)")
     parser.add_argument("--version", help="the release to compare (default: the newest)")
     parser.add_argument("--source", help="Wave: the new release's source tarball")
+    parser.add_argument("--times", help="summarise a WAVE_LSP_ORACLE_TIMES file (where the "
+                                        "harness's time goes) and stop")
     parser.add_argument("probes", nargs="*", help="probe (or case) names (default: all)")
     args = parser.parse_args()
+    if args.times:
+        return print_times(Path(args.times))
     if (args.runtime and args.runtime != "claude-code") or args.source:
-        if not args.version:
-            parser.error("--runtime needs --version (the release to compare)")
+        if args.runtime == "wave" and not (args.version and args.source):
+            parser.error("--runtime wave needs --version (the commit) and --source (its tarball)")
         return compare_runtime(args.runtime or "claude-code", args.version, args.source,
                                args.probes)
     every = repository_probes() + real_probes()

@@ -512,3 +512,29 @@ def test_claude_code_hides_a_conditional_skill(tmp_path: Path, paths: str,
     [row] = skill_rows(CLAUDE_CODE, tmp_path, tmp_path / "home", False, tmp_path)
     assert row["activatesOn"] == waits
     assert (row["listingLine"] is None) == (waits is not None)
+
+
+#: (target, frontmatter, the name the target's loader keys the skill by): a frontmatter whose
+#: `name` and `description` are not plain YAML text is named by the runtime's own loader
+OWN_NAMES = [
+    ("gemini-cli", "name: 123\ndescription: Numbered.\n", "123"),  # case gm-fallback-number
+    ("gemini-cli", 'name: "quoted"\ndescription: Q.\nnote: a: b\n', '"quoted"'),
+    ("gemini-cli", "name: plain\ndescription: Plain.\n", "plain"),
+    ("codex", "name: cx: colon\ndescription: C.\n", "cx: colon"),
+    ("codex", "name: 123\ndescription: Numbered.\n", "folder"),
+    ("wave", "name: 123\ndescription: Numbered.\n", "folder"),
+    ("claude-code", "name: other\ndescription: D.\nnote: a: b\n", "folder"),
+]
+
+
+@pytest.mark.parametrize(("target", "frontmatter", "named"), OWN_NAMES)
+def test_a_runtime_names_a_skill_as_its_loader_reads_it(tree, target: str, frontmatter: str,
+                                                        named: str) -> None:
+    project, home = tree
+    profile = PROFILES[target]
+    root = {"gemini-cli": ".gemini/skills", "wave": ".wave/skills",
+            "claude-code": ".claude/skills"}.get(target, ".agents/skills")
+    path = project / root / "folder" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"---\n{frontmatter}---\nBody.\n", "utf-8")
+    assert [skill.name for skill in runtime_skills(profile, project, home)] == [named]

@@ -234,6 +234,15 @@ FACTS = [
                   "cx-yaml-duplicate-key)", skill("my-skill", "Use when asked.", "color: red",
                                                   "color: blue"),
          code="SK022", severity=Severity.WARNING, loads=True, says="ignores every key"),
+    Fact("codex", "§9.6 a duplicated unknown key beside a value strict YAML rejects: both "
+                  "rescued (0.171.0, case fm-duplicate-and-colon)",
+         skill("my-skill", "Use when asked.", "usage: run it: now", "color: red", "color: blue"),
+         code="SK022", severity=Severity.WARNING, loads=True, says="reads the value as text and "
+                                                                    "ignores every key"),
+    Fact("opencode", "§9.6 a duplicated key beside a value the colon retry rewrites: still "
+                     "rejected (1.18.33, case fm-duplicate-and-colon)",
+         skill("my-skill", "Use when asked.", "usage: run it: now", "color: red", "color: blue"),
+         code="SK022", severity=Severity.ERROR, loads=False, says="does not help"),
     Fact("codex", "§9.6 a duplicated `description` is rejected", skill(
         "my-skill", "Use when asked.", "description: Again."), code="SK022",
          severity=Severity.ERROR, loads=False, says="rejects a duplicated one"),

@@ -355,6 +355,11 @@ def gate_reason(adapter: RuntimeAdapter) -> str | None:
 
 
 def parallel() -> int:
-    """How many observations run at once (one per core; `WAVE_LSP_ORACLE_PARALLEL` overrides)."""
+    """How many observations run at once: two per core over all of the session's xdist workers
+    (a run waits for its UI or its mock about half of its time, so two per core keep the cores
+    busy; `-n auto` on two cores: two per worker), `WAVE_LSP_ORACLE_PARALLEL` overrides."""
     explicit = os.environ.get("WAVE_LSP_ORACLE_PARALLEL")
-    return int(explicit) if explicit else max(1, os.cpu_count() or 1)
+    if explicit:
+        return int(explicit)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    return max(1, 2 * (os.cpu_count() or 1) // max(1, workers))

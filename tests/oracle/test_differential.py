@@ -16,6 +16,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 import tomllib
 import traceback
 from collections.abc import Iterator
@@ -101,11 +102,22 @@ class Runs:
 def _observe(adapter: RuntimeAdapter, project: Path, home: Path, cwd: Path,
              invocations: list[Invocation], predicted: Prediction,
              ) -> tuple[Observation, Prediction]:
+    started = time.monotonic()
     try:
         seen = adapter.observe(project, home, cwd, invocations)
     except Exception as error:  # an adapter must not raise; say what happened if it does
         seen = Observation(None, {}, [f"observe raised {error!r}: {traceback.format_exc()}"])
+    _log_time(adapter.name, project.parent.name, len(invocations), time.monotonic() - started)
     return seen, predicted
+
+
+def _log_time(runtime: str, case: str, invocations: int, seconds: float) -> None:
+    """`WAVE_LSP_ORACLE_TIMES=<file>`: one line per observation (runtime, case, invocations,
+    seconds) appended to the file, for `benchmarks/oracle.py --times` (where the time goes)."""
+    path = os.environ.get("WAVE_LSP_ORACLE_TIMES")
+    if path:
+        with open(path, "a", encoding="utf-8") as sink:
+            sink.write(f"{runtime}\t{case}\t{invocations}\t{seconds:.2f}\n")
 
 
 @pytest.fixture(scope="session")

@@ -274,3 +274,14 @@ def test_gemini_ui_is_ready_once_its_skills_are_loaded(screen: str, ready: bool)
 def test_copilot_ui_is_ready_once_its_skills_are_loaded() -> None:
     assert copilot_cli.ui_ready("▀ 3 skills ▄ … / commands · ? help · tab next tab")
     assert not copilot_cli.ui_ready("/ commands · ? help")
+
+
+@pytest.mark.parametrize(("screen", "line", "ran"), [
+    # no command of that name: the completion selected /clear and Enter ran it (0.61.0)
+    (" > /clear\n\n >   Type your message or @path/to/file\n", "/undescribed", "/clear"),
+    (" > /undescribed\n", "/undescribed", None),  # the line as typed
+    (" > /und\n > /undescribed a b\n", "/undescribed a b", None),  # typing in progress
+    (" >   Type your message or @path/to/file\n2. /help for more information\n", "/x", None),
+])
+def test_gemini_a_line_its_completion_replaced(screen: str, line: str, ran: str | None) -> None:
+    assert gemini_cli.replaced_on_screen(screen, line) == ran

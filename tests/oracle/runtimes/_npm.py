@@ -120,6 +120,11 @@ class NpmRuntime:
     version: str
     package: str
 
+    def __init__(self, version: str | None = None) -> None:
+        """The pinned version, or `version` (benchmarks/oracle.py: a new release beside it)."""
+        if version is not None:
+            self.version = version
+
     def find(self, folder: Path) -> Path | None:
         raise NotImplementedError
 

@@ -40,7 +40,8 @@ class ClaudeCode:
     layout = Layout(project_skills=".claude/skills", personal_skills=".claude/skills")
     modes = ("slash", "tool")
 
-    def __init__(self) -> None:
+    def __init__(self, version: str = CLAUDE_CODE_VERSION) -> None:
+        self.version = version  #: the pinned one, or a new release (benchmarks/oracle.py)
         self._binary: Path | None = None
         self._bundled: dict[str, str] | None = None
         self._lock = threading.Lock()
@@ -48,20 +49,20 @@ class ClaudeCode:
     def executable(self) -> Path | None:
         if self._binary is None:
             try:
-                self._binary = find_claude(CLAUDE_CODE_VERSION)
+                self._binary = find_claude(self.version)
             except Unavailable:
                 return None
         return self._binary
 
     def install(self) -> Path:
-        self._binary = install_claude(CLAUDE_CODE_VERSION)
+        self._binary = install_claude(self.version)
         return self._binary
 
     def observe(self, project: Path, home: Path, cwd: Path,
                 invocations: list[Invocation]) -> Observation:
         binary = self.executable()
         if binary is None:
-            return Observation(None, {}, [f"Claude Code {CLAUDE_CODE_VERSION} is not installed"])
+            return Observation(None, {}, [f"Claude Code {self.version} is not installed"])
         network = isolation()
         notes = [] if network.isolated else [network.reason]
         try:

@@ -252,6 +252,11 @@ class PromptSession:
         """The typed line was refused on screen: no request will follow."""
         raise NotImplementedError
 
+    def replaced_on_screen(self, screen: str, line: str) -> str | None:
+        """The command the UI ran instead of the typed `line` (its completion replaced an
+        unknown name on Enter), None when it did not."""
+        return None
+
     def tool_outcome(self, requests: list[dict[str, Any]], skill: str) -> Outcome:
         raise NotImplementedError
 
@@ -292,6 +297,10 @@ class PromptSession:
         if invocation.mode == "slash":
             line = f"/{invocation.skill}" + (f" {invocation.args}" if invocation.args else "")
             requests, screen = self.typed(line)
+            other = None if requests else self.replaced_on_screen(screen, line)
+            if other is not None:  # no such command: Enter ran the UI's suggestion instead
+                return Outcome("not-found", f"{line}: the UI ran {other} instead",
+                               exact=False), requests
             return self.slash_outcome(requests, screen), requests
         return Outcome("unsupported", f"no mode {invocation.mode!r}"), []
 
@@ -318,7 +327,8 @@ class PromptSession:
                               ready_or_settled(self.ui_ready, self.ready_text), line,
                               lambda: bool(record.requests), settle=3.0,
                               done_timeout=self.done_timeout,
-                              answered_on_screen=self.refused_on_screen)
+                              answered_on_screen=lambda screen: self.refused_on_screen(screen)
+                              or self.replaced_on_screen(screen, line) is not None)
         finally:
             shutil.rmtree(home, ignore_errors=True)
         if not typed.ready:

@@ -77,7 +77,7 @@ class CopilotCli(NpmRuntime):
 
     def package_cache(self) -> Path:
         """The shared `COPILOT_CACHE_HOME` the binary unpacks itself into once."""
-        return install_dir(NAME, VERSION) / "copilot-cache"
+        return install_dir(NAME, self.version) / "copilot-cache"
 
     def install(self) -> Path:
         binary = super().install()
@@ -87,7 +87,7 @@ class CopilotCli(NpmRuntime):
     def _fill_cache(self, binary: Path) -> None:
         """Unpack the package into the shared cache once (`copilot --version`)."""
         cache = self.package_cache()
-        with locked(f"{NAME}-cache"):
+        with locked(f"{NAME}-{self.version}-cache"):
             if cache.is_dir() and any(cache.iterdir()):
                 return
             home = common.fresh_home(None)
@@ -96,7 +96,7 @@ class CopilotCli(NpmRuntime):
                                  self._environment(home, "http://127.0.0.1:9/v1"), timeout=300)
             finally:
                 shutil.rmtree(home, ignore_errors=True)
-            if ran.returncode != 0 or VERSION not in ran.stdout:
+            if ran.returncode != 0 or self.version not in ran.stdout:
                 raise Unavailable(ran.note(f"{binary} --version"))
 
     def _environment(self, home: Path, base_url: str) -> dict[str, str]:
@@ -112,7 +112,7 @@ class CopilotCli(NpmRuntime):
                 invocations: list[Invocation]) -> Observation:
         binary = self.executable()
         if binary is None:
-            return Observation(None, {}, [f"Copilot CLI {VERSION} is not installed"])
+            return Observation(None, {}, [f"Copilot CLI {self.version} is not installed"])
         try:
             self._fill_cache(binary)
         except Exception as error:

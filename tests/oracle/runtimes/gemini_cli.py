@@ -88,7 +88,7 @@ class GeminiCli(NpmRuntime):
                 invocations: list[Invocation]) -> Observation:
         script = self.executable()
         if script is None:
-            return Observation(None, {}, [f"Gemini CLI {VERSION} (or node) is not installed"])
+            return Observation(None, {}, [f"Gemini CLI {self.version} (or node) is not installed"])
         return common.observe_beside(
             GeminiMock, lambda network, api: _Session(script, network, api, project, home, cwd),
             invocations, "Gemini CLI")
@@ -140,6 +140,9 @@ class _Session(common.PromptSession):
     def refused_on_screen(self, screen: str) -> bool:
         return _refused_on_screen(screen)
 
+    def replaced_on_screen(self, screen: str, line: str) -> str | None:
+        return replaced_on_screen(screen, line)
+
     def tool_outcome(self, requests: list[dict[str, Any]], skill: str) -> Outcome:
         return tool_outcome(requests)
 
@@ -153,6 +156,22 @@ class _Session(common.PromptSession):
 def _refused_on_screen(screen: str) -> bool:
     """The typed line was refused on screen (an unknown command): no request will follow."""
     return re.search(r"unknown command|not found", screen, re.I) is not None
+
+
+#: a line of the input box or of the history: ` > /command …`
+_ECHOED = re.compile(r"^ *> (/\S+)", re.M)
+
+
+def replaced_on_screen(screen: str, line: str) -> str | None:
+    """The command Gemini CLI 0.61.0 ran instead of the typed `/name` (None: it did not): with no
+    command of that name, its completion may select another one (`/clear`) and Enter runs it,
+    so the screen shows ` > /clear` and no request follows. A command that is a prefix of the
+    typed one is the typing itself."""
+    typed = line.split(" ", 1)[0]
+    for found in _ECHOED.finditer(screen):
+        if not typed.startswith(found.group(1)):
+            return found.group(1)
+    return None
 
 
 # -- reading the requests ----------------------------------------------------------------------

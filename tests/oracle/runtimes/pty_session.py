@@ -4,8 +4,8 @@
 
 `type_line` starts the program on a new pseudo-terminal (the `pty` module, a fixed window size),
 reads its screen output until a ready text appears (ANSI sequences removed; or a test of the
-screen says so), waits a little longer
-for the UI to settle, writes the line at once, then Enter, and waits until `done()` says the
+screen says so), waits until the screen has been still for a moment (`quiet`, at most `settle`
+seconds: the UI has finished drawing), writes the line at once, then Enter, and waits until `done()` says the
 effect was observed (the mock received the request) or the time runs out; then it ends the
 program's whole process group. Every wait is bounded; the output seen is returned for notes.
 """
@@ -74,10 +74,26 @@ def _wait_for(fd: int, output: bytearray, until: Callable[[], bool], seconds: fl
     return until()
 
 
+def _settle(fd: int, output: bytearray, longest: float, quiet: float) -> None:
+    """Wait until the screen has shown nothing new for `quiet` seconds (the UI has drawn what
+    being ready changed and waits for input), at most `longest` seconds (a UI that keeps drawing,
+    a spinner, gets the whole of it)."""
+    deadline = time.monotonic() + longest
+    last, seen = time.monotonic(), len(output)
+    while True:
+        now = time.monotonic()
+        if now - last >= quiet or now >= deadline:
+            return
+        if not _read(fd, output, min(0.1, deadline - now)):
+            return
+        if len(output) != seen:
+            last, seen = time.monotonic(), len(output)
+
+
 def type_line(argv: list[str], env: dict[str, str], cwd: str,
               ready_text: str | Callable[[str], bool], line: str,
               done: Callable[[], bool], *, ready_timeout: float = 60.0, settle: float = 2.0,
-              done_timeout: float = 60.0,
+              quiet: float = 0.6, done_timeout: float = 60.0,
               answer: Callable[[str], bytes | None] | None = None,
               answered_on_screen: Callable[[str], bool] | None = None) -> Typed:
     """Run `argv` on a pseudo-terminal and type `line` into it (see the module docstring).
@@ -111,7 +127,7 @@ def type_line(argv: list[str], env: dict[str, str], cwd: str,
         _set_size(fd)
         ready = _wait_for(fd, output, is_ready, ready_timeout)
         if ready:
-            _wait_for(fd, output, lambda: False, settle)
+            _settle(fd, output, settle, quiet)
             os.write(fd, line.encode())
             _wait_for(fd, output, lambda: False, 0.5)
             os.write(fd, b"\r")

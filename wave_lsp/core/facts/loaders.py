@@ -159,9 +159,13 @@ def _serde_struct(profile: RuntimeProfile, document: SkillDocument) -> Rescue:
     values, why = codex_reading(document.source.frontmatter)
     if values is None:
         return Rescue(False, f"{runtime} {why}")
-    how = (f"{runtime} ignores every key but `name`, `description` and `metadata`, so it loads "
-           "the skill" if yaml.problem is None else
-           f"{runtime} reads the value as text and loads the skill")
+    ignores = "ignores every key but `name`, `description` and `metadata`"
+    if yaml.problem is None:
+        how = f"{runtime} {ignores}, so it loads the skill"
+    elif yaml.duplicates:  # case fm-duplicate-and-colon
+        how = f"{runtime} reads the value as text and {ignores}, so it loads the skill"
+    else:
+        how = f"{runtime} reads the value as text and loads the skill"
     return Rescue(True, how)
 
 

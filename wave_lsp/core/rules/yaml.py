@@ -162,6 +162,8 @@ def _rescued(ctx: CheckContext, failed: bool = False) -> tuple[str, Severity | N
 
 
 _PROBLEM_CODES = {"colon": "SK021", "alias": "SK023", "tab": "SK026"}
+#: the loaders whose rescue (`loaders.rescue`) reads a frontmatter with any YAML error
+_WHOLE_RESCUES = frozenset({"line-fallback", "serde-struct", "colon-retry"})
 _KEY_LINE = re.compile(r"([ \t]*)([A-Za-z_][\w-]*):[ \t]+(\S.*?)[ \t]*")
 _LIMIT = 20
 
@@ -253,9 +255,11 @@ def duplicate_key(ctx: CheckContext) -> Iterator[Finding]:
         return
     said = with_others("SK022", ctx.profile, "the duplicated key (YAML forbids it, and loaders "
                                       "disagree on which value wins)")
-    # Gemini CLI's line parser also reads a frontmatter with another YAML error (case
-    # gm-fallback-duplicate); the other loaders' rescue is that error's business
-    own = _rescued(ctx) if yaml.problem is None or ctx.profile.yaml_loader == "line-fallback" \
+    # a loader's rescue reads the whole frontmatter, whatever other YAML error it has: Gemini
+    # CLI's line parser (case gm-fallback-duplicate), Codex's repair (it loads a duplicated
+    # unknown key beside an unquoted `: `, case fm-duplicate-and-colon) and OpenCode's retry
+    # (which does not help there)
+    own = _rescued(ctx) if yaml.problem is None or ctx.profile.yaml_loader in _WHOLE_RESCUES \
         else None
     level = None
     if own is not None:

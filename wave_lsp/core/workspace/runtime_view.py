@@ -29,7 +29,8 @@ from functools import partial
 from pathlib import Path
 
 from wave_lsp.core.facts.profiles import RuntimeProfile
-from wave_lsp.core.invocation.listing import ListingEntry, folder_command, listing_entry
+from wave_lsp.core.facts.reads import read_as
+from wave_lsp.core.invocation.listing import ListingEntry, folder_command, listing_entry, skill_name
 from wave_lsp.core.parsing.document import FieldValues, SkillDocument, field_names, field_values
 from wave_lsp.core.parsing.reading import load_document, read_skill_file
 from wave_lsp.core.parsing.source import decode
@@ -413,6 +414,9 @@ class SkillSummary:
     argument_hint: str | None = None
     scope: str = "workspace"
     fields: frozenset[str] = frozenset()  #: the top-level frontmatter keys
+    #: `name` and `description` are text of a frontmatter YAML reads without an error: every
+    #: runtime names the skill as `listing` does (`runtime_name`)
+    plain: bool = True
 
 
 def read_summary(path: Path, home: Path | None, keep_document: bool = False,
@@ -446,18 +450,51 @@ def summary_of_document(path: Path, document: FieldValues, home: Path | None,
     return SkillSummary(listing_entry(document, location),
                         value.strip() if isinstance(value, str) else "", kept,
                         hint if isinstance(hint, str) else None, location.scope,
-                        field_names(document))
+                        field_names(document), _plain(document))
 
 
-def runtime_name(profile: RuntimeProfile, root: Root, path: Path, listing: ListingEntry) -> str:
+def _plain(document: FieldValues) -> bool:
+    """`name` and `description` are text, and the YAML has no error (the values of
+    `field_values`' quick path come from a text libyaml accepts). A duplicate key does not count
+    (the quick path cannot see one, and both paths must agree): Codex ignores a duplicated key
+    it does not read and drops a skill with a duplicated `name`, and Gemini CLI's line parser
+    reads the same name unless it is quoted (not modelled in `list`: the rules read it)."""
+    if not (isinstance(document.value("name"), str)
+            and isinstance(document.value("description"), str)):
+        return False
+    if isinstance(document, SkillDocument):
+        return document.yaml is not None and document.yaml.problem is None
+    return True
+
+
+#: the loaders whose reading of a frontmatter that is not `plain` may name the skill otherwise
+#: (`reads.read_as`): Gemini CLI's line parser reads `name: 123` as `123` (case
+#: gm-fallback-number), Codex's repaired YAML its `name`
+OWN_NAME_LOADERS = frozenset({"line-fallback", "serde-struct"})
+
+
+def runtime_name(profile: RuntimeProfile, root: Root, path: Path, summary: SkillSummary,
+                 home: Path | None = None) -> str:
     """The name the runtime keys a skill by: its folder where it keys skills by folder (a plugin's
-    skill as `<plugin>:<folder>`, except a plugin-root SKILL.md), else the listed name."""
+    skill as `<plugin>:<folder>`, except a plugin-root SKILL.md), else the listed name, as the
+    runtime's own loader reads it where that may differ (`OWN_NAME_LOADERS`)."""
+    listing = summary.listing
     if not profile.keys_skills_by_folder:
+        if not summary.plain and profile.yaml_loader in OWN_NAME_LOADERS:
+            return _own_name(profile, path, home) or listing.name
         return listing.name
     plugin_root = root.group.split("#", 1)[0]  # a plugin's group is its root
     keyed = folder_command(path.parent.name, root.plugin,
                            bool(root.plugin) and plugin_root == str(path.parent))
     return listing.name if keyed is None else keyed
+
+
+def _own_name(profile: RuntimeProfile, path: Path, home: Path | None) -> str | None:
+    """The name `profile`'s loader gives the SKILL.md (None: it cannot be read)."""
+    document = load_document(path)
+    if document is None:
+        return None
+    return skill_name(read_as(document, profile).values, locate(path, home=home))
 
 
 #: how `runtime_skills` obtains a summary: (SKILL.md, home, its stat) -> summary
@@ -493,7 +530,7 @@ def runtime_skills(profile: RuntimeProfile, project: Path | None, home: Path | N
             if summary is None:
                 continue
             listing = summary.listing
-            name = runtime_name(profile, root, path, listing)
+            name = runtime_name(profile, root, path, summary, home)
             skill = RuntimeSkill(name, path, root.scope, root, rank, listing, summary.description,
                                  summary.document, real, fields=summary.fields)
             loaded[real] = skill

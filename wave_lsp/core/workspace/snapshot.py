@@ -561,6 +561,6 @@ def _runtime_skill(profile: RuntimeProfile, root: Root, rank: int, entry: Entry,
     summary = summarize(path, info)
     if summary is None:
         return None
-    name = runtime_name(profile, root, path, summary.listing)
+    name = runtime_name(profile, root, path, summary)
     return RuntimeSkill(name, path, root.scope, root, rank, summary.listing, summary.description,
                         summary.document, real, fields=summary.fields)
