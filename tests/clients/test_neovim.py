@@ -2,7 +2,8 @@
 (written as it is printed to `init.lua` in a fresh configuration folder, `$XDG_CONFIG_HOME/nvim`,
 with nothing added), starts `wave-lsp serve` for a SKILL.md; nvim_session.lua reports the
 diagnostics it received, the completion it applied, the diagnostics after it, a hover, the code
-actions on a body line and what running the preview action answered. The skill lives where its
+actions on a body line, what running the preview action answered and the read-only document it
+opened (issue 38 item 4). The skill lives where its
 missing description's severity tells the target the server used (editors.py): the snippets set
 none, so it must be the one that fits where the skill lives, as `check` chooses.
 
@@ -114,6 +115,14 @@ def check_session(result: dict, severity: int) -> None:
         result["code_actions"])
     assert result["preview_ok"] is True
     assert result["preview_first_line"].startswith("Base directory for this skill: ")
+    # issue 38 item 4: the preview opens as a document, read-only and outside the project (0.7
+    # through the snippet's window/showDocument handler, >= 0.11 by its own)
+    document = Path(result["preview_document"])
+    assert document.name == "demo.preview.md" and "/project/" not in document.as_posix(), result
+    assert result["preview_answer_document"] == document.as_uri()
+    assert result["preview_document_readonly"] is True
+    assert any(line.startswith("Base directory for this skill: ")
+               for line in result["preview_document_lines"]), result["preview_document_lines"]
 
 
 # One session takes about 3 s here. nvim_session.lua waits at most 15 s for each of attach,
