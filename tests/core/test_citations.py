@@ -1,5 +1,5 @@
-"""Every document the project cites exists in the repository, with the cited section (README
-*Development*: "a test checks that every citation exists").
+"""Every document the project cites exists in the repository, with the cited section
+(docs/development.md *Layout and tools*: "a test checks that every citation exists").
 
 A citation is a path of a repository document (`docs/design/lsp.md`, `benchmarks/RESULTS.md`,
 `tests/oracle/README.md`, or a design document by its name, `runtime-facts.md`), optionally followed

@@ -42,12 +42,12 @@ def test_every_named_fact_fixture_exists() -> None:
 
 
 def test_the_readme_target_table_lists_every_target_with_its_sources() -> None:
-    """README *Targets*: one row per target, each saying what it models and where its facts come
-    from, and every `§N` it cites is a section of docs/design/runtime-facts.md."""
+    """docs/targets.md *The targets*: one row per target, each saying what it models and where its
+    facts come from, and every `§N` it cites is a section of docs/design/runtime-facts.md."""
     from wave_lsp.core.runtime.profiles import TARGETS
 
-    readme = (REPO / "README.md").read_text("utf-8")
-    table = readme.split("\n## Targets\n", 1)[1].split("\n\n| target | models | facts from |\n", 1)[1]
+    page = (REPO / "docs" / "targets.md").read_text("utf-8")
+    table = page.split("\n## The targets\n", 1)[1].split("\n\n| target | models | facts from |\n", 1)[1]
     rows = [line.split(" | ") for line in table.split("\n\n", 1)[0].splitlines()[1:]]
     assert sorted(row[0].strip("| `") for row in rows) == sorted(TARGETS)
     from tests.core.test_citations import facts_sections
