@@ -1,4 +1,4 @@
-"""Report formats of `wave-lsp check`: text, JSON (stable, documented in the README), SARIF 2.1.0
+"""Report formats of `wave-lsp check`: text, JSON (stable, documented in docs/cli.md), SARIF 2.1.0
 for code scanning, and GitHub workflow annotations (docs/design/product.md *Command line*,
 *Output, streamed*).
 

@@ -75,7 +75,7 @@ def test_a_closed_pipe_ends_quietly() -> None:
 
 def test_the_readme_shows_what_check_prints_on_the_examples(capsys, monkeypatch,
                                                              tmp_path: Path) -> None:
-    """The set-up section's example output and the JSON example's summary are the real ones."""
+    """The README's example output and the JSON example's summary (docs/cli.md) are the real ones."""
     import json
 
     repo = Path(__file__).resolve().parents[2]
@@ -90,4 +90,4 @@ def test_the_readme_shows_what_check_prints_on_the_examples(capsys, monkeypatch,
             assert line.rstrip(" …").removesuffix("…").rstrip() in text, line
     main(["check", "examples/skills", "--no-personal", "--format", "json"])
     summary = json.loads(capsys.readouterr().out)["summary"]
-    assert f'"summary": {json.dumps(summary)}' in readme
+    assert f'"summary": {json.dumps(summary)}' in (repo / "docs" / "cli.md").read_text("utf-8")

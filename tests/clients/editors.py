@@ -5,7 +5,7 @@ README's `wave-lsp serve` command runs this checkout's server and no user config
 The severity the editor shows says which target the server used: the skill's missing
 `description` (SK050) is put in a skills folder where that target's severity differs from the
 other candidate's. A snippet that sets a target must get it to the server (not the folder's
-default); the README's set none (issue 36: one default target), so the server must use the
+default); the snippets of docs/editors.md set none (issue 36: one default target), so the server must use the
 target that fits where the skill lives, as `check` does (`.claude/skills`: Claude Code's warning,
 not the error `wave`, the old fallback, would give)."""
 
@@ -56,7 +56,7 @@ def make_skill(root: Path, *markers: str, skills: str = ".wave/skills") -> Path:
 
 def snippet_target(snippet: str) -> str | None:
     """The `wave.target` a README snippet sets (written `target = "x"`, `:target "x"`,
-    `"target": "x"` or `'target': 'x'`); None when it sets none, as the README's do."""
+    `"target": "x"` or `'target': 'x'`); None when it sets none, as those of docs/editors.md do."""
     found = set(re.findall(r"""\btarget\b["']?\s*[=:]?\s*["']([\w-]+)["']""", snippet))
     assert len(found) <= 1, f"the snippet sets several targets, {sorted(found)}:\n{snippet}"
     return found.pop() if found else None

@@ -112,7 +112,26 @@
           (push (cons 'preview_ok (if (eq (plist-get answer :ok) t) t :json-false)) wave-result)
           (push (cons 'preview_first_line
                       (car (split-string (or (plist-get answer :text) "") "\n")))
-                wave-result))))))
+                wave-result)
+          (push (cons 'preview_answer_document (plist-get answer :document)) wave-result)
+          ;; the server shows the preview as a document (window/showDocument): a buffer visits it
+          (let ((waited 0) shown)
+            (while (and (not shown) (< waited 100))
+              (accept-process-output nil 0.1)
+              (setq waited (1+ waited))
+              (setq shown (cl-find-if (lambda (buffer)
+                                        (string-suffix-p ".preview.md"
+                                                         (or (buffer-file-name buffer) "")))
+                                      (buffer-list))))
+            (if (null shown)
+                (push "the preview document" wave-timed-out)
+              (with-current-buffer shown
+                (push (cons 'preview_document buffer-file-name) wave-result)
+                (push (cons 'preview_document_read_only (if buffer-read-only t :json-false))
+                      wave-result)
+                (push (cons 'preview_document_shown (if (get-buffer-window shown) t :json-false))
+                      wave-result)
+                (push (cons 'preview_document_text (buffer-string)) wave-result)))))))))
 
 (push (cons 'timed_out (vconcat wave-timed-out)) wave-result)
 (princ (concat (json-encode wave-result) "\n"))

@@ -2,7 +2,8 @@
 -- (the whole init.lua of a fresh configuration folder): wait for the client to attach, for the skill's diagnostics, complete
 -- `description` on the empty frontmatter line and apply the item as Neovim does (text edit in
 -- the negotiated encoding; a snippet expanded with its defaults), wait for the new diagnostics,
--- then hover, then ask for the code actions on a body line and run the preview action's command.
+-- then hover, then ask for the code actions on a body line, run the preview action's command and
+-- wait for the window the server's window/showDocument opens on the read-only preview.
 -- Runs on Neovim 0.7 (Debian 12) and >= 0.11 alike.
 -- Usage (the snippet as $XDG_CONFIG_HOME/nvim/init.lua): nvim --headless -c "luafile nvim_session.lua" SKILL.md
 -- Prints one JSON line to stdout; exit 0, 2 when a wait timed out.
@@ -120,13 +121,36 @@ if preview and type(preview.command) == "table" then
     if type(r.result) == "table" then
       result.preview_ok = r.result.ok
       result.preview_first_line = vim.split(r.result.text or "", "\n")[1]
+      result.preview_answer_document = r.result.document
     end
+  end
+  -- the server shows the preview as a document (window/showDocument): a window holds it
+  local function preview_window()
+    for _, win in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(win)):match("%.preview%.md$") then
+        return win
+      end
+    end
+  end
+  wait("the preview document", function() return preview_window() ~= nil end)
+  local window = preview_window()
+  if window then
+    local shown = vim.api.nvim_win_get_buf(window)
+    result.preview_document = vim.api.nvim_buf_get_name(shown)
+    result.preview_document_lines = vim.api.nvim_buf_get_lines(shown, 0, -1, false)
+    result.preview_document_readonly = vim.bo[shown].readonly
+    result.windows = #vim.api.nvim_list_wins()
   end
 else
   table.insert(result.timed_out, "no preview code action")
 end
 
 io.stdout:write(vim.fn.json_encode(result) .. "\n")
-for _, c in ipairs(clients()) do vim.lsp.stop_client(c.id) end
-vim.wait(2000, function() return #clients() == 0 end, 50)
+-- every client (the preview, a Markdown file, may have started one of its own)
+local function all_clients()
+  if vim.lsp.get_clients then return vim.lsp.get_clients() end
+  return vim.lsp.get_active_clients()
+end
+for _, c in ipairs(all_clients()) do vim.lsp.stop_client(c.id) end
+vim.wait(2000, function() return #all_clients() == 0 end, 50)
 vim.cmd(#result.timed_out == 0 and "qall!" or "cquit 2")

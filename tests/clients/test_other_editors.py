@@ -1,6 +1,8 @@
-"""Smoke tests with two more real editors, configured by the README's own snippets: batch Emacs
+"""Smoke tests with two more real editors, configured by docs/editors.md's own snippets: batch Emacs
 with lsp-mode (lsp_mode_session.el) and Vim with ALE (ale_session.vim) start `wave-lsp serve` for
-a SKILL.md and receive its diagnostics (SK050 at the first line: the skill has no description).
+a SKILL.md and receive its diagnostics (SK050 at the first line: the skill has no description);
+the command each snippet adds for the preview (neither client opens a document a server shows)
+opens it as a read-only document (issue 38 item 4).
 
 Debian 12 packages both (`elpa-lsp-mode`, `vim-ale` with `vim-nox`); `.ci/run` installs them.
 Skipped when an editor or its plugin is missing, unless `WAVE_LSP_REQUIRE_EDITORS=1`
@@ -53,6 +55,15 @@ def vim_with_ale() -> str | None:
     return vim if probe.returncode == 0 else None
 
 
+def check_preview_document(path: str | None, text: str) -> None:
+    """The preview document a snippet's command opened: the server's read-only file for the
+    skill, outside the project, holding the rendered prompt."""
+    assert path, "no preview document was opened"
+    document = Path(path)
+    assert document.name == "demo.preview.md" and "/project/" not in document.as_posix(), path
+    assert "Base directory for this skill: " in text, text
+
+
 @pytest.mark.timeout(120)
 def test_emacs_lsp_mode_with_the_readme_snippet(tmp_path: Path) -> None:
     emacs = require(emacs_with_lsp_mode(), "Emacs with lsp-mode and markdown-mode")
@@ -75,6 +86,9 @@ def test_emacs_lsp_mode_with_the_readme_snippet(tmp_path: Path) -> None:
     assert result["lines"][index] == 0
     # the target the snippet gives (none: where the skill lives)
     assert result["severities"][index] == severity, result
+    # issue 38 item 4: the snippet's `wave-lsp-preview` opens the preview as a read-only document
+    check_preview_document(result["preview_document"], result["preview_document_text"])
+    assert result["preview_document_read_only"] is True and result["preview_document_shown"] is True
 
 
 @pytest.mark.timeout(120)
@@ -103,3 +117,8 @@ def test_vim_ale_with_the_readme_snippet(tmp_path: Path) -> None:
     assert result["lines"][index] == 1  # Vim counts lines from 1
     # the target the snippet gives (none: where the skill lives)
     assert result["types"][index] == ALE_TYPES[severity], result
+    # issue 38 item 4: the snippet's :WavePreview opens the preview as a read-only document
+    preview = result["preview"]
+    assert preview, result
+    check_preview_document(preview["document"], "\n".join(preview["lines"]))
+    assert preview["readonly"] == 1

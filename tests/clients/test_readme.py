@@ -1,8 +1,9 @@
-"""The README works as pasted: its offline shell blocks run (each command a valid invocation of
-the installed `wave-lsp`, on a copy of the examples), every Markdown link in it and in the VS Code
-extension's README is relative and leads to a file or heading that exists, every web address is
-under the one base the README names as where the project will be published (and only in a
-snippet that says so), and its pre-commit and Action snippets are valid and pinned to this
+"""The README works as pasted, and so do the docs pages it sends the details to
+(tests/clients/readme_snippets.py `DOCUMENTS`): the offline shell blocks run (each command a valid
+invocation of the installed `wave-lsp`, on a copy of the examples), every Markdown link in them and
+in the VS Code extension's README is relative and leads to a file or heading that exists, every web
+address is under the one base the README names as where the project will be published (and only
+in a snippet that says so), and the pre-commit and Action snippets are valid and pinned to this
 version's tag (`pre-commit validate-config` checks the former)."""
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from pathlib import Path
 import pytest
 
 import wave_lsp
+from tests.clients.readme_snippets import DOCUMENTS, documents_text
 from tests.core.test_citations import github_anchor
 
 REPO = Path(__file__).resolve().parents[2]
-READMES = [REPO / "README.md", REPO / "vscode-client" / "README.md"]
+READMES = [*DOCUMENTS, REPO / "vscode-client" / "README.md"]
 #: the address the README gives for the repository once it is published; no other web address may
 #: appear (a link that cannot be reached is worse than none: docs ship in the package)
 PUBLISHED_AT = "https://github.com/wave-lsp/wave-lsp"
@@ -30,7 +32,7 @@ _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
 def blocks(kind: str) -> dict[str, str]:
-    text = (REPO / "README.md").read_text("utf-8")
+    text = documents_text()
     return {m["name"]: m["body"] for m in _BLOCK.finditer(text) if m["kind"] == kind}
 
 
@@ -38,7 +40,7 @@ def test_the_offline_shell_block_runs(tmp_path: Path) -> None:
     """Each command of the block runs with the `wave-lsp` of this environment, in a folder holding
     a copy of the examples: no usage error (exit 2), no traceback, and the findings it promises."""
     block = blocks("shell").get("offline")
-    assert block, "README.md has no <!-- readme-shell: offline --> block"
+    assert block, "no document has a <!-- readme-shell: offline --> block"
     shutil.copytree(REPO / "examples", tmp_path / "examples")
     environment = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path),
                    "NO_COLOR": "1"}
@@ -97,7 +99,7 @@ def test_every_link_is_relative_and_leads_somewhere(readme: Path) -> None:
 
 
 def test_web_addresses_only_where_they_say_they_are_not_published_yet() -> None:
-    text = (REPO / "README.md").read_text("utf-8")
+    text = documents_text()
     for match in re.finditer(r"https?://[^\s)`'\"]+", text):
         assert match[0].startswith(PUBLISHED_AT), match[0]
         around = text[max(0, match.start() - 600):match.start()]

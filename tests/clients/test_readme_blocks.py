@@ -1,13 +1,14 @@
-"""Every block of the README is tested, not only the ones someone remembered (issue 29): each
-fenced block carries a marker line (`<!-- KIND: NAME -->`) and each marker is named here with the
-test that proves the block. The blocks without a test elsewhere are checked in this module: the
-set-up commands are the ones `.ci/run` runs, the output the first command prints is what it
-prints, each synopsis lists exactly the options the command accepts, the `[tool.wave-lsp]`
-example has the effect it promises, the JSON example has the keys and values of the real output,
-the `.mcp.json` example is the plugin's, the plugin's install line names the marketplace and
-plugin that exist, and the oracle commands name modules and scripts that exist. Every command
-written inline in the prose (`wave-lsp …`, `python -m …`, scripts) is a valid invocation; those
-that run offline on the examples are run."""
+"""Every block of the README, and of the docs pages it sends the details to
+(tests/clients/readme_snippets.py `DOCUMENTS`), is tested, not only the ones someone remembered
+(issue 29): each fenced block carries a marker line (`<!-- KIND: NAME -->`) and each marker is named
+here with the test that proves the block. The blocks without a test elsewhere are checked in this
+module: the set-up commands are the ones `.ci/run` runs, the output the first command prints is what
+it prints, each synopsis lists exactly the options the command accepts, the `[tool.wave-lsp]`
+example has the effect it promises, the JSON example has the keys and values of the real output, the
+`.mcp.json` example is the plugin's, the plugin's install line names the marketplace and plugin that
+exist, and the oracle commands name modules and scripts that exist. Every command written inline in
+the prose (`wave-lsp …`, `python -m …`, scripts) is a valid invocation; those that run offline on
+the examples are run."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from tests.clients import test_readme
+from tests.clients.readme_snippets import DOCUMENTS, documents_text
 from wave_lsp.cli import build_parser
 from wave_lsp.core.facts.profiles import TARGETS
 
@@ -88,12 +90,11 @@ COVERED = {
 
 
 def marked_blocks() -> dict[tuple[str, str], tuple[str, str]]:
-    """(kind, name) -> (fence language, text, dedented) of every marked block."""
-    text = README.read_text("utf-8")
+    """(kind, name) -> (fence language, text, dedented) of every marked block of the documents."""
     found: dict[tuple[str, str], tuple[str, str]] = {}
-    for match in _MARKED.finditer(text):
+    for match in (m for document in DOCUMENTS for m in _MARKED.finditer(document.read_text("utf-8"))):
         key = (match["kind"], match["name"])
-        assert key not in found, f"two README blocks are marked {key}"
+        assert key not in found, f"two blocks are marked {key}"
         found[key] = (match["lang"], textwrap.dedent(match["body"]))
     return found
 
@@ -103,20 +104,23 @@ def block(kind: str, name: str) -> str:
 
 
 def test_every_block_is_marked_and_named_with_its_test() -> None:
-    lines = README.read_text("utf-8").splitlines()
-    opening = []
-    inside = False
-    for number, line in enumerate(lines):
-        if _OPENING_FENCE.match(line):
-            if not inside:
-                opening.append(number)
-            inside = not inside
-    assert not inside, "README.md has an unclosed fence"
-    unmarked = [f"line {n + 1}: {lines[n + 1][:50]}" for n in opening
-                if not re.match(r" *<!-- (readme-[\w]+|editor-snippet): [\w.-]+ -->$", lines[n - 1])]
-    assert not unmarked, f"fenced blocks without a marker naming their test: {unmarked}"
+    blocks = 0
+    for document in DOCUMENTS:
+        lines = document.read_text("utf-8").splitlines()
+        opening = []
+        inside = False
+        for number, line in enumerate(lines):
+            if _OPENING_FENCE.match(line):
+                if not inside:
+                    opening.append(number)
+                inside = not inside
+        assert not inside, f"{document.name} has an unclosed fence"
+        unmarked = [f"{document.name} line {n + 1}: {lines[n + 1][:50]}" for n in opening
+                    if not re.match(r" *<!-- (readme-[\w]+|editor-snippet): [\w.-]+ -->$", lines[n - 1])]
+        assert not unmarked, f"fenced blocks without a marker naming their test: {unmarked}"
+        blocks += len(opening)
     assert set(marked_blocks()) == set(COVERED)
-    assert len(opening) == len(COVERED)
+    assert blocks == len(COVERED)
 
 
 @pytest.mark.parametrize("where", sorted(set(COVERED.values())))
@@ -320,7 +324,7 @@ SERVERS = {"serve", "mcp"}
 
 
 def prose() -> str:
-    return re.sub(r"^ *```.*?^ *```$", "", README.read_text("utf-8"), flags=re.MULTILINE | re.DOTALL)
+    return re.sub(r"^ *```.*?^ *```$", "", documents_text(), flags=re.MULTILINE | re.DOTALL)
 
 
 def inline_commands(program: str) -> list[str]:

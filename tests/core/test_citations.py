@@ -1,13 +1,16 @@
-"""Every document the project cites exists in the repository, with the cited section (README
-*Development*: "a test checks that every citation exists").
+"""Every document the project cites exists in the repository, with the cited section
+(docs/development.md *Layout and tools*: "a test checks that every citation exists").
 
 A citation is a path of a repository document (`docs/design/lsp.md`, `benchmarks/RESULTS.md`,
 `tests/oracle/README.md`, or a design document by its name, `runtime-facts.md`), optionally followed
 by a `*Heading*` (a heading of that document that starts with those words) or `§N.N` sections, or
-a relative Markdown link (`[text](path#anchor)`). They are read in the code (module docstrings and
-comments), the catalog, the scripts and every Markdown document of the project. The design inputs
-the project was started from (the product brief, the original rule catalog, the reference notes)
-are not in the repository, so no document or docstring may cite them.
+a relative Markdown link (`[text](path#anchor)`). `runtime-facts.md` is an index: its parts are one
+file per runtime under docs/design/runtime-facts/, and a `§N.M` cited through its name is section
+N.M of the file the index names for §N (a § that no file holds is reported). They are read in the
+code (module docstrings and comments), the catalog, the scripts and every Markdown document of the
+project. The design inputs the project was started from (the product brief, the original rule
+catalog, the reference notes) are not in the repository, so no document or docstring may cite
+them.
 """
 
 from __future__ import annotations
@@ -37,6 +40,9 @@ CITATION = re.compile(
     r"|(?:README|CHANGELOG)\.md"
     r"|(?:" + "|".join(re.escape(p.name) for p in sorted(DESIGN.glob("*.md"))) + r"))"
     r"(?P<sections>(?:,?[ \t]+(?:section[ \t]+)?(?:and[ \t]+)?(?:\*[^*\n]+\*|§\d+(?:\.\d+)*))*)")
+#: the runtime facts' index, and its rows: `| §N | [title](runtime-facts/file.md) | … |`
+FACTS_INDEX = DESIGN / "runtime-facts.md"
+_INDEX_ROW = re.compile(r"^\| §(\d+) \| \[[^\]\n]*\]\((runtime-facts/[\w-]+\.md)\)", re.MULTILINE)
 _LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\((?P<target>[^)\s]+)\)")
 _FENCE = re.compile(r"^```.*?^```$", re.MULTILINE | re.DOTALL)
 #: the design inputs outside the repository, by the names they were known under
@@ -67,6 +73,30 @@ def sources() -> list[Path]:
 def headings(document: Path) -> list[str]:
     text = _FENCE.sub("", document.read_text("utf-8"))
     return [line.lstrip("#").strip() for line in text.splitlines() if line.startswith("#")]
+
+
+def facts_parts() -> dict[str, Path]:
+    """The runtime facts' index: top-level § number -> the file of docs/design/runtime-facts/ that
+    holds it and its subsections."""
+    rows = _INDEX_ROW.findall(FACTS_INDEX.read_text("utf-8"))
+    return {number: FACTS_INDEX.parent / file for number, file in rows}
+
+
+def facts_file(section: str) -> Path | None:
+    """The file that holds `section` (`3.4`) of the runtime facts, as the index says; None when the
+    index names no file for its top-level §."""
+    return facts_parts().get(section.split(".", 1)[0])
+
+
+def facts_sections() -> set[str]:
+    """Every § number of the runtime facts (`3`, `3.4`, …) that the file the index names holds."""
+    found = set()
+    for number, part in facts_parts().items():
+        for heading in headings(part):
+            match = re.match(r"(\d+(?:\.\d+)*)[\s.:]", heading)
+            if match and match[1].split(".", 1)[0] == number:
+                found.add(match[1])
+    return found
 
 
 def github_anchor(heading: str) -> str:
@@ -116,13 +146,20 @@ def citation_problems(cited_in: Path, text: str) -> tuple[int, list[str]]:
 def section_problems(citation: Citation, target: Path, sections: str) -> list[str]:
     if not sections or not target.is_file() or target.suffix != ".md":
         return []
+    index = target == FACTS_INDEX
     found = headings(target)
+    if index:  # a heading of the index or of any of its parts
+        found += [h for part in facts_parts().values() for h in headings(part)]
     problems = []
     for heading in re.findall(r"\*([^*\n]+)\*", sections):
         if not any(h.replace("`", "").startswith(heading.replace("`", "")) for h in found):
             problems.append(f"{citation.where()} (no heading `{heading}`)")
     for section in re.findall(r"§(\d+(?:\.\d+)*)", sections):
-        if not any(re.match(rf"§?{re.escape(section)}[\s.:]", h) for h in found):
+        holder = facts_file(section) if index else target
+        if holder is None:
+            problems.append(f"{citation.where()} (no section §{section}: the index names no file "
+                            f"for §{section.split('.', 1)[0]})")
+        elif not any(re.match(rf"§?{re.escape(section)}[\s.:]", h) for h in headings(holder)):
             problems.append(f"{citation.where()} (no section §{section})")
     return problems
 
@@ -217,6 +254,8 @@ BROKEN = [
     ("see docs/design/nowhere.md", "no such file"),
     ("see docs/design/lsp.md *No Such Heading*", "no heading"),
     ("see runtime-facts.md §99.1", "no section §99.1"),
+    ("see runtime-facts.md §3.99", "no section §3.99"),
+    ("docs/design/runtime-facts.md §12.9", "no section §12.9"),
     ("(docs/design/README.md, *Scanning nothing*)", "no heading"),
     ("benchmarks/RESULTS.md section *Nothing measured*", "no heading"),
     ("tests/oracle/missing.py", "no such file"),
@@ -233,6 +272,26 @@ def test_citations_that_hold_are_not_reported() -> None:
     for text in ("docs/design/lsp.md *Edits coalesce*", "runtime-facts.md §3.5 and §4",
                  "benchmarks/RESULTS.md *Edit bursts*", "docs/design/README.md"):
         assert citation_problems(REPO / "README.md", text) == (1, []), text
+
+
+def test_the_index_maps_each_section_to_the_file_that_holds_it() -> None:
+    """`runtime-facts.md §N.M` resolves through the index into the part of §N; every part is in the
+    index once, begins with its own `## N.` section, and no § is held by two parts."""
+    parts = facts_parts()
+    assert set(parts.values()) == set((DESIGN / "runtime-facts").glob("*.md"))
+    assert len(set(parts.values())) == len(parts) >= 13
+    for number, part in parts.items():
+        top = [h for h in headings(part) if re.match(r"\d+\. ", h)]
+        assert [h.split(".", 1)[0] for h in top] == [number], (part.name, top)
+    assert facts_file("3.4") == DESIGN / "runtime-facts" / "claude-code.md"
+    assert facts_file("12.1") == DESIGN / "runtime-facts" / "harness-corrections.md"
+    assert facts_file("1.2") == DESIGN / "runtime-facts" / "agentskills-spec.md"
+    assert facts_file("99") is None
+    assert {"0", "3.4", "3.10", "8.12", "12.5"} <= facts_sections()
+    assert "3.99" not in facts_sections()
+    # a subsection is found only in the file of its §: 3.8 is not a heading of the Wave part
+    count, problems = citation_problems(REPO / "README.md", "runtime-facts.md §8.12 and §3.8")
+    assert (count, problems) == (1, [])
 
 
 def test_a_broken_link_is_reported() -> None:

@@ -25,7 +25,6 @@ from wave_lsp.core.checking.catalog import (
 from wave_lsp.docs import describe_rule, evidence_line, rule_json, rule_page
 
 ROOT = Path(__file__).resolve().parents[2]
-FACTS = ROOT / "docs" / "design" / "runtime-facts.md"
 PROBES = ROOT / "tests" / "oracle" / "probes"
 #: how the pinned Claude Code is named in `evidence-verified` where an oracle probe checked it
 ORACLE_VERIFIED = f"Claude Code {CLAUDE_CODE_VERSION} (oracle)"
@@ -39,7 +38,10 @@ _CITED_PATH = re.compile(r"`((?:docs|tests|wave_lsp|benchmarks)/[^`\s]+)`|\b(doc
 
 
 def _sections() -> set[str]:
-    return set(re.findall(r"^#+ (\d+(?:\.\d+)*)[. ]", FACTS.read_text("utf-8"), re.M))
+    """The § numbers of runtime-facts.md: its index names the file of each runtime."""
+    from tests.core.test_citations import facts_sections
+
+    return facts_sections()
 
 
 def _rows() -> list[tuple[Rule, Evidence]]:

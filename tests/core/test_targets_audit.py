@@ -42,16 +42,17 @@ def test_every_named_fact_fixture_exists() -> None:
 
 
 def test_the_readme_target_table_lists_every_target_with_its_sources() -> None:
-    """README *Targets*: one row per target, each saying what it models and where its facts come
-    from, and every `§N` it cites is a section of docs/design/runtime-facts.md."""
+    """docs/targets.md *The targets*: one row per target, each saying what it models and where its
+    facts come from, and every `§N` it cites is a section of docs/design/runtime-facts.md."""
     from wave_lsp.core.facts.profiles import TARGETS
 
-    readme = (REPO / "README.md").read_text("utf-8")
-    table = readme.split("\n## Targets\n", 1)[1].split("\n\n| target | models | facts from |\n", 1)[1]
+    page = (REPO / "docs" / "targets.md").read_text("utf-8")
+    table = page.split("\n## The targets\n", 1)[1].split("\n\n| target | models | facts from |\n", 1)[1]
     rows = [line.split(" | ") for line in table.split("\n\n", 1)[0].splitlines()[1:]]
     assert sorted(row[0].strip("| `") for row in rows) == sorted(TARGETS)
-    facts = (REPO / "docs" / "design" / "runtime-facts.md").read_text("utf-8")
-    sections = set(re.findall(r"^#{2,3} (\d+(?:\.\d+)*)[. ]", facts, re.MULTILINE))
+    from tests.core.test_citations import facts_sections
+
+    sections = facts_sections()  # every § of runtime-facts.md, in the file its index names
     for target, models, sources in rows:
         assert len(models) > 20 and sources.strip(" |"), target
         cited = re.findall(r"§(\d+(?:\.\d+)*)", sources)

@@ -4,7 +4,7 @@ bundled examples from another directory; `--version` shows the one version of th
 GitHub Action (`action.yml`) runs its steps' commands here as GitHub would run them, and the
 example workflows under docs/ci are valid YAML that use the documented options. The README's
 install lines (pipx, uv, pip) run as written in a copy of the checkout, and so does the command
-`wave-lsp mcp` names when the `mcp` extra is missing (README *MCP server*)."""
+`wave-lsp mcp` names when the `mcp` extra is missing (docs/agents.md *MCP server*)."""
 
 from __future__ import annotations
 

@@ -81,7 +81,7 @@ async def test_older_clients_get_pushed_diagnostics(older: LanguageClient, tmp_p
 
 @pytest_lsp.fixture(config=SERVER)
 async def lsp_mode(lsp_client: LanguageClient, tmp_path: Path):
-    """Emacs's lsp-mode with the README's snippet: it pushes the `wave` settings once it is
+    """Emacs's lsp-mode with the snippet of docs/editors.md: it pushes the `wave` settings once it is
     initialized (`lsp--set-configuration`) and answers `workspace/configuration` with an empty
     object (no setting registered with `lsp-register-custom-settings`)."""
     root = make_workspace(tmp_path)
@@ -110,7 +110,7 @@ async def test_pushed_settings_survive_an_empty_configuration_answer(lsp_mode: L
 
 @pytest_lsp.fixture(config=SERVER)
 async def neovim_0_7(lsp_client: LanguageClient, tmp_path: Path):
-    """Neovim 0.7 with the README's snippet: it neither declares `workspace/configuration` nor
+    """Neovim 0.7 with the snippet of docs/editors.md: it neither declares `workspace/configuration` nor
     pushes settings; the snippet gives them as `init_options` (initializationOptions)."""
     root = make_workspace(tmp_path)
     lsp_client.declared = capabilities_of("neovim@v0.7.0")

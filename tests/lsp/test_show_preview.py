@@ -2,7 +2,8 @@
 prompt (`window/showDocument`, in a temporary folder of the server, never in the project) when the
 client can show one, and sends a short `window/showMessage` naming that document's path otherwise
 (any editor opens it as a buffer: issue 38 item 4); the command still answers
-the preview (docs/design/lsp.md *Preview in any client*)."""
+the preview, and names the document (`document`) for a client's own command to open
+(docs/design/lsp.md *Preview in any client*)."""
 
 from __future__ import annotations
 
@@ -67,6 +68,8 @@ async def test_preview_is_shown_as_a_document_or_a_message(client: LanguageClien
         assert result["text"].rstrip("\n") in written.read_text("utf-8")
         assert written.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) == 0
         assert client.shown_documents == []
+        # the answer names the same document, for a client's own command to open
+        assert Path(to_fs_path(result["document"]) or "") == written
         return
     shown = await wait_until(client, lambda: client.shown_documents[-1:] or None,
                              "window/showDocument")
@@ -78,12 +81,13 @@ async def test_preview_is_shown_as_a_document_or_a_message(client: LanguageClien
     assert result["text"].rstrip("\n") in content
     assert "`echo hello`: allow" in content
     assert path.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) == 0  # read-only
+    assert result["document"] == params.uri
 
 
 async def test_show_false_answers_only(client: LanguageClient, tmp_path: Path) -> None:
     uri = open_skill(client, tmp_path)
     result = await preview(client, uri, show=False)
     # a showDocument request or message would have been sent before this answer
-    assert result["ok"] is True
+    assert result["ok"] is True and "document" not in result
     assert client.shown_documents == []
     assert not [m for m in client.messages if m.message.startswith("Preview of")]

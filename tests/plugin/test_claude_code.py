@@ -1,4 +1,4 @@
-"""The plugin as the real Claude Code reads it (README *Claude Code plugin*): the pinned release of
+"""The plugin as the real Claude Code reads it (docs/agents.md *Claude Code plugin*): the pinned release of
 the differential harness (tests/oracle/README.md) adds this repository as a marketplace, installs
 the plugin from it and counts its parts with `claude plugin details`, offline, in a fresh HOME.
 
@@ -76,7 +76,7 @@ class ClaudeCode:
         return done.stdout
 
     def installed_details(self, marketplace: Path) -> Inventory:
-        """`/plugin marketplace add`, `/plugin install wave-lsp@wave-lsp` (the README's two
+        """`/plugin marketplace add`, `/plugin install wave-lsp@wave-lsp` (docs/agents.md's two
         steps, as commands), then `claude plugin details wave-lsp`."""
         self.run("plugin", "marketplace", "add", str(marketplace))
         self.run("plugin", "install", "wave-lsp@wave-lsp")

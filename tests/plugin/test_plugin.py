@@ -1,4 +1,4 @@
-"""The Claude Code plugin in this repository (README *Claude Code plugin*): the marketplace and the
+"""The Claude Code plugin in this repository (docs/agents.md *Claude Code plugin*): the marketplace and the
 plugin manifest are what Claude Code reads, the server they declare is started exactly as declared
 and driven like Claude Code drives it (push diagnostics only, no workspace folders: the project
 root comes from the file), and our own checks pass on the plugin (dogfooding)."""

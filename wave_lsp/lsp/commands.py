@@ -4,8 +4,9 @@
 what `wave-lsp preview --format json` prints for the same input (the editor's unsaved text is used).
 It also shows the preview in any client (docs/design/lsp.md *Preview in any client*): a read-only
 document opened with `window/showDocument` when the client supports it, else a `window/showMessage`
-with the first lines; `"show": false` asks for the answer alone (the VS Code extension shows the
-answer in its own view).
+with the first lines; either way the answer names that document (`"document"`, a file URI), so a
+client's own command can open it (docs/editors.md: the lsp-mode and ALE snippets do). `"show": false` asks
+for the answer alone (the VS Code extension shows the answer in its own view).
 Execute mode runs commands only when the user enabled `wave.preview.allowExecution`; otherwise the
 answer is a refusal with `ok: false` and nothing runs. The handler runs in a worker thread, so a
 30-second command does not block the server.
@@ -75,7 +76,7 @@ def register(server: WaveLanguageServer) -> None:
             _answer, ls, PREVIEW, lambda ls, request: _preview(request, invocation), request)
         if invocation and not (isinstance(options, Mapping) and options.get("show") is False):
             try:
-                show_preview(ls, invocation[0])
+                answer = {**answer, "document": show_preview(ls, invocation[0]).as_uri()}
             except Exception as error:  # the answer still goes out
                 ls.log_problem(f"showing the preview failed: {error!r}", error)
         return answer
@@ -163,10 +164,11 @@ def _render_listing(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
             "namesOnly": listing.names_only}
 
 
-def show_preview(ls: WaveLanguageServer, result: Invocation) -> None:
+def show_preview(ls: WaveLanguageServer, result: Invocation) -> Path:
     """Show the preview: as a read-only document (`window/showDocument`) when the client can open
     one, else as a message with the first lines of the prompt and the path of the same read-only
-    document."""
+    document; the path of that document (the command's answer names it as `document`, so a
+    client's own command can open it)."""
     from lsprotocol import types
 
     from wave_lsp.core.invocation.listing import skill_name
@@ -180,7 +182,7 @@ def show_preview(ls: WaveLanguageServer, result: Invocation) -> None:
         ls.window_show_message(types.ShowMessageParams(
             type=types.MessageType.Info,
             message=f"{preview_summary(result)}\nThe whole preview, with every decision: {path}"))
-        return
+        return path
     shown = ls.window_show_document_async(types.ShowDocumentParams(
         uri=path.as_uri(), external=False, take_focus=True))
 
@@ -197,6 +199,7 @@ def show_preview(ls: WaveLanguageServer, result: Invocation) -> None:
 
     ls.background_tasks.add(task := asyncio.ensure_future(report(shown)))
     task.add_done_callback(ls.background_tasks.discard)
+    return path
 
 
 def _preview_request(ls: WaveLanguageServer, params: Any) -> dict[str, Any]:
