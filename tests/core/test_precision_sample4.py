@@ -146,7 +146,7 @@ def test_a_versioned_folder_outside_every_root(tmp_path: Path, relpath: str, nam
 
 
 # -- SK071: an invented field that shows the author means to restrict the skill -----------------
-@pytest.mark.parametrize(("line", "warned"), [
+@pytest.mark.parametrize(("line", "restricting"), [
     ("visibility: internal", True),
     ("visibility: private", True),
     ("hidden: true", True),
@@ -159,15 +159,18 @@ def test_a_versioned_folder_outside_every_root(tmp_path: Path, relpath: str, nam
     ("listed: true", False),
     ("category: internal", False),
 ])
-def test_an_invented_restriction_is_a_warning(tmp_path: Path, line: str, warned: bool) -> None:
+def test_an_invented_restriction_names_the_fields_that_restrict(tmp_path: Path, line: str,
+                                                               restricting: bool) -> None:
+    """Information, not a warning: a collection may keep such a key on purpose (sample 4's
+    Neplich, labelled false as a warning by the second, independent labeller)."""
     text = HEAD.format(name="my-skill").replace("---\n\n", "") \
         .replace("one.\n---", "one.\n" + line + "\n---")
     report = run(tmp_path, text, target="claude-code", relpath=".claude/skills/my-skill/SKILL.md",
                  files={".git/HEAD": ""})
     found = [f for f in report.findings if f.code in ("SK070", "SK071")]
     assert len(found) == 1, [f.message for f in found]
-    if warned:
-        assert found[0].code == "SK071" and found[0].severity.name == "WARNING"
+    if restricting:
+        assert found[0].code == "SK071" and found[0].severity.name == "INFORMATION"
         assert "user-invocable: false" in found[0].message
         assert "disable-model-invocation: true" in found[0].message
     else:

