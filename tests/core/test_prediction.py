@@ -198,3 +198,28 @@ def test_the_runtime_read_only_list_keeps_its_operand_and_bare_repository_facts(
         (tmp_path / "objects").mkdir()
         (tmp_path / "refs").mkdir()
     assert runtime_read_only(words, CLAUDE_CODE, (tmp_path,)).verdict == verdict
+
+
+@pytest.mark.parametrize(("command", "reason"), [
+    # Claude Code 2.1.332 refuses an unruled `mkdir` in its working directory with its path
+    # constraint's text (case inject-unruled): the same words as for an output redirection
+    ("mkdir -p made-by-injection", "mkdir in '{root}/made-by-injection' needs approval. The path "
+     "is inside the working directories for this session ('{root}')"),
+    # the other writers keep the generic refusal until a probe shows their words
+    ("touch made.txt", "This command requires approval"),
+    # a writer with no operand, and one in a compound command, keep the runtime's other texts
+    ("mkdir", "This command requires approval"),
+    ("mkdir a && make", "The following parts require approval"),
+])
+def test_an_unruled_writer_inside_the_working_directory(tmp_path: Path, command: str,
+                                                         reason: str) -> None:
+    decision = Predictor([], profile=CLAUDE_CODE,
+                         inputs=RuntimeInputs((tmp_path,))).check(command)
+    assert decision.outcome == "refused-ask"
+    assert reason.format(root=tmp_path) in decision.reason, decision.reason
+
+
+def test_an_unruled_mkdir_under_accept_edits_is_not_the_path_message(tmp_path: Path) -> None:
+    decision = Predictor([], profile=CLAUDE_CODE,
+                         inputs=RuntimeInputs((tmp_path,), "acceptEdits")).check("mkdir x")
+    assert "needs approval. The path is inside" not in decision.reason

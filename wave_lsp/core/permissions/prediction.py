@@ -88,9 +88,16 @@ DONT_ASK = ("Permission to use {tool} has been denied because Claude Code is run
             "intent behind this denial. If you believe this capability is essential to complete "
             "the user's request, STOP and explain to the user what you were trying to do and why "
             "you need this permission. Let the user decide how to proceed.")
-REDIRECT_INSIDE = ("Output redirection to '{path}' needs approval. The path is inside the "
-                   "working directories for this session ('{folders}'), and Claude Code asks "
-                   "before a shell command creates, changes or removes files there.")
+#: Claude Code's path constraint for a write inside its one working directory, as it words it
+#: for an output redirection (`what` "Output redirection to") and for an unruled `mkdir` ("mkdir
+#: in", case inject-unruled, 2.1.332)
+PATH_INSIDE = ("{what} '{path}' needs approval. The path is inside the working directories for "
+               "this session ('{folders}'), and Claude Code asks before a shell command creates, "
+               "changes or removes files there.")
+REDIRECT_INSIDE = PATH_INSIDE.replace("{what}", "Output redirection to")
+#: the writers whose unruled refusal inside the working directory is the path constraint's text
+#: (verified for `mkdir` only: the others keep the generic refusal until a probe shows theirs)
+PATH_MESSAGE_WRITERS = frozenset({"mkdir"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,8 +372,25 @@ class Predictor:
                                      verb="require" if count > 1 else "requires",
                                      listed=", ".join(texts))
         else:
-            reason = UNRULED
+            reason = self._writer_inside(refused[0]) or UNRULED
         return Decision("ask", reason, None, split.compound, texts, fact=MESSAGES_FACT)
+
+    def _writer_inside(self, part: Part) -> str | None:
+        """Claude Code's own refusal of an unruled writer (`mkdir`) whose first operand lies in
+        its one working directory: the path constraint's text, not the generic one (case
+        inject-unruled, 2.1.332)."""
+        if not self._claude_code() or _basename(part.program) not in PATH_MESSAGE_WRITERS \
+                or len(self.inputs.directories) != 1 or self.inputs.mode == "acceptEdits":
+            return None
+        operand = next((w.value for w in part.words[1:]
+                        if w.value is not None and not w.value.startswith("-")), None)
+        if operand is None:
+            return None
+        inside, path = self._inside(operand)
+        if not inside:
+            return None
+        return PATH_INSIDE.format(what=f"{_basename(part.program)} in", path=path,
+                                  folders=str(self.inputs.directories[0]))
 
     def _blocked(self, rule: PermissionRule, command: str) -> Decision:
         if rule.behavior == "deny":
