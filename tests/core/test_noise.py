@@ -130,7 +130,7 @@ CASES = [
     Case("sk071-meant-field-another-runtime-reads",
          {"skills/alpha/SKILL.md": skill("alpha", "denied-tools: Bash")},
          "skills/alpha/SKILL.md", "SK071", Severity.WARNING,
-         ("(`disallowed-tools` is read by Claude Code)",)),
+         ("does not read `disallowed-tools` either: Claude Code reads it)",)),
     Case("sk071-allowed-underscore",
          {".claude/skills/alpha/SKILL.md": skill("alpha", "allowed_tools: Read")},
          ".claude/skills/alpha/SKILL.md", "SK071", Severity.WARNING,

@@ -90,21 +90,6 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
     ('loads', 'SK133', 'copilot-cli'):
         "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
         'this skill is never loaded (loads: true)',
-    ('names', 'SK071', 'codex'):
-        'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
-        'codex)',
-    ('names', 'SK071', 'copilot'):
-        'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
-        'copilot)',
-    ('names', 'SK071', 'opencode'):
-        'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
-        'opencode)',
-    ('names', 'SK071', 'gemini-cli'):
-        'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
-        'gemini-cli)',
-    ('names', 'SK071', 'copilot-cli'):
-        'SK071: rename it (`allowed-tools` is read by Wave, Claude Code and the open spec). (under '
-        'copilot-cli)',
     ('names', 'SK131', 'wave'):
         'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
         'without a description, so which ones keep their description depends on usage, on the model '

@@ -142,7 +142,10 @@ def _misspelt(ctx: CheckContext, name: str, entry: FieldEntry, meant: str) -> It
     if not ctx.document.has(meant):
         fixes.append(Fix(f"Rename to `{meant}`", [TextEdit(entry.key.span, meant)],
                          preferred=True))
-    readers = "" if ctx.reads(meant) else f" (`{meant}` is read by {_readers(meant)})"
+    who = _readers(meant)
+    verb = "read it" if " and " in who else "reads it"
+    readers = "" if ctx.reads(meant) else (f" ({ctx.profile.runtime} does not read `{meant}` "
+                                           f"either: {who} {verb})")
     yield ctx.finding("SK071", entry.key.span,
                       f"`{name}` is not a field (did you mean `{meant}`?): rename it{readers}. "
                       "A misspelt key is ignored silently, so what it seems to set does not "
