@@ -32,11 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import sample3  # noqa: E402  (the shared commands; this module only points them at sample 4)
-
-sample3.SOURCES = HERE / "sample-4-sources.tsv"
-sample3.LABELS = HERE / "sample-4-labels.tsv"
-sample3.INFO_LABELS = HERE / "sample-4-info-labels.tsv"
+import sample3  # noqa: E402  (the shared commands; this module points them at one sample)
 
 
 def folder(repo: str) -> str:
@@ -71,11 +67,23 @@ def read_labels(path: Path | None = None) -> list[sample3.Label]:
     return _read_labels(path or sample3.LABELS)
 
 
-sample3.folder = folder
-sample3.clone = clone
-sample3.read_labels = read_labels
+def point_at(sample: int) -> None:
+    """Point sample3's shared commands at the files of sample `sample` (4, 5: `sample5.py`)."""
+    sample3.SOURCES = HERE / f"sample-{sample}-sources.tsv"
+    sample3.LABELS = HERE / f"sample-{sample}-labels.tsv"
+    sample3.INFO_LABELS = HERE / f"sample-{sample}-info-labels.tsv"
+    sample3.folder = folder
+    sample3.clone = clone
+    sample3.read_labels = read_labels
+
+
+def main(sample: int) -> int:
+    """The command line of sample `sample`; `info` draws with the sample's number as its seed."""
+    point_at(sample)
+    if len(sys.argv) > 1 and sys.argv[1] == "info" and "--seed" not in sys.argv:
+        sys.argv += ["--seed", str(sample)]
+    return sample3.main()
+
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "info" and "--seed" not in sys.argv:
-        sys.argv += ["--seed", "4"]
-    sys.exit(sample3.main())
+    sys.exit(main(4))

@@ -24,59 +24,12 @@ and line), to be labelled and appended to `sample-5-labels.tsv`; `--lost` lists 
 longer reported.
 """
 
-from __future__ import annotations
-
-import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import sample3  # noqa: E402  (the shared commands; this module only points them at sample 5)
-
-sample3.SOURCES = HERE / "sample-5-sources.tsv"
-sample3.LABELS = HERE / "sample-5-labels.tsv"
-sample3.INFO_LABELS = HERE / "sample-5-info-labels.tsv"
-
-
-def folder(repo: str) -> str:
-    return repo.replace("/", "+")
-
-
-def clone(mirrors: Path, out: Path) -> int:
-    """A full clone of each repository at its recorded commit (detached HEAD)."""
-    for row in sample3.sources():
-        target = out / folder(row["repo"])
-        if target.exists():
-            continue
-        mirror = next((path for path in (mirrors / folder(row["repo"]) / "repo",
-                                         mirrors / row["repo"].replace("/", "__"))
-                       if path.exists()), None)
-        if mirror is None:
-            print(row["repo"], "no mirror in", mirrors, flush=True)
-            continue
-        subprocess.run(["git", "clone", "-q", "--no-checkout", str(mirror), str(target)],
-                       check=True)
-        subprocess.run(["git", "-C", str(target), "checkout", "-q", "--detach", row["commit"]],
-                       check=True)
-        print(row["repo"], row["commit"][:12], flush=True)
-    return 0
-
-
-_read_labels = sample3.read_labels
-
-
-def read_labels(path: Path | None = None) -> list[sample3.Label]:
-    """sample3's reader, defaulting to this sample's label file (its default is bound early)."""
-    return _read_labels(path or sample3.LABELS)
-
-
-sample3.folder = folder
-sample3.clone = clone
-sample3.read_labels = read_labels
+import sample4  # sample 4's commands, pointed at this sample's files
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "info" and "--seed" not in sys.argv:
-        sys.argv += ["--seed", "5"]
-    sys.exit(sample3.main())
+    sys.exit(sample4.main(5))
