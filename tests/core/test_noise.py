@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -287,3 +288,15 @@ def test_noise_mechanism(tmp_path: Path, case: Case) -> None:
         assert all(item.path for item in finding.related)
     assert [fix.title for fix in finding.fixes] == list(case.fixes) or not case.fixes
     assert "remove it for this target" not in finding.message or "spec" not in case.id
+
+
+@pytest.mark.parametrize(("count", "sentence"), [
+    (1, "1 other skill has `x` too (it is listed"),
+    (2, "2 other skills have `x` too (they are listed"),
+])
+def test_said_once_agrees_with_the_count(tmp_path: Path, count: int, sentence: str) -> None:
+    from wave_lsp.core.rules.workspace import also_in
+
+    others = [SimpleNamespace(path=tmp_path / f"s{i}" / "SKILL.md") for i in range(count)]
+    said, related = also_in(others, "have `x`", "the collection")  # type: ignore[arg-type]
+    assert sentence in said and len(related) == count

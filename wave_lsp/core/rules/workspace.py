@@ -320,12 +320,15 @@ def said_here(ctx: CheckContext, concerns: Callable[[RuntimeSkill], bool],
 
 def also_in(others: list[RuntimeSkill], what: str, where: str) -> tuple[str, list[Related]]:
     """The sentence and the related locations that name the other skills a finding said once
-    covers ("" and none when there are none); `what` completes "N other skills …"."""
+    covers ("" and none when there are none); `what` completes "N other skills …" (its `have`
+    agrees with one other skill: "1 other skill has …")."""
     if not others:
         return "", []
     count = len(others)
     shown = f"the first {MAX_RELATED} are" if count > MAX_RELATED else \
         ("it is" if count == 1 else "they are")
+    if count == 1:  # the callers' `what` agrees with "skills": "have `x`", "have no …"
+        what = re.sub(r"^have\b", "has", what)
     sentence = (f" Said once for {where}: {count} other skill{'s' if count > 1 else ''} "
                 f"{what} too ({shown} listed as related locations).")
     related = [Related(f"also here: `{skill.path.parent.name}`", path=str(skill.path))
