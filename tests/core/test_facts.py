@@ -333,10 +333,11 @@ def test_a_plugin_skill_without_a_description_is_left_out_of_the_listing(
     ("allowed-tools: Bash\n", "claude-code", "SK085", "pre-approves every shell command",
      "information"),
     # SK097: an unknown model is sent as written
-    ("model: best-model\n", "claude-code", "SK097", "sends it as written", None),
+    ("model: best-model\n", "claude-code", "SK097",
+     "passes `model: best-model` on as written, with no fallback", None),
     # SK100: 2.1.332's events are known; an unknown one loses only its entry
     ("hooks:\n  PreTool:\n    - hooks:\n        - type: command\n          command: x\n",
-     "claude-code", "SK100", "Only this entry is lost", None),
+     "claude-code", "SK100", "ignores this entry (the block's other hooks still run)", None),
     # SK023: a valid anchor loads under the js-yaml runtimes (a warning, not an error)
     ("metadata:\n  a: &d x\n  b: *d\n", "opencode", "SK023", "OpenCode resolves it", "warning"),
     ("metadata:\n  a: &d x\n  b: *d\n", "gemini-cli", "SK023", "Gemini CLI resolves it",

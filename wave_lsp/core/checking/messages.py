@@ -103,6 +103,8 @@ EFFECT_SENTENCES: dict[str, tuple[str, str]] = {
     "misreads": ("{who} loads the skill but misreads {what}",
                  "{who} load the skill but misread {what}"),
     "loads": ("{who} loads the skill", "{who} load the skill"),
+    "passes": ("{who} loads the skill and passes {what} on as written, with no fallback",
+               "{who} load the skill and pass {what} on as written, with no fallback"),
 }
 #: how a sentence from an unconfirmed fact starts; a message that has it says no more about where
 #: the fact comes from (`engine.finalize` adds no `evidence_note` then)

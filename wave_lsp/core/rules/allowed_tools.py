@@ -8,7 +8,12 @@ from collections.abc import Iterator
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
-from wave_lsp.core.checking.messages import capitalized, runtime_names, runtimes_that
+from wave_lsp.core.checking.messages import (
+    capitalized,
+    consequence,
+    runtime_names,
+    runtimes_that,
+)
 from wave_lsp.core.facts.toolrules import (
     SHELL_TOOLS,
     Entry,
@@ -150,10 +155,11 @@ def tool_rules(ctx: CheckContext) -> Iterator[Finding]:
         if (parameter and parameter.group(1) in PARAMETERS.get(rule.tool, ())
                 and not content.endswith(":*")):
             yield ctx.finding("SK087", item.span,
-                              f"`{shown(item.text)}` is a parameter rule, which allowed-tools "
-                              "ignores with a warning: write the pattern directly "
-                              f"(`{rule.tool}({content[parameter.end():].strip()})`). Parameter "
-                              "rules are valid only in deny and ask lists.")
+                              f"`{shown(item.text)}` is a parameter rule, valid only in deny and "
+                              "ask lists: write the pattern directly "
+                              f"(`{rule.tool}({content[parameter.end():].strip()})`). "
+                              + capitalized(consequence("SK087", ctx.profile,
+                                                        what="this rule")) + ".")
 
 
 def _tool_name(ctx: CheckContext, item: Entry, tool: str) -> Iterator[Finding]:
