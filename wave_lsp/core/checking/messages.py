@@ -222,3 +222,17 @@ def validators() -> str:
 def agree(names: Sequence[str], singular: str, plural: str) -> str:
     """`names` and the verb that agrees with them (`Wave reads`, `Wave and OpenCode read`)."""
     return f"{runtime_names(names)} {singular if len(names) == 1 else plural}"
+
+
+def who_reports(code: str, profile: RuntimeProfile,
+                test: Callable[[RuntimeProfile], bool] = lambda _: True) -> list[str]:
+    """The runtime a message about rule `code` speaks of: `profile`'s own, or for an aggregate
+    (`portable`) its members under which the rule is reported and `test` holds, never "every
+    runtime" for a fact only some of them have (issue 36)."""
+    from wave_lsp.core.checking.catalog import rule
+
+    if not profile.members:
+        return [profile.runtime]
+    item = rule(code)
+    return [member.runtime for member in profile.members
+            if member.kind == "runtime" and item.severity(member) is not None and test(member)]
