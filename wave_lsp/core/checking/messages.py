@@ -236,3 +236,17 @@ def who_reports(code: str, profile: RuntimeProfile,
     item = rule(code)
     return [member.runtime for member in profile.members
             if member.kind == "runtime" and item.severity(member) is not None and test(member)]
+
+
+def for_runtimes(code: str, profile: RuntimeProfile, what: str = "") -> str:
+    """`consequence` as a sentence (capitalised, with its stop); where `profile` is a validator
+    that accepts the skill (its cell `loads`), followed by what the runtimes that read the field
+    do (`portable`'s members): the reason a validator reports what it accepts."""
+    from wave_lsp.core.checking.catalog import rule
+    from wave_lsp.core.facts.profiles import PORTABLE
+
+    said = consequence(code, profile, what=what)
+    effect = rule(code).effect(profile)
+    if profile.kind == "validator" and effect is not None and effect.kind == "loads":
+        said += f"; {consequence(code, PORTABLE, what=what)}"
+    return capitalized(said) + "."
