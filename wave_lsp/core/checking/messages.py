@@ -239,14 +239,15 @@ def who_reports(code: str, profile: RuntimeProfile,
 
 
 def for_runtimes(code: str, profile: RuntimeProfile, what: str = "") -> str:
-    """`consequence` as a sentence (capitalised, with its stop); where `profile` is a validator
-    that accepts the skill (its cell `loads`), followed by what the runtimes that read the field
-    do (`portable`'s members): the reason a validator reports what it accepts."""
+    """`consequence` as a sentence (capitalised, with its stop); where `profile`'s runtime (or
+    validator) loads the skill as written (its cell `loads`), followed by what the other runtimes
+    do (`portable`'s members' verified effects): the reason a target reports what it accepts."""
     from wave_lsp.core.checking.catalog import rule
     from wave_lsp.core.facts.profiles import PORTABLE
 
     said = consequence(code, profile, what=what)
     effect = rule(code).effect(profile)
-    if profile.kind == "validator" and effect is not None and effect.kind == "loads":
-        said += f"; {consequence(code, PORTABLE, what=what)}"
+    if not profile.members and effect is not None and effect.kind == "loads":
+        others = consequence(code, PORTABLE, what=what)
+        said += f"; {others}" if others != "no runtime loads it as written" else ""
     return capitalized(said) + "."
