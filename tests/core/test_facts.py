@@ -333,10 +333,11 @@ def test_a_plugin_skill_without_a_description_is_left_out_of_the_listing(
     ("allowed-tools: Bash\n", "claude-code", "SK085", "pre-approves every shell command",
      "information"),
     # SK097: an unknown model is sent as written
-    ("model: best-model\n", "claude-code", "SK097", "sends it as written", None),
+    ("model: best-model\n", "claude-code", "SK097",
+     "passes `model: best-model` on as written, with no fallback", None),
     # SK100: 2.1.332's events are known; an unknown one loses only its entry
     ("hooks:\n  PreTool:\n    - hooks:\n        - type: command\n          command: x\n",
-     "claude-code", "SK100", "Only this entry is lost", None),
+     "claude-code", "SK100", "ignores this entry (the block's other hooks still run)", None),
     # SK023: a valid anchor loads under the js-yaml runtimes (a warning, not an error)
     ("metadata:\n  a: &d x\n  b: *d\n", "opencode", "SK023", "OpenCode resolves it", "warning"),
     ("metadata:\n  a: &d x\n  b: *d\n", "gemini-cli", "SK023", "Gemini CLI resolves it",
@@ -386,3 +387,41 @@ def test_a_named_argument_with_a_dash_or_a_dot_is_used_as_written(tmp_path: Path
                  target="claude-code", relpath=".claude/skills/my-skill/SKILL.md")
     codes = [(f.code, f.message[:12]) for f in report.findings if f.code in ("SK098", "SK118")]
     assert codes == [("SK118", "`$other` is ")]
+
+
+@pytest.mark.parametrize(("body", "fields", "code", "says"), [
+    # SK151: only the runtimes that fork (they report the rule) are named
+    ("Summarise the discussion above.\n", "context: fork\n", "SK151",
+     "Wave and Claude Code run a forked skill"),
+    # SK115: who counts `$N` from 1 and who from 0, not "every runtime counts from 1"
+    ("Use $1 for the version.\n", "", "SK115",
+     "`$1` is argument 1 in Wave and OpenCode, which count from 1, argument 2 in Claude Code "
+     "and Copilot CLI, which count from 0"),
+    # SK116: the runtimes that substitute code, each with the argument it puts there
+    ("```bash\nawk '{print $2}' f\n```\n", "", "SK116",
+     "Wave, Claude Code, OpenCode and Copilot CLI substitute code too: it becomes the user's "
+     "argument 3 in Claude Code and Copilot CLI, argument 2 in Wave and OpenCode"),
+    # SK097: the runtimes that read `model`, from the effect row
+    ("Use it.\n", "model: best-model\n", "SK097",
+     "Wave and Claude Code load the skill and pass `model: best-model` on as written"),
+])
+def test_an_aggregate_names_the_runtimes_a_fact_holds_for(tmp_path: Path, body: str, fields: str,
+                                                         code: str, says: str) -> None:
+    """Under `portable` a sentence about what runtimes do names those it holds for (issue 36:
+    'every runtime substitutes code too' was false for Codex, Copilot, Cursor, Gemini CLI)."""
+    from tests.helpers import run
+
+    text = f"---\nname: my-skill\ndescription: Use when the user asks for x.\n{fields}---\n{body}"
+    report = run(tmp_path, text, target="portable", relpath="my-skill/SKILL.md")
+    found = [f.message for f in report.findings if f.code == code]
+    assert found and says in found[0], found
+    assert "every runtime" not in found[0]
+
+
+def test_who_reports_names_the_target_or_the_members_that_report_the_rule() -> None:
+    from wave_lsp.core.checking.messages import who_reports
+
+    assert who_reports("SK151", PROFILES["codex"]) == ["Codex"]
+    assert who_reports("SK151", PORTABLE) == ["Wave", "Claude Code"]
+    assert who_reports("SK116", PORTABLE, lambda p: p.argument_base == 0) == \
+        ["Claude Code", "Copilot CLI"]

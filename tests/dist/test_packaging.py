@@ -44,7 +44,8 @@ def test_wheel_and_sdist_hold_the_data(artefacts: Path) -> None:
     assert wheel.name.startswith(f"wave_lsp-{wave_lsp.__version__}-")
     names = zipfile.ZipFile(wheel).namelist()
     assert "wave_lsp/_data/skill-frontmatter.schema.json" in names
-    assert {"wave_lsp/data/rules.toml", "wave_lsp/data/readonly.toml"} <= set(names)
+    assert {"wave_lsp/data/rules.toml", "wave_lsp/data/readonly.toml",
+            "wave_lsp/data/readonly_runtime.toml"} <= set(names)
     # the rule pages the editor links to when no public address is configured
     assert {f"wave_lsp/_data/rules/{code}.md" for code in rules()} <= set(names)
     assert not any(name.startswith(("tests/", "examples/")) for name in names)
@@ -53,7 +54,7 @@ def test_wheel_and_sdist_hold_the_data(artefacts: Path) -> None:
     root = sdist.name.removesuffix(".tar.gz")
     for needed in ("pyproject.toml", "README.md", "CHANGELOG.md", "LICENSE",
                    "schemas/skill-frontmatter.schema.json", "wave_lsp/data/rules.toml",
-                   "wave_lsp/data/readonly.toml"):
+                   "wave_lsp/data/readonly.toml", "wave_lsp/data/readonly_runtime.toml"):
         assert f"{root}/{needed}" in members, needed
 
 

@@ -221,6 +221,7 @@ EFFECTS: dict[str, bool] = {
     "falls-back": True,   # it loads and describes the skill by its body's first line
     "unlisted": True,     # it loads as a command, left out of the model's listing
     "misreads": True,     # it loads and reads other text than written (fields or body lost)
+    "passes": True,       # it loads and passes the value on as written, with no fallback
     "loads": True,        # it loads the skill as written: the finding is about other runtimes
 }
 #: how a cell says its fact is unconfirmed (documentation only, or not run)

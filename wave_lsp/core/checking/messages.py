@@ -103,6 +103,8 @@ EFFECT_SENTENCES: dict[str, tuple[str, str]] = {
     "misreads": ("{who} loads the skill but misreads {what}",
                  "{who} load the skill but misread {what}"),
     "loads": ("{who} loads the skill", "{who} load the skill"),
+    "passes": ("{who} loads the skill and passes {what} on as written, with no fallback",
+               "{who} load the skill and pass {what} on as written, with no fallback"),
 }
 #: how a sentence from an unconfirmed fact starts; a message that has it says no more about where
 #: the fact comes from (`engine.finalize` adds no `evidence_note` then)
@@ -220,3 +222,32 @@ def validators() -> str:
 def agree(names: Sequence[str], singular: str, plural: str) -> str:
     """`names` and the verb that agrees with them (`Wave reads`, `Wave and OpenCode read`)."""
     return f"{runtime_names(names)} {singular if len(names) == 1 else plural}"
+
+
+def who_reports(code: str, profile: RuntimeProfile,
+                test: Callable[[RuntimeProfile], bool] = lambda _: True) -> list[str]:
+    """The runtime a message about rule `code` speaks of: `profile`'s own, or for an aggregate
+    (`portable`) its members under which the rule is reported and `test` holds, never "every
+    runtime" for a fact only some of them have (issue 36)."""
+    from wave_lsp.core.checking.catalog import rule
+
+    if not profile.members:
+        return [profile.runtime]
+    item = rule(code)
+    return [member.runtime for member in profile.members
+            if member.kind == "runtime" and item.severity(member) is not None and test(member)]
+
+
+def for_runtimes(code: str, profile: RuntimeProfile, what: str = "") -> str:
+    """`consequence` as a sentence (capitalised, with its stop); where `profile`'s runtime (or
+    validator) loads the skill as written (its cell `loads`), followed by what the other runtimes
+    do (`portable`'s members' verified effects): the reason a target reports what it accepts."""
+    from wave_lsp.core.checking.catalog import rule
+    from wave_lsp.core.facts.profiles import PORTABLE
+
+    said = consequence(code, profile, what=what)
+    effect = rule(code).effect(profile)
+    if not profile.members and effect is not None and effect.kind == "loads":
+        others = consequence(code, PORTABLE, what=what)
+        said += f"; {others}" if others != "no runtime loads it as written" else ""
+    return capitalized(said) + "."

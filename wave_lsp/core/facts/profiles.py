@@ -179,8 +179,7 @@ CODEX = replace(
     name_source="name-or-folder", name_must_match_folder=False, command_sigil="$",
     injects_frontmatter=True, trims_body=False, arguments_delivery="part of the prompt, as typed",
     manual_only_switch="`policy: allow_implicit_invocation: false` in `agents/openai.yaml`",
-    listing_budget_chars=8000, other_fields="ignored (only `name`, `description` and "
-                                            "`metadata.short-description` are read)",
+    listing_budget_chars=8000,
     # Codex 0.171.0, the differential harness (tests/oracle/cases cx-*; runtime-facts.md §9)
     yaml_loader="serde-struct",
     # `line.trim() == "---"`: `----` is no closing line (case fm-closing-dashes)
@@ -210,8 +209,7 @@ COPILOT = replace(
     name_must_match_folder=True, over_limit="truncate",
     arguments_delivery="part of the prompt, as typed",
     invocation_fields=frozenset({"disable-model-invocation", "user-invocable", "user-invokable"}),
-    other_fields="a warning in the editor (`Attribute '<key>' is not supported in skill files`); "
-                 "ignored when loading",
+    other_fields="ignored (VS Code marks it in the editor)",
 )
 
 CURSOR = replace(
@@ -311,7 +309,6 @@ GEMINI_CLI = replace(
     fact_versions=MappingProxyType({"listing_format": "0.61.0", "frontmatter_closing": "0.61.0"}),
     arguments_delivery="a separate follow-up prompt",
     manual_only_switch="none (only `skills.disabled`, which removes the skill)",
-    other_fields="ignored (only `name` and `description` are read)",
 )
 
 #: GitHub Copilot CLI (not Copilot in VS Code, the `copilot` target): closed source, so every

@@ -243,7 +243,8 @@ class RuntimeProfile:
     collision: Collision = "rank"
     yaml_loader: YamlLoader = "strict"
     #: the fields it reads from the frontmatter (None: the schema's `x-targets`); what it does
-    #: with the rest, in words
+    #: with the rest, in a few words (SK070 says them after the runtime's name: "Copilot ignores
+    #: it (VS Code marks it in the editor)"; which fields it does read is the schema's)
     other_fields: str = "ignored"
     #: where the command name comes from: "folder", "name" (the frontmatter `name`, required) or
     #: "name-or-folder" (the folder when `name` is missing)

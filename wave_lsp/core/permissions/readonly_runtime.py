@@ -3,10 +3,13 @@
 auto-allow).
 
 `readonly.py` holds wave-lsp's strict table, which the execution guard uses. The runtime's own list
-is wider: the options and commands of `readonly.toml`'s `[stricter]` are on Claude Code's list (`grep -R`,
-`ls -L`, `tail -f`, `git diff --no-index`, `sleep`, …), it does not look at what kind of file an
-operand is (a FIFO is read like any file), and it does not follow links to decide whether an
-operand is inside. `runtime_read_only` answers `yes`, `no` (with why) or `unknown` (with why) for
+is wider: the options and commands of `readonly.toml`'s `[stricter]` are on Claude Code's list
+(`grep -R`, `ls -L`, `tail -f`, `git diff --no-index`, `sleep`, …), it does not look at what kind
+of file an operand is (a FIFO is read like any file), and it does not follow links to decide
+whether an operand is inside. Those facts are data with their evidence
+(`wave_lsp/data/readonly_runtime.toml`, read once by `runtime_list`).
+
+`runtime_read_only` answers `yes`, `no` (with why) or `unknown` (with why) for
 one simple command, without any of wave-lsp's own caution.
 """
 
@@ -18,54 +21,112 @@ from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 
 from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.paths import is_within
 from wave_lsp.core.permissions.readonly import (
+    _ENTRY_KEYS,
     _PLAIN_GLOB,
     GLOB_COMMANDS,
     NO_OPERANDS,
     WORDS,
     CommandSpec,
     _bare_repository,
+    _entry,
     _flags,
     _read_arguments,
+    _read_simple,
     commands,
     has_brace_list,
     program_entry,
 )
 
-#: the options (and commands) of `readonly.toml`'s `[stricter]` that Claude Code's list accepts and the strict
-#: table leaves out (runtime-facts §3.8: `COMMAND_ALLOWLIST` safeFlags, v2.1.88)
-RUNTIME_EXTRA_FLAGS: Mapping[str, str] = {
-    "tail": "-f --follow=optional -F --retry",
-    "grep": "-R --dereference-recursive",
-    "rg": "-L --follow -z --search-zip",
-    "diff": "-r --recursive",
-    "git diff": "--no-index",
-    "git grep": "--no-index",
-    "file": "-s --special-files -L --dereference -f=path --files-from=path -m=string "
-            "--magic-file=string",
-    "sha256sum": "-c --check", "sha1sum": "-c --check", "md5sum": "-c --check",
-    "git config --get": "--global --system",
-    "du": "-L --dereference",
-    "ls": "-L --dereference",
-    "tree": "-l --fromfile",
-}
-#: whole commands on the runtime's list that the strict table leaves out
-RUNTIME_EXTRA_COMMANDS: Mapping[str, CommandSpec] = {
-    "sleep": CommandSpec(_flags("--help --version"), operands=WORDS),
-}
-#: commands on the runtime's list only with arguments of their own allow-list, which is not
-#: transcribed: whether the runtime runs them cannot be told
-UNMODELLED = frozenset({"sed", "xargs"})
 #: where the facts come from (docs/design/runtime-facts.md)
 FACT = "runtime-facts §3.8 read-only auto-allow"
-#: commands whose file operands Claude Code checks against its working directories
-#: (its path constraints, runtime-facts §3.8 step 3)
-PATH_CHECKED = frozenset({"cat", "head", "tail", "ls", "grep", "rg", "find", "wc", "stat", "file",
-                          "tree", "du", "diff", "cmp", "strings", "od", "hexdump", "nl", "cut",
-                          "sort", "uniq", "tac", "rev", "sha256sum", "sha1sum", "md5sum", "jq"})
+#: the evidence every entry of `readonly_runtime.toml` carries
+_EVIDENCE = ("source", "verified")
+_TABLES = ("extra-options", "extra-commands", "unmodelled", "path-checked")
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeList:
+    """Claude Code's read-only list where it differs from the strict table, as
+    `readonly_runtime.toml` gives it, each entry with its evidence."""
+
+    #: program (or `git SUBCOMMAND`) -> the options the runtime accepts beyond the strict table
+    extra_flags: Mapping[str, str]
+    #: whole commands on the runtime's list that the strict table leaves out
+    extra_commands: Mapping[str, CommandSpec]
+    #: commands read with an allow-list of their own that is not transcribed -> why
+    unmodelled: Mapping[str, str]
+    #: commands whose file operands the runtime checks against its working directories
+    path_checked: frozenset[str]
+    #: `TABLE NAME` (or `path-checked`) -> (source, verified)
+    evidence: Mapping[str, tuple[str, str]]
+
+
+def _evidence(where: str, entry: Mapping[str, object]) -> tuple[str, str]:
+    values = [entry.get(key) for key in _EVIDENCE]
+    if not all(isinstance(value, str) and value for value in values):
+        raise ValueError(f"readonly_runtime.toml [{where}]: needs a `source` and a `verified`")
+    return str(values[0]), str(values[1])
+
+
+def _fields(where: str, entry: object, keys: set[str]) -> Mapping[str, object]:
+    if not isinstance(entry, dict) or not set(entry) <= keys | set(_EVIDENCE):
+        raise ValueError(f"readonly_runtime.toml [{where}]: unknown key or not a table")
+    return entry
+
+
+def load_runtime_list(text: str) -> RuntimeList:
+    """`readonly_runtime.toml`'s text as a `RuntimeList`; a ValueError names what is wrong."""
+    data = _read_simple(text)
+    if data is None:
+        import tomllib
+
+        data = tomllib.loads(text)
+    if not set(data) <= set(_TABLES):
+        raise ValueError(f"readonly_runtime.toml: unknown tables {sorted(set(data) - set(_TABLES))}")
+    evidence: dict[str, tuple[str, str]] = {}
+    flags: dict[str, str] = {}
+    for name, entry in data.get("extra-options", {}).items():
+        where = f"extra-options {name}"
+        fields = _fields(where, entry, {"options"})
+        if not isinstance(fields.get("options"), str):
+            raise ValueError(f"readonly_runtime.toml [{where}]: `options` must be a string")
+        _flags(str(fields["options"]))  # an unknown option kind is refused here
+        flags[name], evidence[where] = str(fields["options"]), _evidence(where, fields)
+    extra: dict[str, CommandSpec] = {}
+    for name, entry in data.get("extra-commands", {}).items():
+        where = f"extra-commands {name}"
+        evidence[where] = _evidence(where, _fields(where, entry, set(_ENTRY_KEYS)))
+        extra[name] = _entry(name, {k: v for k, v in entry.items() if k not in _EVIDENCE}, {})
+    unmodelled: dict[str, str] = {}
+    for name, entry in data.get("unmodelled", {}).items():
+        where = f"unmodelled {name}"
+        fields = _fields(where, entry, {"reason"})
+        unmodelled[name], evidence[where] = str(fields.get("reason", "")), _evidence(where, fields)
+    checked = _fields("path-checked", data.get("path-checked", {}), {"commands"})
+    listed = checked.get("commands", [])
+    if not isinstance(listed, list) or not all(isinstance(item, str) for item in listed):
+        raise ValueError("readonly_runtime.toml [path-checked]: `commands` must be strings")
+    evidence["path-checked"] = _evidence("path-checked", checked)
+    return RuntimeList(MappingProxyType(flags), MappingProxyType(extra),
+                       MappingProxyType(unmodelled), frozenset(" ".join(listed).split()),
+                       MappingProxyType(evidence))
+
+
+@lru_cache(maxsize=1)
+def runtime_list() -> RuntimeList:
+    """The runtime's list, read from `wave_lsp/data/readonly_runtime.toml` once."""
+    beside = Path(__file__).parents[2] / "data" / "readonly_runtime.toml"
+    if beside.is_file():
+        return load_runtime_list(beside.read_text("utf-8"))
+    from importlib import resources
+
+    return load_runtime_list(resources.files("wave_lsp.data").joinpath("readonly_runtime.toml")
+                             .read_text("utf-8"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +139,16 @@ class ReadOnly:
 
 @lru_cache(maxsize=1)
 def runtime_commands() -> Mapping[str, CommandSpec]:
-    """The strict table widened by `RUNTIME_EXTRA_FLAGS` and `RUNTIME_EXTRA_COMMANDS`."""
+    """The strict table widened by the runtime list's extra options and commands."""
     table = dict(commands())
-    for name, extra in RUNTIME_EXTRA_FLAGS.items():
-        spec = table[name]
+    listed = runtime_list()
+    for name, extra in listed.extra_flags.items():
+        spec = table.get(name)
+        if spec is None:
+            raise ValueError(f"readonly_runtime.toml [extra-options {name}]: `{name}` is not in "
+                             "the strict table")
         table[name] = replace(spec, flags={**spec.flags, **_flags(extra)}, folders=True)
-    table.update(RUNTIME_EXTRA_COMMANDS)
+    table.update(listed.extra_commands)
     return table
 
 
@@ -103,9 +168,9 @@ def runtime_read_only(words: Sequence[str], profile: RuntimeProfile,
     bad = next((word for word in words if has_brace_list(word)), None)
     if bad is not None:
         return ReadOnly("no", f"`{bad}` is a brace expansion")
-    if words[0] in UNMODELLED:
-        return ReadOnly("unknown", f"Claude Code reads `{words[0]}` with an allow-list of its "
-                                   "own arguments that wave-lsp does not transcribe")
+    unmodelled = runtime_list().unmodelled.get(words[0])
+    if unmodelled is not None:
+        return ReadOnly("unknown", unmodelled)
     if words[0] == "find":
         return _find(words, directories)
     name, spec, width = _program(words)
@@ -176,7 +241,7 @@ def _paths(program: str, files: Sequence[str], directories: Sequence[Path]) -> R
     """Claude Code's path constraint on a read-only command: a file operand outside every working
     directory needs approval. Judged on the text (`..`, absolute paths, `~`); a path inside by its
     text that leads outside through a link cannot be told."""
-    if not directories or program not in PATH_CHECKED:
+    if not directories or program not in runtime_list().path_checked:
         return ReadOnly("yes")
     base = directories[0]
     for value in files:
@@ -199,5 +264,5 @@ def _inside(path: str, folder: str) -> bool:
     return is_within(path, os.path.normpath(folder))
 
 
-__all__ = ["FACT", "ReadOnly", "runtime_commands", "runtime_glob",
-           "runtime_read_only"]
+__all__ = ["FACT", "ReadOnly", "RuntimeList", "load_runtime_list", "runtime_commands",
+           "runtime_glob", "runtime_list", "runtime_read_only"]

@@ -8,7 +8,11 @@ from collections.abc import Iterator
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
-from wave_lsp.core.checking.messages import capitalized, runtime_names, runtimes_that
+from wave_lsp.core.checking.messages import (
+    for_runtimes,
+    runtime_names,
+    runtimes_that,
+)
 from wave_lsp.core.facts.toolrules import (
     SHELL_TOOLS,
     Entry,
@@ -58,11 +62,14 @@ def allowed_tools_type(ctx: CheckContext) -> Iterator[Finding]:
             if item.kind != "scalar" or not isinstance(item.value(), str):
                 yield ctx.finding("SK080", item.content_span,
                                   f"This entry is {type_name(item.value())}: write the rule as "
-                                  "text (`- Read`). Runtimes drop entries that are not strings.")
+                                  "text (`- Read`). "
+                                  + for_runtimes("SK080", ctx.profile, "this entry"))
         return
     yield ctx.finding("SK080", ctx.entry_span(entry),
                       f"`allowed-tools` is {type_name(entry.value)}: write a list of rules "
-                      "(`- Read`) or one string. Runtimes drop it, so nothing is pre-approved.")
+                      "(`- Read`) or one string. "
+                      + for_runtimes("SK080", ctx.profile, "`allowed-tools`, so nothing is "
+                                                           "pre-approved"))
 
 
 @check("SK081")
@@ -120,8 +127,9 @@ def tool_rules(ctx: CheckContext) -> Iterator[Finding]:
         if not rule.well_formed:
             yield ctx.finding("SK082", item.span,
                               f"`{shown(item.text)}` is not `Tool` or `Tool(content)` "
-                              f"({rule.problem}): rewrite it in one of those forms. It is read "
-                              "as a tool name and never matches.")
+                              f"({rule.problem}): rewrite it in one of those forms. "
+                              + for_runtimes("SK082", ctx.profile, "this rule: it is read as a "
+                                                                   "tool name and never matches"))
             continue
         yield from _tool_name(ctx, item, rule.tool)
         if rule.tool == "*" and rule.content is None \
@@ -142,18 +150,19 @@ def tool_rules(ctx: CheckContext) -> Iterator[Finding]:
         if rule.tool in SHELL_TOOLS and ":*" in content and not content.endswith(":*"):
             yield ctx.finding("SK084", item.span,
                               f"In `{shown(item.text)}`, `:*` is not at the end of the rule: "
-                              "use `*` with a space (`Bash(git * push)`). `:*` is only "
-                              "recognised at the end of a rule; elsewhere the colon is a literal "
-                              "character and the rule never matches.")
+                              "use `*` with a space (`Bash(git * push)`). "
+                              + for_runtimes("SK084", ctx.profile, "this rule: the colon is a "
+                                                                   "literal character there, so "
+                                                                   "it never matches"))
         yield from _placeholders(ctx, item)
         parameter = re.match(r"([a-z_]+):", content)
         if (parameter and parameter.group(1) in PARAMETERS.get(rule.tool, ())
                 and not content.endswith(":*")):
             yield ctx.finding("SK087", item.span,
-                              f"`{shown(item.text)}` is a parameter rule, which allowed-tools "
-                              "ignores with a warning: write the pattern directly "
-                              f"(`{rule.tool}({content[parameter.end():].strip()})`). Parameter "
-                              "rules are valid only in deny and ask lists.")
+                              f"`{shown(item.text)}` is a parameter rule, valid only in deny and "
+                              "ask lists: write the pattern directly "
+                              f"(`{rule.tool}({content[parameter.end():].strip()})`). "
+                              + for_runtimes("SK087", ctx.profile, "this rule"))
 
 
 def _tool_name(ctx: CheckContext, item: Entry, tool: str) -> Iterator[Finding]:
@@ -168,8 +177,9 @@ def _tool_name(ctx: CheckContext, item: Entry, tool: str) -> Iterator[Finding]:
         fixes.append(Fix(f"Replace with `{suggestion}`",
                          [TextEdit(Span(start, start + len(tool)), suggestion)], preferred=True))
     yield ctx.finding("SK083", item.span,
-                      f"`{shown(tool)}` is not a tool the runtime knows, so this rule never "
-                      f"matches: {advice}.", fixes=fixes)
+                      f"`{shown(tool)}` is not a known tool: {advice}. "
+                      + for_runtimes("SK083", ctx.profile, "this rule, which never matches"),
+                      fixes=fixes)
 
 
 def _placeholders(ctx: CheckContext, item: Entry) -> Iterator[Finding]:
@@ -187,9 +197,9 @@ def _placeholders(ctx: CheckContext, item: Entry) -> Iterator[Finding]:
         span = item.span
         if item.exact:
             span = Span(span.start + match.start(), span.start + match.end())
-        consequence = (f"{capitalized(ctx.profile.runtime)} will not substitute it and drops "
-                       "the rule with a notice" if ctx.profile.drops_unresolved_tool_rules
-                       else "It stays literal and the rule never matches")
+        what = ("this rule" if ctx.profile.kind != "runtime"  # its runtimes differ in how
+                else "this rule, with a notice" if ctx.profile.drops_unresolved_tool_rules
+                else "this rule: the placeholder stays literal and the rule never matches")
         # suggest only the skill-folder variables this target substitutes (under claude-code,
         # `${WAVE_SKILL_DIR}` is itself the unknown one)
         usable = [f"`${{{v}}}`" for v in ("WAVE_SKILL_DIR", "CLAUDE_SKILL_DIR")
@@ -197,4 +207,5 @@ def _placeholders(ctx: CheckContext, item: Entry) -> Iterator[Finding]:
                   and (entry := variable(v)) is not None and entry.in_rules]
         advice = (f"use {' or '.join(usable)} for files of the skill itself" if usable
                   else "write the rule without it")
-        yield ctx.finding("SK086", span, f"{reason}: {advice}. {consequence}.")
+        yield ctx.finding("SK086", span, f"{reason}: {advice}. "
+                                         + for_runtimes("SK086", ctx.profile, what))

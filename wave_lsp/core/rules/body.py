@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Related
+from wave_lsp.core.checking.messages import agree, who_reports
 from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.helpers import shown
@@ -88,7 +89,8 @@ def fork_without_conversation(ctx: CheckContext) -> Iterator[Finding]:
     yield ctx.finding("SK151", ctx.entry_span(entry),
                       f"Remove `context: fork`, or pass what the skill needs as its arguments: "
                       f"the body works on \u201c{shown(found.group(0))}\u201d (line {line}), but "
-                      f"{ctx.profile.runtime} runs a forked skill in a sub-agent that starts from "
-                      "the skill's text alone and does not see the conversation.",
+                      + agree(who_reports("SK151", ctx.profile), "runs", "run")
+                      + " a forked skill in a sub-agent that starts from the skill's text alone "
+                      "and does not see the conversation.",
                       related=[Related("the words that need the conversation",
                                        Span(found.start(), found.end()))])

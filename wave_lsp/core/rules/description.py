@@ -16,6 +16,7 @@ from wave_lsp.core.checking.messages import (
     consequence,
     effect_sentence,
     elsewhere,
+    for_runtimes,
     runtimes_that,
     validators,
 )
@@ -197,10 +198,12 @@ def description_text(ctx: CheckContext) -> Iterator[Finding]:
                                          f"the body. {consequence_}.", level=level)
     for offset in _angle_brackets(ctx, entry):
         yield ctx.finding("SK054", Span(offset, offset + 1),
-                          "`description` contains `<` or `>`: write the words instead. The "
-                          "claude.ai upload and skill-creator's validator (`quick_validate.py` of "
-                          "Anthropic's skill-creator skill) reject descriptions with angle "
-                          "brackets.")
+                          "`description` contains `<` or `>`: write the words instead. "
+                          + for_runtimes("SK054", ctx.profile, "`description`, removing any "
+                                                              "tag-shaped text (`<…>`)")
+                          + " The claude.ai upload and skill-creator's validator "
+                          "(`quick_validate.py` of Anthropic's skill-creator skill) reject "
+                          "descriptions with angle brackets.")
         break
     if not _TRIGGER.search(text):
         yield from _no_trigger(ctx, span)
@@ -307,8 +310,10 @@ def listing_truncated(ctx: CheckContext) -> Iterator[Finding]:
     combined = "`description` + ` - when_to_use`" if isinstance(when, str) else "`description`"
     yield ctx.finding("SK055", ctx.entry_span(entry),
                       f"{combined} is {total:,} characters: put the trigger words first and "
-                      f"shorten it. The skill listing cuts each entry at {LISTING_ENTRY_CAP:,}, so "
-                      f"the model never sees the last {total - LISTING_ENTRY_CAP:,}.")
+                      "shorten it. " + for_runtimes(
+                          "SK055", ctx.profile, f"its listing entry at {LISTING_ENTRY_CAP:,} "
+                          f"characters, so the model never sees the last "
+                          f"{total - LISTING_ENTRY_CAP:,}"))
 
 
 @check("SK060")

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
+
+if TYPE_CHECKING:
+    from wave_lsp.core.facts.profiles import RuntimeProfile
 
 T = TypeVar("T")
 
@@ -131,3 +134,26 @@ def about_writing_skills(name: object, description: object) -> bool:
     read as one text (`slash-commands` + "Create and use …" is one)."""
     about = " ".join(v for v in (name, description) if isinstance(v, str))
     return bool(_WRITING_GUIDE.search(about))
+
+
+def counted_by(code: str, profile: RuntimeProfile) -> dict[int, list[str]]:
+    """The runtimes that substitute arguments and report rule `code` under `profile` (its
+    members for an aggregate), by the number they count `$N` from."""
+    from wave_lsp.core.checking.messages import who_reports
+
+    by_base: dict[int, list[str]] = {}
+    reporting = who_reports(code, profile)
+    for member in profile.members or (profile,):
+        if member.substitutes_arguments and member.runtime in reporting:
+            by_base.setdefault(member.argument_base, []).append(member.runtime)
+    return by_base
+
+
+def substituting(code: str, profile: RuntimeProfile) -> str:
+    """Who substitutes the skill's text, with the verb: the target's runtime, or under an
+    aggregate its members that substitute arguments and report rule `code` ("every runtime" is
+    false there: Codex, Gemini CLI and VS Code substitute nothing)."""
+    from wave_lsp.core.checking.messages import agree, who_reports
+
+    names = who_reports(code, profile, lambda p: p.substitutes_arguments)
+    return agree(names, "substitutes", "substitute") if names else "a runtime substitutes"

@@ -10,7 +10,13 @@ from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
-from wave_lsp.core.checking.messages import agree, capitalized, runtime_names, runtimes_that
+from wave_lsp.core.checking.messages import (
+    agree,
+    capitalized,
+    consequence,
+    runtime_names,
+    runtimes_that,
+)
 from wave_lsp.core.facts.toolrules import entries
 from wave_lsp.core.invocation.listing import invocation_flags, truthy
 from wave_lsp.core.parsing.document import FieldEntry
@@ -33,6 +39,13 @@ def _strict_readers(ctx: CheckContext, name: str, verb: str = "accepts") -> str:
     names = runtimes_that(lambda p: name in p.invocation_fields and not p.reads_boolean_words,
                           but=ctx.profile)
     return agree(names, verb, verb.removesuffix("s")) if names else f"other runtimes {verb[:-1]}"
+
+
+def _effect(ctx: CheckContext, code: str, what: str) -> str:
+    """What the target's runtime does in rule `code`'s situation, from the catalog's effect row
+    (`messages.consequence`), as a sentence: "Claude Code loads the skill but ignores
+    `effort: x`."; under an aggregate, what its runtimes do."""
+    return capitalized(consequence(code, ctx.profile, what=what)) + "."
 
 
 @check("SK090")
@@ -138,10 +151,11 @@ def context_value(ctx: CheckContext) -> Iterator[Finding]:
         assert entry is not None
         fixes = [Fix("Write `context: fork`", [TextEdit(entry.node.content_span, "fork")],
                      preferred=True)]
+        written = f"`context: {shown(str(located.issue.value))}`"
         yield ctx.finding("SK092", ctx.entry_span(entry),
-                          f"`context: {shown(str(located.issue.value))}` runs the skill inline: "
-                          "write `fork` to fork a sub-agent (only that exact value does), or "
-                          "`inline`.",
+                          f"{written} is neither `fork` nor `inline`: write `fork` to fork a "
+                          "sub-agent (only that exact value does), or `inline`. "
+                          + _effect(ctx, "SK092", f"{written}, so the skill runs inline"),
                           fixes=fixes)
 
 
@@ -163,9 +177,9 @@ def agent_without_fork(ctx: CheckContext) -> Iterator[Finding]:
                              [TextEdit(Span(line_start, line_start),
                                        f"{indent}context: fork{newline}")], preferred=True))
         yield ctx.finding("SK093", entry.key.span,
-                          f"`{name}` is ignored, because this skill has no `context: fork`: add "
-                          f"`context: fork`, or remove `{name}`. It applies only to forked "
-                          "skills.", fixes=fixes)
+                          f"`{name}` applies only to forked skills, and this one has no "
+                          f"`context: fork`: add `context: fork`, or remove `{name}`. "
+                          + _effect(ctx, "SK093", f"`{name}`"), fixes=fixes)
 
 
 @check("SK094")
@@ -210,9 +224,10 @@ def effort_value(ctx: CheckContext) -> Iterator[Finding]:
         suggestion = closest(str(entry.value), levels, 3)
         fixes = ([Fix(f"Write `{suggestion}`", [TextEdit(entry.node.content_span, suggestion)],
                       preferred=True)] if suggestion else [])
+        written = f"`effort: {shown(str(entry.value))}`"
         yield ctx.finding("SK095", ctx.entry_span(entry),
-                          f"`effort: {shown(str(entry.value))}` is not a valid level, so it is "
-                          f"ignored: write one of {', '.join(levels)} or a positive integer.",
+                          f"{written} is not a valid level: write one of {', '.join(levels)} or "
+                          f"a positive integer. {_effect(ctx, 'SK095', written)}",
                           fixes=fixes)
 
 
@@ -221,11 +236,11 @@ def shell_value(ctx: CheckContext) -> Iterator[Finding]:
     for _ in ctx.issues_for("SK096")[:1]:
         entry = ctx.field("shell")
         assert entry is not None
+        written = f"`shell: {shown(str(entry.value))}`"
         yield ctx.finding("SK096", ctx.entry_span(entry),
-                          f"`shell: {shown(str(entry.value))}` is not recognised: write `bash` "
-                          "or `powershell`. "
-                          f"{agree(runtimes_that(lambda p: p.honours_shell_field), 'falls', 'fall')}"
-                          " back to bash with a warning.")
+                          f"{written} is not recognised: write `bash` or `powershell`. "
+                          + _effect(ctx, "SK096", f"{written} (its commands run in bash, with "
+                                                  "a warning)"))
 
 
 @check("SK097")
@@ -242,8 +257,7 @@ def model_value(ctx: CheckContext) -> Iterator[Finding]:
                       f"`model: {shown(model)}` is not `inherit`, a known alias or a model id "
                       "the runtime recognises: write one of those (the aliases are "
                       f"{', '.join(a for a in aliases if a != 'inherit')}). "
-                      f"{ctx.profile.runtime} sends it as written; it does not fall back to the "
-                      "session's model.")
+                      + _effect(ctx, "SK097", f"`model: {shown(model)}`"))
 
 
 #: a declared argument name the runtime matches as written after `$` (`-` and `.` included:
@@ -269,8 +283,9 @@ def arguments_names(ctx: CheckContext) -> Iterator[Finding]:
     for written in entries(entry.node, ctx.text, separators=" \t"):
         name = written.text
         if name.isdigit():
-            problem = ("is numeric and is dropped: remove it or use a word (positions already "
-                       "have `$N`)")
+            problem = ("is numeric: remove it or use a word (positions already have `$N`). "
+                       + _effect(ctx, "SK098", f"the name `{shown(name)}`, so the next name "
+                                               "binds its position").removesuffix("."))
         elif name in seen:
             problem = "is declared twice: remove one of them"
         elif not _LITERAL_NAME.fullmatch(name):
@@ -285,7 +300,8 @@ def arguments_names(ctx: CheckContext) -> Iterator[Finding]:
         for item in entry.node.items:
             if item.kind == "scalar" and not item.text.strip():
                 yield ctx.finding("SK098", item.span,
-                                  "An empty argument name is dropped: write a name or remove it.")
+                                  "An argument name is empty: write a name or remove it. "
+                                  + _effect(ctx, "SK098", "the empty name"))
 
 
 @check("SK099")
@@ -310,13 +326,13 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
     patterns = path_patterns(entry.value)
     if not patterns:
         yield ctx.finding("SK099", ctx.entry_span(entry),
-                          "`paths` holds no pattern, so the skill is treated as unconditional: "
-                          "add patterns, or remove `paths`.")
+                          "`paths` holds no pattern: add patterns, or remove `paths`. "
+                          + _effect(ctx, "SK099", "`paths`, so the skill is unconditional"))
         return
     if all(p.strip("/") == "**" for p in patterns):
         yield ctx.finding("SK099", ctx.entry_span(entry),
-                          "Every `paths` pattern is `**`, which runtimes treat as no `paths` at "
-                          "all: remove it, or narrow the patterns.")
+                          "Every `paths` pattern is `**`: remove `paths`, or narrow the patterns. "
+                          + _effect(ctx, "SK099", "`paths`, as if it were not written"))
     from wave_lsp.core.workspace.gitignore import GitIgnorePatternError, parse_line
 
     for pattern in patterns:
@@ -324,8 +340,9 @@ def paths_value(ctx: CheckContext) -> Iterator[Finding]:
             parse_line(pattern)  # the matcher the hover and the walk use; no regex is built
         except GitIgnorePatternError as error:
             yield ctx.finding("SK099", ctx.entry_span(entry),
-                              f"`{shown(pattern)}` is not a valid gitignore-style pattern, so "
-                              f"it never matches: fix or remove it ({error}).")
+                              f"`{shown(pattern)}` is not a valid gitignore-style pattern: fix "
+                              f"or remove it ({error}). "
+                              + _effect(ctx, "SK099", "the pattern, which never matches"))
 
 
 def non_scalar_items(node: YamlNode) -> list[YamlNode]:
@@ -360,7 +377,7 @@ def hooks_schema(ctx: CheckContext) -> Iterator[Finding]:
                        f"{issue.schema.get('type')}: fix its type.")
         else:
             message = f"Fix this `hooks` value: {issue.message}."
-        lost = ("Only this entry is lost: the block's other hooks still run." if issue.on_key
-                else "An invalid `hooks` block is dropped as a whole: none of its hooks run.")
+        lost = _effect(ctx, "SK100", "this entry (the block's other hooks still run)"
+                       if issue.on_key else "the whole `hooks` block (none of its hooks run)")
         yield ctx.finding("SK100", node.content_span if len(node.content_span) else
                           node.span, f"{message} {lost}", fixes=fixes)

@@ -17,6 +17,7 @@ from wave_lsp.core.checking.messages import (
     capitalized,
     consequence,
     elsewhere,
+    for_runtimes,
     validators,
     with_others,
 )
@@ -132,8 +133,7 @@ def name_padded(ctx: CheckContext) -> Iterator[Finding]:
     if value is not None and value.raw != value.raw.strip():
         yield ctx.finding("SK041", value.span,
                           f"`name` has white space at its edges (`{shown(value.raw)}`): remove it. "
-                          f"{validators()} strips it, other loaders do not, so the skill gets two "
-                          "names.",
+                          + for_runtimes("SK041", ctx.profile, "`name`, keeping the white space"),
                           fixes=[_set_name(ctx, value.entry, value.raw.strip(),
                                            "Remove the white space")])
 

@@ -72,7 +72,7 @@ from wave_lsp.core.invocation.arguments import (
 from wave_lsp.core.parsing.injections import find_injections
 from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest
+from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest, counted_by, substituting
 from wave_lsp.core.rules.registry import check
 
 if TYPE_CHECKING:
@@ -215,8 +215,8 @@ def _one_based(ctx: CheckContext, span: Span, n: int, declares: bool) -> Finding
     concern (the text reaching the model as written) is not this sentence's (issue 37)."""
     amount = "" if declares else f" If you meant the amount `${n}`, write `\\${n}`."
     profile = ctx.profile
-    members = [m for m in profile.members if m.substitutes_arguments]
-    if profile.catalog_column or not members:
+    members = [m for m in profile.members if m.substitutes_arguments and m.kind == "runtime"]
+    if not members:
         return ctx.finding("SK115", span, f"`${n}` is argument {n} here ({profile.runtime} counts "
                                           "from 1): use named `arguments` to be explicit. "
                                           f"{_counting_from(0, 'would', 'would')} put argument "
@@ -229,7 +229,8 @@ def _one_based(ctx: CheckContext, span: Span, n: int, declares: bool) -> Finding
     return ctx.finding("SK115", span, f"`${n}` is argument {n} in {one}, which count from 1{other}: "
                                       "use `$ARGUMENTS` if the skill must read the same "
                                       "everywhere." + amount,
-                       level=min(levels) if levels else None)
+                       # `portable` has its own column; the `.agents/skills` runtimes their own
+                       level=None if profile.catalog_column else min(levels) if levels else None)
 
 
 #: Claude Code's `$ARGUMENTS[N]`, which plain placeholders read as `$ARGUMENTS` and `[N]`
@@ -439,7 +440,7 @@ def _escaped_literal(ctx: CheckContext, match: re.Match[str], why: str | None,
     if match.group(4) is None:  # `$ARGUMENTS` in a guide's example
         return ctx.finding("SK116", span,
                            f"`{text}` is an example in a guide to writing skills or commands: "
-                           f"write `\\{text}` to show it as written. {profile.runtime} substitutes "
+                           f"write `\\{text}` to show it as written. {substituting('SK116', profile)} "
                            "this skill's own text on every invocation: the example shows the "
                            f"user's words instead, {_without_arguments(profile, text)}.",
                            fixes=fixes)
@@ -451,9 +452,15 @@ def _escaped_literal(ctx: CheckContext, match: re.Match[str], why: str | None,
     becomes = (f"it becomes the user's argument {position}{when} (and {otherwise})"
                if position >= 1 else
                f"`{text}` is no argument there, so it becomes empty{when}")
+    counted = counted_by("SK116", profile)
+    if len(counted) > 1:  # an aggregate whose runtimes count from 0 and from 1
+        n = int(match.group(4))
+        becomes = "it becomes the user's " + ", ".join(
+            f"argument {n + 1 - base} in {runtime_names(names)}"
+            for base, names in sorted(counted.items())) + when
     return ctx.finding("SK116", span,
                        f"`{text}` is {why or 'inside code'}: write `\\{text}` to keep it. "
-                       f"{profile.runtime} substitutes code too: {becomes}.", fixes=fixes)
+                       f"{substituting('SK116', profile)} code too: {becomes}.", fixes=fixes)
 
 
 def _without_arguments(profile: RuntimeProfile, text: str) -> str:

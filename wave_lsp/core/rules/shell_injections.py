@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, TextEdit
-from wave_lsp.core.checking.messages import agree, capitalized, runtimes_that
+from wave_lsp.core.checking.messages import agree, capitalized, for_runtimes, runtimes_that
 from wave_lsp.core.facts.profiles import PROFILES
 from wave_lsp.core.parsing.injections import Injection, find_injections
 from wave_lsp.core.parsing.markdown import Fence, MarkdownBody, parse_body
@@ -350,12 +350,14 @@ def injection_shape(ctx: CheckContext) -> Iterator[Finding]:
         if injection.empty:
             yield ctx.finding("SK126", injection.span,
                               "This injection has no command: write the command or remove the "
-                              "pattern. The runtime skips it, and the pattern stays in the text.")
+                              "pattern. " + for_runtimes("SK126", ctx.profile,
+                                                         "it, and the pattern stays in the text"))
     for span in capped(found.unclosed, MAX_INJECTION_FINDINGS):
         yield ctx.finding("SK126", span,
                           "This ```` ```! ```` block has no closing ```` ``` ````: close the "
-                          "fence. It is not recognised as a command (or swallows what follows "
-                          "once a fence appears).")
+                          "fence (a fence added later would close it and run what lies between). "
+                          + for_runtimes("SK126", ctx.profile, "it as a command: the text reaches "
+                                                               "the model as written"))
     for span in capped(found.after_word, MAX_INJECTION_FINDINGS):
         pattern = shown(document.text[span.start:span.end])
         profile = ctx.profile
