@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from wave_lsp.core.facts.profiles import ALL_SKILLS_ROOTS, RuntimeProfile
 from wave_lsp.core.workspace.discovery import SKIPPED_DIRS, is_skill_file
-from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root, locate
+from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root
 
 if TYPE_CHECKING:
     from wave_lsp.core.checking.checker import FileReport
@@ -63,13 +63,14 @@ def mention_reports(files: list[Path], settings: Settings, named: list[Path],
     the rule is ignored: that was asked for)."""
     from wave_lsp.api import iter_mention_reports
     from wave_lsp.core.checking.catalog import rule
+    from wave_lsp.core.features.skill_references import mention_settings
 
     checked = set()
     for report in iter_mention_reports(files, settings):
         checked.add(report.path)
         yield report
     for path in (p for p in named if p in files and p not in checked):
-        profile = settings.for_file(locate(path, home=settings.home)).profile
+        profile = mention_settings(path, settings).profile
         if rule("SK152").severity(profile) is None:
             print(f"wave-lsp: warning: {path} is not a skill, and the target {profile.name} "
                   "reports no unknown `/name` in it (SK152: wave-lsp has no list of its "

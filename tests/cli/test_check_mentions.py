@@ -203,3 +203,20 @@ def test_one_walk_finds_the_skills_and_the_mention_files(project: Path) -> None:
     # a file named is one or the other; a README is neither (the caller warns about it)
     assert find_files([Path("CLAUDE.md"), Path(".claude/skills/deploy/SKILL.md")]) == (
         [Path(".claude/skills/deploy/SKILL.md")], [Path("CLAUDE.md")])
+
+
+def test_with_no_target_claude_code_s_own_files_are_checked_for_claude_code(
+        project: Path, capsys) -> None:
+    """`CLAUDE.md` and the files under `.claude/` are Claude Code's: with no target configured
+    they are checked for it; `AGENTS.md`, read by other runtimes, for the target its place gives
+    (as a SKILL.md there would be)."""
+    _, out, _ = run(capsys, "--format", "json")
+    targets = {entry["path"]: entry["target"] for entry in json.loads(out)["files"]}
+    assert {path: targets[path] for path in ("CLAUDE.md", ".claude/agents/releaser.md",
+                                             ".claude/commands/ship.md")} == {
+        "CLAUDE.md": "claude-code", ".claude/agents/releaser.md": "claude-code",
+        ".claude/commands/ship.md": "claude-code"}
+    assert targets["docs/AGENTS.md"] == "wave"
+    # a target configured is every file's
+    _, out, _ = run(capsys, "--format", "json", "--target", "wave")
+    assert json.loads(out)["target"] == "wave"

@@ -105,7 +105,11 @@ def is_mention_uri(uri: str) -> bool:
 # -- diagnostics --------------------------------------------------------------------------------------
 def findings(ls: WaveLanguageServer, uri: str) -> tuple[list[Any], Positions] | None:
     """The SK152 findings of a memory, agent or command file (None for another file)."""
-    from wave_lsp.core.features.skill_references import command_names, mention_findings
+    from wave_lsp.core.features.skill_references import (
+        command_names,
+        mention_findings,
+        mention_settings,
+    )
 
     if not is_mention_uri(uri):
         return None
@@ -115,7 +119,7 @@ def findings(ls: WaveLanguageServer, uri: str) -> tuple[list[Any], Positions] | 
     mentions, positions = found
     if not ls.index_ready.is_set():  # every skill would look unknown: the refresh after indexing
         return [], positions         # publishes the findings
-    settings = ls.state.settings_for(mentions.path)
+    settings = mention_settings(mentions.path, ls.state.settings_for(mentions.path, per_file=False))
     index = ls.state.index
     commands = command_names(index.folders, index.home)
     return mention_findings(mentions, index, settings, commands), positions

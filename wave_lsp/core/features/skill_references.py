@@ -332,6 +332,24 @@ def reports_mentions(settings: Settings) -> bool:
     return rule(CODE).severity(settings.profile) is not None and settings.enabled(CODE)
 
 
+def mention_settings(path: Path, settings: Settings) -> Settings:
+    """The settings a mention file is checked with: these, or with no target configured
+    (`auto_target`), Claude Code for its own files (`CLAUDE.md`, `CLAUDE.local.md`, the agent and
+    command files under `.claude/`), which it reads, and for another (`AGENTS.md`) the target its
+    place gives (`Settings.for_file`)."""
+    if not settings.auto_target:
+        return settings
+    from dataclasses import replace
+
+    from wave_lsp.core.facts.profiles import CLAUDE_CODE
+    from wave_lsp.core.workspace.location import locate
+
+    claude = file_kind(path) in ("agent", "command") or path.name.lower() != "agents.md"
+    if claude:
+        return replace(settings, profile=CLAUDE_CODE, auto_target=False)
+    return settings.for_file(locate(path, home=settings.home))
+
+
 def workspace_of(path: Path) -> Path:
     """The folder whose skills and command files a mention file's `/name` may name, for
     `wave-lsp check` (the language server asks its workspace folders): the file's git project,
@@ -366,7 +384,7 @@ def check_mentions(files: Iterable[Path], settings: Settings,
     indexes: dict[Path, tuple[SkillIndex, set[str]]] = {}
     for path in files:
         location = locate(path, home=home)
-        own = settings.for_file(location)
+        own = mention_settings(path, settings)
         text = reading(path) if reports_mentions(own) else None
         if text is None:
             continue
