@@ -95,11 +95,16 @@ def find_files(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     """The skill files under `paths` and the files there that mention skills (`CLAUDE.md`,
     `AGENTS.md`, `.claude/agents/*.md`, `.claude/commands/*.md`: SK152), found in one walk (the
     same folders skipped and gitignored); a path named explicitly is one or the other."""
-    from wave_lsp.core.workspace.discovery import find_skill_files, is_diagnosed, is_skill_file
+    from wave_lsp.core.workspace.discovery import (
+        find_skill_files,
+        is_diagnosed,
+        is_mention_path,
+        is_skill_file,
+    )
 
     skills: list[Path] = []
     mentions: list[Path] = []
-    for path in find_skill_files(paths, also=lambda found: is_diagnosed(Path(found))):
+    for path in find_skill_files(paths, also=is_mention_path):
         mention = not path.is_dir() and not is_skill_file(path) and is_diagnosed(path)
         (mentions if mention else skills).append(path)
     return skills, mentions

@@ -16,6 +16,7 @@ import pytest
 from wave_lsp.api import find_files
 from wave_lsp.cli import main
 from wave_lsp.core.features.skill_references import workspace_of
+from wave_lsp.core.workspace.discovery import is_diagnosed, is_mention_path
 
 SKILL = "---\nname: {name}\ndescription: Does X. Use when asked.\n---\nBody\n"
 
@@ -220,3 +221,14 @@ def test_with_no_target_claude_code_s_own_files_are_checked_for_claude_code(
     # a target configured is every file's
     _, out, _ = run(capsys, "--format", "json", "--target", "wave")
     assert json.loads(out)["target"] == "wave"
+
+
+@pytest.mark.parametrize("relative", [
+    "CLAUDE.md", "sub/AGENTS.md", "CLAUDE.local.md", "claude.md", "README.md", "docs/guide.md",
+    ".claude/agents/reviewer.md", ".claude/commands/group/ship.md", ".claude/skills/x/SKILL.md",
+    ".claude/skills/x/notes.md", ".claude/settings.md", "a/.Claude/Commands/x.MD",
+    "a/.claude/agents/.claude/skills/x.md", "x.claude/agents/y.md", ".claude-plugin/plugin.json",
+])
+def test_the_walk_s_cheap_test_agrees_with_the_file_kinds(relative: str) -> None:
+    path = Path("/w") / relative
+    assert is_mention_path(str(path)) is is_diagnosed(path)

@@ -308,3 +308,12 @@ def file_kind(path: Path) -> str | None:
 def is_diagnosed(path: Path) -> bool:
     """Whether SK152 is reported in this file (a memory, agent or command file)."""
     return file_kind(path) in ("memory", "agent", "command")
+
+
+def is_mention_path(path: str) -> bool:
+    """`is_diagnosed` for a path as the walk has it (a string), a `Path` built only for the few
+    that may be one: a memory file's name, or a file below a `.claude` folder."""
+    lowered = path.lower()
+    if os.path.basename(lowered) in MEMORY_FILES:
+        return True
+    return f"{os.sep}.claude{os.sep}" in lowered and is_diagnosed(Path(path))
