@@ -91,6 +91,35 @@ def iter_reports(files: list[Path], settings: Settings, jobs: int | None = 1
     yield from _check_in_workers(files, settings, session, workers)
 
 
+def find_files(paths: list[Path]) -> tuple[list[Path], list[Path]]:
+    """The skill files under `paths` and the files there that mention skills (`CLAUDE.md`,
+    `AGENTS.md`, `.claude/agents/*.md`, `.claude/commands/*.md`: SK152), found in one walk (the
+    same folders skipped and gitignored); a path named explicitly is one or the other."""
+    from wave_lsp.core.workspace.discovery import (
+        find_skill_files,
+        is_diagnosed,
+        is_mention_path,
+        is_skill_file,
+    )
+
+    skills: list[Path] = []
+    mentions: list[Path] = []
+    for path in find_skill_files(paths, also=is_mention_path):
+        mention = not path.is_dir() and not is_skill_file(path) and is_diagnosed(path)
+        (mentions if mention else skills).append(path)
+    return skills, mentions
+
+
+def iter_mention_reports(files: list[Path], settings: Settings) -> Iterator[FileReport]:
+    """The report of each of `files` (found by `find_files`) that is checked for SK152 with
+    `settings` (`skill_references.check_mentions`: not under a target without a list of its
+    built-in commands), in this order."""
+    from wave_lsp.core.features.skill_references import check_mentions
+    from wave_lsp.core.workspace.session import WorkspaceSession
+
+    return check_mentions(files, settings, WorkspaceSession(freshness_seconds=None))
+
+
 def _can_fork() -> bool:
     import multiprocessing
 

@@ -1,6 +1,7 @@
 """The `wave-lsp` command line (docs/design/product.md *Command line*).
 
-`check` runs the rules over SKILL.md files. Settings come from the defaults, then
+`check` runs the rules over SKILL.md files, and SK152 (an unknown `/name`) over the files that
+mention skills (`CLAUDE.md`, `AGENTS.md`, agent and command files). Settings come from the defaults, then
 `[tool.wave-lsp]` in the nearest `pyproject.toml`, then the flags. Exit codes: 0 no error
 findings, 1 at least one error finding, 2 usage or configuration errors. Modules are imported inside
 the functions that need them, so that `wave-lsp serve` starts quickly and so that a one-file
@@ -17,7 +18,7 @@ from wave_lsp import __version__
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from pathlib import Path
     from typing import TypeAlias
 
@@ -267,12 +268,12 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser,
 
 def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
               end_start_up: Callable[[], None] = _nothing) -> int:
+    import itertools
     from pathlib import Path
 
-    from wave_lsp.api import iter_reports, with_codes
+    from wave_lsp.api import find_files, iter_reports, with_codes
     from wave_lsp.core.checking.checker import split_by_file, split_report
     from wave_lsp.core.checking.config import SettingsError
-    from wave_lsp.core.workspace.discovery import find_skill_files
     from wave_lsp.output import write
 
     if args.format == "full":  # ruff's name for the default text output
@@ -288,15 +289,17 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
     if missing:
         parser.exit(EXIT_USAGE, f"wave-lsp: no such file or directory: {missing[0]}\n")
     named = _skills_named(paths)
-    files = [path for path in find_skill_files(named) if _is_markdown(path)]
-    if not files and named:
+    files, mentions = find_files(named)
+    files = [path for path in files if _is_markdown(path)]
+    if not files and not mentions and named:
         shown = ", ".join(str(p) for p in named)
         print(f"wave-lsp: warning: No SKILL.md files found under {shown}", file=sys.stderr)
     else:
         _load_checking()
     end_start_up()
     if args.fix or args.diff:
-        reports = check_files(files, settings, args.jobs)
+        reports = [*check_files(files, settings, args.jobs),
+                   *_mention_reports(mentions, settings, named)]
         changed = fix_files(reports, unsafe=args.unsafe_fixes, write_files=not args.diff)
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
@@ -306,16 +309,28 @@ def run_check(args: argparse.Namespace, parser: argparse.ArgumentParser,
             return EXIT_FINDINGS if totals.errors else EXIT_OK
         del reports  # report what remains, as the files now are
     # each report written as its file is done and then let go: memory stays flat
-    totals = write((part for report in iter_reports(files, settings, args.jobs)
-                    for part in split_report(report)),
+    totals = write(itertools.chain((part for report in iter_reports(files, settings, args.jobs)
+                                    for part in split_report(report)),
+                                   _mention_reports(mentions, settings, named)),
                    args.format, settings.target, per_file=settings.auto_target)
     return EXIT_FINDINGS if totals.errors else EXIT_OK
+
+
+def _mention_reports(files: list[Path], settings: Settings, named: list[Path],
+                     ) -> Iterable[FileReport]:
+    """SK152 in the files that mention skills (`cli_hints.mention_reports`); nothing is imported
+    for a check that found none (a one-file check stays light)."""
+    if not files:
+        return ()
+    from wave_lsp.cli_hints import mention_reports
+
+    return mention_reports(files, settings, named)
 
 
 def _skills_named(paths: list[Path]) -> list[Path]:
     """`paths` with each markdown file that is not a skill (a README) replaced by the skill it
     belongs to, or left out with a warning when it belongs to none: never checked as a skill
-    whose folder is wherever it lies."""
+    whose folder is wherever it lies. A file that mentions skills (`CLAUDE.md`) is kept: SK152."""
     kept = []
     for path in paths:
         # (a SKILL.md or a folder, the common case, costs no import)
@@ -323,8 +338,9 @@ def _skills_named(paths: list[Path]) -> list[Path]:
             kept.append(path)
             continue
         from wave_lsp.cli_hints import is_named_non_skill, not_a_skill
+        from wave_lsp.core.workspace.discovery import is_diagnosed
 
-        if not is_named_non_skill(path):
+        if not is_named_non_skill(path) or is_diagnosed(path):
             kept.append(path)
             continue
         skill, warning = not_a_skill(path, str(path))

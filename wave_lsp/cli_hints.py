@@ -1,7 +1,8 @@
 """What the command line says when a path it is given holds no skill the way the user expected
 (docs/design/product.md *Command line*): a markdown file named to `check` that is not a skill (a
-README at the repository root must not be taken as a skill whose folder is the whole repository),
-and a folder given to `list` in which the target discovers no skill although it holds some.
+README at the repository root must not be taken as a skill whose folder is the whole repository;
+a `CLAUDE.md` is checked for SK152 only, and said so when its target does not check that), and a
+folder given to `list` in which the target discovers no skill although it holds some.
 
 The answers are read from the disk only as far as they need: the folders above a named file up to
 the repository root, and at most `MAX_FOLDERS` folders below a listed one.
@@ -10,12 +11,18 @@ the repository root, and at most `MAX_FOLDERS` folders below a listed one.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.facts.profiles import ALL_SKILLS_ROOTS, RuntimeProfile
 from wave_lsp.core.workspace.discovery import SKIPPED_DIRS, is_skill_file
 from wave_lsp.core.workspace.location import SKILL_FILE, find_git_root
+
+if TYPE_CHECKING:
+    from wave_lsp.core.checking.checker import FileReport
+    from wave_lsp.core.checking.config import Settings
 
 #: how many folders `list` looks through for skill files it did not discover
 MAX_FOLDERS = 2000
@@ -47,6 +54,27 @@ def not_a_skill(path: Path, shown: str) -> tuple[Path | None, str]:
     if skill is None:
         return None, f"{what}, and no skill folder holds it; skipped"
     return skill, f"{what}; it is a file of the skill {_display(skill)}, which is checked instead"
+
+
+def mention_reports(files: list[Path], settings: Settings, named: list[Path],
+                    ) -> Iterator[FileReport]:
+    """SK152 in the files that mention skills (`api.iter_mention_reports`), then a warning for
+    each one named on the command line whose target does not report SK152 (not for one where
+    the rule is ignored: that was asked for)."""
+    from wave_lsp.api import iter_mention_reports
+    from wave_lsp.core.checking.catalog import rule
+    from wave_lsp.core.features.skill_references import mention_settings
+
+    checked = set()
+    for report in iter_mention_reports(files, settings):
+        checked.add(report.path)
+        yield report
+    for path in (p for p in named if p in files and p not in checked):
+        profile = mention_settings(path, settings).profile
+        if rule("SK152").severity(profile) is None:
+            print(f"wave-lsp: warning: {path} is not a skill, and the target {profile.name} "
+                  "reports no unknown `/name` in it (SK152: wave-lsp has no list of its "
+                  "built-in commands); skipped", file=sys.stderr)
 
 
 def is_named_non_skill(path: Path) -> bool:

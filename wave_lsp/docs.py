@@ -18,16 +18,18 @@ _LEVEL = {None: "–", 1: "error", 2: "warning", 3: "information", 4: "hint"}
 #: the function and the test that hold it (no golden case: tests/golden/test_golden.py EXCEPTIONS)
 CHECKED_ELSEWHERE = {
     "SK152": ("wave_lsp/core/features/skill_references.py", "mention_findings",
-              "tests/core/test_mentions.py"),
+              ("tests/core/test_mentions.py", "tests/cli/test_check_mentions.py")),
 }
 
 
 def where_checked(code: str) -> str:
     """The source of the rule's check, its catalog entry and its golden case: one hop each."""
     if code in CHECKED_ELSEWHERE:
-        module, function, test = CHECKED_ELSEWHERE[code]
-        return (f"Checked in `{module}` (`{function}`), by the language server; catalog entry "
-                f"`[{code}]` in `wave_lsp/data/rules.toml`; tests in `{test}`.")
+        module, function, tests = CHECKED_ELSEWHERE[code]
+        named = " and ".join(f"`{test}`" for test in tests)
+        return (f"Checked in `{module}` (`{function}`), by the language server and "
+                f"`wave-lsp check`; catalog entry `[{code}]` in `wave_lsp/data/rules.toml`; "
+                f"tests in {named}.")
     checks = [item for item in all_checks() if code in item.codes]
     places = ", ".join(f"`wave_lsp/core/rules/{item.function.__module__.rpartition('.')[2]}.py` "
                        f"(`{item.name}`)" for item in checks)

@@ -92,9 +92,11 @@ wave_lsp.core.rules.references wave_lsp.core.rules.registry wave_lsp.core.rules.
 wave_lsp.core.rules.shell_injections wave_lsp.core.rules.unknown wave_lsp.core.rules.workspace
 wave_lsp.core.rules.yaml
 wave_lsp.core.facts wave_lsp.core.facts.loaders wave_lsp.core.facts.profile_types
+wave_lsp.core.facts.schema_file
 wave_lsp.core.facts.profiles wave_lsp.core.facts.reads wave_lsp.core.facts.runtime_profile
 wave_lsp.core.facts.toolrules wave_lsp.core.facts.variables
 wave_lsp.core.invocation wave_lsp.core.invocation.arguments wave_lsp.core.invocation.listing
+wave_lsp.core.invocation.skill_location
 wave_lsp.core.workspace wave_lsp.core.workspace.applies
 wave_lsp.core.workspace.discovery
 wave_lsp.core.workspace.disk_view wave_lsp.core.workspace.folder_facts

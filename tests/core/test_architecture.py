@@ -120,18 +120,10 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
 ))
 
 #: the imports that go upwards today, each with its reason; a new one fails the test, and so does
-#: an entry here that no longer exists (the list only shrinks)
-UPWARD_DEBTS = {
-    # the tool names of `allowed-tools` live in the frontmatter schema's `x-tools`
-    ("wave_lsp.core.facts.toolrules", "wave_lsp.core.checking.schema"),
-    # the preview takes the run's `Settings` (profile, home, personal roots, trust)
-    ("wave_lsp.core.invocation.preview", "wave_lsp.core.checking.config"),
-    # where a skill lies (`SkillLocation`: its folder, project root, plugin) decides its command
-    # name, its `${…}` values and the preview's working folder
-    ("wave_lsp.core.invocation.listing", "wave_lsp.core.workspace.location"),
-    ("wave_lsp.core.invocation.preview", "wave_lsp.core.workspace.location"),
-    ("wave_lsp.core.invocation.substitute", "wave_lsp.core.workspace.location"),
-}
+#: an entry here that no longer exists (the list only shrinks). Empty since session 6: the schema
+#: file is read in `facts` (`schema_file`), the preview names the settings it reads as a protocol,
+#: and `SkillLocation` is data of the invocation layer (`skill_location`)
+UPWARD_DEBTS: set[tuple[str, str]] = set()
 
 
 def _layer(module: str) -> int:

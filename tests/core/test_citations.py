@@ -6,11 +6,12 @@ A citation is a path of a repository document (`docs/design/lsp.md`, `benchmarks
 by a `*Heading*` (a heading of that document that starts with those words) or `§N.N` sections, or
 a relative Markdown link (`[text](path#anchor)`). `runtime-facts.md` is an index: its parts are one
 file per runtime under docs/design/runtime-facts/, and a `§N.M` cited through its name is section
-N.M of the file the index names for §N (a § that no file holds is reported). They are read in the
-code (module docstrings and comments), the catalog, the scripts and every Markdown document of the
-project. The design inputs the project was started from (the product brief, the original rule
-catalog, the reference notes) are not in the repository, so no document or docstring may cite
-them.
+N.M of a file the index names for §N (a § split per runtime, as §9 is, names one file per runtime,
+each holding that runtime's part under the same numbers; a § that no file holds is reported).
+They are read in the code (module docstrings and comments), the catalog, the scripts and every
+Markdown document of the project. The design inputs the project was started from (the product
+brief, the original rule catalog, the reference notes) are not in the repository, so no document
+or docstring may cite them.
 """
 
 from __future__ import annotations
@@ -40,9 +41,11 @@ CITATION = re.compile(
     r"|(?:README|CHANGELOG)\.md"
     r"|(?:" + "|".join(re.escape(p.name) for p in sorted(DESIGN.glob("*.md"))) + r"))"
     r"(?P<sections>(?:,?[ \t]+(?:section[ \t]+)?(?:and[ \t]+)?(?:\*[^*\n]+\*|§\d+(?:\.\d+)*))*)")
-#: the runtime facts' index, and its rows: `| §N | [title](runtime-facts/file.md) | … |`
+#: the runtime facts' index, and its rows: `| §N | [title](runtime-facts/file.md), … | … |` (a §
+#: split per runtime names one file per runtime in its second column)
 FACTS_INDEX = DESIGN / "runtime-facts.md"
-_INDEX_ROW = re.compile(r"^\| §(\d+) \| \[[^\]\n]*\]\((runtime-facts/[\w-]+\.md)\)", re.MULTILINE)
+_INDEX_ROW = re.compile(r"^\| §(\d+) \| ([^|\n]+) \|", re.MULTILINE)
+_INDEX_FILE = re.compile(r"\[[^\]\n]*\]\((runtime-facts/[\w-]+\.md)\)")
 _LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\((?P<target>[^)\s]+)\)")
 _FENCE = re.compile(r"^```.*?^```$", re.MULTILINE | re.DOTALL)
 #: the design inputs outside the repository, by the names they were known under
@@ -75,24 +78,30 @@ def headings(document: Path) -> list[str]:
     return [line.lstrip("#").strip() for line in text.splitlines() if line.startswith("#")]
 
 
-def facts_parts() -> dict[str, Path]:
-    """The runtime facts' index: top-level § number -> the file of docs/design/runtime-facts/ that
-    holds it and its subsections."""
+def facts_parts() -> dict[str, list[Path]]:
+    """The runtime facts' index: top-level § number -> the files of docs/design/runtime-facts/ that
+    hold it and its subsections (one, or one per runtime for a § split per runtime)."""
     rows = _INDEX_ROW.findall(FACTS_INDEX.read_text("utf-8"))
-    return {number: FACTS_INDEX.parent / file for number, file in rows}
+    return {number: [FACTS_INDEX.parent / file for file in _INDEX_FILE.findall(files)]
+            for number, files in rows if _INDEX_FILE.search(files)}
 
 
-def facts_file(section: str) -> Path | None:
-    """The file that holds `section` (`3.4`) of the runtime facts, as the index says; None when the
-    index names no file for its top-level §."""
-    return facts_parts().get(section.split(".", 1)[0])
+def facts_files(section: str) -> list[Path]:
+    """The files that may hold `section` (`3.4`) of the runtime facts, as the index says; none when
+    the index names no file for its top-level §."""
+    return facts_parts().get(section.split(".", 1)[0], [])
+
+
+def holds(part: Path, section: str) -> bool:
+    """Whether a heading of `part` is section `section` (`9.5`, or `§9.5`)."""
+    return any(re.match(rf"§?{re.escape(section)}[\s.:]", h) for h in headings(part))
 
 
 def facts_sections() -> set[str]:
-    """Every § number of the runtime facts (`3`, `3.4`, …) that the file the index names holds."""
+    """Every § number of the runtime facts (`3`, `3.4`, …) that a file the index names holds."""
     found = set()
-    for number, part in facts_parts().items():
-        for heading in headings(part):
+    for number, parts in facts_parts().items():
+        for heading in (h for part in parts for h in headings(part)):
             match = re.match(r"(\d+(?:\.\d+)*)[\s.:]", heading)
             if match and match[1].split(".", 1)[0] == number:
                 found.add(match[1])
@@ -149,17 +158,17 @@ def section_problems(citation: Citation, target: Path, sections: str) -> list[st
     index = target == FACTS_INDEX
     found = headings(target)
     if index:  # a heading of the index or of any of its parts
-        found += [h for part in facts_parts().values() for h in headings(part)]
+        found += [h for parts in facts_parts().values() for part in parts for h in headings(part)]
     problems = []
     for heading in re.findall(r"\*([^*\n]+)\*", sections):
         if not any(h.replace("`", "").startswith(heading.replace("`", "")) for h in found):
             problems.append(f"{citation.where()} (no heading `{heading}`)")
     for section in re.findall(r"§(\d+(?:\.\d+)*)", sections):
-        holder = facts_file(section) if index else target
-        if holder is None:
+        holders = facts_files(section) if index else [target]
+        if not holders:
             problems.append(f"{citation.where()} (no section §{section}: the index names no file "
                             f"for §{section.split('.', 1)[0]})")
-        elif not any(re.match(rf"§?{re.escape(section)}[\s.:]", h) for h in headings(holder)):
+        elif not any(holds(holder, section) for holder in holders):
             problems.append(f"{citation.where()} (no section §{section})")
     return problems
 
@@ -256,6 +265,7 @@ BROKEN = [
     ("see runtime-facts.md §99.1", "no section §99.1"),
     ("see runtime-facts.md §3.99", "no section §3.99"),
     ("docs/design/runtime-facts.md §12.9", "no section §12.9"),
+    ("runtime-facts.md §9.11", "no section §9.11"),
     ("(docs/design/README.md, *Scanning nothing*)", "no heading"),
     ("benchmarks/RESULTS.md section *Nothing measured*", "no heading"),
     ("tests/oracle/missing.py", "no such file"),
@@ -275,23 +285,38 @@ def test_citations_that_hold_are_not_reported() -> None:
 
 
 def test_the_index_maps_each_section_to_the_file_that_holds_it() -> None:
-    """`runtime-facts.md §N.M` resolves through the index into the part of §N; every part is in the
-    index once, begins with its own `## N.` section, and no § is held by two parts."""
+    """`runtime-facts.md §N.M` resolves through the index into a part of §N; every part is in the
+    index, begins with the `## N.` sections the index names it for, and a § is held by several
+    parts only where it is split per runtime (§9: the five targets of issue 28; §11: the two
+    runtimes issue 39 ran)."""
     parts = facts_parts()
-    assert set(parts.values()) == set((DESIGN / "runtime-facts").glob("*.md"))
-    assert len(set(parts.values())) == len(parts) >= 13
-    for number, part in parts.items():
-        top = [h for h in headings(part) if re.match(r"\d+\. ", h)]
-        assert [h.split(".", 1)[0] for h in top] == [number], (part.name, top)
-    assert facts_file("3.4") == DESIGN / "runtime-facts" / "claude-code.md"
-    assert facts_file("12.1") == DESIGN / "runtime-facts" / "harness-corrections.md"
-    assert facts_file("1.2") == DESIGN / "runtime-facts" / "agentskills-spec.md"
-    assert facts_file("99") is None
-    assert {"0", "3.4", "3.10", "8.12", "12.5"} <= facts_sections()
-    assert "3.99" not in facts_sections()
-    # a subsection is found only in the file of its §: 3.8 is not a heading of the Wave part
+    named = [part for files in parts.values() for part in files]
+    assert set(named) == set((DESIGN / "runtime-facts").glob("*.md"))
+    assert len(parts) >= 13
+    for part in set(named):
+        top = [h.split(".", 1)[0] for h in headings(part) if re.match(r"\d+\. ", h)]
+        assert top == sorted((n for n, files in parts.items() if part in files), key=int), (
+            part.name, top)
+    split = {number: sorted(part.name for part in files)
+             for number, files in parts.items() if len(files) > 1}
+    assert split == {"9": ["codex.md", "copilot-vscode.md", "cursor.md", "gemini-cli.md",
+                           "opencode.md"],
+                     "11": ["copilot-cli.md", "gemini-cli.md"]}
+    assert facts_files("3.4") == [DESIGN / "runtime-facts" / "claude-code.md"]
+    assert facts_files("12.1") == [DESIGN / "runtime-facts" / "harness-corrections.md"]
+    assert facts_files("1.2") == [DESIGN / "runtime-facts" / "agentskills-spec.md"]
+    assert facts_files("99") == []
+    assert {"0", "3.4", "3.10", "8.12", "9.3", "9.10", "11", "12.5"} <= facts_sections()
+    assert "3.99" not in facts_sections() and "9.11" not in facts_sections()
+    # each runtime's part of §9 holds its own subsections: Codex and OpenCode were run (§9.10),
+    # Cursor's documentation says nothing of the frontmatter's first line (§9.3)
+    holders = {part.name for part in facts_files("9.10") if holds(part, "9.10")}
+    assert holders == {"codex.md", "opencode.md"}
+    assert {part.name for part in facts_files("9.3") if not holds(part, "9.3")} == {"cursor.md"}
+    # a subsection is found only in the files of its §: 3.8 is not a heading of the Wave part
     count, problems = citation_problems(REPO / "README.md", "runtime-facts.md §8.12 and §3.8")
     assert (count, problems) == (1, [])
+    assert citation_problems(REPO / "README.md", "runtime-facts.md §9.10, §9.3 and §11") == (1, [])
 
 
 def test_a_broken_link_is_reported() -> None:

@@ -20,7 +20,6 @@ from wave_lsp.core.features.skill_references import (
     builtin_commands,
     command_names,
     declaration,
-    file_kind,
     mention_files,
     mention_findings,
     read_mentions,
@@ -28,6 +27,7 @@ from wave_lsp.core.features.skill_references import (
     skill_at,
 )
 from wave_lsp.core.parsing.text import Span
+from wave_lsp.core.workspace.discovery import file_kind
 from wave_lsp.core.workspace.index import SkillIndex
 
 KNOWN = {"deploy", "pdf-tools", "review", "acme:lint", "lint"}

@@ -64,3 +64,24 @@ async def test_mcp_check_with_claude_code_says_nothing_of_codex_skills(tmp_path:
         assert (entry["loads"], entry["stoppedBy"]) == (False, "SK002")
         assert [f["code"] for f in entry["findings"]] == (
             ["SK002"] if path.parent.name == first else [])
+
+
+async def test_mcp_check_reports_unknown_mentions_as_the_command_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """SK152 in the files that mention skills (`CLAUDE.md`, agent files) comes out of the MCP
+    `check` tool as out of `wave-lsp check --format json` (issue 38)."""
+    root = tmp_path / "project"
+    write_claude_project(root, tmp_path / "home")
+    (root / "CLAUDE.md").write_text("Run /no-such-skill before a release.\n", "utf-8")
+    async with connect(root) as session:
+        checked = await call(session, "check", {"personal": False})
+    cli_checked = command_line(root, monkeypatch, capsys, "check", ".", "--no-personal",
+                               "--format", "json")
+
+    def mentions(report: dict) -> list[tuple[str, str, int]]:
+        return [(f["path"], finding["code"], finding["range"]["start"]["character"])
+                for f in report["files"] for finding in f["findings"]
+                if finding["code"] == "SK152"]
+
+    assert mentions(checked) == mentions(cli_checked) == [("CLAUDE.md", "SK152", 4)]

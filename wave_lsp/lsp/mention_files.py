@@ -55,7 +55,7 @@ def open_texts(ls: WaveLanguageServer) -> dict[Path, str]:
 
 def reader(ls: WaveLanguageServer) -> Any:
     """A `read(path)` that gives an open document's text, else the file's."""
-    from wave_lsp.core.features.rename import read_from_disk
+    from wave_lsp.core.features.skill_references import read_from_disk
 
     texts = open_texts(ls)
 
@@ -72,7 +72,7 @@ def text_of(ls: WaveLanguageServer, uri: str) -> tuple[Path, str] | None:
     document = ls.workspace.text_documents.get(uri)
     if document is not None:
         return path, document.source
-    from wave_lsp.core.features.rename import read_from_disk
+    from wave_lsp.core.features.skill_references import read_from_disk
 
     text = read_from_disk(path)
     return None if text is None else (path, text)
@@ -82,7 +82,8 @@ def mention_text(ls: WaveLanguageServer, uri: str, skills_too: bool = False
                  ) -> tuple[MentionText, Positions] | None:
     """The mentions of a memory, agent, command or manifest file (with `skills_too`, of a
     SKILL.md too); None for any other file."""
-    from wave_lsp.core.features.skill_references import file_kind, known_names, read_mentions
+    from wave_lsp.core.features.skill_references import known_names, read_mentions
+    from wave_lsp.core.workspace.discovery import file_kind
     from wave_lsp.lsp.convert import Positions
 
     found = text_of(ls, uri)
@@ -95,7 +96,7 @@ def mention_text(ls: WaveLanguageServer, uri: str, skills_too: bool = False
 
 
 def is_mention_uri(uri: str) -> bool:
-    from wave_lsp.core.features.skill_references import is_diagnosed
+    from wave_lsp.core.workspace.discovery import is_diagnosed
 
     path = path_of(uri)
     return path is not None and is_diagnosed(path)
@@ -104,7 +105,11 @@ def is_mention_uri(uri: str) -> bool:
 # -- diagnostics --------------------------------------------------------------------------------------
 def findings(ls: WaveLanguageServer, uri: str) -> tuple[list[Any], Positions] | None:
     """The SK152 findings of a memory, agent or command file (None for another file)."""
-    from wave_lsp.core.features.skill_references import command_names, mention_findings
+    from wave_lsp.core.features.skill_references import (
+        command_names,
+        mention_findings,
+        mention_settings,
+    )
 
     if not is_mention_uri(uri):
         return None
@@ -114,7 +119,7 @@ def findings(ls: WaveLanguageServer, uri: str) -> tuple[list[Any], Positions] | 
     mentions, positions = found
     if not ls.index_ready.is_set():  # every skill would look unknown: the refresh after indexing
         return [], positions         # publishes the findings
-    settings = ls.state.settings_for(mentions.path)
+    settings = mention_settings(mentions.path, ls.state.settings_for(mentions.path, per_file=False))
     index = ls.state.index
     commands = command_names(index.folders, index.home)
     return mention_findings(mentions, index, settings, commands), positions

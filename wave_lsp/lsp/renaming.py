@@ -110,7 +110,7 @@ def _opened(open_documents: dict[Path, TextDocument], path: Path) -> TextDocumen
 
 
 def _read(open_documents: dict[Path, TextDocument], path: Path) -> str | None:
-    from wave_lsp.core.features.rename import read_from_disk
+    from wave_lsp.core.features.skill_references import read_from_disk
 
     document = _opened(open_documents, path)
     return document.source if document is not None else read_from_disk(path)

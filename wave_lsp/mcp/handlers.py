@@ -76,12 +76,11 @@ class ProjectTools:
     def check(self, paths: Sequence[str] = (".",), target: str | None = None,
               select: Sequence[str] = (), ignore: Sequence[str] = (),
               personal: bool | None = None) -> dict[str, Any]:
-        """The findings for every skill file under `paths`, as `check --format json` prints them
-        from the root."""
-        from wave_lsp.api import check_files, with_codes
+        """The findings for every skill file under `paths` (and SK152 in the files there that
+        mention skills), as `check --format json` prints them from the root."""
+        from wave_lsp.api import check_files, find_files, iter_mention_reports, with_codes
         from wave_lsp.core.checking.checker import split_by_file
         from wave_lsp.core.checking.config import SettingsError
-        from wave_lsp.core.workspace.discovery import find_skill_files
         from wave_lsp.output import to_json
 
         chosen = [self.inside(raw, "path") for raw in (paths or ["."])]
@@ -92,10 +91,12 @@ class ProjectTools:
         except SettingsError as error:
             raise RequestError(str(error)) from error
         # as the command line: markdown only, and nothing reached through a link out of the root
-        files = [path for path in find_skill_files(chosen)
+        skills, mentions = find_files(chosen)
+        files = [path for path in skills
                  if self.contains(path) and (path.suffix.lower() == ".md" or path.is_dir())]
         # in this process (jobs=1): forking a server that runs an event loop is not safe
-        reports = split_by_file(check_files(files, settings, jobs=1))
+        reports = [*split_by_file(check_files(files, settings, jobs=1)),
+                   *iter_mention_reports([p for p in mentions if self.contains(p)], settings)]
         return to_json(reports, settings.target, cwd=self.root, per_file=settings.auto_target)
 
     def preview(self, path: str, arguments: str = "", target: str | None = None,

@@ -4,28 +4,26 @@ The schema is the single list of fields: their types, allowed values, limits, th
 them (`x-targets`), the rule that reports a rejected value (`x-rule`) and the documentation shown in
 hover and completion. Rules ask this module; no other module keeps a list of fields. jsonschema
 finds the issues, but it is imported only for a value that `quick_schema.surely_valid` cannot
-vouch for, so checking a skill whose values are all valid does not pay for its import.
+vouch for, so checking a skill whose values are all valid does not pay for its import. The file
+is read by `wave_lsp.core.facts.schema_file`, a layer below, which the runtime facts read too (the
+tool names of `allowed-tools`, `x-tools`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wave_lsp.core.checking.quick_schema import surely_valid
+from wave_lsp.core.facts.schema_file import raw_schema
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
     from wave_lsp.core.facts.profiles import RuntimeProfile
-
-SCHEMA_FILE = "skill-frontmatter.schema.json"
-
 
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
@@ -90,28 +88,6 @@ class SchemaIssue:
     schema: dict[str, Any] = dataclasses.field(default_factory=dict)
     #: the issue is about a mapping key (`propertyNames`), named by `value`, under `path`
     on_key: bool = False
-
-
-@cache
-def raw_schema() -> dict[str, Any]:
-    """The schema from the wheel (`wave_lsp/_data`), else from the checkout (`schemas/`), else
-    through importlib.resources (only a package that is not a folder on disk needs it, and its
-    import costs a check's start-up a few modules)."""
-    for candidate in (Path(__file__).parents[2] / "_data" / SCHEMA_FILE,
-                      Path(__file__).resolve().parents[3] / "schemas" / SCHEMA_FILE):
-        if candidate.is_file():
-            return _json_object(candidate.read_text("utf-8"))
-    from importlib import resources
-
-    return _json_object(resources.files("wave_lsp").joinpath("_data", SCHEMA_FILE)
-                        .read_text("utf-8"))
-
-
-def _json_object(text: str) -> dict[str, Any]:
-    loaded = json.loads(text)
-    if not isinstance(loaded, dict):
-        raise ValueError(f"{SCHEMA_FILE} must hold a JSON object, not {type(loaded).__name__}")
-    return loaded
 
 
 @cache

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wave_lsp.core.checking import schema
+from wave_lsp.core.facts.schema_file import tool_names
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import YamlNode
 
@@ -83,7 +83,7 @@ def parse_rule(raw: str) -> ToolRule:
 
 
 def known_tools() -> dict[str, str]:
-    return dict(schema.fields()["allowed-tools"].schema.get("x-tools", {}))
+    return tool_names()
 
 
 def is_known_tool(tool: str) -> bool:

@@ -30,7 +30,12 @@ from wave_lsp.core.checking.findings import TextEdit
 from wave_lsp.core.features import FeatureContext, match_at
 from wave_lsp.core.features.mentions import LINK
 from wave_lsp.core.features.navigation import SKILL_REFERENCE
-from wave_lsp.core.features.skill_references import mention_files, name_value_span, read_mentions
+from wave_lsp.core.features.skill_references import (
+    mention_files,
+    name_value_span,
+    read_from_disk,
+    read_mentions,
+)
 from wave_lsp.core.invocation.listing import skill_name
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.file_references import Reference, find_references
@@ -95,14 +100,6 @@ class RenamePlan:
     folder: FolderRename | None
     #: what the rename leaves alone, for the user
     notes: tuple[str, ...] = field(default=())
-
-
-def read_from_disk(path: Path) -> str | None:
-    """A file's text as an editor shows it (UTF-8, the byte-order mark not counted)."""
-    try:
-        return path.read_bytes().decode("utf-8-sig", errors="replace")  # line ends kept as they are
-    except OSError:
-        return None
 
 
 # -- where a rename can start --------------------------------------------------------------------

@@ -13,7 +13,8 @@ byte-order mark: the language server converts at the protocol boundary.
 SK152 is reported in CLAUDE.md, AGENTS.md, agent and command files (not in manifests, not in
 SKILL.md: a skill's own body is checked by the rules of SKILL.md) for a `/name` that no skill of
 the index, no command file and no built-in command of the runtime provides
-(`wave_lsp/data/builtin_commands.toml`, with its evidence).
+(`wave_lsp/data/builtin_commands.toml`, with its evidence): by the language server in the open
+files, and by `wave-lsp check` in those inside the paths it checks (`check_mentions`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.config import Settings
@@ -33,45 +35,22 @@ from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.text import LineIndex, Span
 from wave_lsp.core.parsing.yamltree import ALIAS
 from wave_lsp.core.rules.helpers import closest
+from wave_lsp.core.workspace.discovery import file_kind
 from wave_lsp.core.workspace.index import SkillEntry, SkillIndex
+from wave_lsp.core.workspace.session import WorkspaceSession
+
+if TYPE_CHECKING:
+    from wave_lsp.core.checking.checker import FileReport
 
 CODE = "SK152"
 #: what the reader gets for a file: its text as the editor shows it (None: unreadable)
 ReadText = Callable[[Path], str | None]
-#: file names (any case) of the memory files that mention skills
-MEMORY_FILES = frozenset({"claude.md", "claude.local.md", "agents.md"})
-MANIFESTS = frozenset({"plugin.json", "marketplace.json"})
 SKIPPED = frozenset({".git", "node_modules", ".hg", ".svn", ".venv", "__pycache__", ".tox"})
 #: the walk for mention files stops after this many folders or files (a huge workspace)
 MAX_FOLDERS = 20_000
 MAX_FILES = 2_000
 #: the hover text of a skill quotes at most this much of its description
 HOVER_DESCRIPTION = 400
-
-
-def file_kind(path: Path) -> str | None:
-    """"memory", "agent", "command", "manifest" or "skill" for a file that may mention skills,
-    None for any other file."""
-    name = path.name.lower()
-    parts = [part.lower() for part in path.parts[:-1]]
-    if name == "skill.md":
-        return "skill"
-    if name in MEMORY_FILES:
-        return "memory"
-    if name in MANIFESTS and parts and parts[-1] == ".claude-plugin":
-        return "manifest"
-    if name.endswith(".md") and ".claude" in parts:
-        below = parts[len(parts) - 1 - parts[::-1].index(".claude") + 1:]
-        if below[:1] == ["agents"]:
-            return "agent"
-        if below[:1] == ["commands"]:
-            return "command"
-    return None
-
-
-def is_diagnosed(path: Path) -> bool:
-    """Whether SK152 is reported in this file (a memory, agent or command file)."""
-    return file_kind(path) in ("memory", "agent", "command")
 
 
 # -- built-in commands -----------------------------------------------------------------------------
@@ -94,6 +73,14 @@ def builtin_commands() -> frozenset[str]:
 
 
 # -- the texts -------------------------------------------------------------------------------------
+def read_from_disk(path: Path) -> str | None:
+    """A file's text as an editor shows it (UTF-8, the byte-order mark not counted)."""
+    try:
+        return path.read_bytes().decode("utf-8-sig", errors="replace")  # line ends kept as they are
+    except OSError:
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class MentionText:
     """One file's text and its mentions."""
@@ -327,7 +314,7 @@ def mention_findings(found: MentionText, index: SkillIndex, settings: Settings,
     from wave_lsp.core.checking.suppression import collect
 
     default = rule(CODE).severity(settings.profile)
-    if default is None or not settings.enabled(CODE):
+    if default is None or not reports_mentions(settings):
         return []
     suppressions = collect(SkillDocument.from_text(found.lines.text))  # `<!-- wave-lsp: ignore … -->`
     findings = []
@@ -337,6 +324,79 @@ def mention_findings(found: MentionText, index: SkillIndex, settings: Settings,
         if not suppressions.silences(CODE, finding.range.start.line):
             findings.append(finding)
     return findings
+
+
+def reports_mentions(settings: Settings) -> bool:
+    """Whether SK152 is reported with these settings: their target has a list of its built-in
+    commands (the others' rows of the catalog are `-`) and the rule is not turned off."""
+    return rule(CODE).severity(settings.profile) is not None and settings.enabled(CODE)
+
+
+def mention_settings(path: Path, settings: Settings) -> Settings:
+    """The settings a mention file is checked with: these, or with no target configured
+    (`auto_target`), Claude Code for its own files (`CLAUDE.md`, `CLAUDE.local.md`, the agent and
+    command files under `.claude/`), which it reads, and for another (`AGENTS.md`) the target its
+    place gives (`Settings.for_file`)."""
+    if not settings.auto_target:
+        return settings
+    from dataclasses import replace
+
+    from wave_lsp.core.facts.profiles import CLAUDE_CODE
+    from wave_lsp.core.workspace.location import locate
+
+    claude = file_kind(path) in ("agent", "command") or path.name.lower() != "agents.md"
+    if claude:
+        return replace(settings, profile=CLAUDE_CODE, auto_target=False)
+    return settings.for_file(locate(path, home=settings.home))
+
+
+def workspace_of(path: Path) -> Path:
+    """The folder whose skills and command files a mention file's `/name` may name, for
+    `wave-lsp check` (the language server asks its workspace folders): the file's git project,
+    else the folder that holds its `.claude` folder (an agent or command file), else its own
+    folder."""
+    from wave_lsp.core.workspace.location import find_git_root
+
+    absolute = Path(os.path.abspath(path))
+    found = find_git_root(absolute.parent)
+    if found is not None:
+        return found
+    parts = [part.lower() for part in absolute.parts[:-1]]
+    if ".claude" in parts:
+        return Path(*absolute.parts[:len(parts) - 1 - parts[::-1].index(".claude")])
+    return absolute.parent
+
+
+def check_mentions(files: Iterable[Path], settings: Settings,
+                   session: WorkspaceSession | None = None,
+                   read: ReadText | None = None) -> Iterator[FileReport]:
+    """SK152 in each of `files` (memory, agent and command files; `wave-lsp check`), one report
+    per file, each against the skills of its workspace (`workspace_of`; the personal ones unless
+    `personal` is off) and the command files there and in the home folder, as the language server
+    reports it for an open file. A file checked for a target that does not report SK152 (or with
+    the rule turned off), or that cannot be read, gets no report: it was not checked."""
+    from wave_lsp.core.checking.checker import FileReport
+    from wave_lsp.core.workspace.location import locate
+
+    reading = read or read_from_disk
+    session = session or WorkspaceSession()
+    home = settings.home or Path.home()
+    indexes: dict[Path, tuple[SkillIndex, set[str]]] = {}
+    for path in files:
+        location = locate(path, home=home)
+        own = mention_settings(path, settings)
+        text = reading(path) if reports_mentions(own) else None
+        if text is None:
+            continue
+        folder = workspace_of(path)
+        if folder not in indexes:
+            index = SkillIndex(session)
+            index.rebuild([folder], settings)
+            indexes[folder] = index, command_names(index.folders, index.home)
+        index, commands = indexes[folder]
+        found = read_mentions(path, text, known_names(index))
+        yield FileReport(path, mention_findings(found, index, own, commands), location=location,
+                         target=own.profile.name, checked_for=own.profile.runtime)
 
 
 def _finding(mention: Mention, nearest: str | None, settings: Settings, default: Severity,

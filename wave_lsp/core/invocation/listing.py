@@ -15,8 +15,8 @@ from types import MappingProxyType
 
 from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.facts.reads import coerce_description, read_as
+from wave_lsp.core.invocation.skill_location import SkillLocation
 from wave_lsp.core.parsing.document import FieldValues, SkillDocument
-from wave_lsp.core.workspace.location import SkillLocation
 
 #: Claude Code cuts `description` + ` - when_to_use` at this many characters
 LISTING_ENTRY_CAP = 1536

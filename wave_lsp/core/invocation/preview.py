@@ -35,9 +35,8 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from wave_lsp.core.checking.config import Settings
 from wave_lsp.core.execution.execution import (
     ArgumentsFile,
     SandboxUnavailable,
@@ -51,6 +50,7 @@ from wave_lsp.core.facts.reads import read_as
 from wave_lsp.core.facts.toolrules import entries
 from wave_lsp.core.invocation import arguments as args_module
 from wave_lsp.core.invocation.listing import command_name, invocation_flags
+from wave_lsp.core.invocation.skill_location import SkillLocation
 from wave_lsp.core.invocation.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.injections import JS_SPACE_TEXT, Injection, injections_as_read
@@ -71,7 +71,25 @@ from wave_lsp.core.permissions.settings import (
     user_settings_files,
 )
 from wave_lsp.core.permissions.shell import split_command
-from wave_lsp.core.workspace.location import SkillLocation
+
+
+class Settings(Protocol):
+    """What an invocation reads of a run's settings (`wave_lsp.core.checking.config.Settings`
+    has it; named here so that this layer does not import the checking one): the target, the
+    home folder, whether personal files are read, and the settings files configured."""
+
+    @property
+    def profile(self) -> RuntimeProfile: ...
+
+    @property
+    def home(self) -> Path | None: ...
+
+    @property
+    def personal(self) -> bool: ...
+
+    @property
+    def settings_files(self) -> tuple[str, ...]: ...
+
 
 #: what JavaScript's `String.prototype.trim` removes (white space and line terminators)
 JS_TRIM = JS_SPACE_TEXT

@@ -14,7 +14,7 @@ from typing import Literal, NamedTuple
 
 from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.facts.variables import PLACEHOLDER, variable
-from wave_lsp.core.workspace.location import SkillLocation
+from wave_lsp.core.invocation.skill_location import SkillLocation
 
 #: the session id shown by previews when none is given
 PREVIEW_SESSION_ID = "preview-session"

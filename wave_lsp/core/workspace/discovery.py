@@ -6,13 +6,15 @@ not a file git tracks there (read from the repository's index: git never ignores
 spelled differently (`skill.md`, SK001) and stray markdown files directly in a skills root (SK002;
 not the index files beside the skill folders, `skills/README.md`, `skills/AGENTS.md`)
 are included so those rules can speak. A path named explicitly is always checked. Symlinked
-folders are followed once (by real path), so a symlink loop ends.
+folders are followed once (by real path), so a symlink loop ends. The same walk can also find the
+files that mention skills (`CLAUDE.md`, `AGENTS.md`, agent and command files: `file_kind`), which
+`check` reports SK152 in (`wave_lsp.core.features.skill_references`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,9 +84,17 @@ def _may_be_named(names: list[str], wanted: str) -> bool:
                for name in names)
 
 
-def find_skill_files(paths: list[Path], facts: FolderFacts | None = None) -> Iterator[Path]:
-    """Every skill file under `paths`, in a stable order, each once. `facts` (optional) learns
-    which folders the walk found without a plugin manifest or `.git` (see `folder_facts`)."""
+#: a test a markdown file's path must pass to be found besides the skill files (`check` finds the
+#: files that mention skills in the same walk: `is_diagnosed`)
+AlsoFind = Callable[[str], bool]
+
+
+def find_skill_files(paths: list[Path], facts: FolderFacts | None = None,
+                     also: AlsoFind | None = None) -> Iterator[Path]:
+    """Every skill file under `paths`, in a stable order, each once; with `also`, every other
+    `*.md` file whose path passes it too, in the same walk (the same folders skipped and
+    ignored). `facts` (optional) learns which folders the walk found without a plugin manifest or
+    `.git` (see `folder_facts`)."""
     seen: set[str] = set()
     for root in paths:
         if not root.is_dir() or root.name.lower() == SKILL_FILE.lower():
@@ -93,7 +103,7 @@ def find_skill_files(paths: list[Path], facts: FolderFacts | None = None) -> Ite
                 seen.add(key)
                 yield root
             continue
-        yield from _walk(root, seen, facts)
+        yield from _walk(root, seen, facts, also)
 
 
 class _Tracked:
@@ -174,7 +184,8 @@ def _varint(data: bytes, offset: int) -> tuple[int, int]:
     return value, offset
 
 
-def _walk(root: Path, seen: set[str], facts: FolderFacts | None) -> Iterator[Path]:
+def _walk(root: Path, seen: set[str], facts: FolderFacts | None,
+          also: AlsoFind | None = None) -> Iterator[Path]:
     """Depth first, each folder's files (in name order) before its sub-folders (in name order).
     Paths are strings until a file is yielded. A child that is not a symbolic link resolves to
     `<its folder's real path>/<name>`, so `realpath` (an `lstat` per path component) is asked only
@@ -205,7 +216,7 @@ def _walk(root: Path, seen: set[str], facts: FolderFacts | None) -> Iterator[Pat
             ignores.push(folder)
         if tracked is None and len(ignores) > 0:
             tracked = _Tracked(git_root)
-        kept = list(_children(folder, real, children, ignores, tracked))
+        kept = list(_children(folder, real, children, ignores, tracked, also))
         if facts is not None and kept:  # before the skills are yielded (and located)
             facts.listed(folder, names)
         for child, is_skill, child_real in kept:
@@ -222,9 +233,9 @@ def _name(entry: os.DirEntry[str]) -> str:
 
 def _children(folder: str, real: str, children: list[os.DirEntry[str]],
               ignores: _IgnoreStack, tracked: _Tracked | None = None,
-              ) -> Iterator[tuple[str, bool, str]]:
-    """(path, is a skill file, real path) of the skill files and sub-folders to walk among a
-    folder's `children`."""
+              also: AlsoFind | None = None) -> Iterator[tuple[str, bool, str]]:
+    """(path, is a file to yield, real path) of the skill files (and the files `also` passes)
+    and sub-folders to walk among a folder's `children`."""
     in_skills_root = _is_skills_root(folder)
     checks_ignores = len(ignores) > 0
     for child in children:
@@ -241,7 +252,9 @@ def _children(folder: str, real: str, children: list[os.DirEntry[str]],
             in_skills_root and not is_dir and lowered.endswith(".md")
             and lowered not in INDEX_FILES)
         if not is_skill and not is_dir:
-            continue  # before the ignore files: most files are neither
+            if also is None or not lowered.endswith(".md") or not also(child.path):
+                continue  # before the ignore files: most files are neither
+            is_skill = True
         path = child.path
         if checks_ignores and ignores.ignored(path, is_dir) and not (
                 tracked is not None and tracked.holds(path, is_dir)):
@@ -264,3 +277,43 @@ def is_skill_file(path: Path) -> bool:
     if name == SKILL_FILE.lower():
         return True
     return name.endswith(".md") and name not in INDEX_FILES and _is_skills_root(str(path.parent))
+
+
+# -- the files that mention skills (`wave_lsp.core.features.skill_references`) -------------------
+#: file names (any case) of the memory files that mention skills
+MEMORY_FILES = frozenset({"claude.md", "claude.local.md", "agents.md"})
+MANIFESTS = frozenset({"plugin.json", "marketplace.json"})
+
+
+def file_kind(path: Path) -> str | None:
+    """"memory", "agent", "command", "manifest" or "skill" for a file that may mention skills,
+    None for any other file."""
+    name = path.name.lower()
+    parts = [part.lower() for part in path.parts[:-1]]
+    if name == "skill.md":
+        return "skill"
+    if name in MEMORY_FILES:
+        return "memory"
+    if name in MANIFESTS and parts and parts[-1] == ".claude-plugin":
+        return "manifest"
+    if name.endswith(".md") and ".claude" in parts:
+        below = parts[len(parts) - 1 - parts[::-1].index(".claude") + 1:]
+        if below[:1] == ["agents"]:
+            return "agent"
+        if below[:1] == ["commands"]:
+            return "command"
+    return None
+
+
+def is_diagnosed(path: Path) -> bool:
+    """Whether SK152 is reported in this file (a memory, agent or command file)."""
+    return file_kind(path) in ("memory", "agent", "command")
+
+
+def is_mention_path(path: str) -> bool:
+    """`is_diagnosed` for a path as the walk has it (a string), a `Path` built only for the few
+    that may be one: a memory file's name, or a file below a `.claude` folder."""
+    lowered = path.lower()
+    if os.path.basename(lowered) in MEMORY_FILES:
+        return True
+    return f"{os.sep}.claude{os.sep}" in lowered and is_diagnosed(Path(path))

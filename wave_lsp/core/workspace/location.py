@@ -13,11 +13,15 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from wave_lsp.core.facts.profiles import ALL_PERSONAL_ROOTS, ALL_SKILLS_ROOTS, RuntimeProfile
+
+# the facts a location holds are data the invocation layer reads (its command name, `${…}` values,
+# working folder): they live there, and are named here too, where every caller finds them
+from wave_lsp.core.invocation.skill_location import Plugin as Plugin
+from wave_lsp.core.invocation.skill_location import SkillLocation as SkillLocation
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 
 if TYPE_CHECKING:
@@ -25,38 +29,6 @@ if TYPE_CHECKING:
 
 SKILL_FILE = "SKILL.md"
 PLUGIN_MANIFESTS = (".wave-plugin/plugin.json", ".claude-plugin/plugin.json")
-
-
-@dataclass(frozen=True, slots=True)
-class Plugin:
-    name: str
-    root: Path
-    #: the folders the manifest's `skills` lists (a skill folder or a folder of skills), absolute;
-    #: they are loaded besides `<root>/skills/<dir>/`
-    skill_paths: tuple[Path, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SkillLocation:
-    """Facts about a SKILL.md path that do not depend on its content."""
-
-    path: Path | None  #: absolute path of the file (None for an unsaved document)
-    skill_dir: Path | None
-    project_root: Path | None
-    #: the skills root the file lies under (`<root>/.wave/skills`, a plugin's `skills`), if any
-    skills_root: Path | None = None
-    #: 1 for `<skills root>/<dir>/SKILL.md`, 0 for a file in the root itself, 2+ deeper
-    depth_in_root: int | None = None
-    scope: str = "workspace"  #: "project", "personal", "plugin" or "workspace"
-    plugin: Plugin | None = None
-
-    @property
-    def dir_name(self) -> str | None:
-        return self.skill_dir.name if self.skill_dir else None
-
-    @property
-    def file_name(self) -> str | None:
-        return self.path.name if self.path else None
 
 
 def locate(path: Path | None, *, home: Path | None = None,
