@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.facts.reads import coerce_description, read_as
+from wave_lsp.core.invocation.terminal import strip_control_sequences
 from wave_lsp.core.parsing.document import FieldValues, SkillDocument
 from wave_lsp.core.workspace.location import SkillLocation
 
@@ -238,13 +239,17 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     if profile.listing_format != "dash":
         return _formatted_entry(location, profile, name, reading.description or "", user)
     when_text = _when_to_use(values)
+    description = reading.description or ""
+    if profile.listing_strips_control_sequences:  # each field on its own (fm-c1-strings)
+        description = strip_control_sequences(description)
+        when_text = strip_control_sequences(when_text)
     shown = name
     if profile.labels_listing_with_name and labelled:
         label = display_label(values.value("name"), name)
         if label and location.scope == "plugin" and location.plugin is not None:
             label = f"{location.plugin.name}:{label}"
         shown = f"{name} ({label})" if label else name
-    combined = reading.description or ""
+    combined = description
     if when_text:
         combined = f"{combined} - {when_text}" if combined else when_text
     if profile.listing_controls_as_spaces:

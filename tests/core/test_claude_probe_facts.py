@@ -1,0 +1,80 @@
+"""The Claude Code 2.1.332 facts the probes of tests/oracle measured (issue 39: fm-anchor-alias,
+fm-c1-apc, fm-c1-strings, arg-effort, arg-named-dashes, disc-legacy-*, fm-glob-paths), as
+table-driven unit tests of the code that models them, so that they hold in a clone with no
+runtime installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from wave_lsp.core.facts.profiles import CLAUDE_CODE, WAVE
+from wave_lsp.core.invocation.listing import runtime_listing_entry
+from wave_lsp.core.invocation.terminal import strip_control_sequences
+from wave_lsp.core.parsing.document import SkillDocument
+from wave_lsp.core.workspace.location import locate
+
+
+def _line(tmp_path: Path, frontmatter: str, profile: object = CLAUDE_CODE) -> str:
+    path = tmp_path / ".claude/skills/s/SKILL.md"
+    document = SkillDocument.from_text(f"---\n{frontmatter}---\nBody.\n")
+    return runtime_listing_entry(document, locate(path, home=tmp_path / "h"), profile).text
+
+
+# -- fm-c1-apc, fm-c1-strings: what Claude Code lists for each terminal sequence ----------------
+@pytest.mark.parametrize(("skill", "text", "listed"), [
+    ("c-dcs", "a\x90b", "a"), ("c-sos", "a\x98b", "a"), ("c-osc", "a\x9db", "a"),
+    ("c-pm", "a\x9eb", "a"), ("fm-c1-apc", "a\x9fb", "a"),
+    ("c-csi", "a\x9b1mb c", "ab c"), ("c-apc-st", "a\x9fb\x9cc", "ac"),
+    ("c-apc-bel", "a\x9fb\x07c", "a"),  # BEL ends only OSC
+    ("c-apc-esc-st", "a\x9fb\x1b\\\\c", "a\\c"),
+    ("c-esc-osc", "a\x1b]b", "a"), ("c-esc-csi", "a\x1b[1mb", "ab"), ("c-esc-apc", "a\x1b_b", "a"),
+    ("c-nel", "a\x85b", "a b"), ("c-pad", "a\x81b", "a b"), ("c-esc", "a\x1bb", "a"),
+    ("d-osc-bel", "a\x9db\x07c", "ac"), ("d-esc-osc-bel", "a\x1b]b\x07c", "ac"),
+    ("d-st", "a\x9cb", "a b"), ("d-csi-long", "a\x9b1;2Hb", "ab"), ("d-csi-open", "a\x9b12", "a"),
+    ("d-esc-digit", "a\x1b7b", "ab"), ("d-esc-space", "a\x1b bc", "ac"), ("d-esc-end", "a\x1b", "a"),
+    ("d-dcs-multi", "a\x90x\x9cb\x9fy\x9cc", "abc"), ("d-del", "a\x7fb", "a b"),
+    ("d-esc-nl", "a\x1b\nb", "a b"), ("d-csi-space", "a\x9b1 qb", "ab"),
+    ("d-csi-ctl", "a\x9b1\x07mb", "ab"), ("d-esc-csi-open", "a\x1b[b", "a"),
+    ("e-apc-can", "a\x9fb\x18c", "ac"), ("e-osc-esc", "a\x9db\x1bcd", "ad"),
+    ("e-csi-esc", "a\x9b1\x1b[2mb", "ab"), ("e-csi-high", "a\x9b1\xe9b", "a"),
+    ("e-tab-csi", "a\tb\x9bmc", "a bc"),
+])
+def test_listing_drops_terminal_sequences(tmp_path: Path, skill: str, text: str,
+                                          listed: str) -> None:
+    escaped = text.encode("unicode_escape").decode("ascii").replace('"', '\\"')
+    escaped = escaped.replace("\\x", "\\u00")
+    assert _line(tmp_path, f'description: "{escaped}"\n') == f"- s: {listed}", skill
+
+
+def test_each_field_loses_its_own_sequences(tmp_path: Path) -> None:
+    """f-apc-when: an unended APC in `description` does not take `when_to_use` with it."""
+    line = _line(tmp_path, 'description: "a\\u009fb"\nwhen_to_use: "w\\u001b[1mx"\n')
+    assert line == "- s: a - wx"
+
+
+def test_other_targets_keep_the_text_after_the_apc(tmp_path: Path) -> None:
+    assert "b" in _line(tmp_path, 'description: "a\\u009fb"\n', WAVE)
+
+
+@given(st.text(alphabet=st.sampled_from("ab[]\\_P7 \x07\x18\x1b\x90\x9b\x9c\x9d\x9f\xe9")))
+def test_stripping_never_fails_and_keeps_text_without_introducers(text: str) -> None:
+    kept = strip_control_sequences(text)
+    assert len(kept) <= len(text)
+    assert not any(char in kept for char in "\x1b\x90\x9b\x9d\x9f")
+    plain = text.translate({ord(c): None for c in "\x1b\x90\x9b\x9d\x9f"})
+    assert strip_control_sequences(plain) == plain
+
+
+# -- fm-anchor-alias: Claude Code's YAML resolves the alias ------------------------------------
+def test_the_listing_resolves_a_scalar_alias(tmp_path: Path) -> None:
+    assert _line(tmp_path, "when_to_use: &w reuse me\ndescription: *w\n") == \
+        "- s: reuse me - reuse me"
+
+
+def test_an_alias_of_a_collection_or_nothing_is_not_a_description(tmp_path: Path) -> None:
+    # an alias of a mapping is no text: Claude Code describes the skill by its body
+    assert _line(tmp_path, "metadata: &m {a: 1}\ndescription: *m\n") == "- s: Body."
