@@ -78,3 +78,37 @@ def test_the_listing_resolves_a_scalar_alias(tmp_path: Path) -> None:
 def test_an_alias_of_a_collection_or_nothing_is_not_a_description(tmp_path: Path) -> None:
     # an alias of a mapping is no text: Claude Code describes the skill by its body
     assert _line(tmp_path, "metadata: &m {a: 1}\ndescription: *m\n") == "- s: Body."
+
+
+# -- arg-effort, arg-effort-setting, arg-effort-values: `${CLAUDE_EFFORT}` ---------------------
+@pytest.mark.parametrize(("field", "setting", "environment", "effort"), [
+    (None, None, None, "medium"),  # arg-effort: the default
+    (None, "low", None, "low"),  # arg-effort-setting: `effortLevel` in the project settings
+    ("xhigh", "low", None, "xhigh"),  # arg-effort-values: the skill's `effort` first
+    ("MAX", "low", None, "max"),  # in any case
+    ("5", "low", None, "high"),  # an integer reads `high`
+    ("bogus", "low", None, "low"),  # an unknown level is ignored
+    ("high", "low", "medium", "medium"),  # the environment over everything (source reading)
+    ("high", "low", "auto", "medium"),  # `auto`: the default, whatever else is set
+    (None, "nonsense", None, "medium"),
+])
+def test_claude_effort(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, field: str | None,
+                       setting: str | None, environment: str | None, effort: str) -> None:
+    from tests.core.test_preview import run
+
+    monkeypatch.delenv("CLAUDE_CODE_EFFORT_LEVEL", raising=False)
+    if environment is not None:
+        monkeypatch.setenv("CLAUDE_CODE_EFFORT_LEVEL", environment)
+    path = tmp_path / "project/.claude/skills/e/SKILL.md"
+    path.parent.mkdir(parents=True)
+    fields = f"effort: {field}\n" if field is not None else ""
+    path.write_text(f"---\ndescription: d\n{fields}---\nEffort ${{CLAUDE_EFFORT}}.\n", "utf-8")
+    if setting is not None:
+        (tmp_path / "project/.claude/settings.json").write_text(f'{{"effortLevel": "{setting}"}}')
+    result = run(path, "", target="claude-code")
+    assert (result.text or "").endswith(f"\n\nEffort {effort}.\n")
+    # a target without the variable leaves it as written
+    wave = tmp_path / "project/.wave/skills/e/SKILL.md"
+    wave.parent.mkdir(parents=True)
+    wave.write_text(path.read_text("utf-8"), "utf-8")
+    assert (run(wave, "", target="wave").text or "").endswith("Effort ${CLAUDE_EFFORT}.")

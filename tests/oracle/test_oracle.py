@@ -25,9 +25,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
       ("inj-expansion-allowed-tools", "tool#0"),
       ("real/Git-Fg__thecattoolkit/auditing-plugins", "tool#0"),
       ("real/terrylica__cc-skills/research", "tool#0")]),
-    ("`${CLAUDE_EFFORT}`: Claude Code substitutes the session's effort ('medium', the default "
-     "here); wave-lsp leaves `${CLAUDE_EFFORT}` as written",
-     [("arg-effort", "slash#0")]),
     ("a legacy `.claude/commands/legacy.md`: Claude Code lists it ('- legacy: A legacy command') "
      "and `/legacy x` renders 'Legacy x' (no base-directory line); `wave-lsp list` has no row "
      "for it",

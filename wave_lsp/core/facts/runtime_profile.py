@@ -174,6 +174,10 @@ class RuntimeProfile:
     #: `ST`, an unended one to the end of the field) are removed from the listing's description
     #: and `when_to_use`, each on its own, before that (`wave_lsp.core.invocation.terminal`)
     listing_strips_control_sequences: bool = False
+    #: `${CLAUDE_EFFORT}` where neither `CLAUDE_CODE_EFFORT_LEVEL`, the skill's `effort` nor the
+    #: settings' `effortLevel` sets it (`wave_lsp.core.invocation.substitute.effort_level`); None:
+    #: the target has no effort
+    default_effort: str | None = None
     #: `user-invocable` is true only when absent or `true`/`"true"`: any other value (`no`,
     #: `yes`, an empty value) makes the skill model-only (Wave 469391bb's `skillParser`)
     user_invocable_only_when_true: bool = False

@@ -51,7 +51,12 @@ from wave_lsp.core.facts.reads import read_as
 from wave_lsp.core.facts.toolrules import entries
 from wave_lsp.core.invocation import arguments as args_module
 from wave_lsp.core.invocation.listing import command_name, invocation_flags
-from wave_lsp.core.invocation.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
+from wave_lsp.core.invocation.substitute import (
+    PREVIEW_SESSION_ID,
+    VariableValues,
+    effort_level,
+    substitute,
+)
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.injections import JS_SPACE_TEXT, Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
@@ -266,7 +271,7 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     """Every injection with the command the shell would get and the prediction of what the
     runtime does with it."""
     profile = settings.profile
-    values = VariableValues.for_location(location, profile, session_id, arguments_file)
+    values = skill_values(document, location, settings, session_id, arguments_file)
     injections = [i for i in body_injections(document, profile) if not i.empty
                   and profile.runs_injections
                   and (i.kind == "inline" or profile.runs_injection_blocks)]
@@ -305,6 +310,21 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
         planned += _argument_injections(document, raw_arguments, words, names, values,
                                         predictor, {p.shown_pattern for p in planned})
     return Plan(values, allowed, rules, planned, predictor, restrictions)
+
+
+def skill_values(document: SkillDocument, location: SkillLocation, settings: Settings,
+                 session_id: str = PREVIEW_SESSION_ID,
+                 arguments_file: Path | None = None) -> VariableValues:
+    """The `${…}` values of this skill, `${CLAUDE_EFFORT}` from the settings files the runtime
+    reads (`substitute.effort_level`; read only when the skill has one)."""
+    profile = settings.profile
+    effort = None
+    if profile.default_effort is not None and "${CLAUDE_EFFORT}" in document.text:
+        files = settings_files(profile, location.project_root, settings.home or Path.home(),
+                               settings.personal, settings.settings_files)
+        found = effort_level(read_as(document, profile).values, profile, files)
+        effort = found.level if found else None
+    return VariableValues.for_location(location, profile, session_id, arguments_file, effort)
 
 
 def predict(predictor: Predictor, command: str) -> Decision:
