@@ -112,3 +112,33 @@ def test_claude_effort(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, field: s
     wave.parent.mkdir(parents=True)
     wave.write_text(path.read_text("utf-8"), "utf-8")
     assert (run(wave, "", target="wave").text or "").endswith("Effort ${CLAUDE_EFFORT}.")
+
+
+# -- arg-named-dashes: names with `-` and `.` are matched as written ---------------------------
+@pytest.mark.parametrize(("names", "body", "raw", "rendered"), [
+    # the probe: a name with `-`, one with `.`, a prefix name, and names after them
+    ("[my-arg, v1.2, my, dst]",
+     "A=$my-arg B=$v1.2 C=$my D=$dst E=$my-args F=\\$my-arg G=$v1x2", "one two three four",
+     "A=one B=two C=three D=four E=three-args F=$my-arg G=$v1x2"),
+    ("a-b c", "$a-b/$c", "x y", "x/y"),  # a string of names
+    ("[a(b, '1', c]", "$a(b $c", "x y", "x y"),  # regex characters are text; `1` is dropped
+    ("[x]", "$x[0] $x", "v", "$x[0] v"),  # a name before `[` is no placeholder
+])
+def test_named_arguments_as_written(tmp_path: Path, names: str, body: str, raw: str,
+                                    rendered: str) -> None:
+    from tests.core.test_preview import run
+
+    path = tmp_path / "project/.claude/skills/n/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"---\ndescription: d\narguments: {names}\n---\n{body}\n", "utf-8")
+    result = run(path, raw, target="claude-code")
+    assert (result.text or "").endswith(f"\n\n{rendered}\n")
+
+
+def test_only_the_first_64_short_names_are_substituted() -> None:
+    from wave_lsp.core.invocation.arguments import declared_names, substitute_arguments
+
+    names = declared_names(["x" * 65, *(f"n{i}" for i in range(70))], CLAUDE_CODE)
+    words = [f"w{i}" for i in range(71)]
+    text = substitute_arguments(f"$n0 $n63 $n64 ${'x' * 65}", "", words, names, CLAUDE_CODE)
+    assert text == f"w1 w64 $n64 ${'x' * 65}"
