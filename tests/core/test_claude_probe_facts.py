@@ -142,3 +142,21 @@ def test_only_the_first_64_short_names_are_substituted() -> None:
     words = [f"w{i}" for i in range(71)]
     text = substitute_arguments(f"$n0 $n63 $n64 ${'x' * 65}", "", words, names, CLAUDE_CODE)
     assert text == f"w1 w64 $n64 ${'x' * 65}"
+
+
+# -- fm-glob-paths: the quoting retry reads an unquoted `**/*.ts` ------------------------------
+def test_an_unquoted_glob_is_the_retrys_pattern(tmp_path: Path) -> None:
+    from tests.helpers import run
+
+    text = "---\ndescription: Only for TypeScript\npaths: **/*.ts\n---\nBody.\n"
+    path = tmp_path / ".claude/skills/g/SKILL.md"
+    document = SkillDocument.from_text(text)
+    entry = runtime_listing_entry(document, locate(path, home=tmp_path / "h"), CLAUDE_CODE)
+    assert (entry.text, entry.activates_on) == ("", ("**/*.ts",))  # hidden until a .ts file
+    report = run(tmp_path, text, target="claude-code", relpath=".claude/skills/g/SKILL.md")
+    (finding,) = [f for f in report.findings if f.code == "SK023"]
+    assert "quoting retry reads the text `**/*.ts` as the pattern: Claude Code neither lists " \
+           "the skill nor knows `/g` until a file it matches is read or edited" in finding.message
+    # a runtime without the retry: the alias fails, as before
+    other = run(tmp_path, text, target="wave", relpath=".claude/skills/g/SKILL.md")
+    assert any("most parsers fail" in f.message for f in other.findings if f.code == "SK023")

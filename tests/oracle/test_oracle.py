@@ -30,11 +30,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
      "for it",
      [("disc-legacy-command", "listed"), ("disc-legacy-command", "slash#0"),
       ("disc-legacy-command", "tool#0")]),
-    ("an unquoted `paths: **/*.ts` (no file touched): Claude Code's YAML rejects the undefined "
-     "alias and its quoting retry reads the pattern, so it neither lists the skill nor knows "
-     "`/fm-glob-paths`; wave-lsp's parser takes `**/*.ts` for an alias, so `paths` has no "
-     "pattern and the skill is listed and rendered (a quoted pattern agrees: fm-paths-quoted)",
-     [("fm-glob-paths", "listed"), ("fm-glob-paths", "slash#0")]),
 ]
 #: (probe, aspect) → the disagreement, precisely
 KNOWN: dict[tuple[str, str], str] = {case: reason for reason, cases in _REMAINING
