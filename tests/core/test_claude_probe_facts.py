@@ -160,3 +160,45 @@ def test_an_unquoted_glob_is_the_retrys_pattern(tmp_path: Path) -> None:
     # a runtime without the retry: the alias fails, as before
     other = run(tmp_path, text, target="wave", relpath=".claude/skills/g/SKILL.md")
     assert any("most parsers fail" in f.message for f in other.findings if f.code == "SK023")
+
+
+# -- disc-legacy-command, disc-legacy-variants: legacy commands ---------------------------------
+def test_legacy_commands_are_rows_and_render_without_the_base_line(tmp_path: Path) -> None:
+    from tests.core.test_preview import run
+    from wave_lsp.core.checking.loading import skill_rows
+    from wave_lsp.core.workspace.location import locate as find
+
+    project, home = tmp_path / "project", tmp_path / "home"
+    files = {
+        project / ".claude/commands/legacy.md": "---\ndescription: A legacy command\n---\nLegacy $ARGUMENTS\n",
+        project / ".claude/commands/sub/x.md": "---\ndescription: Nested\n---\nNested $1 and $0\n",
+        project / ".claude/commands/both.md": "---\ndescription: The command\n---\nCommand\n",
+        project / ".claude/skills/both/SKILL.md": "---\ndescription: The skill\n---\nSkill\n",
+        home / ".claude/commands/mine.md": "# Mine\n\nin ${CLAUDE_SKILL_DIR}\n",
+        project / "plugins/kit/.claude-plugin/plugin.json": '{"name": "kit"}',
+        project / "plugins/kit/commands/cmd.md": "---\ndescription: P\n---\nAt ${CLAUDE_PLUGIN_ROOT}\n",
+    }
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    (project / ".git").mkdir()
+    rows = skill_rows(CLAUDE_CODE, project, home, True, project)
+    assert [(row["name"], row["listingLine"], row.get("legacy"), row["unavailable"])
+            for row in rows] == [
+        ("both", "- both: The skill", None, None),
+        ("both", None, True, "shadowed"),  # a skill beats the command of its name
+        ("legacy", "- legacy: A legacy command", True, None),
+        ("sub:x", "- sub:x: Nested", True, None),
+        ("mine", "- mine: Mine", True, None),  # personal: the body's first line
+        ("kit:cmd", "- kit:cmd: P", True, None),
+    ]
+    assert run(project / ".claude/commands/legacy.md", "x", target="claude-code").text == \
+        "Legacy x\n"
+    assert run(project / ".claude/commands/sub/x.md", "a b", target="claude-code",
+               tmp_home=home).text == "Nested b and a\n"
+    assert run(home / ".claude/commands/mine.md", "a", target="claude-code",
+               tmp_home=home).text == "# Mine\n\nin ${CLAUDE_SKILL_DIR}\n\n\nARGUMENTS: a"
+    plugin = project / "plugins/kit"
+    assert run(plugin / "commands/cmd.md", "", target="claude-code", tmp_home=home).text == \
+        f"At {plugin.as_posix()}\n"
+    assert find(project / ".claude/commands/sub/x.md", home=home).legacy_command == "sub:x"

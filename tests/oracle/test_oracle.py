@@ -25,11 +25,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
       ("inj-expansion-allowed-tools", "tool#0"),
       ("real/Git-Fg__thecattoolkit/auditing-plugins", "tool#0"),
       ("real/terrylica__cc-skills/research", "tool#0")]),
-    ("a legacy `.claude/commands/legacy.md`: Claude Code lists it ('- legacy: A legacy command') "
-     "and `/legacy x` renders 'Legacy x' (no base-directory line); `wave-lsp list` has no row "
-     "for it",
-     [("disc-legacy-command", "listed"), ("disc-legacy-command", "slash#0"),
-      ("disc-legacy-command", "tool#0")]),
 ]
 #: (probe, aspect) → the disagreement, precisely
 KNOWN: dict[tuple[str, str], str] = {case: reason for reason, cases in _REMAINING

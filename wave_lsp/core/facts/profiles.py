@@ -94,7 +94,7 @@ CLAUDE_CODE = RuntimeProfile(
     frontmatter_closing=ClosingRule("dashes-anywhere", "after-blanks"),
     body_description_default="Skill",
     labels_listing_with_name=True, listing_controls_as_spaces=True,
-    listing_strips_control_sequences=True, default_effort="medium",
+    listing_strips_control_sequences=True, default_effort="medium", lists_legacy_commands=True,
     lists_plugin_skills_only_when_described=True, hides_conditional_skills=True,
     plugin_commands_match_skill_file=True, resolves_yaml_aliases=True,
     # the facts behind SK062 (runtime-facts.md §3.2), SK131 and SK133 (their evidence rows)
@@ -119,6 +119,8 @@ CLAUDE_CODE = RuntimeProfile(
         "listing_strips_control_sequences": "2.1.332",
         # the probes arg-effort (medium), arg-effort-setting, arg-effort-field, arg-effort-values
         "default_effort": "2.1.332",
+        # the probes disc-legacy-command, disc-legacy-variants, disc-skill-beats-command
+        "lists_legacy_commands": "2.1.332",
         # the probes inj-stderr-*, inj-failing-streams: `err`, `out`, `err2` in that order
         "merges_command_stderr": "2.1.332",
         # the probes inv-dmi-yes, inv-user-invocable-no (CCDOCS: since 2.1.218)

@@ -178,6 +178,10 @@ class RuntimeProfile:
     #: settings' `effortLevel` sets it (`wave_lsp.core.invocation.substitute.effort_level`); None:
     #: the target has no effort
     default_effort: str | None = None
+    #: the legacy command files of `legacy_command_folders` (nested: `sub:x`) and of a plugin's
+    #: `commands/` (`<plugin>:x`) are listed and invocable like skills, and render without the
+    #: base-directory line (`list` gives them rows marked `legacy`)
+    lists_legacy_commands: bool = False
     #: `user-invocable` is true only when absent or `true`/`"true"`: any other value (`no`,
     #: `yes`, an empty value) makes the skill model-only (Wave 469391bb's `skillParser`)
     user_invocable_only_when_true: bool = False

@@ -109,7 +109,10 @@ def listing_entry(document: FieldValues, location: SkillLocation) -> ListingEntr
 def command_name(document: FieldValues, location: SkillLocation, profile: RuntimeProfile) -> str:
     """The name `/name` invokes under `profile`: the folder name where the runtime keys skills by
     folder (a plugin's skill as `<plugin>:<folder>`: Claude Code 2.1.332, probes
-    disc-plugin-name-field, disc-plugin-name-variants), else `skill_name`."""
+    disc-plugin-name-field, disc-plugin-name-variants), else `skill_name`. A legacy command file
+    is its command (`sub:x`) where the runtime lists those (`lists_legacy_commands`)."""
+    if location.legacy_command is not None and profile.lists_legacy_commands:
+        return location.legacy_command
     if profile.keys_skills_by_folder and location.dir_name:
         plugin = location.plugin if location.scope == "plugin" else None
         keyed = folder_command(location.dir_name, plugin.name if plugin else None,

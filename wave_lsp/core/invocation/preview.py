@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -312,6 +312,11 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     return Plan(values, allowed, rules, planned, predictor, restrictions)
 
 
+def legacy(location: SkillLocation, profile: RuntimeProfile) -> bool:
+    """`location` is a legacy command file of a runtime that offers those as commands."""
+    return location.legacy_command is not None and profile.lists_legacy_commands
+
+
 def skill_values(document: SkillDocument, location: SkillLocation, settings: Settings,
                  session_id: str = PREVIEW_SESSION_ID,
                  arguments_file: Path | None = None) -> VariableValues:
@@ -324,7 +329,9 @@ def skill_values(document: SkillDocument, location: SkillLocation, settings: Set
                                settings.personal, settings.settings_files)
         found = effort_level(read_as(document, profile).values, profile, files)
         effort = found.level if found else None
-    return VariableValues.for_location(location, profile, session_id, arguments_file, effort)
+    values = VariableValues.for_location(location, profile, session_id, arguments_file, effort)
+    # a legacy command has no skill folder: `${CLAUDE_SKILL_DIR}` stays as written
+    return replace(values, skill_dir=None) if legacy(location, profile) else values
 
 
 def predict(predictor: Predictor, command: str) -> Decision:
@@ -627,8 +634,9 @@ def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
         name = command_name(document, result.location, profile)
         return profile.invocation_wrapper.format(name=name, text=text,
                                                  path=result.location.path.as_posix())
-    if skill_dir is None or profile.base_directory_line == "none":
-        return text
+    if skill_dir is None or profile.base_directory_line == "none" or legacy(result.location,
+                                                                             profile):
+        return text  # (a legacy command has no base directory: disc-legacy-command)
     if profile.base_directory_line == "after":
         # OpenCode's command template; the arguments after it, then the whole trimmed (1.18.33,
         # cases oc-args-appended, oc-body-newline)
