@@ -170,7 +170,8 @@ def test_legacy_commands_are_rows_and_render_without_the_base_line(tmp_path: Pat
 
     project, home = tmp_path / "project", tmp_path / "home"
     files = {
-        project / ".claude/commands/legacy.md": "---\ndescription: A legacy command\n---\nLegacy $ARGUMENTS\n",
+        project / ".claude/commands/legacy.md":
+            "---\ndescription: A legacy command\n---\nLegacy $ARGUMENTS\n",
         project / ".claude/commands/sub/x.md": "---\ndescription: Nested\n---\nNested $1 and $0\n",
         project / ".claude/commands/both.md": "---\ndescription: The command\n---\nCommand\n",
         project / ".claude/skills/both/SKILL.md": "---\ndescription: The skill\n---\nSkill\n",
