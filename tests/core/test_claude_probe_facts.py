@@ -155,8 +155,9 @@ def test_an_unquoted_glob_is_the_retrys_pattern(tmp_path: Path) -> None:
     assert (entry.text, entry.activates_on) == ("", ("**/*.ts",))  # hidden until a .ts file
     report = run(tmp_path, text, target="claude-code", relpath=".claude/skills/g/SKILL.md")
     (finding,) = [f for f in report.findings if f.code == "SK023"]
-    assert "quoting retry reads the text `**/*.ts` as the pattern: Claude Code neither lists " \
-           "the skill nor knows `/g` until a file it matches is read or edited" in finding.message
+    assert "quoting retry then reads the text `**/*.ts` as the pattern: Claude Code loads the skill " \
+           "but neither lists it nor knows `/g` until a file it matches is read or edited" \
+        in finding.message
     # a runtime without the retry: the alias fails, as before
     other = run(tmp_path, text, target="wave", relpath=".claude/skills/g/SKILL.md")
     assert any("most parsers fail" in f.message for f in other.findings if f.code == "SK023")

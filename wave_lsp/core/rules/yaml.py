@@ -348,12 +348,12 @@ def _retried(ctx: CheckContext, mapping: YamlNode,
     if not isinstance(value, str):
         return None
     runtime = ctx.profile.runtime
-    said = (f"{runtime}'s YAML rejects it; its quoting retry reads the text "
+    said = (f"{runtime}'s YAML fails on it; its quoting retry then reads the text "
             f"`{shown(value)}`")
     if key == "paths" and ctx.profile.hides_conditional_skills:
         name = command_name(reading.values, ctx.location, ctx.profile)
-        said += (f" as the pattern: {runtime} neither lists the skill nor knows `/{name}` "
-                 "until a file it matches is read or edited")
+        said += (f" as the pattern: {runtime} loads the skill but neither lists it nor knows "
+                 f"`/{name}` until a file it matches is read or edited")
     return said, Severity.INFORMATION
 
 
