@@ -274,7 +274,9 @@ OPENCODE = replace(
     argument_base=1, arguments_appended_after="\n\n", splices_arguments_into_commands=True,
     arguments_delivery="appended after a blank line, after the base-directory lines",
     substitutes_arguments=True,
-    # OpenCode 1.18.33, the differential harness (tests/oracle/cases oc-*; runtime-facts.md §9)
+    # OpenCode 1.18.33, the differential harness (tests/oracle/cases oc-*; runtime-facts.md §9);
+    # `$0` is `undefined` unless it is the highest `$N` written, then the last word (case
+    # args-zero); `hidden: true` is not read (case invoke-hidden: listed and invocable)
     argument_syntax="last-takes-rest", argument_words="regex-quoted", trims_body=False,
     trims_rendered_text=True, listing_format="xml-escaped-path", scan_skipped_folders=frozenset(),
     commands_without_description=True,
