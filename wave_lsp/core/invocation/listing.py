@@ -15,7 +15,6 @@ from types import MappingProxyType
 
 from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.facts.reads import coerce_description, read_as
-from wave_lsp.core.invocation.terminal import strip_control_sequences
 from wave_lsp.core.parsing.document import FieldValues, SkillDocument
 from wave_lsp.core.workspace.location import SkillLocation
 
@@ -244,6 +243,9 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     when_text = _when_to_use(values)
     description = reading.description or ""
     if profile.listing_strips_control_sequences:  # each field on its own (fm-c1-strings)
+        # imported here: a one-file check needs no terminal parser (tests/cli/test_start_up.py)
+        from wave_lsp.core.invocation.terminal import strip_control_sequences
+
         description = strip_control_sequences(description)
         when_text = strip_control_sequences(when_text)
     shown = name
