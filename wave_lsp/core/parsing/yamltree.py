@@ -323,13 +323,7 @@ def parse_frontmatter(text: str, offset: int = 0) -> YamlDocument:
         return _build(parse_text, offset, _identity)
     except (MarkedYAMLError, ReaderError) as error:
         problem = _problem_from_error(error, parse_text, offset)
-    return _recover(text, offset, problem)
-
-
-def lenient_reading(text: str, offset: int, problem: YamlProblem) -> YamlDocument:
-    """`text` as the lenient readings read it after a `problem` the tree does not show (an alias
-    to an anchor that is never defined, which a loader rejects although the events parse)."""
-    return _recover(text, offset, problem)
+    return lenient_reading(text, offset, problem)
 
 
 def _identity(index: int) -> int:
@@ -498,9 +492,10 @@ def _quoted(match: re.Match[str]) -> str:
     return f'{match.group(1)}: "{escaped}"'
 
 
-def _recover(text: str, offset: int, problem: YamlProblem) -> YamlDocument:
-    """After `problem`: which lenient readings parse the text, and the tree of the first one
-    that does (with spans in the original text); the problem alone when none does."""
+def lenient_reading(text: str, offset: int, problem: YamlProblem) -> YamlDocument:
+    """After `problem` (also one the tree does not show: an alias to an anchor never defined):
+    which lenient readings parse the text, and the tree of the first one that does (with spans
+    in the original text); the problem alone when none does."""
     found: YamlDocument | None = None
     readings: set[str] = set()
     attempts: list[tuple[tuple[str, ...], bool]] = [
