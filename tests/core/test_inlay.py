@@ -123,14 +123,16 @@ def test_argument_tooltips_say_how_the_target_counts(tmp_path: Path) -> None:
     # a variable the target does not know gets no hint (SK117 reports it)
     ("wave", "Project ${CLAUDE_PROJECT_DIR} and ${NOPE}\n", []),
     ("claude-code", "Project ${CLAUDE_PROJECT_DIR}, effort ${CLAUDE_EFFORT}, ${WAVE_SKILL_DIR}\n",
-     [("${CLAUDE_PROJECT_DIR}", "PROJECT"), ("${CLAUDE_EFFORT}", "effort level")]),
+     # the effort Claude Code 2.1.332 substitutes when nothing sets one (probe arg-effort)
+     [("${CLAUDE_PROJECT_DIR}", "PROJECT"), ("${CLAUDE_EFFORT}", "medium")]),
     # known, but without a value here: the plugin root outside a plugin, the arguments file in prose
     ("wave", "Root ${WAVE_PLUGIN_ROOT}, file ${WAVE_ARGUMENTS_FILE}\n",
      [("${WAVE_PLUGIN_ROOT}", "literal"), ("${WAVE_ARGUMENTS_FILE}", "literal")]),
     ("claude-code", "Setting ${user_config.token}\n", [("${user_config.token}", "plugin setting")]),
 ])
 def test_variable_hints(tmp_path: Path, target: str, body: str,
-                        expected: list[tuple[str, str]]) -> None:
+                        expected: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CLAUDE_CODE_EFFORT_LEVEL", raising=False)
     text = HEAD + body
     ctx = context(tmp_path, text, target)
     project = (tmp_path / "project").as_posix()

@@ -94,7 +94,10 @@ TRIGGERS: list[Case] = [
          level={"claude-code": Severity.INFORMATION, "gemini-cli": Severity.INFORMATION,
                 "codex": Severity.INFORMATION}),
     Case("SK022", fm(NAME, DESC, "«name»: other"), level={"gemini-cli": Severity.WARNING}),
-    Case("SK023", fm(NAME, DESC, "paths: «**/*.ts»"), level={"gemini-cli": Severity.INFORMATION}),
+    # Claude Code's quoting retry reads the pattern (probe fm-glob-paths): the skill loads,
+    # conditional on it
+    Case("SK023", fm(NAME, DESC, "paths: «**/*.ts»"),
+         level={"gemini-cli": Severity.INFORMATION, "claude-code": Severity.INFORMATION}),
     # a valid anchor loads under the js-yaml runtimes (`resolves_yaml_aliases`, issue 36)
     Case("SK023", fm(NAME, DESC, "metadata:\n  a: «&x» one\n  b: *x"),
          level={"opencode": Severity.WARNING, "gemini-cli": Severity.WARNING}),

@@ -25,26 +25,6 @@ _REMAINING: list[tuple[str, list[tuple[str, str]]]] = [
       ("inj-expansion-allowed-tools", "tool#0"),
       ("real/Git-Fg__thecattoolkit/auditing-plugins", "tool#0"),
       ("real/terrylica__cc-skills/research", "tool#0")]),
-    ("`${CLAUDE_EFFORT}`: Claude Code substitutes the session's effort ('medium', the default "
-     "here); wave-lsp leaves `${CLAUDE_EFFORT}` as written",
-     [("arg-effort", "slash#0")]),
-    ("a legacy `.claude/commands/legacy.md`: Claude Code lists it ('- legacy: A legacy command') "
-     "and `/legacy x` renders 'Legacy x' (no base-directory line); `wave-lsp list` has no row "
-     "for it",
-     [("disc-legacy-command", "listed"), ("disc-legacy-command", "slash#0"),
-      ("disc-legacy-command", "tool#0")]),
-    ("`description: *w` (an alias of `when_to_use: &w reuse me`): Claude Code lists "
-     "'reuse me - reuse me'; wave-lsp's listingLine falls back to the body ('Body. - reuse me')",
-     [("fm-anchor-alias", "listing-text")]),
-    ("U+009F (APC) in a description ('a\\u009fb'): Claude Code's listing line keeps only "
-     "the text before it ('- c-c1: a'); wave-lsp shows it as a space ('- c-c1: a b'), as it "
-     "does every other control character",
-     [("fm-c1-apc", "listing-text")]),
-    ("an unquoted `paths: **/*.ts` (no file touched): Claude Code's YAML rejects the undefined "
-     "alias and its quoting retry reads the pattern, so it neither lists the skill nor knows "
-     "`/fm-glob-paths`; wave-lsp's parser takes `**/*.ts` for an alias, so `paths` has no "
-     "pattern and the skill is listed and rendered (a quoted pattern agrees: fm-paths-quoted)",
-     [("fm-glob-paths", "listed"), ("fm-glob-paths", "slash#0")]),
 ]
 #: (probe, aspect) → the disagreement, precisely
 KNOWN: dict[tuple[str, str], str] = {case: reason for reason, cases in _REMAINING

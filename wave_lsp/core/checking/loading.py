@@ -219,6 +219,38 @@ def skill_rows(profile: RuntimeProfile, project: Path | None, home: Path,
             unavailable = "no-command"
         rows.append({**row, "command": command if unavailable is None else None,
                      "unavailable": unavailable, **verdict.to_json()})
+    if profile.lists_legacy_commands and project is not None and keep is None:
+        rows += legacy_rows(profile, project, home, personal, relative_to, rows)
+    return rows
+
+
+def legacy_rows(profile: RuntimeProfile, project: Path, home: Path, personal: bool,
+                relative_to: Path | None,
+                skills: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The rows of the legacy command files (`runtime_view.legacy_commands`), marked `legacy`,
+    after the skills': listed and invoked like a skill of their command's name; a skill of the
+    same name wins (Claude Code 2.1.332, probes disc-legacy-command, disc-legacy-variants,
+    disc-skill-beats-command)."""
+    from wave_lsp.core.workspace.runtime_view import legacy_commands, shown_path
+
+    winners = {str(row["name"]): row["path"] for row in skills if row.get("loads")}
+    rows: list[dict[str, object]] = []
+    for name, path in legacy_commands(profile, project, home if personal else None).items():
+        document = load_document(path)
+        location = locate(path, home=home)
+        entry = runtime_listing_entry(document, location, profile) if document else None
+        skill = winners.get(name)
+        loads = document is not None and skill is None
+        rows.append({
+            "name": name, "scope": location.scope, "path": shown_path(path, relative_to),
+            "modelInvocable": bool(entry and entry.model_invocable),
+            "userInvocable": bool(entry and entry.user_invocable),
+            "listingChars": entry.chars if entry else 0, "shadowedBy": skill,
+            "aliases": [], "activatesOn": None,
+            "listingLine": (entry.text or None) if entry and loads else None,
+            "command": f"/{name}" if loads and entry and entry.user_invocable else None,
+            "unavailable": None if loads else ("shadowed" if skill else "not-loaded"),
+            "legacy": True, **LoadVerdict(loads).to_json()})
     return rows
 
 

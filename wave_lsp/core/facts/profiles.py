@@ -94,6 +94,7 @@ CLAUDE_CODE = RuntimeProfile(
     frontmatter_closing=ClosingRule("dashes-anywhere", "after-blanks"),
     body_description_default="Skill",
     labels_listing_with_name=True, listing_controls_as_spaces=True,
+    listing_strips_control_sequences=True, default_effort="medium", lists_legacy_commands=True,
     lists_plugin_skills_only_when_described=True, hides_conditional_skills=True,
     plugin_commands_match_skill_file=True, resolves_yaml_aliases=True,
     # the facts behind SK062 (runtime-facts.md §3.2), SK131 and SK133 (their evidence rows)
@@ -114,6 +115,12 @@ CLAUDE_CODE = RuntimeProfile(
         # verified by the harness (tests/oracle): the listing's control characters, and the
         # argument words ending at the first shell operator after a word
         "listing_controls_as_spaces": "2.1.332", "argument_words": "2.1.332",
+        # the probes fm-c1-apc, fm-c1-strings (`a\u009fb` is listed `a`)
+        "listing_strips_control_sequences": "2.1.332",
+        # the probes arg-effort (medium), arg-effort-setting, arg-effort-field, arg-effort-values
+        "default_effort": "2.1.332",
+        # the probes disc-legacy-command, disc-legacy-variants, disc-skill-beats-command
+        "lists_legacy_commands": "2.1.332",
         # the probes inj-stderr-*, inj-failing-streams: `err`, `out`, `err2` in that order
         "merges_command_stderr": "2.1.332",
         # the probes inv-dmi-yes, inv-user-invocable-no (CCDOCS: since 2.1.218)
@@ -265,7 +272,9 @@ OPENCODE = replace(
     argument_base=1, arguments_appended_after="\n\n", splices_arguments_into_commands=True,
     arguments_delivery="appended after a blank line, after the base-directory lines",
     substitutes_arguments=True,
-    # OpenCode 1.18.33, the differential harness (tests/oracle/cases oc-*; runtime-facts.md §9)
+    # OpenCode 1.18.33, the differential harness (tests/oracle/cases oc-*; runtime-facts.md §9);
+    # `$0` is `undefined` unless it is the highest `$N` written, then the last word (case
+    # args-zero); `hidden: true` is not read (case invoke-hidden: listed and invocable)
     argument_syntax="last-takes-rest", argument_words="regex-quoted", trims_body=False,
     trims_rendered_text=True, listing_format="xml-escaped-path", scan_skipped_folders=frozenset(),
     commands_without_description=True,

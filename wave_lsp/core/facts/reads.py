@@ -33,11 +33,25 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from wave_lsp.core.facts.loaders import Rescue, codex_reading, rescue, unclosed_values
+from wave_lsp.core.facts.loaders import (
+    Rescue,
+    codex_reading,
+    dangling_alias,
+    rescue,
+    unclosed_values,
+)
 from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.document import FieldValues, FrontmatterValues, SkillDocument
 from wave_lsp.core.parsing.source import Cut, cut_as, own_cut
-from wave_lsp.core.parsing.yamltree import YamlDocument, parse_frontmatter
+from wave_lsp.core.parsing.yamltree import (
+    QUOTE_RETRY,
+    YamlDocument,
+    YamlProblem,
+    lenient_reading,
+    parse_frontmatter,
+    scalar_alias_targets,
+    to_python,
+)
 
 _HEADING_MARKER = re.compile(r"^#+\s+")
 #: `extractDescriptionFromMarkdown`: longer first lines are cut to 97 characters and `...`
@@ -95,7 +109,12 @@ def _read_as(document: SkillDocument, profile: RuntimeProfile) -> RuntimeReading
     if profile.yaml_loader == "serde-struct" and yaml is not None \
             and (yaml.problem is not None or yaml.duplicates):
         return _codex_read(document, profile)
-    return _described(document, profile, document, document.body_offset,
+    retried = _dangling_retry(yaml, source.frontmatter, source.frontmatter_offset, profile)
+    if retried is not None:
+        return _described(document, profile, retried, document.body_offset,
+                          retried is not _EMPTY, False)
+    values = _aliases_resolved(yaml, profile) or document
+    return _described(document, profile, values, document.body_offset,
                       document.yaml is not None, True)
 
 
@@ -129,8 +148,12 @@ def _cut_read(document: SkillDocument, profile: RuntimeProfile, cut: Cut) -> Run
     loaded = _loaded_values(yaml, profile)
     if loaded is None:
         return _described(document, profile, _EMPTY, cut.body_offset, False, False)
-    reading = _described(document, profile, document if same else loaded, cut.body_offset, True,
-                         same)
+    retried = _dangling_retry(yaml, frontmatter, cut.frontmatter_offset, profile)
+    if retried is not None:
+        return _described(document, profile, retried, cut.body_offset, retried is not _EMPTY,
+                          False)
+    own = _aliases_resolved(yaml, profile) or (document if same else loaded)
+    reading = _described(document, profile, own, cut.body_offset, True, same)
     if cut.body_offset == 0 and profile.frontmatter_closing.body_start == \
             "after-bare-line-else-file":
         return replace(reading, whole_file=True)
@@ -179,6 +202,38 @@ def _codex_read(document: SkillDocument, profile: RuntimeProfile) -> RuntimeRead
         return _described(document, profile, _EMPTY, document.body_offset, False, False)
     return _described(document, profile, FrontmatterValues(values, frozenset(values)),
                       document.body_offset, True, False)
+
+
+def _dangling_retry(yaml: YamlDocument | None, frontmatter: str | None, offset: int,
+                    profile: RuntimeProfile) -> FieldValues | None:
+    """The values of the quoting retry, for a runtime that has one (`QUOTE_RETRY` among its
+    `frontmatter_readings`), where the tree holds an alias to an anchor it never defines: its
+    YAML parser rejects that, and the retry quotes the value (`paths: **/*.ts` is the pattern;
+    Claude Code 2.1.332, probe fm-glob-paths). `_EMPTY` when the retry fails too (empty
+    metadata); None when nothing is to retry."""
+    mapping = yaml.mapping if yaml is not None else None
+    if mapping is None or frontmatter is None or yaml is None or yaml.problem is not None \
+            or QUOTE_RETRY not in profile.frontmatter_readings or not dangling_alias(mapping):
+        return None
+    problem = YamlProblem("alias", "found undefined alias", mapping.span)
+    retried = lenient_reading(frontmatter, offset, problem)
+    found = retried.mapping
+    if found is None or not (retried.readings & profile.frontmatter_readings):
+        return _EMPTY
+    names = frozenset(key.text for key, _ in found.pairs if key.kind == "scalar")
+    return FrontmatterValues(found.value(), names)
+
+
+def _aliases_resolved(yaml: YamlDocument | None, profile: RuntimeProfile) -> FieldValues | None:
+    """The values with each alias of a scalar resolved, for a runtime whose YAML loader resolves
+    aliases (`resolves_yaml_aliases`; Claude Code 2.1.332 lists `description: *w` as the
+    anchored `when_to_use`, probe fm-anchor-alias); None when nothing is to resolve."""
+    mapping = yaml.mapping if yaml is not None else None
+    if mapping is None or not profile.resolves_yaml_aliases \
+            or not scalar_alias_targets(list(mapping.walk())):
+        return None
+    names = frozenset(key.text for key, _ in mapping.pairs if key.kind == "scalar")
+    return FrontmatterValues(to_python(mapping, scalar_aliases=True), names)
 
 
 def _loaded_values(yaml: YamlDocument, profile: RuntimeProfile) -> FieldValues | None:

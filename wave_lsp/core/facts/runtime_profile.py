@@ -170,6 +170,18 @@ class RuntimeProfile:
     #: each run of control characters (C0, including newlines and tabs, DEL and C1) in a listing
     #: line's description is shown as one space
     listing_controls_as_spaces: bool = False
+    #: terminal control sequences (`ESC …`, `CSI …`, control strings such as APC up to their
+    #: `ST`, an unended one to the end of the field) are removed from the listing's description
+    #: and `when_to_use`, each on its own, before that (`wave_lsp.core.invocation.terminal`)
+    listing_strips_control_sequences: bool = False
+    #: `${CLAUDE_EFFORT}` where neither `CLAUDE_CODE_EFFORT_LEVEL`, the skill's `effort` nor the
+    #: settings' `effortLevel` sets it (`wave_lsp.core.invocation.substitute.effort_level`); None:
+    #: the target has no effort
+    default_effort: str | None = None
+    #: the legacy command files of `legacy_command_folders` (nested: `sub:x`) and of a plugin's
+    #: `commands/` (`<plugin>:x`) are listed and invocable like skills, and render without the
+    #: base-directory line (`list` gives them rows marked `legacy`)
+    lists_legacy_commands: bool = False
     #: `user-invocable` is true only when absent or `true`/`"true"`: any other value (`no`,
     #: `yes`, an empty value) makes the skill model-only (Wave 469391bb's `skillParser`)
     user_invocable_only_when_true: bool = False

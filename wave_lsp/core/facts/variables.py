@@ -41,8 +41,9 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("WAVE_SESSION_ID", "the id of the current session", at_run_time="per session"),
     Variable("CLAUDE_SESSION_ID", "the id of the current session", at_run_time="per session"),
     Variable("CLAUDE_PROJECT_DIR", "the project root"),
-    Variable("CLAUDE_EFFORT", "the effort level (`low` … `max`)", in_rules=False,
-             at_run_time="effort level"),
+    Variable("CLAUDE_EFFORT", "the effort level of the turn (`low`, `medium`, `high`, `xhigh`, "
+             "`max`): `CLAUDE_CODE_EFFORT_LEVEL`, else the skill's `effort`, else the settings' "
+             "`effortLevel`, else `medium`", in_rules=False),
     Variable("WAVE_ARGUMENTS_FILE",
              "the absolute path of a file holding the raw arguments (injected commands only)",
              in_rules=False, shell_only=True, at_run_time="temporary file"),

@@ -27,6 +27,7 @@ from wave_lsp.core.invocation.arguments import (
     declared_names,
     missing_below_base,
 )
+from wave_lsp.core.invocation.preview import skill_values
 from wave_lsp.core.invocation.substitute import VariableValues, resolve
 from wave_lsp.core.parsing.document import FieldEntry
 from wave_lsp.core.parsing.text import Span
@@ -124,7 +125,7 @@ def _tool_rule(ctx: FeatureContext, entry: FieldEntry, offset: int) -> HoverText
 
     if entry.name != "allowed-tools":
         return None
-    values = VariableValues.for_location(ctx.location, ctx.profile)
+    values = skill_values(ctx.document, ctx.location, ctx.settings)
     for item in resolve_allowed_tools(ctx.document, values):
         if not _within(item.span, offset) and item.span.end != offset:
             continue
@@ -144,7 +145,7 @@ def _placeholder(ctx: FeatureContext, offset: int) -> HoverText | None:
     match = match_at(ctx, PLACEHOLDER, offset, body_only=False)
     if match is None:
         return None
-    values = VariableValues.for_location(ctx.location, ctx.profile)
+    values = skill_values(ctx.document, ctx.location, ctx.settings)
     return HoverText(variable_markdown(match.group(1), values, in_shell=False),
                      Span(match.start(), match.end()))
 

@@ -29,6 +29,7 @@ from wave_lsp.core.invocation.arguments import (
     below_base_label,
     declared_names,
 )
+from wave_lsp.core.invocation.preview import skill_values
 from wave_lsp.core.invocation.substitute import VariableValues, resolve
 from wave_lsp.core.parsing.injections import CommandSpans, Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
@@ -67,7 +68,7 @@ def inlay_hints(ctx: FeatureContext, within: Span | None = None) -> list[InlayHi
 # -- ${…} ---------------------------------------------------------------------------------------
 def _variable_hints(ctx: FeatureContext, commands: CommandSpans, start: int,
                     end: int) -> Iterator[InlayHint]:
-    values = VariableValues.for_location(ctx.location, ctx.profile)
+    values = skill_values(ctx.document, ctx.location, ctx.settings)
     text = ctx.document.text
     for match in PLACEHOLDER.finditer(text, ctx.document.body_offset):
         if not start <= match.end() <= end:

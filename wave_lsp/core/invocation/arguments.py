@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from wave_lsp.core.facts.profiles import RuntimeProfile
 from wave_lsp.core.parsing.text import Span
@@ -51,6 +52,9 @@ _UNESCAPED = re.compile(r"()\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\w\[])|(\d+)(
 #: 3 `ARGUMENTS`, 4 `N`, 5 a name): groups 1, 2 and 5 never take part, since Wave has no escape,
 #: no indexed `$ARGUMENTS` and no names (`(?!)` is a branch that never matches)
 WAVE_PLACEHOLDER = re.compile(r"()\$(?:(?!)(\d)|(ARGUMENTS)|(\d+)|(?!)(\w))")
+#: Claude Code 2.1.332 substitutes the first this-many declared names, each at most this long
+MAX_NAMES = 64
+MAX_NAME_LENGTH = 64
 #: OpenCode's `placeholderRegex`: every `$N`, with no look-ahead and no escape
 _POSITIONAL = re.compile(r"\$(\d+)")
 _OPERATOR_CHARS = frozenset(";&|<>()")
@@ -110,17 +114,20 @@ def _syntax(profile: RuntimeProfile | None) -> str:
 
 
 def unescaped_placeholders(text: str, start: int = 0, end: int | None = None,
-                           syntax: str = "escapable") -> Iterator[re.Match[str]]:
+                           syntax: str = "escapable",
+                           names: Sequence[str] | None = None) -> Iterator[re.Match[str]]:
     """The matches of `PLACEHOLDER.finditer(text, start, end)` that are not escaped (their group 1
     is empty), with the same groups and spans. A match never ends with a backslash, so a `$` is
     escaped exactly when a backslash at or after `start` stands right before it. Under Wave's
     `syntax` (a profile's `argument_syntax`), every match of `WAVE_PLACEHOLDER`: nothing escapes
-    one."""
+    one. With `names`, group 5 is only a declared name, as the runtime matches it
+    (`named_pattern`); without, any `$word` (what the author wrote)."""
     stop = len(text) if end is None else end
     if syntax in PLAIN_SYNTAXES:
         yield from WAVE_PLACEHOLDER.finditer(text, start, stop)
         return
-    for match in _UNESCAPED.finditer(text, start, stop):
+    pattern = _UNESCAPED if names is None else named_pattern(tuple(names), escapable=False)
+    for match in pattern.finditer(text, start, stop):
         begin = match.start()
         if begin > start and text[begin - 1] == "\\":
             continue
@@ -256,22 +263,38 @@ def _quoted_words(raw: str) -> list[str]:
 
 
 def declared_names(value: object, profile: RuntimeProfile | None = None) -> list[str]:
-    """The argument names of an `arguments` value (a string split on white space, or a list),
-    each a word; none under a profile that substitutes no names (Wave reads no `arguments`)."""
+    """The argument names of an `arguments` value (a string split on white space, or a list), as
+    Claude Code 2.1.332 keeps them: every text that is not blank and not all digits (`my-arg`,
+    `v1.2` included; probe arg-named-dashes), in order: name N binds argument word N. None under
+    a profile that substitutes no names (Wave reads no `arguments`)."""
     if plain_placeholders(profile):
         return []
     names = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
-    return [name for name in names if isinstance(name, str) and re.fullmatch(r"[A-Za-z_]\w*", name)]
+    return [name for name in names if isinstance(name, str) and name.strip()
+            and not re.fullmatch(r"[0-9]+", name)]
+
+
+@lru_cache(maxsize=256)
+def named_pattern(names: tuple[str, ...], escapable: bool = True) -> re.Pattern[str]:
+    """`PLACEHOLDER` (`_UNESCAPED` when not `escapable`) whose group 5 is a declared name as
+    Claude Code 2.1.332 matches it: the text as written (`$my-arg`), not followed by `[` or a
+    word character, the longest name first and before the other placeholders (its names pass
+    runs first); only the first `MAX_NAMES` names of at most `MAX_NAME_LENGTH` characters."""
+    short = [name for name in names if len(name) <= MAX_NAME_LENGTH][:MAX_NAMES]
+    usable = sorted(dict.fromkeys(short), key=len, reverse=True)
+    if not usable:
+        alternatives, guard = "(?!)", ""
+    else:
+        alternatives = "|".join(re.escape(name) for name in usable)
+        guard = f"(?!(?:{alternatives})(?![\\[A-Za-z0-9_]))"
+    start = r"(\\)?" if escapable else "()"
+    return re.compile(rf"{start}\$(?:{guard}ARGUMENTS\[(\d+)\]|{guard}(ARGUMENTS)(?![\w\[])|"
+                      rf"{guard}(\d+)(?!\w)|({alternatives})(?![\[A-Za-z0-9_]))")
 
 
 def has_placeholder(text: str, names: Sequence[str], profile: RuntimeProfile | None = None) -> bool:
-    return any(_is_placeholder(match, names)
-               for match in unescaped_placeholders(text, syntax=_syntax(profile)))
-
-
-def _is_placeholder(match: re.Match[str], names: Sequence[str]) -> bool:
-    """An unescaped match is substituted unless it is a `$name` that is not declared."""
-    return match.group(5) is None or match.group(5) in names
+    """`text` has a placeholder the runtime substitutes (a `$name` only when declared)."""
+    return next(unescaped_placeholders(text, syntax=_syntax(profile), names=names), None) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,9 +333,7 @@ def argument_references(text: str, names: Sequence[str], start: int = 0,
     `body_start` (`start` when None)."""
     highest = (highest_positional(text, start if body_start is None else body_start)
                if takes_rest(profile) else None)
-    for match in unescaped_placeholders(text, start, end, _syntax(profile)):
-        if not _is_placeholder(match, names):
-            continue
+    for match in unescaped_placeholders(text, start, end, _syntax(profile), names):
         index_text = match.group(2) or match.group(4)
         index = int(index_text) if index_text is not None else None
         yield ArgumentReference(Span(match.start(), match.end()), match.group(0), index,
@@ -365,7 +386,7 @@ def substitute_arguments(text: str, raw: str, words: Sequence[str], names: Seque
             return words[position] if position < len(words) else ""
         return match.group(0)
 
-    return PLACEHOLDER.sub(replace, text)
+    return named_pattern(tuple(names)).sub(replace, text)
 
 
 def plain_substitution(text: str, raw: str, words: Sequence[str], base: int = 1) -> str:

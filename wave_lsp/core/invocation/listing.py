@@ -108,7 +108,10 @@ def listing_entry(document: FieldValues, location: SkillLocation) -> ListingEntr
 def command_name(document: FieldValues, location: SkillLocation, profile: RuntimeProfile) -> str:
     """The name `/name` invokes under `profile`: the folder name where the runtime keys skills by
     folder (a plugin's skill as `<plugin>:<folder>`: Claude Code 2.1.332, probes
-    disc-plugin-name-field, disc-plugin-name-variants), else `skill_name`."""
+    disc-plugin-name-field, disc-plugin-name-variants), else `skill_name`. A legacy command file
+    is its command (`sub:x`) where the runtime lists those (`lists_legacy_commands`)."""
+    if location.legacy_command is not None and profile.lists_legacy_commands:
+        return location.legacy_command
     if profile.keys_skills_by_folder and location.dir_name:
         plugin = location.plugin if location.scope == "plugin" else None
         keyed = folder_command(location.dir_name, plugin.name if plugin else None,
@@ -238,13 +241,20 @@ def runtime_listing_entry(document: SkillDocument, location: SkillLocation,
     if profile.listing_format != "dash":
         return _formatted_entry(location, profile, name, reading.description or "", user)
     when_text = _when_to_use(values)
+    description = reading.description or ""
+    if profile.listing_strips_control_sequences:  # each field on its own (fm-c1-strings)
+        # imported here: a one-file check needs no terminal parser (tests/cli/test_start_up.py)
+        from wave_lsp.core.invocation.terminal import strip_control_sequences
+
+        description = strip_control_sequences(description)
+        when_text = strip_control_sequences(when_text)
     shown = name
     if profile.labels_listing_with_name and labelled:
         label = display_label(values.value("name"), name)
         if label and location.scope == "plugin" and location.plugin is not None:
             label = f"{location.plugin.name}:{label}"
         shown = f"{name} ({label})" if label else name
-    combined = reading.description or ""
+    combined = description
     if when_text:
         combined = f"{combined} - {when_text}" if combined else when_text
     if profile.listing_controls_as_spaces:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -51,7 +51,12 @@ from wave_lsp.core.facts.toolrules import entries
 from wave_lsp.core.invocation import arguments as args_module
 from wave_lsp.core.invocation.listing import command_name, invocation_flags
 from wave_lsp.core.invocation.skill_location import SkillLocation
-from wave_lsp.core.invocation.substitute import PREVIEW_SESSION_ID, VariableValues, substitute
+from wave_lsp.core.invocation.substitute import (
+    PREVIEW_SESSION_ID,
+    VariableValues,
+    effort_level,
+    substitute,
+)
 from wave_lsp.core.parsing.document import SkillDocument
 from wave_lsp.core.parsing.injections import JS_SPACE_TEXT, Injection, injections_as_read
 from wave_lsp.core.parsing.text import Span
@@ -284,7 +289,7 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
     """Every injection with the command the shell would get and the prediction of what the
     runtime does with it."""
     profile = settings.profile
-    values = VariableValues.for_location(location, profile, session_id, arguments_file)
+    values = skill_values(document, location, settings, session_id, arguments_file)
     injections = [i for i in body_injections(document, profile) if not i.empty
                   and profile.runs_injections
                   and (i.kind == "inline" or profile.runs_injection_blocks)]
@@ -323,6 +328,28 @@ def plan_injections(document: SkillDocument, location: SkillLocation, settings: 
         planned += _argument_injections(document, raw_arguments, words, names, values,
                                         predictor, {p.shown_pattern for p in planned})
     return Plan(values, allowed, rules, planned, predictor, restrictions)
+
+
+def legacy(location: SkillLocation, profile: RuntimeProfile) -> bool:
+    """`location` is a legacy command file of a runtime that offers those as commands."""
+    return location.legacy_command is not None and profile.lists_legacy_commands
+
+
+def skill_values(document: SkillDocument, location: SkillLocation, settings: Settings,
+                 session_id: str = PREVIEW_SESSION_ID,
+                 arguments_file: Path | None = None) -> VariableValues:
+    """The `${…}` values of this skill, `${CLAUDE_EFFORT}` from the settings files the runtime
+    reads (`substitute.effort_level`; read only when the skill has one)."""
+    profile = settings.profile
+    effort = None
+    if profile.default_effort is not None and "${CLAUDE_EFFORT}" in document.text:
+        files = settings_files(profile, location.project_root, settings.home or Path.home(),
+                               settings.personal, settings.settings_files)
+        found = effort_level(read_as(document, profile).values, profile, files)
+        effort = found.level if found else None
+    values = VariableValues.for_location(location, profile, session_id, arguments_file, effort)
+    # a legacy command has no skill folder: `${CLAUDE_SKILL_DIR}` stays as written
+    return replace(values, skill_dir=None) if legacy(location, profile) else values
 
 
 def predict(predictor: Predictor, command: str) -> Decision:
@@ -625,8 +652,9 @@ def _render(result: Invocation, plan: Plan, raw_arguments: str) -> str:
         name = command_name(document, result.location, profile)
         return profile.invocation_wrapper.format(name=name, text=text,
                                                  path=result.location.path.as_posix())
-    if skill_dir is None or profile.base_directory_line == "none":
-        return text
+    if skill_dir is None or profile.base_directory_line == "none" or legacy(result.location,
+                                                                             profile):
+        return text  # (a legacy command has no base directory: disc-legacy-command)
     if profile.base_directory_line == "after":
         # OpenCode's command template; the arguments after it, then the whole trimmed (1.18.33,
         # cases oc-args-appended, oc-body-newline)

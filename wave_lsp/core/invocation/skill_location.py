@@ -32,6 +32,9 @@ class SkillLocation:
     depth_in_root: int | None = None
     scope: str = "workspace"  #: "project", "personal", "plugin" or "workspace"
     plugin: Plugin | None = None
+    #: a legacy command file (`.claude/commands/sub/x.md`, a plugin's `commands/x.md`): its
+    #: command, `sub:x` or `<plugin>:x` (`legacy_command`); None for a skill
+    legacy_command: str | None = None
 
     @property
     def dir_name(self) -> str | None:

@@ -208,13 +208,32 @@ def yaml12_type(text: str) -> str | None:
     return None
 
 
-def to_python(node: YamlNode) -> Any:
-    """Convert a node tree to Python values, iteratively (deep trees do not recurse)."""
+def to_python(node: YamlNode, *, scalar_aliases: bool = False) -> Any:
+    """Convert a node tree to Python values, iteratively (deep trees do not recurse).
+    `scalar_aliases`: an alias of an anchored scalar defined before it takes that scalar's value,
+    as a loader that resolves aliases reads it (`description: *w` after `when_to_use: &w text`);
+    other aliases stay `ALIAS` (a collection is never expanded, so an alias bomb costs nothing)."""
     results: dict[int, Any] = {}
     order: list[YamlNode] = list(node.walk())
+    targets = scalar_alias_targets(order) if scalar_aliases else {}
     for current in reversed(order):
-        results[id(current)] = _convert_one(current, results)
+        results[id(current)] = _convert_one(targets.get(id(current), current), results)
     return results[id(node)]
+
+
+def scalar_alias_targets(nodes: list[YamlNode]) -> dict[int, YamlNode]:
+    """For each alias among `nodes` (in document order) whose anchor names a scalar defined
+    before it (the latest such definition, as YAML has it): id(alias) -> that scalar."""
+    defined: dict[str, YamlNode] = {}
+    targets: dict[int, YamlNode] = {}
+    for current in nodes:
+        if current.kind == "alias":
+            target = defined.get(current.anchor or "")
+            if target is not None and target.kind == "scalar":
+                targets[id(current)] = target
+        elif current.anchor is not None:
+            defined[current.anchor] = current
+    return targets
 
 
 def _convert_one(node: YamlNode, done: dict[int, Any]) -> Any:
@@ -304,7 +323,7 @@ def parse_frontmatter(text: str, offset: int = 0) -> YamlDocument:
         return _build(parse_text, offset, _identity)
     except (MarkedYAMLError, ReaderError) as error:
         problem = _problem_from_error(error, parse_text, offset)
-    return _recover(text, offset, problem)
+    return lenient_reading(text, offset, problem)
 
 
 def _identity(index: int) -> int:
@@ -473,9 +492,10 @@ def _quoted(match: re.Match[str]) -> str:
     return f'{match.group(1)}: "{escaped}"'
 
 
-def _recover(text: str, offset: int, problem: YamlProblem) -> YamlDocument:
-    """After `problem`: which lenient readings parse the text, and the tree of the first one
-    that does (with spans in the original text); the problem alone when none does."""
+def lenient_reading(text: str, offset: int, problem: YamlProblem) -> YamlDocument:
+    """After `problem` (also one the tree does not show: an alias to an anchor never defined):
+    which lenient readings parse the text, and the tree of the first one that does (with spans
+    in the original text); the problem alone when none does."""
     found: YamlDocument | None = None
     readings: set[str] = set()
     attempts: list[tuple[tuple[str, ...], bool]] = [

@@ -8,7 +8,7 @@ Claude Code starts in, the files of `settingsFiles`, and the managed settings
 on macOS, `C:\\ProgramData\\ClaudeCode\\` on Windows, each with its `managed-settings.d/*.json`),
 highest precedence last. Besides `permissions.allow|ask|deny` a file gives
 `permissions.defaultMode`, `permissions.additionalDirectories`, `skillOverrides`,
-`disableSkillShellExecution` and whether it has `PreSkillShellCommand` hooks. For Wave
+`disableSkillShellExecution`, `effortLevel` and whether it has `PreSkillShellCommand` hooks. For Wave
 (runtime-facts §8.12) it also gives `permissions.permissionMode`, Wave's key of the mode.
 """
 
@@ -51,6 +51,8 @@ class RuleSet:
     #: Wave's `permissions.permissionMode` of each file that sets one, lowest precedence first
     #: (runtime-facts §8.12)
     wave_modes: list[tuple[str, Path]] = field(default_factory=list)
+    #: `effortLevel` of each file that sets one, lowest precedence first (`${CLAUDE_EFFORT}`)
+    efforts: list[tuple[str, Path]] = field(default_factory=list)
 
     def extend(self, other: RuleSet) -> None:
         """Add `other`'s (a higher-precedence file's) to these: lists appended, `overrides`
@@ -217,8 +219,8 @@ MODES = frozenset({"default", "acceptEdits", "plan", "bypassPermissions", "dontA
 
 
 def _runtime_keys(data: dict[str, object], path: Path, result: RuleSet) -> None:
-    """`permissions.defaultMode` and `additionalDirectories`, `skillOverrides` and
-    `hooks.PreSkillShellCommand` of one settings file."""
+    """`permissions.defaultMode` and `additionalDirectories`, `skillOverrides`, `effortLevel`
+    and `hooks.PreSkillShellCommand` of one settings file."""
     permissions = data.get("permissions")
     if isinstance(permissions, dict):
         mode = permissions.get("defaultMode")
@@ -234,6 +236,9 @@ def _runtime_keys(data: dict[str, object], path: Path, result: RuleSet) -> None:
             base = path.parent.parent
             result.directories += [Path(os.path.normpath(base / Path(item).expanduser()))
                                    for item in folders if isinstance(item, str) and item]
+    effort = data.get("effortLevel")
+    if isinstance(effort, str) and effort:
+        result.efforts.append((effort, path))
     overrides = data.get("skillOverrides")
     if isinstance(overrides, dict):
         result.overrides.update({name: (value, path) for name, value in overrides.items()

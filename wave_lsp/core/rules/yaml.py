@@ -45,7 +45,7 @@ from wave_lsp.core.rules.workspace import also_in, collection, said_here
 if TYPE_CHECKING:
     from wave_lsp.core.workspace.runtime_view import RuntimeSkill
 from wave_lsp.core.facts.profiles import PROFILES
-from wave_lsp.core.invocation.listing import unlisted_without_description
+from wave_lsp.core.invocation.listing import command_name, unlisted_without_description
 
 #: what a runtime that loads the skill with empty metadata reads of its fields
 _NO_FIELDS = FrontmatterValues({}, frozenset())
@@ -318,7 +318,7 @@ def yaml_alias(ctx: CheckContext) -> Iterator[Finding]:
             source = ctx.text[node.span.start : node.span.end]
             if re.search(r"[^\w-]", (node.anchor or "")):
                 fixes = _quote_value_fix(ctx, _line_value(ctx, node.span.start))
-                own = _rescued(ctx, failed=True)
+                own = _rescued(ctx, failed=True) or _retried(ctx, mapping, node)
                 what, level = ("most parsers fail", None) if own is None else own
                 yield ctx.finding(
                     "SK023", node.span,
@@ -333,6 +333,28 @@ def yaml_alias(ctx: CheckContext) -> Iterator[Finding]:
             assert node.anchor_span is not None
             yield ctx.finding("SK023", node.anchor_span,
                               f"Remove the anchor `&{node.anchor}`: {said}.", level=valid_level)
+
+
+def _retried(ctx: CheckContext, mapping: YamlNode,
+             node: YamlNode) -> tuple[str, Severity | None] | None:
+    """What a runtime with the quoting retry makes of a top-level value that starts with `*`:
+    its YAML rejects the alias, and the retry reads the value as text (`reads._dangling_retry`;
+    Claude Code 2.1.332, probe fm-glob-paths); None when it does not rescue this value."""
+    key = next((k.text for k, value in mapping.pairs if value is node), None)
+    reading = read_as(ctx.document, ctx.profile)
+    if key is None or reading.same_fields or not reading.loaded_fields:
+        return None
+    value = reading.values.value(key)
+    if not isinstance(value, str):
+        return None
+    runtime = ctx.profile.runtime
+    said = (f"{runtime}'s YAML fails on it; its quoting retry then reads the text "
+            f"`{shown(value)}`")
+    if key == "paths" and ctx.profile.hides_conditional_skills:
+        name = command_name(reading.values, ctx.location, ctx.profile)
+        said += (f" as the pattern: {runtime} loads the skill but neither lists it nor knows "
+                 f"`/{name}` until a file it matches is read or edited")
+    return said, Severity.INFORMATION
 
 
 @check("SK024")

@@ -75,6 +75,8 @@ def installable(location: SkillLocation) -> bool:
 def reach(profile: RuntimeProfile, location: SkillLocation, home: Path | None = None,
           personal: bool = True) -> Reach:
     """Does `profile` find the file, and with which profile is it checked (see the module)."""
+    if location.legacy_command is not None and profile.lists_legacy_commands:
+        return Reach(True, profile)  # `runtime_view.legacy_commands` finds it
     if not profile.scans_roots or installable(location):
         return Reach(True, profile)
     if profile.members:

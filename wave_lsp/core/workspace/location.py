@@ -41,11 +41,43 @@ def locate(path: Path | None, *, home: Path | None = None,
     skill_dir = path.parent
     home = _absolute(home or Path.home())
     plugin = find_plugin(skill_dir, facts)
+    if path.name != SKILL_FILE and path.suffix == ".md":
+        legacy = legacy_command(path, plugin, home)
+        if legacy is not None:
+            command, scope, project = legacy
+            return SkillLocation(path=path, skill_dir=skill_dir,
+                                 project_root=project or find_git_root(skill_dir, facts),
+                                 scope=scope, plugin=plugin, legacy_command=command)
     root, depth, scope, project = _skills_root_of(path, plugin, home)
     if project is None:
         project = find_git_root(skill_dir, facts)
     return SkillLocation(path=path, skill_dir=skill_dir, project_root=project, skills_root=root,
                          depth_in_root=depth, scope=scope, plugin=plugin)
+
+
+#: the folder of legacy command files under a project, HOME (`.claude/commands`) or a plugin
+LEGACY_COMMANDS = ".claude/commands"
+PLUGIN_COMMANDS = "commands"
+
+
+def legacy_command(path: Path, plugin: Plugin | None,
+                   home: Path) -> tuple[str, str, Path | None] | None:
+    """(command, scope, project root) of a legacy command file, None for any other file: Claude
+    Code 2.1.332 names `<root>/.claude/commands/sub/x.md` `sub:x` (a folder adds a `:`-part) and
+    a plugin's `commands/x.md` `<plugin>:x` (probes disc-legacy-command, disc-legacy-variants)."""
+    parts = path.with_suffix("").parts
+    for size in range(len(parts) - 1, 1, -1):
+        if parts[size - 2:size] != (".claude", "commands"):
+            continue
+        base = path.parents[len(parts) - size + 1]
+        command = ":".join(parts[size:])
+        if base == home:
+            return command, "personal", None
+        return command, "project", base
+    if plugin is not None and plugin.root / PLUGIN_COMMANDS in path.parents:
+        inner = path.with_suffix("").relative_to(plugin.root / PLUGIN_COMMANDS).parts
+        return f"{plugin.name}:{':'.join(inner)}", "plugin", None
+    return None
 
 
 def _absolute(path: Path) -> Path:

@@ -36,6 +36,7 @@ from wave_lsp.core.parsing.reading import load_document, read_skill_file
 from wave_lsp.core.parsing.source import decode
 from wave_lsp.core.workspace.folder_facts import FolderFacts
 from wave_lsp.core.workspace.location import (
+    PLUGIN_COMMANDS,
     SKILL_FILE,
     Plugin,
     find_git_root,
@@ -591,16 +592,40 @@ def why_wins(profile: RuntimeProfile, winner: RuntimeSkill, loser: RuntimeSkill)
 
 
 def legacy_commands(profile: RuntimeProfile, project: Path, home: Path | None) -> dict[str, Path]:
-    """Legacy command files (`.claude/commands/<name>.md`) by command name."""
-    folders: list[Path] = []
-    for name in profile.legacy_command_folders:
-        folders += [project / name] + ([home / name] if home is not None else [])
+    """Legacy command files by command name: `<folder>/<name>.md` of each of the profile's
+    `legacy_command_folders`, in the project then under HOME, a sub-folder adding a `:`-part
+    (`.claude/commands/sub/x.md` is `sub:x`); where the profile lists legacy commands and loads
+    plugins, each plugin's `commands/` too (`<plugin>:x`; Claude Code 2.1.332, probe
+    disc-legacy-variants). The first file of a name is kept."""
     found: dict[str, Path] = {}
-    for folder in folders:
-        if folder.is_dir():
-            for path in sorted(folder.glob("*.md")):
-                found.setdefault(path.stem, path)
+    for name in profile.legacy_command_folders:
+        for folder in [project / name] + ([home / name] if home is not None else []):
+            _add_commands(found, folder, "")
+    if profile.lists_legacy_commands and profile.loads_claude_plugins:
+        for plugin in _command_plugins(project):
+            _add_commands(found, plugin.root / PLUGIN_COMMANDS, f"{plugin.name}:")
     return found
+
+
+def _add_commands(found: dict[str, Path], folder: Path, prefix: str) -> None:
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.rglob("*.md")):
+        if path.is_file():
+            command = ":".join(path.relative_to(folder).with_suffix("").parts)
+            found.setdefault(prefix + command, path)
+
+
+def _command_plugins(project: Path) -> list[Plugin]:
+    """The plugins developed in the project (the candidates of `_plugin_roots`) that have a
+    `commands/` folder."""
+    candidates = [project]
+    for pattern in ("*", "plugins/*", "*/plugins/*"):
+        candidates += sorted(p for p in project.glob(pattern) if p.is_dir())
+    plugins = (find_plugin(folder) for folder in candidates
+               if (folder / PLUGIN_COMMANDS).is_dir())
+    return [plugin for plugin in plugins if plugin is not None
+            and (plugin.root / PLUGIN_COMMANDS).is_dir()]
 
 
 def signature(listed: Listed) -> dict[str, tuple[int, int]]:
