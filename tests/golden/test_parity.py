@@ -35,7 +35,7 @@ from tests.golden import consequences
 from tests.golden.parity import SNAPSHOTS, check_placed, record
 from tests.golden.test_golden import _case_codes
 from wave_lsp.core.checking.catalog import Severity, rule
-from wave_lsp.core.checking.checker import FileReport
+from wave_lsp.core.checking.checker import STOPS_AT_ANY_LEVEL, FileReport
 from wave_lsp.core.checking.loading import stopping_codes
 from wave_lsp.core.facts.profiles import PROFILES, TARGETS, RuntimeProfile
 
@@ -66,30 +66,6 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
     ('loads', 'SK026', 'copilot-cli'):
         'SK026: YAML forbids it and every parser fails here (Copilot CLI cannot load this skill). '
         '(loads: true)',
-    ('loads', 'SK133', 'wave'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'claude-code'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'codex'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'copilot'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'cursor'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'opencode'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'gemini-cli'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'copilot-cli'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
     ('names', 'SK131', 'wave'):
         'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
         'without a description, so which ones keep their description depends on usage, on the model '
@@ -98,18 +74,6 @@ KNOWN_FALSE: dict[tuple[str, str, str], str] = {
         'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
         'without a description, so which ones keep their description depends on usage, on the model '
         '(the budget is 1 % of its context window: (under codex)',
-    ('names', 'SK133', 'wave'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under wave)',
-    ('names', 'SK133', 'codex'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under codex)',
-    ('names', 'SK133', 'copilot'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under copilot)',
-    ('names', 'SK133', 'opencode'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under opencode)',
-    ('names', 'SK133', 'gemini-cli'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under gemini-cli)',
-    ('names', 'SK133', 'copilot-cli'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under copilot-cli)',
 }
 
 
@@ -187,8 +151,9 @@ def test_loads_agrees_with_every_message(code: str, target: str) -> None:
 
 
 #: findings that stop loading at any level: the target does not find the file (SK002), another
-#: skill of the name wins (SK130) (`checker._check_and_decide`)
-STOP_AT_ANY_LEVEL = frozenset({"SK002", "SK130"})
+#: skill of the name wins (SK130), the runtime skips a git-ignored skills root (SK133)
+#: (`checker._check_and_decide`)
+STOP_AT_ANY_LEVEL = STOPS_AT_ANY_LEVEL
 
 
 @pytest.mark.parametrize("code", CODES)

@@ -48,7 +48,12 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Related
-from wave_lsp.core.checking.messages import agree, capitalized, runtimes_that
+from wave_lsp.core.checking.messages import (
+    agree,
+    capitalized,
+    runtime_names,
+    runtimes_that,
+)
 from wave_lsp.core.invocation.listing import listing_entry
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import decode
@@ -56,6 +61,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.registry import check
 
 if TYPE_CHECKING:  # a skill outside every project has no snapshot: runtime_view not imported
+    from wave_lsp.core.facts.profiles import RuntimeProfile
     from wave_lsp.core.workspace.runtime_view import RuntimeSkill
 
 
@@ -208,23 +214,60 @@ def command_shadowed(ctx: CheckContext) -> Iterator[Finding]:
 
 @check("SK133")
 def ignored_skill_dir(ctx: CheckContext) -> Iterator[Finding]:
+    """What each runtime does with a skill below a git-ignored folder or `node_modules`, from
+    its profile (`skips_git_ignored_roots`, `scan_skipped_folders`): where a runtime skips it,
+    the finding says so and stops loading at any level (`skipped_by`, `checker`); elsewhere it
+    is advice, and says no runtime skips what it loads."""
     path = ctx.location.path
     if path is None:
         return
-    if "node_modules" in path.parts:
-        yield ctx.finding("SK133", ctx.document.opener_span,
-                          "This skill lies under `node_modules`, so it is never loaded: move it "
-                          "out. Runtimes skip such folders.")
-        return
     ignored = _ignored(ctx)
-    if ignored:
+    skippers = _runtimes(ctx, lambda p: p.skips_git_ignored_roots)
+    if ignored and skippers:
+        yield _skipped(ctx, *ignored, skippers)
+    elif "node_modules" in path.parts:
+        yield ctx.finding("SK133", ctx.document.opener_span, _node_modules(ctx))
+    elif ignored:
         folder, ignore_file = ignored
         yield ctx.finding("SK133", ctx.document.opener_span,
                           f"`{folder}/`, which holds this skill's skills folder, is ignored by "
-                          f"`{ignore_file}`, so this skill is never loaded: move it out, or stop "
-                          "ignoring the folder. "
-                          f"{agree(runtimes_that(lambda p: p.skips_git_ignored_roots), 'skips', 'skip')}"
-                          " a nested skills folder that git ignores.")
+                          f"`{ignore_file}`, so git does not track the skill and a clone of the "
+                          "repository lacks it: move it out, or stop ignoring the folder.")
+
+
+def _runtimes(ctx: CheckContext, test: Callable[[RuntimeProfile], bool]) -> list[str]:
+    """The names of the target's runtimes (itself, or an aggregate's members) that pass `test`."""
+    profiles = ctx.profile.members or (ctx.profile,)
+    return [p.runtime for p in profiles if p.kind == "runtime" and test(p)]
+
+
+def _skipped(ctx: CheckContext, folder: str, ignore_file: str, skippers: list[str]) -> Finding:
+    """The finding of a nested skills root that `skippers` skip since git ignores its folder
+    (docs/design/runtime-facts.md §3.4): the skill does not load under them."""
+    who = "this skill is never loaded" if not ctx.profile.members else \
+        f"{runtime_names(skippers)} never {'loads' if len(skippers) == 1 else 'load'} this skill"
+    return ctx.finding("SK133", ctx.document.opener_span,
+                       f"`{folder}/`, which holds this skill's skills folder, is ignored by "
+                       f"`{ignore_file}`, so {who}: move it out, or stop ignoring the folder. "
+                       f"{agree(skippers, 'skips', 'skip')} a nested skills folder that git "
+                       "ignores.", skipped_by=tuple(skippers))
+
+
+def _node_modules(ctx: CheckContext) -> str:
+    """A skill under `node_modules`: a target that finds it there loads it (a runtime whose scan
+    skips `node_modules` below a skills root does not find it: SK002), so the message says
+    which runtimes enter the folder, never that the target skips it."""
+    advice = ("This skill lies under `node_modules`, a folder package managers write and "
+              "replace: move it out.")
+    location = ctx.location
+    root = location.skills_root
+    below_root = root is not None and location.path is not None and \
+        "node_modules" in location.path.relative_to(root).parts
+    entering = _runtimes(ctx, lambda p: "node_modules" not in p.scan_skipped_folders)
+    if not below_root or not entering:
+        return advice
+    return (f"{advice} {agree(entering, 'enters', 'enter')} `node_modules` below a skills root "
+            f"and {'loads' if len(entering) == 1 else 'load'} the skill there.")
 
 
 def _ignored(ctx: CheckContext) -> tuple[str, str] | None:
