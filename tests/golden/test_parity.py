@@ -46,26 +46,6 @@ CODES = _case_codes()
 #: XPASS fails the run). `loads`: the sentence contradicts the verdict shown after it; `names`: the
 #: sentence says what another runtime does, and nothing of the target's.
 KNOWN_FALSE: dict[tuple[str, str, str], str] = {
-    ('loads', 'SK020', 'wave'):
-        "SK020: Wave 469391bb's line parser never fails and loads it anyway, reading `description` as"
-        ' `Drafts release notes. (loads: false)',
-    ('loads', 'SK020', 'cursor'):
-        "SK020: a strict loader, as Cursor's is assumed to be, cannot load this skill. (loads: true)",
-    ('loads', 'SK021', 'wave'):
-        "SK021: Wave 469391bb's line parser never fails and loads it anyway, reading `description` as"
-        ' `Drafts release notes. (loads: false)',
-    ('loads', 'SK021', 'cursor'):
-        'SK021: ` makes YAML read a nested mapping ("mapping values are not allowed here"), so a '
-        "strict loader, as Cursor's is assumed to be, cannot load this skill (only Claude Code's "
-        'quoting retry would load it). (loads: true)',
-    ('loads', 'SK026', 'wave'):
-        "SK026: Wave 469391bb's line parser never fails and loads it anyway. (loads: false)",
-    ('loads', 'SK026', 'cursor'):
-        "SK026: YAML forbids it and every parser fails here (a strict loader, as Cursor's is assumed "
-        'to be, cannot load this skill). (loads: true)',
-    ('loads', 'SK026', 'copilot-cli'):
-        'SK026: YAML forbids it and every parser fails here (Copilot CLI cannot load this skill). '
-        '(loads: true)',
     ('names', 'SK131', 'wave'):
         'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
         'without a description, so which ones keep their description depends on usage, on the model '
