@@ -46,14 +46,6 @@ CODES = _case_codes()
 #: XPASS fails the run). `loads`: the sentence contradicts the verdict shown after it; `names`: the
 #: sentence says what another runtime does, and nothing of the target's.
 KNOWN_FALSE: dict[tuple[str, str, str], str] = {
-    ('names', 'SK131', 'wave'):
-        'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
-        'without a description, so which ones keep their description depends on usage, on the model '
-        '(the budget is 1 % of its context window: (under wave)',
-    ('names', 'SK131', 'codex'):
-        'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
-        'without a description, so which ones keep their description depends on usage, on the model '
-        '(the budget is 1 % of its context window: (under codex)',
 }
 
 

@@ -147,11 +147,32 @@ def _others(rivals: list[RuntimeSkill]) -> str:
     return "The others" if len(rivals) > 1 else "The other"
 
 
-def _by_usage() -> str:
-    """The runtimes that list the skills invoked least by name only past the listing budget
-    (`lists_least_used_by_name`), with the verb."""
-    names = runtimes_that(lambda p: p.lists_least_used_by_name)
-    return agree(names, "lists", "list") if names else "a runtime lists"
+def _past_budget(profile: RuntimeProfile) -> str:
+    """What the target's runtime does past its listing budget, from its profile (runtime-facts
+    §3.5, §9.9): lists the skills invoked least by name only (`lists_least_used_by_name`),
+    shortens descriptions then leaves skills out (`omits_skills_past_budget`), or, with no
+    budget of its own (`listing_budget_percent` None), lists every skill whole while the
+    runtimes that have one cut. An aggregate says what its members with a budget do."""
+    if profile.members:
+        said = [_past_budget(m) for m in profile.members
+                if m.kind == "runtime" and m.listing_budget_percent is not None]
+        return " ".join(said)
+    percent = profile.listing_budget_percent
+    if percent is None:
+        cutters = runtimes_that(lambda p: p.listing_budget_percent is not None)
+        return (f"{profile.runtime} lists every skill with its whole description (it has no "
+                f"budget), but {agree(cutters, 'cuts', 'cut')} descriptions past a budget like "
+                "this one.")
+    share = f"{percent} % of the model's context window"
+    if profile.lists_least_used_by_name:
+        return (f"Past the budget {profile.runtime} lists the skills invoked least by name only, "
+                "without a description, so which ones keep their description depends on usage, "
+                f"on the model (the budget is {share}: 30,000 characters for the default "
+                "1M-context models) and on the other skills installed.")
+    cut = "shortens the descriptions, then leaves skills out of the listing" \
+        if profile.omits_skills_past_budget else "shortens the descriptions"
+    return (f"Past the budget {profile.runtime} {cut} (its budget is {share}, "
+            f"{profile.listing_budget_chars or 0:,} characters when it does not know the window).")
 
 
 @check("SK131")
@@ -177,13 +198,9 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
                       f"The listing of the {listing.count} model-visible skills of {where} needs "
                       f"{listing.full_chars:,} characters, over the {listing.budget:,}-character "
                       "budget of a 200K-context model: shorten descriptions or set "
-                      "`disable-model-invocation` on skills that are only run by hand. Past the "
-                      f"budget {_by_usage()} the skills invoked least by name only, "
-                      "without a description, so which ones keep their description depends "
-                      "on usage, on the model (the budget is 1 % of its context window: 30,000 "
-                      "characters for the default 1M-context models) and on the other skills "
-                      f"installed. Said once for {where}, on the first skill it lists; the "
-                      "longest entries are the related locations.",
+                      f"`disable-model-invocation` on skills that are only run by hand. "
+                      f"{_past_budget(ctx.profile)} Said once for {where}, on the first skill "
+                      "it lists; the longest entries are the related locations.",
                       related=[Related(f"`{skill.name}`: {skill.listing.chars:,} characters",
                                        path=str(skill.path)) for skill in longest])
 
