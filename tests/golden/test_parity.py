@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import json
 import tempfile
+import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -34,6 +36,7 @@ import pytest
 from tests.golden import consequences
 from tests.golden.parity import SNAPSHOTS, check_placed, record
 from tests.golden.test_golden import _case_codes
+from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.checker import STOPS_AT_ANY_LEVEL, FileReport
 from wave_lsp.core.checking.loading import stopping_codes
@@ -187,3 +190,52 @@ def test_every_target_speaks_of_the_case(code: str) -> None:
     """Each case lies where each target's runtime finds it, so each target's rules apply."""
     missed = [target for target, run in runs(code).items() if not run.found]
     assert missed == [] or code in NOT_FOUND_ON_PURPOSE, missed
+
+
+# -- pairs whose rule cannot fire (`silent.toml`) ------------------------------------------------
+SILENT_FILE = Path(__file__).with_name("silent.toml")
+
+
+def _reads_no_field_typed_by(code: str, profile: RuntimeProfile) -> bool:
+    """No field the target reads has `code` as its schema type rule, and the target is no
+    aggregate (SK027's YAML 1.1 readings are reported under an aggregate only)."""
+    typed = [name for name in schema.fields() if (spec := schema.field_spec(name)) is not None
+             and spec.rule_for("type") == code and spec.read_by(profile)]
+    return typed == [] and profile.kind != "aggregate"
+
+
+#: the reasons `silent.toml` may give, each a check of the facts
+REASONS: dict[str, Callable[[str, RuntimeProfile], bool]] = {
+    "reads-no-field-typed-by-the-rule": _reads_no_field_typed_by,
+}
+
+
+def silent_pairs() -> dict[tuple[str, str], str]:
+    """(code, target) -> the reason the rule cannot fire there."""
+    data = tomllib.loads(SILENT_FILE.read_text("utf-8"))
+    return {(entry["code"], target): entry["reason"]
+            for entry in data["silent"] for target in entry["targets"]}
+
+
+@pytest.mark.parametrize(("code", "target"), sorted(silent_pairs()))
+def test_silent_pairs_are_silent_for_their_reason(code: str, target: str) -> None:
+    reason = silent_pairs()[(code, target)]
+    profile = PROFILES[target]
+    assert rule(code).severity(profile) is not None, "a `-` column needs no entry"
+    assert REASONS[reason](code, profile), f"{code} under {target}: {reason} does not hold"
+    assert [f for f in runs(code)[target].section["findings"] if f["code"] == code] == []
+
+
+def test_every_pair_with_a_level_fires_or_says_why_not() -> None:
+    """Each rule fires in its snapshot under every target whose catalog column is not `-`,
+    unless `silent.toml` says why it cannot (SK002 fires where the target does not find it)."""
+    silent = silent_pairs()
+    quiet = []
+    for path in sorted(SNAPSHOTS.glob("*.json")):
+        code = path.stem
+        for target, section in json.loads(path.read_text("utf-8")).items():
+            fires = any(f["code"] == code for f in section["findings"])
+            if rule(code).severity(PROFILES[target]) is not None and not fires \
+                    and (code, target) not in silent:
+                quiet.append(f"{code}-{target}")
+    assert quiet == []
