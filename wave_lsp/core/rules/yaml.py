@@ -130,7 +130,8 @@ def _strict(ctx: CheckContext, code: str) -> str:
         if member is not ctx.profile and member.runtime not in rescuers and effect is not None \
                 and effect.verified and effect.kind in ("drops", "rejects"):
             by_kind.setdefault(effect.kind, []).append(member.runtime)
-    said = "; ".join(effect_sentence(kind, names) for kind, names in by_kind.items())
+    said = "; ".join(effect_sentence(kind, by_kind[kind]) for kind in ("drops", "rejects")
+                     if kind in by_kind)
     return said or "strict YAML parsers reject the file"
 
 
