@@ -55,7 +55,7 @@ def test_yaml_sentences_follow_the_facts(tmp_path: Path, target: str, text: str,
 @pytest.mark.parametrize(("target", "words"), [
     ("claude-code", "Past the budget Claude Code lists the skills invoked least by name only"),
     ("codex", "Past the budget Codex shortens the descriptions, then leaves skills out of the "
-              "listing (its budget is 2 % of the model's context window, 8,000 characters"),
+              "listing (its budget is 2 % of the model's context window when it knows it)"),
     ("wave", "Wave lists every skill with its whole description (it has no budget), but Claude "
              "Code and Codex cut descriptions"),
 ])

@@ -171,8 +171,17 @@ def _past_budget(profile: RuntimeProfile) -> str:
                 "1M-context models) and on the other skills installed.")
     cut = "shortens the descriptions, then leaves skills out of the listing" \
         if profile.omits_skills_past_budget else "shortens the descriptions"
-    return (f"Past the budget {profile.runtime} {cut} (its budget is {share}, "
-            f"{profile.listing_budget_chars or 0:,} characters when it does not know the window).")
+    return f"Past the budget {profile.runtime} {cut} (its budget is {share} when it knows it)."
+
+
+def _budget_label(profile: RuntimeProfile) -> str:
+    """Whose budget `listing_budget_chars` is: Claude Code's for a 200K-context model (also the
+    measure for a runtime with no budget of its own, and for an aggregate), or the one a runtime
+    with a share of the window uses when it does not know the window (Codex, §9.9)."""
+    if profile.members or profile.lists_least_used_by_name or \
+            profile.listing_budget_percent is None:
+        return "of a 200K-context model"
+    return f"{profile.runtime} uses when it does not know the model's context window"
 
 
 @check("SK131")
@@ -197,8 +206,8 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
                       if description is not None else _name_span(ctx),
                       f"The listing of the {listing.count} model-visible skills of {where} needs "
                       f"{listing.full_chars:,} characters, over the {listing.budget:,}-character "
-                      "budget of a 200K-context model: shorten descriptions or set "
-                      f"`disable-model-invocation` on skills that are only run by hand. "
+                      f"budget {_budget_label(ctx.profile)}: shorten descriptions or set "
+                      f"{ctx.profile.manual_only_switch} on skills that are only run by hand. "
                       f"{_past_budget(ctx.profile)} Said once for {where}, on the first skill "
                       "it lists; the longest entries are the related locations.",
                       related=[Related(f"`{skill.name}`: {skill.listing.chars:,} characters",
