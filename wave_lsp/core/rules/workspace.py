@@ -33,7 +33,12 @@ not with the project's own skills or another plugin's. SK133 covers a SKILL.md u
 nested project skills root (`<folder>/.claude/skills` below the git root) whose folder git ignores:
 Claude Code asks `git check-ignore` about that folder before it loads the root (so a `.claude/`
 pattern alone, a folder that holds a tracked file, or the git root's own skills root never hide a
-skill; probe `disc-gitignored-root`).
+skill; probe `disc-gitignored-root`). What it says comes from the profiles: under a runtime that
+skips such a root (`skips_git_ignored_roots`) the finding carries `skipped_by` and stops loading at
+any level (`checker.STOPS_AT_ANY_LEVEL`); under the others, none known to ask git, it is advice
+(git does not track the skill) and claims nothing a runtime does. A target that finds a skill under
+`node_modules` loads it (Codex and OpenCode enter it below a root, `scan_skipped_folders`; the
+others' scans skip it, which is SK002's finding), so the message never says the target skips it.
 """
 
 from __future__ import annotations
