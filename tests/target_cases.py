@@ -42,8 +42,10 @@ COLON_FINDING = "SK021"
 EXPECTED = {
     "codex": Expected("information", "Codex reads the value as text and loads the skill", True),
     "copilot": Expected("warning", "VS Code marks the error and keeps only the fields", True),
-    #: an error that does not claim the skill is dropped: Cursor's loader is not documented
-    "cursor": Expected("error", "as Cursor's is assumed to be, cannot load", True),
+    #: an error that does not claim the skill is dropped: Cursor's loader is not documented, so
+    #: its effect cell is `drops?` and the sentence says the drop is unverified
+    "cursor": Expected("error", "unverified (from its documentation only): Cursor may not load",
+                       True),
     "opencode": Expected("information", "OpenCode's colon retry rewrites the value", True),
     "gemini-cli": Expected("information", "Gemini CLI's line parser reads `name` and", True),
 }

@@ -15,7 +15,7 @@ CASES = [
     # the quoting retry loads an LF file…
     ("---\nname: my-skill\ndescription: Use when: asked\n---\n# Body\n", "SK021",
      Severity.INFORMATION, ["quoting retry quotes the value and loads it",
-                            "Wave, Codex, OpenCode, Gemini CLI and Copilot CLI do not load"]),
+                            "Wave and Copilot CLI do not load"]),
     # …but not the same bytes with CRLF: the listing falls back to the body's first line
     ("---\r\nname: my-skill\r\ndescription: Use when: asked\r\n---\r\n# Body line\r\n", "SK021",
      Severity.WARNING, ["never rewrites a line that ends in CRLF", "`Body line`"]),

@@ -161,6 +161,59 @@ def test_ignored_skill_folders(tmp_path: Path, ignore: str, relpath: str, tracke
         assert len(found) == 1 and f"`{named}" in found[0].message
 
 
+#: (target, its skills root, loads, dropped by, words the SK133 message has): only a runtime
+#: whose profile `skips_git_ignored_roots` (Claude Code; an aggregate with it) skips the skill,
+#: at information level too; elsewhere SK133 is advice and says nothing a runtime does
+SKIPPED_CASES = [
+    ("claude-code", ".claude/skills", False, [], "this skill is never loaded"),
+    ("portable", ".claude/skills", False, ["Claude Code"], "so Claude Code never loads"),
+    ("wave", ".wave/skills", True, [], "git does not track the skill"),
+    ("codex", ".codex/skills", True, [], "git does not track the skill"),
+    ("opencode", ".opencode/skills", True, [], "git does not track the skill"),
+]
+
+
+@pytest.mark.parametrize(("target", "root", "loads", "dropped", "words"), SKIPPED_CASES)
+def test_a_git_ignored_nested_root_stops_only_the_runtimes_that_skip_it(
+        tmp_path: Path, target: str, root: str, loads: bool, dropped: list[str],
+        words: str) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("vendor/\n", "utf-8")
+    text = "---\nname: my-skill\ndescription: X. Use when asked.\n---\n"
+    report = run(tmp_path, text, target=target, relpath=f"vendor/acme/{root}/my-skill/SKILL.md")
+    (finding,) = [f for f in report.findings if f.code == "SK133"]
+    assert finding.severity.label == "information" and words in finding.message
+    assert report.verdict is not None
+    assert (report.verdict.loads, list(report.verdict.dropped_by)) == (loads, dropped)
+    stopped = report.verdict.stopped_by
+    assert (stopped.code if stopped else None) == (None if loads else "SK133")
+    assert ("skips" in finding.message) == (not loads)
+
+
+#: (target, words of SK133 on `<root>/node_modules/pkg/SKILL.md`): runtimes whose scan enters
+#: `node_modules` (`scan_skipped_folders`: Codex, OpenCode 1.18.33, case oc-node-modules) load
+#: it, and the message says so; the others do not find it there (SK002, no SK133)
+NODE_MODULES_CASES = [
+    ("codex", "Codex enters `node_modules` below a skills root and loads the skill there"),
+    ("opencode", "OpenCode enters `node_modules` below a skills root and loads the skill there"),
+    ("gemini-cli", None),
+]
+
+
+@pytest.mark.parametrize(("target", "words"), NODE_MODULES_CASES)
+def test_node_modules_below_a_root_is_said_from_the_scan_facts(tmp_path: Path, target: str,
+                                                               words: str | None) -> None:
+    (tmp_path / ".git").mkdir()
+    text = "---\nname: pkg\ndescription: X. Use when asked.\n---\n"
+    report = run(tmp_path, text, target=target, relpath=".agents/skills/node_modules/pkg/SKILL.md")
+    found = [f.message for f in report.findings if f.code == "SK133"]
+    assert report.verdict is not None and report.verdict.loads == (words is not None)
+    if words is None:
+        assert found == [] and [f.code for f in report.findings] == ["SK002"]
+    else:
+        assert len(found) == 1 and words in found[0] and "never loaded" not in found[0]
+
+
 def test_collision_message_names_the_winner_and_the_reason(tmp_path: Path) -> None:
     text = "---\nname: my-skill\ndescription: X. Use when asked.\n---\n"
     home_copy = tmp_path / "home/.claude/skills/my-skill/SKILL.md"

@@ -158,7 +158,7 @@ def test_wave_line_parser(line: str, read: tuple[str, str] | None) -> None:
 
 
 @pytest.mark.parametrize(("target", "loads", "words"), [
-    ("wave", False, "Wave 469391bb's line parser never fails and loads it anyway, reading "
+    ("wave", False, "Wave 469391bb's code differs: its line parser never fails and reads "
                     "`description` as `Use when: a thing happens`"),
     ("agentskills", False, "skills-ref rejects the skill"),
     ("claude-code", True, "quoting retry"),
@@ -171,7 +171,8 @@ def test_invalid_yaml_under_wave_says_both(target: str, loads: bool, words: str)
     (finding,) = [f for f in report.findings if f.code == "SK021"]
     assert words in finding.message
     if target == "wave":
-        assert "the Wave specification rejects the skill with a message" in finding.message
+        assert ("the Wave specification says invalid YAML fails with a clear message, and the "
+                "`wave` target follows it (the skill does not load here)") in finding.message
 
 
 @pytest.mark.parametrize(("folders", "lines"), [

@@ -17,6 +17,12 @@ own project skills root (`.wave/skills`, `.claude/skills`, `.codex/skills`, `.gi
 - the validator (`agentskills`) and the aggregate (`portable`) scan no root of their own: they
   check the case as it lies (a skill to be installed is read by every one of their runtimes).
 
+A case whose rule judges the same situation the other way round under one target (SK081: Wave
+misreads the open spec's space-separated `allowed-tools`, skills-ref flags a list) names that
+target's file in `case.toml`, `[target-file] <target> = "<path>"`; the snapshot's `file` shows it.
+A rule that cannot fire under a target at all is listed in `silent.toml`, with the reason
+(`test_parity.test_silent_pairs_are_silent_for_their_reason`).
+
 Every project is a git repository (the runtimes that scan up to the git root find it). The result
 per target is the load verdict (`loads`, `stoppedBy`, `droppedBy`, as `check --format json` shows
 them) and the findings in the format of `test_golden.py`. The targets come from the profiles, so a
@@ -142,7 +148,8 @@ def check_placed(code: str, target: str, tmp_path: Path, monkeypatch: pytest.Mon
     (project / ".git").mkdir(exist_ok=True)
     monkeypatch.setenv("HOME", str(home))
     _no_managed_skills(monkeypatch, tmp_path)
-    checked = place(project, home, _checked_file(project, config, code), PROFILES[target])
+    checked = config.get("target-file", {}).get(target) or _checked_file(project, config, code)
+    checked = place(project, home, checked, PROFILES[target])
     base = Settings().merged(target=target, home=home)
     settings = settings_from_mapping(config.get("settings", {}), base)
     report = check_file(project / checked, settings, strict=True)

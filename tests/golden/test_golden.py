@@ -11,6 +11,8 @@ Layout of `cases/SKxxx/`:
 - `case.toml` (optional):
     - `targets = [...]` the targets to run (default `["wave"]`);
     - `file = "..."` the file to check (default: the one `SKILL.md`, any case, outside `home/`);
+    - `[target-file]` target = "...": the file the per-target snapshot checks under that target
+      instead (`parity.py`);
     - `git = true` makes the project a git repository (an empty `.git/` folder);
     - `[settings]` as in `[tool.wave-lsp]` (`select`, `ignore`, `rules`, `settingsFiles`, ...);
     - `[files]` path = text: small files that cannot be stored in this repository as they are

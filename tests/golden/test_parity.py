@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import json
 import tempfile
+import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -34,8 +36,9 @@ import pytest
 from tests.golden import consequences
 from tests.golden.parity import SNAPSHOTS, check_placed, record
 from tests.golden.test_golden import _case_codes
+from wave_lsp.core.checking import schema
 from wave_lsp.core.checking.catalog import Severity, rule
-from wave_lsp.core.checking.checker import FileReport
+from wave_lsp.core.checking.checker import STOPS_AT_ANY_LEVEL, FileReport
 from wave_lsp.core.checking.loading import stopping_codes
 from wave_lsp.core.facts.profiles import PROFILES, TARGETS, RuntimeProfile
 
@@ -46,70 +49,6 @@ CODES = _case_codes()
 #: XPASS fails the run). `loads`: the sentence contradicts the verdict shown after it; `names`: the
 #: sentence says what another runtime does, and nothing of the target's.
 KNOWN_FALSE: dict[tuple[str, str, str], str] = {
-    ('loads', 'SK020', 'wave'):
-        "SK020: Wave 469391bb's line parser never fails and loads it anyway, reading `description` as"
-        ' `Drafts release notes. (loads: false)',
-    ('loads', 'SK020', 'cursor'):
-        "SK020: a strict loader, as Cursor's is assumed to be, cannot load this skill. (loads: true)",
-    ('loads', 'SK021', 'wave'):
-        "SK021: Wave 469391bb's line parser never fails and loads it anyway, reading `description` as"
-        ' `Drafts release notes. (loads: false)',
-    ('loads', 'SK021', 'cursor'):
-        'SK021: ` makes YAML read a nested mapping ("mapping values are not allowed here"), so a '
-        "strict loader, as Cursor's is assumed to be, cannot load this skill (only Claude Code's "
-        'quoting retry would load it). (loads: true)',
-    ('loads', 'SK026', 'wave'):
-        "SK026: Wave 469391bb's line parser never fails and loads it anyway. (loads: false)",
-    ('loads', 'SK026', 'cursor'):
-        "SK026: YAML forbids it and every parser fails here (a strict loader, as Cursor's is assumed "
-        'to be, cannot load this skill). (loads: true)',
-    ('loads', 'SK026', 'copilot-cli'):
-        'SK026: YAML forbids it and every parser fails here (Copilot CLI cannot load this skill). '
-        '(loads: true)',
-    ('loads', 'SK133', 'wave'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'claude-code'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'codex'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'copilot'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'cursor'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'opencode'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'gemini-cli'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('loads', 'SK133', 'copilot-cli'):
-        "SK133: `vendor/`, which holds this skill's skills folder, is ignored by `.gitignore`, so "
-        'this skill is never loaded (loads: true)',
-    ('names', 'SK131', 'wave'):
-        'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
-        'without a description, so which ones keep their description depends on usage, on the model '
-        '(the budget is 1 % of its context window: (under wave)',
-    ('names', 'SK131', 'codex'):
-        'SK131: Past the budget Claude Code 2.1.332 lists the skills invoked least by name only, '
-        'without a description, so which ones keep their description depends on usage, on the model '
-        '(the budget is 1 % of its context window: (under codex)',
-    ('names', 'SK133', 'wave'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under wave)',
-    ('names', 'SK133', 'codex'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under codex)',
-    ('names', 'SK133', 'copilot'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under copilot)',
-    ('names', 'SK133', 'opencode'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under opencode)',
-    ('names', 'SK133', 'gemini-cli'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under gemini-cli)',
-    ('names', 'SK133', 'copilot-cli'):
-        'SK133: Claude Code skips a nested skills folder that git ignores. (under copilot-cli)',
 }
 
 
@@ -187,8 +126,9 @@ def test_loads_agrees_with_every_message(code: str, target: str) -> None:
 
 
 #: findings that stop loading at any level: the target does not find the file (SK002), another
-#: skill of the name wins (SK130) (`checker._check_and_decide`)
-STOP_AT_ANY_LEVEL = frozenset({"SK002", "SK130"})
+#: skill of the name wins (SK130), the runtime skips a git-ignored skills root (SK133)
+#: (`checker._check_and_decide`)
+STOP_AT_ANY_LEVEL = STOPS_AT_ANY_LEVEL
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -250,3 +190,52 @@ def test_every_target_speaks_of_the_case(code: str) -> None:
     """Each case lies where each target's runtime finds it, so each target's rules apply."""
     missed = [target for target, run in runs(code).items() if not run.found]
     assert missed == [] or code in NOT_FOUND_ON_PURPOSE, missed
+
+
+# -- pairs whose rule cannot fire (`silent.toml`) ------------------------------------------------
+SILENT_FILE = Path(__file__).with_name("silent.toml")
+
+
+def _reads_no_field_typed_by(code: str, profile: RuntimeProfile) -> bool:
+    """No field the target reads has `code` as its schema type rule, and the target is no
+    aggregate (SK027's YAML 1.1 readings are reported under an aggregate only)."""
+    typed = [name for name in schema.fields() if (spec := schema.field_spec(name)) is not None
+             and spec.rule_for("type") == code and spec.read_by(profile)]
+    return typed == [] and profile.kind != "aggregate"
+
+
+#: the reasons `silent.toml` may give, each a check of the facts
+REASONS: dict[str, Callable[[str, RuntimeProfile], bool]] = {
+    "reads-no-field-typed-by-the-rule": _reads_no_field_typed_by,
+}
+
+
+def silent_pairs() -> dict[tuple[str, str], str]:
+    """(code, target) -> the reason the rule cannot fire there."""
+    data = tomllib.loads(SILENT_FILE.read_text("utf-8"))
+    return {(entry["code"], target): entry["reason"]
+            for entry in data["silent"] for target in entry["targets"]}
+
+
+@pytest.mark.parametrize(("code", "target"), sorted(silent_pairs()))
+def test_silent_pairs_are_silent_for_their_reason(code: str, target: str) -> None:
+    reason = silent_pairs()[(code, target)]
+    profile = PROFILES[target]
+    assert rule(code).severity(profile) is not None, "a `-` column needs no entry"
+    assert REASONS[reason](code, profile), f"{code} under {target}: {reason} does not hold"
+    assert [f for f in runs(code)[target].section["findings"] if f["code"] == code] == []
+
+
+def test_every_pair_with_a_level_fires_or_says_why_not() -> None:
+    """Each rule fires in its snapshot under every target whose catalog column is not `-`,
+    unless `silent.toml` says why it cannot (SK002 fires where the target does not find it)."""
+    silent = silent_pairs()
+    quiet = []
+    for path in sorted(SNAPSHOTS.glob("*.json")):
+        code = path.stem
+        for target, section in json.loads(path.read_text("utf-8")).items():
+            fires = any(f["code"] == code for f in section["findings"])
+            if rule(code).severity(PROFILES[target]) is not None and not fires \
+                    and (code, target) not in silent:
+                quiet.append(f"{code}-{target}")
+    assert quiet == []

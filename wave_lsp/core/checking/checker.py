@@ -144,9 +144,10 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
         return findings, LoadVerdict(False, stopping_copy(found, document))
     stopping_set = stopping_codes(settings.profile)
     runtime = settings.profile.kind == "runtime"
+    skips = any(p.skips_git_ignored_roots for p in settings.profile.members or (settings.profile,))
     raw = yield from run_rules_steps(
         context, lambda code: is_reported[code] or code in stopping_set or (
-            runtime and code == SHADOWED), strict=strict)
+            runtime and code == SHADOWED) or (code == SKIPPED and skips), strict=strict)
     verdict = verdict_from(raw, document, settings.profile)
     shadow = next((f for f in raw if f.code == SHADOWED and f.data.get("shadowed")), None)
     if verdict.loads and shadow is not None:
@@ -160,11 +161,31 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
         if missed is not None and reported(missed.code, settings):
             findings += finalize([missed], document, settings)
             findings.sort(key=lambda f: (f.span.start, f.span.end, f.code))
-    return findings, verdict
+    return findings, _skipped(raw, document, verdict, bool(settings.profile.members))
 
 
 #: the rule whose finding on the skill that loses a name means the runtime does not load it
 SHADOWED = "SK130"
+#: the rule whose finding with `skipped_by` data means those runtimes skip the skill's skills
+#: root (a git-ignored nested root: `skips_git_ignored_roots`, runtime-facts.md §3.4)
+SKIPPED = "SK133"
+#: the findings that stop loading at any level (an information SK130 or SK133 too): the target
+#: does not find the file (SK002), another skill of the name wins (SK130), the runtime skips the
+#: folder (SK133)
+STOPS_AT_ANY_LEVEL = frozenset({"SK002", SHADOWED, SKIPPED})
+
+
+def _skipped(raw: list[Finding], document: SkillDocument, verdict: LoadVerdict,
+             aggregate: bool) -> LoadVerdict:
+    """The verdict when a runtime of the target skips the skill's skills root (SK133's
+    `skipped_by`): not loaded; under an aggregate, those runtimes are among `droppedBy`."""
+    skip = next((f for f in raw if f.code == SKIPPED and f.data.get("skipped_by")), None)
+    if skip is None:
+        return verdict
+    skippers = tuple(str(name) for name in skip.data["skipped_by"])
+    dropped = verdict.dropped_by + tuple(n for n in skippers if n not in verdict.dropped_by)
+    stopped = verdict.stopped_by if not verdict.loads else stopping_copy(skip, document)
+    return LoadVerdict(False, stopped, dropped if aggregate else ())
 
 
 def _template(document: SkillDocument, location: SkillLocation,

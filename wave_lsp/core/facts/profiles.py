@@ -99,6 +99,7 @@ CLAUDE_CODE = RuntimeProfile(
     plugin_commands_match_skill_file=True, resolves_yaml_aliases=True,
     # the facts behind SK062 (runtime-facts.md §3.2), SK131 and SK133 (their evidence rows)
     ignores_non_mapping_metadata=True, lists_least_used_by_name=True, skips_git_ignored_roots=True,
+    listing_budget_percent=1,
     not_user_invocable_message=("This skill can only be invoked by Claude, not directly by users. "
                                 'Ask Claude to use the "{name}" skill for you.'),
     skips_injections_in_code_spans=True, trims_command_output=True,
@@ -186,7 +187,7 @@ CODEX = replace(
     name_source="name-or-folder", name_must_match_folder=False, command_sigil="$",
     injects_frontmatter=True, trims_body=False, arguments_delivery="part of the prompt, as typed",
     manual_only_switch="`policy: allow_implicit_invocation: false` in `agents/openai.yaml`",
-    listing_budget_chars=8000,
+    listing_budget_chars=8000, listing_budget_percent=2, omits_skills_past_budget=True,
     # Codex 0.171.0, the differential harness (tests/oracle/cases cx-*; runtime-facts.md §9)
     yaml_loader="serde-struct",
     # `line.trim() == "---"`: `----` is no closing line (case fm-closing-dashes)

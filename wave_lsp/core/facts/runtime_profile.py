@@ -133,6 +133,13 @@ class RuntimeProfile:
     ignores_non_mapping_metadata: bool = False
     #: past the listing budget the skills invoked least are listed by name only (usage decides)
     lists_least_used_by_name: bool = False
+    #: its listing budget in percent of the model's context window (Claude Code 1, Codex 2;
+    #: `listing_budget_chars` is the budget of a window it does not know or of a 200K-context
+    #: model); None: it has no budget of its own (Wave 469391bb lists every skill with its whole
+    #: description), and SK131 measures against the others' as portability advice
+    listing_budget_percent: int | None = None
+    #: past the budget descriptions are shortened, then skills left out (Codex, runtime-facts §9.9)
+    omits_skills_past_budget: bool = False
     #: a nested skills root inside a folder git ignores (`git check-ignore`) is skipped
     skips_git_ignored_roots: bool = False
     #: its YAML loader resolves a valid anchor and alias (`&a` … `*a`) and loads the skill (Bun:

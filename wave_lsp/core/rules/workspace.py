@@ -33,7 +33,12 @@ not with the project's own skills or another plugin's. SK133 covers a SKILL.md u
 nested project skills root (`<folder>/.claude/skills` below the git root) whose folder git ignores:
 Claude Code asks `git check-ignore` about that folder before it loads the root (so a `.claude/`
 pattern alone, a folder that holds a tracked file, or the git root's own skills root never hide a
-skill; probe `disc-gitignored-root`).
+skill; probe `disc-gitignored-root`). What it says comes from the profiles: under a runtime that
+skips such a root (`skips_git_ignored_roots`) the finding carries `skipped_by` and stops loading at
+any level (`checker.STOPS_AT_ANY_LEVEL`); under the others, none known to ask git, it is advice
+(git does not track the skill) and claims nothing a runtime does. A target that finds a skill under
+`node_modules` loads it (Codex and OpenCode enter it below a root, `scan_skipped_folders`; the
+others' scans skip it, which is SK002's finding), so the message never says the target skips it.
 """
 
 from __future__ import annotations
@@ -48,7 +53,12 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.catalog import Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Related
-from wave_lsp.core.checking.messages import agree, capitalized, runtimes_that
+from wave_lsp.core.checking.messages import (
+    agree,
+    capitalized,
+    runtime_names,
+    runtimes_that,
+)
 from wave_lsp.core.invocation.listing import listing_entry
 from wave_lsp.core.parsing.reading import read_skill_file
 from wave_lsp.core.parsing.source import decode
@@ -56,6 +66,7 @@ from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.rules.registry import check
 
 if TYPE_CHECKING:  # a skill outside every project has no snapshot: runtime_view not imported
+    from wave_lsp.core.facts.profiles import RuntimeProfile
     from wave_lsp.core.workspace.runtime_view import RuntimeSkill
 
 
@@ -141,11 +152,41 @@ def _others(rivals: list[RuntimeSkill]) -> str:
     return "The others" if len(rivals) > 1 else "The other"
 
 
-def _by_usage() -> str:
-    """The runtimes that list the skills invoked least by name only past the listing budget
-    (`lists_least_used_by_name`), with the verb."""
-    names = runtimes_that(lambda p: p.lists_least_used_by_name)
-    return agree(names, "lists", "list") if names else "a runtime lists"
+def _past_budget(profile: RuntimeProfile) -> str:
+    """What the target's runtime does past its listing budget, from its profile (runtime-facts
+    §3.5, §9.9): lists the skills invoked least by name only (`lists_least_used_by_name`),
+    shortens descriptions then leaves skills out (`omits_skills_past_budget`), or, with no
+    budget of its own (`listing_budget_percent` None), lists every skill whole while the
+    runtimes that have one cut. An aggregate says what its members with a budget do."""
+    if profile.members:
+        said = [_past_budget(m) for m in profile.members
+                if m.kind == "runtime" and m.listing_budget_percent is not None]
+        return " ".join(said)
+    percent = profile.listing_budget_percent
+    if percent is None:
+        cutters = runtimes_that(lambda p: p.listing_budget_percent is not None)
+        return (f"{profile.runtime} lists every skill with its whole description (it has no "
+                f"budget), but {agree(cutters, 'cuts', 'cut')} descriptions past a budget like "
+                "this one.")
+    share = f"{percent} % of the model's context window"
+    if profile.lists_least_used_by_name:
+        return (f"Past the budget {profile.runtime} lists the skills invoked least by name only, "
+                "without a description, so which ones keep their description depends on usage, "
+                f"on the model (the budget is {share}: 30,000 characters for the default "
+                "1M-context models) and on the other skills installed.")
+    cut = "shortens the descriptions, then leaves skills out of the listing" \
+        if profile.omits_skills_past_budget else "shortens the descriptions"
+    return f"Past the budget {profile.runtime} {cut} (its budget is {share} when it knows it)."
+
+
+def _budget_label(profile: RuntimeProfile) -> str:
+    """Whose budget `listing_budget_chars` is: Claude Code's for a 200K-context model (also the
+    measure for a runtime with no budget of its own, and for an aggregate), or the one a runtime
+    with a share of the window uses when it does not know the window (Codex, §9.9)."""
+    if profile.members or profile.lists_least_used_by_name or \
+            profile.listing_budget_percent is None:
+        return "of a 200K-context model"
+    return f"{profile.runtime} uses when it does not know the model's context window"
 
 
 @check("SK131")
@@ -170,14 +211,10 @@ def listing_budget(ctx: CheckContext) -> Iterator[Finding]:
                       if description is not None else _name_span(ctx),
                       f"The listing of the {listing.count} model-visible skills of {where} needs "
                       f"{listing.full_chars:,} characters, over the {listing.budget:,}-character "
-                      "budget of a 200K-context model: shorten descriptions or set "
-                      "`disable-model-invocation` on skills that are only run by hand. Past the "
-                      f"budget {_by_usage()} the skills invoked least by name only, "
-                      "without a description, so which ones keep their description depends "
-                      "on usage, on the model (the budget is 1 % of its context window: 30,000 "
-                      "characters for the default 1M-context models) and on the other skills "
-                      f"installed. Said once for {where}, on the first skill it lists; the "
-                      "longest entries are the related locations.",
+                      f"budget {_budget_label(ctx.profile)}: shorten descriptions or set "
+                      f"{ctx.profile.manual_only_switch} on skills that are only run by hand. "
+                      f"{_past_budget(ctx.profile)} Said once for {where}, on the first skill "
+                      "it lists; the longest entries are the related locations.",
                       related=[Related(f"`{skill.name}`: {skill.listing.chars:,} characters",
                                        path=str(skill.path)) for skill in longest])
 
@@ -208,23 +245,60 @@ def command_shadowed(ctx: CheckContext) -> Iterator[Finding]:
 
 @check("SK133")
 def ignored_skill_dir(ctx: CheckContext) -> Iterator[Finding]:
+    """What each runtime does with a skill below a git-ignored folder or `node_modules`, from
+    its profile (`skips_git_ignored_roots`, `scan_skipped_folders`): where a runtime skips it,
+    the finding says so and stops loading at any level (`skipped_by`, `checker`); elsewhere it
+    is advice, and says no runtime skips what it loads."""
     path = ctx.location.path
     if path is None:
         return
-    if "node_modules" in path.parts:
-        yield ctx.finding("SK133", ctx.document.opener_span,
-                          "This skill lies under `node_modules`, so it is never loaded: move it "
-                          "out. Runtimes skip such folders.")
-        return
     ignored = _ignored(ctx)
-    if ignored:
+    skippers = _runtimes(ctx, lambda p: p.skips_git_ignored_roots)
+    if ignored and skippers:
+        yield _skipped(ctx, *ignored, skippers)
+    elif "node_modules" in path.parts:
+        yield ctx.finding("SK133", ctx.document.opener_span, _node_modules(ctx))
+    elif ignored:
         folder, ignore_file = ignored
         yield ctx.finding("SK133", ctx.document.opener_span,
                           f"`{folder}/`, which holds this skill's skills folder, is ignored by "
-                          f"`{ignore_file}`, so this skill is never loaded: move it out, or stop "
-                          "ignoring the folder. "
-                          f"{agree(runtimes_that(lambda p: p.skips_git_ignored_roots), 'skips', 'skip')}"
-                          " a nested skills folder that git ignores.")
+                          f"`{ignore_file}`, so git does not track the skill and a clone of the "
+                          "repository lacks it: move it out, or stop ignoring the folder.")
+
+
+def _runtimes(ctx: CheckContext, test: Callable[[RuntimeProfile], bool]) -> list[str]:
+    """The names of the target's runtimes (itself, or an aggregate's members) that pass `test`."""
+    profiles = ctx.profile.members or (ctx.profile,)
+    return [p.runtime for p in profiles if p.kind == "runtime" and test(p)]
+
+
+def _skipped(ctx: CheckContext, folder: str, ignore_file: str, skippers: list[str]) -> Finding:
+    """The finding of a nested skills root that `skippers` skip since git ignores its folder
+    (docs/design/runtime-facts.md §3.4): the skill does not load under them."""
+    who = "this skill is never loaded" if not ctx.profile.members else \
+        f"{runtime_names(skippers)} never {'loads' if len(skippers) == 1 else 'load'} this skill"
+    return ctx.finding("SK133", ctx.document.opener_span,
+                       f"`{folder}/`, which holds this skill's skills folder, is ignored by "
+                       f"`{ignore_file}`, so {who}: move it out, or stop ignoring the folder. "
+                       f"{agree(skippers, 'skips', 'skip')} a nested skills folder that git "
+                       "ignores.", skipped_by=tuple(skippers))
+
+
+def _node_modules(ctx: CheckContext) -> str:
+    """A skill under `node_modules`: a target that finds it there loads it (a runtime whose scan
+    skips `node_modules` below a skills root does not find it: SK002), so the message says
+    which runtimes enter the folder, never that the target skips it."""
+    advice = ("This skill lies under `node_modules`, a folder package managers write and "
+              "replace: move it out.")
+    location = ctx.location
+    root = location.skills_root
+    below_root = root is not None and location.path is not None and \
+        "node_modules" in location.path.relative_to(root).parts
+    entering = _runtimes(ctx, lambda p: "node_modules" not in p.scan_skipped_folders)
+    if not below_root or not entering:
+        return advice
+    return (f"{advice} {agree(entering, 'enters', 'enter')} `node_modules` below a skills root "
+            f"and {'loads' if len(entering) == 1 else 'load'} the skill there.")
 
 
 def _ignored(ctx: CheckContext) -> tuple[str, str] | None:

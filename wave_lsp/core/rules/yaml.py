@@ -14,13 +14,14 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from wave_lsp.core.checking import schema
-from wave_lsp.core.checking.catalog import Severity
+from wave_lsp.core.checking.catalog import Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding, Fix, Related, TextEdit
-from wave_lsp.core.checking.loading import runtime_names
 from wave_lsp.core.checking.messages import (
+    agree,
     capitalized,
     consequence,
+    effect_sentence,
     elsewhere,
     validators,
     with_others,
@@ -44,7 +45,7 @@ from wave_lsp.core.rules.workspace import also_in, collection, said_here
 
 if TYPE_CHECKING:
     from wave_lsp.core.workspace.runtime_view import RuntimeSkill
-from wave_lsp.core.facts.profiles import PROFILES
+from wave_lsp.core.facts.profiles import PORTABLE, RuntimeProfile
 from wave_lsp.core.invocation.listing import command_name, unlisted_without_description
 
 #: what a runtime that loads the skill with empty metadata reads of its fields
@@ -59,6 +60,10 @@ def _consequence(ctx: CheckContext, offset: int | None = None, code: str = "SK02
         return empty_metadata(ctx)
     if profile.line_parser_release is not None:
         return _said_both(ctx, offset)
+    effect = rule(code).effect(profile)
+    if profile.kind == "runtime" and effect is not None and not effect.verified:
+        # an unconfirmed drop is said as such; the skill counts as loaded (`stops-loading`)
+        return consequence(code, profile)
     if profile.yaml_loader == "error-collecting":
         generic = (f"{profile.reader_name} marks the error and keeps only the fields its parser "
                    "recovers")
@@ -76,19 +81,20 @@ def _consequence(ctx: CheckContext, offset: int | None = None, code: str = "SK02
 
 def _said_both(ctx: CheckContext, offset: int | None) -> str:
     """The specification's YAML and the released line parser (`line_parser_release`): the
-    target follows the specification, and the author should know that today's release loads the
-    skill anyway (docs/design/runtime-facts.md §8.13, case fm-colon-value)."""
+    target follows the specification, so the skill counts as not loaded, and the author should
+    know that today's release reads it anyway (docs/design/runtime-facts.md §8.13, case
+    fm-colon-value; tests/oracle/known/wave.toml)."""
     profile = ctx.profile
     reading = ""
     if offset is not None:
         lines = ctx.document.lines
         read = line_parser_value(lines.line_text(lines.line_of(offset)))
         if read is not None:
-            reading = f", reading `{read[0]}` as `{shown(read[1], 60)}`"
-    return (f"the {profile.runtime} specification rejects the skill with a message, and the "
-            f"`{profile.name}` target follows it; {profile.runtime} "
-            f"{profile.line_parser_release}'s line parser never fails and loads it anyway"
-            f"{reading}")
+            reading = f" and reads `{read[0]}` as `{shown(read[1], 60)}`"
+    return (f"the {profile.runtime} specification says invalid YAML fails with a clear "
+            f"message, and the `{profile.name}` target follows it (the skill does not load "
+            f"here); {profile.runtime} {profile.line_parser_release}'s code differs: its line "
+            f"parser never fails{reading}")
 
 
 def empty_metadata(ctx: CheckContext) -> str:
@@ -113,20 +119,40 @@ _READING_WORDS = {
     QUOTE_RETRY: "{runtime}'s quoting retry quotes the value and loads it as text",
     TAB_RETRY: "{runtime}'s retry turns each leading tab into two spaces and loads the fields",
 }
-_READING_NAMES = {BUN: "{runtime}'s YAML parser (Bun)", QUOTE_RETRY: "{runtime}'s quoting retry",
-                  TAB_RETRY: "{runtime}'s tab retry"}
-
-
-def _reading_name(reading: str) -> str:
-    """The lenient reading `reading` named after the runtimes that use it."""
-    users = [p.runtime for p in PROFILES.values() if reading in p.frontmatter_readings]
-    return _READING_NAMES[reading].format(runtime=runtime_names(users))
-
-
 def _strict(ctx: CheckContext, code: str) -> str:
-    """Who does not load the file that the target's runtime rescues (the catalog's effect row)."""
-    others = elsewhere(code, ctx.profile)
-    return others or "strict YAML parsers reject the file"
+    """Who does not load the file that the target's runtime rescues: the runtimes whose
+    catalog effect drops or rejects it, less those whose own loader reads this file anyway
+    (`_loads_anyway`)."""
+    rescuers = {p.runtime for p in PORTABLE.members if _loads_anyway(ctx, p)}
+    by_kind: dict[str, list[str]] = {}
+    for member in PORTABLE.members:
+        effect = rule(code).effect(member)
+        if member is not ctx.profile and member.runtime not in rescuers and effect is not None \
+                and effect.verified and effect.kind in ("drops", "rejects"):
+            by_kind.setdefault(effect.kind, []).append(member.runtime)
+    said = "; ".join(effect_sentence(kind, by_kind[kind]) for kind in ("drops", "rejects")
+                     if kind in by_kind)
+    return said or "strict YAML parsers reject the file"
+
+
+def _loads_anyway(ctx: CheckContext, profile: RuntimeProfile) -> bool:
+    """Whether runtime `profile` (not the target) loads this frontmatter strict YAML rejects:
+    a lenient reading of its own parses it, or its loader's rescue reads it
+    (`loaders.rescue`, docs/design/runtime-facts.md §9.6)."""
+    yaml = ctx.document.yaml
+    if profile is ctx.profile or profile.kind != "runtime" or yaml is None:
+        return False
+    if yaml.readings & profile.frontmatter_readings:
+        return True
+    saved = rescue(profile, ctx.document)
+    return saved is not None and saved.loads
+
+
+def _also_loaded_by(ctx: CheckContext) -> str:
+    """` (Claude Code and Codex load it anyway)`: the runtimes that load what the target does
+    not, from their loaders; "" when none does."""
+    names = [p.runtime for p in PORTABLE.members if _loads_anyway(ctx, p)]
+    return f" ({agree(names, 'loads', 'load')} it anyway)" if names else ""
 
 
 def loaded_by(ctx: CheckContext) -> str | None:
@@ -192,8 +218,7 @@ def yaml_problem(ctx: CheckContext) -> Iterator[Finding]:
                        "the file with LF line endings, or quote the value")
     elif yaml.recovered and yaml.readings and ctx.profile.yaml_loader == "strict" \
             and not ctx.profile.members and ctx.profile.line_parser_release is None:
-        first = next(reading for reading in READINGS if reading in yaml.readings)
-        rescued = f" (only {_reading_name(first)} would load it)"
+        rescued = _also_loaded_by(ctx)
     own = _rescued(ctx)
     if own is not None:
         consequence, level = own
@@ -430,11 +455,11 @@ def tab_indent(ctx: CheckContext) -> Iterator[Finding]:
             level = own[1]
         elif own is None and ctx.profile.line_parser_release is not None:
             message = ("A tab is used as indentation: indent with spaces. YAML forbids it, so "
-                       f"{_consequence(ctx)}.")
+                       f"{_consequence(ctx, code='SK026')}.")
         else:
-            consequence = own[0] if own is not None else _consequence(ctx)
+            consequence = own[0] if own is not None else _consequence(ctx, code="SK026")
             message = ("A tab is used as indentation: indent with spaces. YAML forbids it and "
-                       f"every parser fails here ({consequence}).")
+                       f"strict YAML parsers fail here ({consequence}).")
         yield ctx.finding("SK026", Span(start, end), message,
                           fixes=[Fix("Replace the tabs with spaces", [edit], preferred=True)],
                           level=level)
