@@ -61,3 +61,18 @@ def test_yaml_sentences_follow_the_facts(tmp_path: Path, target: str, text: str,
 ])
 def test_past_the_listing_budget_is_the_profiles(target: str, words: str) -> None:
     assert words in _past_budget(PROFILES[target])
+
+
+@pytest.mark.parametrize(("field", "words"), [
+    # no runtime that reads `background` takes only booleans: no "read as false by …" (it used to
+    # raise IndexError naming an empty list of runtimes: tests/fuzz found it)
+    ("background", "`background: yes` is a YAML 1.1 word: Claude Code reads it as `true`"),
+    ("user-invocable", "`user-invocable: yes` is read as `false` by "),
+])
+def test_sk090_under_portable_names_only_runtimes_that_read_the_field(
+        tmp_path: Path, field: str, words: str) -> None:
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, f"---\nname: my-skill\ndescription: Does x.\n{field}: yes\n---\n",
+                 target="portable", relpath="skills/my-skill/SKILL.md")
+    messages = [f.message for f in report.findings if f.code == "SK090"]
+    assert messages and words in messages[0], [(f.code, f.message) for f in report.findings]

@@ -118,9 +118,15 @@ def _misread_word(ctx: CheckContext, name: str, written: str, meant: str) -> str
     profile = ctx.profile
     head = f"`{name}: {shown(written)}` is read as `false`"
     readers = [m.runtime for m in profile.members if m.reads_boolean_words]
+    strict_runtimes = runtimes_that(
+        lambda p: name in p.invocation_fields and not p.reads_boolean_words)
+    if profile.kind == "aggregate" and readers and not strict_runtimes:
+        # no member that reads the field takes only booleans (`background`: Claude Code's own)
+        return (f"`{name}: {shown(written)}` is a YAML 1.1 word: {runtime_names(readers)} "
+                f"read{'s' if len(readers) == 1 else ''} it as `{meant}`; write `{meant}` so "
+                "that every YAML parser reads the same value.")
     if profile.kind == "aggregate" and readers:
-        strict = runtime_names(runtimes_that(
-            lambda p: name in p.invocation_fields and not p.reads_boolean_words))
+        strict = runtime_names(strict_runtimes)
         return (f"{head} by {strict}: write `{meant}`. They accept only `true` "
                 f"and `false`; {runtime_names(readers)} read{'s' if len(readers) == 1 else ''} "
                 f"the word as `{meant}`.")
