@@ -1,9 +1,12 @@
 """Suite-wide options: `--update-golden` rewrites the reviewed snapshot files (golden findings,
 the corpus output baseline) instead of comparing against them; `--slow` also runs the tests marked
 `slow` (they build and install packages: `.ci/run` runs them in a second step), which are skipped
-otherwise, saying so."""
+otherwise, saying so. Under xdist the tests of one `xdist_group` run on one worker (the differential
+harness needs it; see `pytest_configure`)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -26,9 +29,44 @@ def pytest_configure(config: pytest.Config) -> None:
     # all (each worker collects every test). The other tests are spread as with `load`.
     if getattr(config.option, "dist", "no") == "load":
         config.option.dist = "loadgroup"
+    # A worker parses the command line again, where `-n N` alone says `load`: the controller
+    # tells it that the run is by group (`pytest_configure_node`), so that it marks its tests.
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None and workerinput.get("wave_lsp_loadgroup"):
+        config.option.loadgroup = True
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist's controller, before a worker starts: whether the run distributes by group."""
+    node.workerinput["wave_lsp_loadgroup"] = node.config.getvalue("dist") == "loadgroup"
+
+
+def group_ids(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker distributing by group: each test of an `xdist_group` gets the group as
+    the suffix of its id (`…@claude-code`), which is how the controller keeps a group on one
+    worker. pytest-xdist 3.8 writes that suffix into `item._nodeid`, which pytest 9.2 no longer
+    reads (its ids are structured; pytest-dev/pytest-xdist#1386): every group was spread over
+    both workers and, since the first test of a group starts all of its runtime's runs, each
+    worker ran the whole harness (twice the work). Here the suffix goes where this pytest keeps
+    the id; where xdist's own suffix took effect, nothing changes."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        groups = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                         for mark in item.iter_markers("xdist_group")})
+        if not groups or "@" in item.nodeid.rpartition("]")[2]:
+            continue
+        grouped = f"{item.nodeid}@{'_'.join(groups)}"
+        if hasattr(item, "_id"):  # pytest >= 9.2: a structured id
+            from _pytest.nodeid import coerce_node_id
+            item._id = coerce_node_id(grouped)
+        else:
+            item._nodeid = grouped
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    group_ids(config, items)
     if config.getoption("--slow"):
         return
     skip = pytest.mark.skip(reason="slow: builds or installs packages, or runs the real Claude "

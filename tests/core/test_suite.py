@@ -4,6 +4,7 @@ without it)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -23,3 +24,40 @@ def test_the_default_run_collects_every_test_module() -> None:
     collected = {line.split("::", 1)[0] for line in listed.stdout.splitlines() if "::" in line}
     assert "tests/dist/test_packaging.py" in modules
     assert modules <= collected, sorted(modules - collected)
+
+
+
+#: one test module of two groups, each test marked on its parameter as the harness marks them
+_GROUPED = """
+import os
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.parametrize("group", [pytest.param(name, marks=pytest.mark.xdist_group(name))
+                                   for name in ("one", "two")])
+@pytest.mark.parametrize("number", range(4))
+def test_grouped(group, number):
+    folder = Path(__file__).parent / "seen"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{group}-{number}").write_text(os.environ["PYTEST_XDIST_WORKER"])
+"""
+
+
+@pytest.mark.timeout(900)  # two xdist workers start: seconds idle, minutes under heavy load
+def test_an_xdist_group_runs_on_one_worker(tmp_path: Path) -> None:
+    """`-n N` keeps each `xdist_group` on one worker (tests/conftest.py): the differential
+    harness starts all of a runtime's runs from the group's first test, so a group spread over
+    two workers runs that runtime twice (pytest-xdist 3.8 under pytest 9.2 did)."""
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["tests.conftest"]\n')
+    (tmp_path / "test_grouped.py").write_text(_GROUPED)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "-q", "-p", "no:cacheprovider",
+                           "-o", "addopts=", "--rootdir", str(tmp_path), str(tmp_path)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=840,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    for group in ("one", "two"):
+        seen = list((tmp_path / "seen").glob(f"{group}-*"))
+        assert len(seen) == 4, (group, done.stdout[-2000:])
+        assert len({path.read_text() for path in seen}) == 1, (group, done.stdout[-2000:])
