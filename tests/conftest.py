@@ -6,6 +6,7 @@ harness needs it; see `pytest_configure`)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -49,20 +50,31 @@ def group_ids(config: pytest.Config, items: list[pytest.Item]) -> None:
     reads (its ids are structured; pytest-dev/pytest-xdist#1386): every group was spread over
     both workers and, since the first test of a group starts all of its runtime's runs, each
     worker ran the whole harness (twice the work). Here the suffix goes where this pytest keeps
-    the id; where xdist's own suffix took effect, nothing changes."""
+    the id; where xdist's own suffix took effect, nothing changes. Then the largest groups go
+    first (below)."""
     if not getattr(config.option, "loadgroup", False):
         return
+    names: dict[str, str] = {}
     for item in items:
         groups = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
                          for mark in item.iter_markers("xdist_group")})
-        if not groups or "@" in item.nodeid.rpartition("]")[2]:
+        if not groups:
             continue
-        grouped = f"{item.nodeid}@{'_'.join(groups)}"
+        names[item.nodeid] = "_".join(groups)
+        if "@" in item.nodeid.rpartition("]")[2]:
+            continue
+        grouped = f"{item.nodeid}@{names.pop(item.nodeid)}"
+        names[grouped] = "_".join(groups)
         if hasattr(item, "_id"):  # pytest >= 9.2: a structured id
             from _pytest.nodeid import coerce_node_id
             item._id = coerce_node_id(grouped)
         else:
             item._nodeid = grouped
+    # The largest groups first (the longest jobs first keep both workers busy to the end: the
+    # controller hands out work in collection order, and Claude Code's probes, collected late,
+    # made a tail of several minutes on one worker), then the tests of no group, in their order.
+    sizes = Counter(names.values())
+    items.sort(key=lambda item: -sizes[names[item.nodeid]] if item.nodeid in names else 0)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

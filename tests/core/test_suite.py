@@ -5,6 +5,7 @@ without it)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +31,7 @@ def test_the_default_run_collects_every_test_module() -> None:
 #: one test module of two groups, each test marked on its parameter as the harness marks them
 _GROUPED = """
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -61,3 +63,21 @@ def test_an_xdist_group_runs_on_one_worker(tmp_path: Path) -> None:
         seen = list((tmp_path / "seen").glob(f"{group}-*"))
         assert len(seen) == 4, (group, done.stdout[-2000:])
         assert len({path.read_text() for path in seen}) == 1, (group, done.stdout[-2000:])
+
+
+def test_every_slow_test_lives_where_the_slow_step_looks() -> None:
+    """`.ci/run`'s slow step collects only the folders of `SLOW_TESTS`: a test marked slow
+    anywhere else would never run."""
+    script = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    found = re.search(r'^SLOW_TESTS="([^"]+)"$', script, re.M)
+    assert found, "no SLOW_TESTS= line in .ci/run"
+    folders = [REPO / folder for folder in found.group(1).split()]
+    assert all(folder.is_dir() for folder in folders), folders
+    assert "$SLOW_TESTS" in script.split(found.group(0), 1)[1]
+    slow = {path for path in (REPO / "tests").rglob("*.py")
+            if re.search(r"mark\.slow\b", path.read_text(encoding="utf-8"))
+            and path != Path(__file__).resolve()}
+    assert slow, "no slow test found: the pattern is stale"
+    outside = [path.relative_to(REPO).as_posix() for path in slow
+               if not any(path.is_relative_to(folder) for folder in folders)]
+    assert outside == [], outside
