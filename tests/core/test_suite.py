@@ -15,13 +15,15 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.timeout(120)
+# Collecting 11,000 tests takes 14 CPU-seconds: 15-45 s on two cores, and more than the 110 s it
+# was given once while a VS Code end-to-end run shared the machine. The bound only stops a hang.
+@pytest.mark.timeout(900)
 def test_the_default_run_collects_every_test_module() -> None:
     modules = {path.relative_to(REPO).as_posix() for path in (REPO / "tests").rglob("test_*.py")
                if "data" not in path.relative_to(REPO / "tests").parts}
     listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
                              "-p", "no:cacheprovider", "-p", "no:xdist"], cwd=REPO,
-                            capture_output=True, text=True, timeout=110)
+                            capture_output=True, text=True, timeout=840)
     collected = {line.split("::", 1)[0] for line in listed.stdout.splitlines() if "::" in line}
     assert "tests/dist/test_packaging.py" in modules
     assert modules <= collected, sorted(modules - collected)
