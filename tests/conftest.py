@@ -6,7 +6,9 @@ harness needs it; see `pytest_configure`)."""
 
 from __future__ import annotations
 
+import os
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -84,6 +86,45 @@ def group_ids(config: pytest.Config, items: list[pytest.Item]) -> None:
     # made a tail of several minutes on one worker), then the tests of no group, in their order.
     sizes = Counter(names.values())
     items.sort(key=lambda item: -sizes[names[item.nodeid]] if item.nodeid in names else 0)
+
+
+def load_factor(load: float, cores: int) -> float:
+    """How many times longer than usual a test may take now: the load average per core (one
+    test per core under `-n auto` is the usual), between 1 and 10."""
+    return min(10.0, max(1.0, load / max(1, cores)))
+
+
+def scale_timeout(item: pytest.Item, factor: float) -> float | None:
+    """Put the test's pytest-timeout limit (its `timeout` mark, else the configured one) times
+    `factor` first among its marks; the new limit, None when it has none or `factor` is 1."""
+    marker = item.get_closest_marker("timeout")
+    options: dict[str, Any] = {}
+    base: Any = getattr(item.config, "_env_timeout", None)
+    if marker is not None:
+        options = {key: value for key, value in marker.kwargs.items() if key != "timeout"}
+        if len(marker.args) > 1:
+            options["method"] = marker.args[1]
+        base = marker.kwargs.get("timeout", marker.args[0] if marker.args else base)
+    if factor <= 1.0 or not base or float(base) <= 0:
+        return None
+    limit = float(base) * factor
+    item.add_marker(pytest.mark.timeout(limit, **options), append=False)
+    return limit
+
+
+@pytest.hookimpl(tryfirst=True, hookwrapper=True)  # before pytest-timeout reads the limit
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """Each test's timeout grows with the machine's load when it starts (`load_factor`): a
+    timeout bounds a hang and must not fail a test because other jobs share the two cores (the
+    collection test and the gitignore properties were cut short at load 16-26). A limit that
+    only holds on an idle machine is not a property of the code; speed is measured in
+    benchmarks/, never asserted."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = 0.0
+    scale_timeout(item, load_factor(load, os.cpu_count() or 1))
+    yield
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

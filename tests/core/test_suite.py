@@ -83,3 +83,32 @@ def test_every_slow_test_lives_where_the_slow_step_looks() -> None:
     outside = [path.relative_to(REPO).as_posix() for path in slow
                if not any(path.is_relative_to(folder) for folder in folders)]
     assert outside == [], outside
+
+
+@pytest.mark.parametrize(("load", "cores", "expected"), [
+    (0.2, 2, 1.0), (2.0, 2, 1.0), (16.0, 2, 8.0), (26.0, 2, 10.0), (16.0, 16, 1.0), (3.0, 0, 3.0),
+])
+def test_the_load_factor(load: float, cores: int, expected: float) -> None:
+    from tests.conftest import load_factor
+
+    assert load_factor(load, cores) == expected
+
+
+@pytest.mark.timeout(7, method="thread")
+def test_a_timeout_grows_with_the_load(request: pytest.FixtureRequest) -> None:
+    """The test's own mark, times the factor, goes first (pytest-timeout reads the closest mark);
+    its method is kept; a factor of 1 changes nothing."""
+    from tests.conftest import scale_timeout
+
+    item = request.node
+    before = list(item.own_markers)
+    # the limit this test runs under: 7 s, already times the load when it started
+    base = float(item.get_closest_marker("timeout").args[0])
+    assert base >= 7.0
+    try:
+        assert scale_timeout(item, 1.0) is None
+        assert scale_timeout(item, 4.0) == base * 4
+        marker = item.get_closest_marker("timeout")
+        assert (marker.args, marker.kwargs) == ((base * 4,), {"method": "thread"})
+    finally:
+        item.own_markers[:] = before
