@@ -36,7 +36,13 @@ def artefacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+#: the tests of the built artefacts share one build: under `-n auto` on one worker (the
+#: module-scoped fixture is made once per worker; two workers built the package twice)
+ONE_BUILD = pytest.mark.xdist_group("dist-artefacts")
+
+
 @pytest.mark.slow
+@ONE_BUILD
 @pytest.mark.timeout(600)  # builds in isolated environments and installs from the index
 def test_wheel_and_sdist_hold_the_data(artefacts: Path) -> None:
     wheel = next(artefacts.glob("wave_lsp-*.whl"))
@@ -59,6 +65,7 @@ def test_wheel_and_sdist_hold_the_data(artefacts: Path) -> None:
 
 
 @pytest.mark.slow
+@ONE_BUILD
 @pytest.mark.timeout(600)
 def test_the_wheel_works_in_a_fresh_environment(artefacts: Path, tmp_path: Path) -> None:
     environment = tmp_path / "env"

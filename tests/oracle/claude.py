@@ -22,6 +22,7 @@ from typing import Any
 
 from tests.oracle.install import Unavailable, find_claude
 from tests.oracle.mock_api import MockApi
+from tests.oracle.runtimes.common import patience
 
 #: how long one `claude -p` may take (a run takes about a second; this only stops a hang)
 RUN_TIMEOUT = 120
@@ -128,7 +129,7 @@ def run_claude(binary: Path, api: MockApi, project: Path, home_template: Path | 
     command += ["--", prompt]
     try:
         done = subprocess.run(wrap(command), cwd=project, env=environment(home, api.base_url(run_id)),
-                              capture_output=True, text=True, timeout=RUN_TIMEOUT,
+                              capture_output=True, text=True, timeout=RUN_TIMEOUT * patience(),
                               stdin=subprocess.DEVNULL)
     finally:
         shutil.rmtree(home, ignore_errors=True)

@@ -163,3 +163,40 @@ def test_staged_installs_into_place_once(tmp_path: Path, present: bool, fill_fai
     assert len(fills) == expected_fills
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")) == \
         ([] if expected is None else ["runtime-1.0"])
+
+
+@pytest.mark.parametrize(("load", "cores", "expected"), [
+    (0.3, 2, 1.0),    # idle
+    (4.0, 2, 1.0),    # the harness's own two processes per core
+    (8.0, 2, 2.0),    # shared: twice the usual
+    (16.0, 2, 4.0),   # the load seen beside six other sessions
+    (500.0, 2, 8.0),  # capped: a wait still ends
+    (16.0, 8, 1.0),   # the same load on more cores is usual
+])
+def test_the_harness_waits_longer_on_a_loaded_machine(monkeypatch: pytest.MonkeyPatch,
+                                                      load: float, cores: int,
+                                                      expected: float) -> None:
+    from tests.oracle.runtimes import common
+
+    monkeypatch.setattr(common.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(common.os, "cpu_count", lambda: cores)
+    assert common.patience() == expected
+
+
+def test_the_grace_before_typing_is_scaled_when_the_prompt_first_shows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the UI shows its prompt but no skills count, the line is typed after the grace
+    times `patience()` (fixed when the prompt first shows), at once when the count shows."""
+    from tests.oracle.runtimes import common
+
+    now = [100.0]
+    monkeypatch.setattr(common.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(common, "patience", lambda: 4.0)
+    check = common.ready_or_settled(lambda screen: "3 skills" in screen, "> ", grace=15.0)
+    assert not check("loading")
+    assert not check("> ")
+    now[0] += 59.0
+    assert not check("> ")
+    now[0] += 1.0
+    assert check("> ")
+    assert common.ready_or_settled(lambda screen: "3 skills" in screen, "> ")("> 3 skills")

@@ -31,13 +31,25 @@ KNOWN: dict[tuple[str, str], str] = {case: reason for reason, cases in _REMAININ
                                      for case in cases}
 
 
+#: Claude Code's probes are run in this many xdist groups (`-n N`: on as many workers), each
+#: a share of the probes by name; the first test of a share runs all of that share's probes
+#: (282 `claude -p` runs in all were the longest job of `.ci/run`'s slow step on one worker)
+SHARES = 2
+SHARE_OF = {probe.name: number % SHARES
+            for number, probe in enumerate(sorted(PROBES, key=lambda probe: probe.name))}
+
+
+def _group(share: int) -> str:
+    return f"claude-code-probes-{share}"
+
+
 def _cases() -> list[object]:
     cases: list[object] = []
     for probe in PROBES:
         for aspect in probe.aspects():
             reason = KNOWN.get((probe.name, aspect))
-            # one xdist group: the first test runs every probe (tests/conftest.py)
-            marks = [pytest.mark.xdist_group("claude-code-probes")]
+            # one xdist group per share: its first test runs the share's probes (tests/conftest.py)
+            marks = [pytest.mark.xdist_group(_group(SHARE_OF[probe.name]))]
             if reason:
                 marks.append(pytest.mark.xfail(strict=True, reason=reason))
             cases.append(pytest.param(probe.name, aspect, marks=marks,
@@ -45,12 +57,13 @@ def _cases() -> list[object]:
     return cases
 
 
-def _selected(request: pytest.FixtureRequest) -> list[Probe]:
-    """The probes of every oracle test this session collected (they run together, two Claude
-    Code processes at a time)."""
+def _selected(request: pytest.FixtureRequest, share: int | None = None) -> list[Probe]:
+    """The probes of every oracle test this session collected, of one share (None: all); they
+    run together, two Claude Code processes at a time."""
     names = {item.callspec.params["probe"] for item in request.session.items
              if hasattr(item, "callspec") and "probe" in item.callspec.params}
-    return [BY_NAME[name] for name in sorted(names) if name in BY_NAME]
+    return [BY_NAME[name] for name in sorted(names)
+            if name in BY_NAME and (share is None or SHARE_OF[name] == share)]
 
 
 #: the first of these tests runs every probe the session collected: a few minutes on two cores,
@@ -60,7 +73,7 @@ def _selected(request: pytest.FixtureRequest) -> list[Probe]:
 @pytest.mark.parametrize(("probe", "aspect"), _cases())
 def test_claude_code_agrees(oracle: Oracle, request: pytest.FixtureRequest, probe: str,
                             aspect: str) -> None:
-    oracle.run(_selected(request))
+    oracle.run(_selected(request, SHARE_OF[probe]))
     found = BY_NAME[probe]
     problem = disagreement(found, aspect, oracle.claude[probe], oracle.wave[probe])
     assert problem is None, problem
@@ -86,12 +99,15 @@ def test_real_sample() -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
-@pytest.mark.xdist_group("claude-code-probes")
-def test_the_runs_saw_the_skills(oracle: Oracle, request: pytest.FixtureRequest) -> None:
-    """The comparisons compare something: Claude Code listed the skills of most probes, and
-    rendered most invocations with their base-directory line (a broken mock or a changed request
-    shape would otherwise make both sides agree on nothing)."""
-    probes = _selected(request) or list(PROBES)
+@pytest.mark.parametrize("share", [pytest.param(share, marks=pytest.mark.xdist_group(_group(share)))
+                                   for share in range(SHARES)])
+def test_the_runs_saw_the_skills(oracle: Oracle, request: pytest.FixtureRequest,
+                                 share: int) -> None:
+    """The comparisons compare something: Claude Code listed the skills of most probes of each
+    share, and rendered most invocations with their base-directory line (a broken mock or a
+    changed request shape would otherwise make both sides agree on nothing)."""
+    probes = _selected(request, share) or [probe for probe in PROBES
+                                           if SHARE_OF[probe.name] == share]
     oracle.run(probes)
     listed = [probe for probe in probes if oracle.claude[probe.name].entries]
     outcomes = [outcome for probe in probes

@@ -27,6 +27,9 @@ from tests.oracle.runtimes.pty_session import type_line
 
 #: how long one headless run may take (a run takes a few seconds; this only stops a hang)
 RUN_TIMEOUT = 120.0
+#: the machine's load per core that counts as its usual (the harness runs two runtime processes
+#: per core: `differential.parallel()`)
+USUAL_LOAD = 2.0
 #: how many runtime processes one observation runs at once: one, since the driver already runs
 #: `differential.parallel()` observations at a time (one per core)
 PARALLEL = 1
@@ -62,10 +65,25 @@ def base_environment(home: Path, **extra: str) -> dict[str, str]:
             "LANG": "C.UTF-8", **extra}
 
 
+def patience() -> float:
+    """How many times longer than usual a wait may need to be now: the load average per core over
+    `USUAL_LOAD`, between 1 and 8. Every wait of the harness for a runtime (a process's end, an
+    interactive UI's prompt, a typed line's request, the grace before typing where no skill
+    loads) is scaled by it, so that a machine shared with other jobs (load 16 on two cores was
+    seen) gives a slow answer, not a missing or wrong one. Nothing asserts speed: a wait only
+    bounds a hang."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return 1.0
+    return min(8.0, max(1.0, load / ((os.cpu_count() or 1) * USUAL_LOAD)))
+
+
 def run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float = RUN_TIMEOUT,
         stdout_file: Path | None = None) -> Ran:
-    """`argv` to its end (or `timeout`); its standard output through `stdout_file` when given (a
-    pipe can cut long output)."""
+    """`argv` to its end (or `timeout`, times `patience()`); its standard output through
+    `stdout_file` when given (a pipe can cut long output)."""
+    timeout *= patience()
     try:
         with open(stdout_file or os.devnull, "w") as sink:
             done = subprocess.run(argv, cwd=cwd, env=env, timeout=timeout,
@@ -96,9 +114,10 @@ def in_parallel(function: Callable[[T], R], items: Sequence[T]) -> list[R]:
 
 def ready_or_settled(ready: Callable[[str], bool], shown: str,
                      grace: float = 15.0) -> Callable[[str], bool]:
-    """`ready(screen)`, or `shown` on the screen for `grace` seconds: an interactive UI that waits
-    for its skills count (`ui_ready`) would otherwise wait its whole timeout in a case where no
-    skill loads."""
+    """`ready(screen)`, or `shown` on the screen for `grace` seconds (times `patience()` when it
+    first shows: on a loaded machine the skills count comes later, and a line typed before it
+    goes to the model as a prompt): an interactive UI that waits for its skills count
+    (`ui_ready`) would otherwise wait its whole timeout in a case where no skill loads."""
     first: list[float] = []
 
     def check(screen: str) -> bool:
@@ -106,8 +125,8 @@ def ready_or_settled(ready: Callable[[str], bool], shown: str,
             return True
         if shown not in screen:
             return False
-        first[:] = first or [time.monotonic()]
-        return time.monotonic() - first[0] >= grace
+        first[:] = first or [time.monotonic(), grace * patience()]
+        return time.monotonic() - first[0] >= first[1]
 
     return check
 
@@ -326,7 +345,8 @@ class PromptSession:
             typed = type_line(self.namespace.wrap(self.interactive_argv()), env, str(self.cwd),
                               ready_or_settled(self.ui_ready, self.ready_text), line,
                               lambda: bool(record.requests), settle=3.0,
-                              done_timeout=self.done_timeout,
+                              ready_timeout=60.0 * patience(),
+                              done_timeout=self.done_timeout * patience(),
                               answered_on_screen=lambda screen: self.refused_on_screen(screen)
                               or self.replaced_on_screen(screen, line) is not None)
         finally:

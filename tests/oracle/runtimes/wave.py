@@ -48,7 +48,7 @@ from tests.oracle.mocks.openai_chat import (
 from tests.oracle.netns import Host, Namespace, isolation
 from tests.oracle.runtimes._npm import Unavailable, install_dir, staged
 from tests.oracle.runtimes.base import Invocation, Layout, Observation, Outcome
-from tests.oracle.runtimes.common import fresh_home
+from tests.oracle.runtimes.common import fresh_home, patience
 
 #: the Wave commit the harness builds (the one docs/design/runtime-facts.md cites); Wave 1.1.3
 VERSION = "469391bb"
@@ -225,12 +225,14 @@ class _Runner:
             argv = self.isolation.wrap([str(self.node), str(self.script), "-p", prompt])
             try:
                 done = subprocess.run(argv, cwd=self.cwd, env=env, capture_output=True,
-                                      text=True, timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+                                      text=True, timeout=RUN_TIMEOUT * patience(),
+                                      stdin=subprocess.DEVNULL)
                 if done.returncode != 0 or not run.requests:
                     self.notes.append(f"`wave-code -p {prompt}` exited {done.returncode}: "
                                       f"{(done.stderr or done.stdout).strip()[:300]}")
             except subprocess.TimeoutExpired:
-                self.notes.append(f"`wave-code -p {prompt}` timed out after {RUN_TIMEOUT} s")
+                self.notes.append(f"`wave-code -p {prompt}` timed out after {RUN_TIMEOUT} s "
+                                  f"(times the load's {patience():.1f})")
         finally:
             shutil.rmtree(home, ignore_errors=True)
         return run, str(home)
