@@ -232,3 +232,19 @@ def test_with_no_target_claude_code_s_own_files_are_checked_for_claude_code(
 def test_the_walk_s_cheap_test_agrees_with_the_file_kinds(relative: str) -> None:
     path = Path("/w") / relative
     assert is_mention_path(str(path)) is is_diagnosed(path)
+
+
+@pytest.mark.parametrize(("target", "level", "shared"), [
+    ((), "information", True),  # no target: Codex & co. read AGENTS.md, their built-ins unknown
+    (("--target", "claude-code"), "warning", False),  # the user's target: its list decides
+])
+def test_agents_md_with_no_target_is_information(project: Path, capsys, target: tuple[str, ...],
+                                                 level: str, shared: bool) -> None:
+    (project / "docs/AGENTS.md").write_text("Run /review, then /deploy.\n", "utf-8")
+    _, out, _ = run(capsys, ".", "--format", "json", *target)
+    report = json.loads(out)
+    found = [(f["severity"], f["message"]) for file in report["files"]
+             if file["path"].endswith("docs/AGENTS.md")
+             for f in file["findings"] if f["code"] == "SK152"]
+    assert [severity for severity, _ in found] == [level]
+    assert ("other runtimes read `AGENTS.md` too" in found[0][1]) is shared

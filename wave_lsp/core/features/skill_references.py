@@ -316,14 +316,26 @@ def mention_findings(found: MentionText, index: SkillIndex, settings: Settings,
     default = rule(CODE).severity(settings.profile)
     if default is None or not reports_mentions(settings):
         return []
+    shared = settings.auto_target and found.path.name.lower() == "agents.md"
+    if shared:  # read by runtimes whose built-in commands wave-lsp has no list of
+        default = Severity.INFORMATION
     suppressions = collect(SkillDocument.from_text(found.lines.text))  # `<!-- wave-lsp: ignore … -->`
     findings = []
     for mention, nearest in unknown_mentions(found.mentions, index, commands):
         finding = _finding(mention, nearest, settings, default, found.lines)
+        if shared:
+            finding.message += _SHARED_MEMORY
         assert finding.range is not None
         if not suppressions.silences(CODE, finding.range.start.line):
             findings.append(finding)
     return findings
+
+
+#: said of a `/name` in an `AGENTS.md` checked with no target configured: Codex, OpenCode, Copilot,
+#: Cursor and Gemini CLI read the file too, and their built-in commands (Codex's `/review`) are in
+#: no list of wave-lsp's, so an unknown name is information there (docs/features/references.md)
+_SHARED_MEMORY = (" (Information only: other runtimes read `AGENTS.md` too, and their built-in "
+                  "commands are not known here; set a target to check it for one runtime.)")
 
 
 def reports_mentions(settings: Settings) -> bool:
@@ -336,7 +348,7 @@ def mention_settings(path: Path, settings: Settings) -> Settings:
     """The settings a mention file is checked with: these, or with no target configured
     (`auto_target`), Claude Code for its own files (`CLAUDE.md`, `CLAUDE.local.md`, the agent and
     command files under `.claude/`), which it reads, and for another (`AGENTS.md`) the target its
-    place gives (`Settings.for_file`)."""
+    place gives (`Settings.for_file`), still marked as not chosen by the user."""
     if not settings.auto_target:
         return settings
     from dataclasses import replace
@@ -347,7 +359,9 @@ def mention_settings(path: Path, settings: Settings) -> Settings:
     claude = file_kind(path) in ("agent", "command") or path.name.lower() != "agents.md"
     if claude:
         return replace(settings, profile=CLAUDE_CODE, auto_target=False)
-    return settings.for_file(locate(path, home=settings.home))
+    # `auto_target` stays on: the target was not the user's choice (`mention_findings` makes an
+    # unknown name information there)
+    return replace(settings.for_file(locate(path, home=settings.home)), auto_target=True)
 
 
 def workspace_of(path: Path) -> Path:
