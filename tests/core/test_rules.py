@@ -259,7 +259,7 @@ TRIGGERS: list[Case] = [
     Case("SK132", fm("name: «my-skill»", DESC), relpath=".claude/skills/my-skill/SKILL.md",
          files={".claude/commands/my-skill.md": "Old command.\n"}),
     Case("SK133", "«---»\n" + NAME + "\n" + DESC + "\n---\n", relpath="node_modules/my-skill/SKILL.md"),
-    Case("SK140", "«»" + GOOD, files={"my-skill/assets/logo.png": "\x00PNG"}),
+    Case("SK140", "«»" + GOOD, files={"my-skill/assets/table.xlsx": "PK\x00\x00"}),
     Case("SK141", "«---»" + GOOD[3:], files={f"my-skill/references/r{i:03d}.md": "x" for i in range(201)}),
 ]
 

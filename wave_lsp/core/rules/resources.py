@@ -3,7 +3,8 @@ resource-limits (the Wisp indexer's limits, docs/design/runtime-facts.md §4.5),
 reference-cycle (helper Markdown files of the folder that link each other in a cycle).
 
 Decisions: hidden files and folders, `node_modules` and `scripts/` are skipped, as the indexer skips
-them (scripts are run, not read). SK140 is reported on the resource itself (its own path, first
+them (scripts are run, not read), and so are images, fonts, audio and video (`MEDIA`), which the
+model never reads as text. SK140 is reported on the resource itself (its own path, first
 position), once per folder: on the folder's first such file by name, with the count of the others
 (sample 6: one indexer's limit said for each of 190 brand images was half of all information
 findings); SK141 on the SKILL.md's opening delimiter. A folder with more than `MAX_WALK` entries is
@@ -35,7 +36,19 @@ MAX_WALK = 5_000
 SKIPPED = {"node_modules", "scripts"}
 
 
+#: images, fonts, audio and video: the model never reads them as text (an icon, a brand image, a
+#: font a script embeds), so an indexer that marks them unreadable changes nothing (sample 6: 190
+#: brand images, 40 skill icons and a DocC catalog's pictures, all labelled noise). PDFs,
+#: spreadsheets and other documents stay: the model may be told to read them.
+MEDIA = frozenset({
+    ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".ico", ".icns", ".bmp", ".tif", ".tiff",
+    ".avif", ".heic", ".ttf", ".otf", ".woff", ".woff2", ".eot", ".mp3", ".wav", ".ogg",
+    ".flac", ".m4a", ".aac", ".mp4", ".mov", ".webm", ".avi", ".mkv"})
+
+
 def _unreadable(path: Path, info: os.stat_result, disk: DiskView) -> str | None:
+    if stat.S_ISREG(info.st_mode) and info.st_nlink == 1 and path.suffix.lower() in MEDIA:
+        return None
     if stat.S_ISLNK(info.st_mode):
         return "is a symbolic link"
     if not stat.S_ISREG(info.st_mode):

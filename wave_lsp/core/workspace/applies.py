@@ -261,7 +261,7 @@ def preloaded_by_agent(read: Callable[[Path], bytes | OSError], skill_dir: Path)
         data = read(path)
         if isinstance(data, OSError) or not data.startswith(b"---"):
             continue
-        head = data[:MAX_README_BYTES].decode("utf-8", "replace").split("\n---", 1)[0]
+        head = data[:MAX_README_BYTES].decode("utf-8", "replace").split("\n---", 1)[0] + "\n"
         for match in _AGENT_SKILLS.finditer(head):
             listed = (match.group("flow") or "").strip("[]").split(",") + [
                 line.strip().removeprefix("-") for line in match.group("block").splitlines()]
