@@ -175,3 +175,21 @@ def test_an_injection_the_runtime_refuses_gets_one_finding(tmp_path: Path) -> No
 def test_a_long_body(tmp_path: Path, lines: int, reported: bool) -> None:
     report = run(tmp_path, HEAD.format(name="my-skill") + "x\n" * lines)
     assert bool(found(report, "SK110")) is reported
+
+
+def test_the_cap_holds_when_the_caller_chose_the_target(tmp_path: Path) -> None:
+    """The language server resolves a file's settings (`Settings.for_file`) before checking it:
+    the file is still one whose target nobody configured."""
+    from wave_lsp.core.workspace.location import locate
+
+    write(tmp_path, {".git/HEAD": "", "skills/term-sheets/SKILL.md":
+                     HEAD.format(name="term-sheets") + MONEY})
+    path = tmp_path / "skills/term-sheets/SKILL.md"
+    settings = Settings(auto_target=True, home=tmp_path / "home").for_file(
+        locate(path, home=tmp_path / "home"))
+    assert not settings.auto_target and settings.chosen_for_file
+    levels = [f.severity for f in found(check_file(path, settings, strict=True), "SK115")]
+    assert levels == [Severity.INFORMATION]
+    explicit = settings.merged(target="wave")
+    assert [f.severity for f in found(check_file(path, explicit, strict=True), "SK115")] \
+        == [Severity.WARNING]

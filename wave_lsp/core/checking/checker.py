@@ -72,7 +72,8 @@ def check_file_steps(path: Path, settings: Settings | None = None, *, text: str 
     settings = settings or Settings()
     session = session or WorkspaceSession()
     location = locate(path, home=settings.home, facts=session.pass_facts)
-    chosen_here = settings.auto_target  # no target configured: chosen from where it lives
+    # no target configured: chosen from where it lives (here, or by the caller: the server)
+    chosen_here = settings.auto_target or settings.chosen_for_file
     settings = settings.for_file(location)
     target = settings.profile  # the target as chosen; an aggregate's members all of them
     reach = target_reach(settings, location)
