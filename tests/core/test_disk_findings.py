@@ -46,14 +46,14 @@ def test_split_report_puts_resource_findings_on_the_resource(tmp_path: Path) -> 
     skill = tmp_path / ".wave/skills/assets/SKILL.md"
     skill.parent.mkdir(parents=True)
     skill.write_text("---\nname: assets\ndescription: Uses a logo. Use when asked.\n---\n"
-                     "See [the logo](assets/logo.png).\n", "utf-8")
+                     "See [the table](assets/table.xlsx).\n", "utf-8")
     (skill.parent / "assets").mkdir()
-    (skill.parent / "assets/logo.png").write_bytes(b"\x89PNG\x00\x00binary")
+    (skill.parent / "assets/table.xlsx").write_bytes(b"PK\x03\x04\x00\x00binary")
     report = check_file(skill, Settings.for_target("portable", home=tmp_path / "home"))
     files = split_report(report)
     assert files[0].path == skill and all(f.path is None for f in files[0].findings)
     resources = {found.path.name: codes(found) for found in files[1:]}
-    assert "SK140" in resources.get("logo.png", set()), resources
+    assert "SK140" in resources.get("table.xlsx", set()), resources
     assert files[1].lines.text == ""  # a resource's findings are at its start
 
 

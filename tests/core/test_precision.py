@@ -275,7 +275,9 @@ def test_link_above_the_folder_outside_a_plugin(tmp_path: Path) -> None:
     # sibling that exists here is not there either (issue 27: labelled-2's reviewer, TP)
     findings = found(report, "SK113")
     assert [f.severity for f in findings] == [Severity.WARNING, Severity.WARNING]
-    assert "installed as its folder alone" in findings[0].message
+    assert "into the sibling skill `using-tools`" in findings[0].message
+    assert "not where this skill is installed alone" in findings[0].message
+    assert "points nowhere" in findings[1].message
 
 
 # -- plugins and variables ---------------------------------------------------------------------

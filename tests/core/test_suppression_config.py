@@ -33,10 +33,10 @@ def test_comment_alone_silences_the_next_line(tmp_path) -> None:
 
 
 def test_html_comment_in_the_body(tmp_path) -> None:
-    body = "---\n<!-- wave-lsp: ignore SK110 -->\n" + "x\n" * 501
+    body = "---\n<!-- wave-lsp: ignore SK110 -->\n" + "x\n" * 601
     report = run(tmp_path, BASE + body)
     assert "SK110" in codes(report)  # the comment is on line 5, the finding on line 505
-    text = BASE + "---\n" + "x\n" * 499 + "<!-- wave-lsp: ignore SK110 -->\nx\nx\n"
+    text = BASE + "---\n" + "x\n" * 499 + "<!-- wave-lsp: ignore SK110 -->\nx\nx\n" + "x\n" * 100
     assert "SK110" not in codes(run(tmp_path, text))
 
 

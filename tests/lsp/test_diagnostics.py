@@ -159,13 +159,13 @@ async def test_findings_about_resources_go_to_the_resource(client: LanguageClien
                                                            workspace: Path) -> None:
     folder = workspace / ".wave/skills/with-binary"
     (folder / "assets").mkdir(parents=True, exist_ok=True)
-    (folder / "assets/logo.png").write_bytes(b"\x89PNG\x00\x00")
-    text = "---\nname: with-binary\ndescription: Has a logo. Use when asked.\n---\n"
+    (folder / "assets/table.xlsx").write_bytes(b"PK\x03\x04\x00\x00")
+    text = "---\nname: with-binary\ndescription: Has a table. Use when asked.\n---\n"
     uri = open_document(client, folder / "SKILL.md", text)
     found = await diagnostics(client, uri)
     assert "SK140" not in {d.code for d in found}  # not on the SKILL.md
     if not pulls(client):
-        resource = (folder / "assets/logo.png").as_uri()
+        resource = (folder / "assets/table.xlsx").as_uri()
         # published right after the SKILL.md's own diagnostics
         publishes = await wait_until(client, lambda: published(client, resource) or None,
                                      f"diagnostics for {resource}")

@@ -72,7 +72,8 @@ def check_file_steps(path: Path, settings: Settings | None = None, *, text: str 
     settings = settings or Settings()
     session = session or WorkspaceSession()
     location = locate(path, home=settings.home, facts=session.pass_facts)
-    chosen_here = settings.auto_target  # no target configured: chosen from where it lives
+    # no target configured: chosen from where it lives (here, or by the caller: the server)
+    chosen_here = settings.auto_target or settings.chosen_for_file
     settings = settings.for_file(location)
     target = settings.profile  # the target as chosen; an aggregate's members all of them
     reach = target_reach(settings, location)
@@ -153,6 +154,8 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
     if verdict.loads and shadow is not None:
         verdict = LoadVerdict(False, stopping_copy(shadow, document))
     findings = finalize([f for f in raw if is_reported[f.code]], document, settings)
+    if target.chosen_here and not settings.profile.members:
+        _runtime_unknown(findings, location, settings)
     if settings.profile.members:
         findings, verdict = _name_members(document, location, settings, session, strict,
                                           findings, verdict)
@@ -162,6 +165,37 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
             findings += finalize([missed], document, settings)
             findings.sort(key=lambda f: (f.span.start, f.span.end, f.code))
     return findings, _skipped(raw, document, verdict, bool(settings.profile.members))
+
+
+def _runtime_unknown(findings: list[Finding], location: SkillLocation,
+                     settings: Settings) -> None:
+    """No target configured and nothing says which runtime reads the file
+    (`applies.runtime_unknown`): it is checked for the `wave` default, but an error or warning
+    stays one only when its rule is an error or warning under every runtime; the rest is
+    information that names whose effect it is and how to choose a target (docs/design/rules.md
+    *The default target*; sample 6: 115 of 224 findings held only once installed into Wave). A
+    user's severity override wins."""
+    from wave_lsp.core.workspace.applies import RUNTIME_PROFILES, runtime_unknown
+
+    if not findings or not runtime_unknown(location):
+        return
+    for finding in findings:
+        if finding.severity > Severity.WARNING or finding.code in settings.severity:
+            continue
+        item = rule(finding.code)
+        exempt = [p.runtime for p in RUNTIME_PROFILES if p is not settings.profile
+                  and ((level := item.severity(p)) is None or level > Severity.WARNING)]
+        if not exempt:
+            continue
+        was = "an error" if finding.severity == Severity.ERROR else "a warning"
+        finding.severity = Severity.INFORMATION
+        finding.message += (
+            f" (Information, not {was}: no runtime is known to read this file (it lies in no "
+            f"skills root and nothing beside it names one), so it is checked for "
+            f"{settings.profile.runtime}, the default, and only what is an error or warning "
+            f"under every runtime stays one; under {runtime_names(exempt)} this is not. Give a "
+            "target (`--target claude-code`, or `target` under `[tool.wave-lsp]`) to check the "
+            "file as that runtime reads it.)")
 
 
 #: the rule whose finding on the skill that loses a name means the runtime does not load it

@@ -51,6 +51,10 @@ class Settings:
     #: file is checked for the target chosen from where it lives (`for_file`); the front ends set
     #: it, the core's default is the explicit `wave`
     auto_target: bool = False
+    #: `for_file` chose this target from where the file lives (none was configured): the
+    #: checker then applies what is decided only with no target configured (`checker.Target`),
+    #: whichever surface resolved the file's settings first (the language server does)
+    chosen_for_file: bool = False
     #: what wave-lsp assumes about workspace trust (Gemini CLI loads workspace skills only in a
     #: trusted folder): "auto" reads the runtime's trust file, "trusted" or "untrusted" decide
     #: for every folder (`workspace-trust`, `--workspace-trust`, `wave.workspaceTrust`)
@@ -91,7 +95,8 @@ class Settings:
             return self
         from wave_lsp.core.workspace.applies import target_for
 
-        return replace(self, profile=target_for(location), auto_target=False)
+        return replace(self, profile=target_for(location), auto_target=False,
+                       chosen_for_file=True)
 
     def merged(self, **changes: Any) -> Settings:
         """A copy with the given values (None keeps the current one); `target=` names a profile
@@ -100,6 +105,7 @@ class Settings:
         if target is not None:
             changes["profile"] = target if isinstance(target, RuntimeProfile) else parse_target(target)
             changes["auto_target"] = False
+            changes["chosen_for_file"] = False
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 

@@ -271,8 +271,32 @@ def _bare_paths(text: str, start: int) -> Iterator[Span]:
         path = text[begin:end]
         if not path.isascii():  # `scripts/x.shを実行`: the path ends where the sentence goes on
             end = begin + len(path[:_path_end(path)].rstrip("."))
+        end = _delimited_end(text, begin, end)
         yield Span(begin, end)
         position = free = match.end()
+
+
+#: the rest of a delimited path after its first space: words of a file name, ending in an
+#: extension (`SAFE User Guide.pdf`), no option, operator or placeholder among them
+_SPACED_REST = re.compile(r"(?: [\w.@+,()&'-]+)+\.[A-Za-z0-9]{1,6}")
+
+
+def _delimited_end(text: str, begin: int, end: int) -> int:
+    """Where a bare path that the text delimits ends when its file name has spaces (sample 6):
+    `` `references/YC SAFE User Guide.pdf` `` or `"…"` is one path when what follows the cut up
+    to the closing delimiter, on the same line, is words ending in an extension and the cut part
+    names no file of its own; never under `scripts/`, whose paths are commands followed by their
+    arguments (`scripts/deploy prod.yml`)."""
+    opener = text[begin - 1:begin] if begin > 0 else ""
+    if opener not in ("`", '"', "'") or text[end:end + 1] != " " \
+            or text.startswith(("scripts/", "./scripts/"), begin) \
+            or "." in text[begin:end].rsplit("/", 1)[-1]:
+        return end
+    close = text.find(opener, end)
+    line_end = text.find("\n", end)
+    if close < 0 or (0 <= line_end < close):
+        return end
+    return close if _SPACED_REST.fullmatch(text, end, close) else end
 
 
 def _path_end(path: str) -> int:

@@ -90,8 +90,17 @@ def _conditional_on_itself(before: str, after: str) -> bool:
     if re.match(r"^[`*\"']*\s*[,(]?\s*(?:if|when)\s+(?:(?:it|one)\s+(?:is\s+)?)?"
                 r"(?:present|available|exists?|there)\b", head, re.I):
         return True
+    if _OPTIONAL_AT_END.search(after.split("\n", 1)[0]):
+        return True  # "- [FastAPI](../fastapi/SKILL.md) — for the API layer (if exists)"
     return bool(_ABSENCE.search(after)) or bool(re.match(r"^[`*\"']*\s*(?:が|も)?(?:ある|存在する)"
                                                          r"(?:場合|なら|とき|時)", head))
+
+
+#: a parenthesis that ends the line after the path and makes it optional: "(if exists)",
+#: "(if present)", "(only if available)", "(optional)" (sample 6)
+_OPTIONAL_AT_END = re.compile(r"\((?:only\s+)?(?:(?:if|when)\s+(?:it\s+)?(?:(?:is|are)\s+)?"
+                              r"(?:present|available|exists?|installed)|optional)\)[.;:]?\s*$",
+                              re.I)
 
 
 def clause_parts(text: str, span: Span) -> tuple[str, str]:

@@ -461,16 +461,42 @@ def _escape(ctx: CheckContext, reference: Reference, reason: str, skill_dir: Pat
             f"runtime loads the skill as {where} (a symbolic link), where the file is not."),
             reference)
     if exists and alone and not reference.absolute:
-        return _less_sure(ctx.finding(
-            "SK113", reference.span, f"{head}: {_KEEP_INSIDE}. It exists in this repository, but "
-            "no plugin or project here loads the skill, so it is installed as its folder alone "
-            "(copied, or `npx skills add`) and the file will not be there."), reference)
+        return _less_sure(_alone(ctx, reference, head, target), reference)
     if exists and ctx.profile.kind == "runtime" and not reference.absolute:
         return _less_sure(ctx.finding(
             "SK113", reference.span, f"{head}: {_KEEP_INSIDE} if the folder is ever installed on "
             "its own. It exists here, but not where the folder is installed on its own.",
             level=Severity.INFORMATION), reference)
+    if not exists and lexical and not reference.absolute:
+        optional = search is not None and search.optional(reference)
+        message = (f"{head} and points nowhere: fix the path or remove the reference. No file "
+                   "is at that path here, nor where the skill is installed" + (
+                       " (the skill's words expect it may be absent)." if optional else "."))
+        return _less_sure(ctx.finding("SK113", reference.span, message, level=Severity.INFORMATION
+                                      if optional else None), reference)
     return _less_sure(ctx.finding("SK113", reference.span, message), reference)
+
+
+def _alone(ctx: CheckContext, reference: Reference, head: str, target: Path) -> Finding:
+    """A path that exists here, in a skill installed on its own. A sibling skill's file resolves
+    where the two are installed side by side and not where this one is installed alone: the
+    message says both, and whether a README installs it alone or nothing says (sample 6; a
+    README that installs the collection whole makes it information before this)."""
+    from wave_lsp.core.workspace.neighbours import installed_whole, sibling_skill
+
+    sibling = sibling_skill(ctx.disk, target, ctx.location.skill_dir)
+    if sibling is None:
+        return ctx.finding(
+            "SK113", reference.span, f"{head}: {_KEEP_INSIDE}. It exists in this repository, but "
+            "no plugin or project here loads the skill, so it is installed as its folder alone "
+            "(copied, or `npx skills add`) and the file will not be there.")
+    how = ("this repository's README installs it alone" if installed_whole(
+        ctx.disk, ctx.location) is False else "nothing here says the collection is installed whole")
+    return ctx.finding(
+        "SK113", reference.span, f"{head} into the sibling skill `{sibling}`: {_KEEP_INSIDE}, or "
+        f"name the `{sibling}` skill instead of its path. It resolves where the two are installed "
+        f"side by side (the collection copied whole, or both installed with `npx skills add`), "
+        f"not where this skill is installed alone, and {how}.")
 
 
 #: a path written as a placeholder the model or the user fills in: `/path/to/x`, `<your-file>`,
@@ -492,34 +518,12 @@ _KEEP_INSIDE = "put the file in the skill folder and refer to it there"
 def _installed_alone(ctx: CheckContext) -> bool:
     """Whether the skill folder is distributed to be installed on its own: no plugin holds it and
     it is in no skills root of a project or of the user (a repository of skills, `skills/x/`):
-    a user copies the folder, so nothing beside it comes along (issue 27)."""
+    a user copies the folder, so nothing beside it comes along (issue 27), unless the repository
+    shows the collection installed whole (`neighbours.installed_whole`)."""
+    from wave_lsp.core.workspace.neighbours import installed_whole
+
     return ctx.location.plugin is None and ctx.location.scope == "workspace" \
-        and not _installed_whole(ctx)
-
-
-#: files that make a folder a package of its own, installed as one (an extension, a plugin of
-#: another runtime's format)
-_PACKAGE_FILES = ("package.json", "pyproject.toml", "opencode.json", "VERSION", "Cargo.toml",
-                  ".codex-plugin/plugin.json", ".cursor-plugin/plugin.json")
-
-
-def _installed_whole(ctx: CheckContext) -> bool:
-    """Whether the skill's whole collection is installed together, so a sibling it links comes
-    along (sample 4): a README copies the collection's folder whole into a skills root
-    (`cp -r …/skills/* .agents/skills/`, `neighbours.readme_install`), or the collection lies in
-    a folder below the project root that is a package of its own (`arckit-opencode/` with its
-    `opencode.json`, `package.json`, `VERSION`), distributed as one."""
-    from wave_lsp.core.workspace.applies import readme_install
-
-    skill_dir, project = ctx.location.skill_dir, ctx.location.project_root
-    if skill_dir is None:
-        return False
-    found = readme_install(ctx.disk.read, skill_dir, project)
-    if found is not None and found[2]:
-        return True
-    package = skill_dir.parent.parent
-    return project is not None and project in package.parents and any(
-        ctx.disk.exists(str(package / name)) for name in _PACKAGE_FILES)
+        and installed_whole(ctx.disk, ctx.location) is not True
 
 
 def _route_or_command(reference: Reference) -> bool:

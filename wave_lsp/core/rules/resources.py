@@ -3,8 +3,11 @@ resource-limits (the Wisp indexer's limits, docs/design/runtime-facts.md §4.5),
 reference-cycle (helper Markdown files of the folder that link each other in a cycle).
 
 Decisions: hidden files and folders, `node_modules` and `scripts/` are skipped, as the indexer skips
-them (scripts are run, not read). SK140 is reported on the resource itself (its own path, first
-position); SK141 on the SKILL.md's opening delimiter. A folder with more than `MAX_WALK` entries is
+them (scripts are run, not read), and so are images, fonts, audio and video (`MEDIA`), which the
+model never reads as text. SK140 is reported on the resource itself (its own path, first
+position), once per folder: on the folder's first such file by name, with the count of the others
+(sample 6: one indexer's limit said for each of 190 brand images was half of all information
+findings); SK141 on the SKILL.md's opening delimiter. A folder with more than `MAX_WALK` entries is
 not walked further (SK141 says so).
 """
 
@@ -33,7 +36,19 @@ MAX_WALK = 5_000
 SKIPPED = {"node_modules", "scripts"}
 
 
+#: images, fonts, audio and video: the model never reads them as text (an icon, a brand image, a
+#: font a script embeds), so an indexer that marks them unreadable changes nothing (sample 6: 190
+#: brand images, 40 skill icons and a DocC catalog's pictures, all labelled noise). PDFs,
+#: spreadsheets and other documents stay: the model may be told to read them.
+MEDIA = frozenset({
+    ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".ico", ".icns", ".bmp", ".tif", ".tiff",
+    ".avif", ".heic", ".ttf", ".otf", ".woff", ".woff2", ".eot", ".mp3", ".wav", ".ogg",
+    ".flac", ".m4a", ".aac", ".mp4", ".mov", ".webm", ".avi", ".mkv"})
+
+
 def _unreadable(path: Path, info: os.stat_result, disk: DiskView) -> str | None:
+    if stat.S_ISREG(info.st_mode) and info.st_nlink == 1 and path.suffix.lower() in MEDIA:
+        return None
     if stat.S_ISLNK(info.st_mode):
         return "is a symbolic link"
     if not stat.S_ISREG(info.st_mode):
@@ -77,6 +92,7 @@ def resources(ctx: CheckContext) -> Iterator[Finding]:
                 yield _resource(ctx, skill_dir, Path(folder) / name, "is a symbolic link to a folder")
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED
                          and not os.path.islink(os.path.join(folder, d)))
+        unreadable: list[tuple[Path, str]] = []
         for name in sorted(files):
             if name.startswith(".") or (depth == 0 and name == SKILL_FILE):
                 continue
@@ -91,9 +107,11 @@ def resources(ctx: CheckContext) -> Iterator[Finding]:
                 continue
             problem = _unreadable(path, info, ctx.disk)
             if problem:
-                yield _resource(ctx, skill_dir, path, problem)
+                unreadable.append((path, problem))
             else:
                 text_bytes += info.st_size
+        if unreadable:  # once per folder, on its first such file (sample 6: 190 brand images)
+            yield _resource(ctx, skill_dir, *unreadable[0], others=len(unreadable) - 1)
         if walked > MAX_WALK:
             break
     if text_bytes > MAX_TEXT_BYTES:
@@ -109,12 +127,16 @@ def _relative(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix() or "."
 
 
-def _resource(ctx: CheckContext, skill_dir: Path, path: Path, problem: str) -> Finding:
+def _resource(ctx: CheckContext, skill_dir: Path, path: Path, problem: str,
+              others: int = 0) -> Finding:
+    folder = _relative(path.parent, skill_dir)
+    more = (f" Said once for `{folder}/`: {others} other file{'s' if others != 1 else ''} there "
+            f"{'are' if others != 1 else 'is'} binary, large or linked too.") if others else ""
     finding = ctx.finding("SK140", Span(0, 0),
                           f"Keep skill resources small, regular text files: "
                           f"`{_relative(path, skill_dir)}` {problem}, so skill indexers such as "
                           "Wisp's local-skills indexer mark it unreadable and the model cannot "
-                          "open it there.")
+                          "open it there." + more)
     finding.path = str(path)
     return finding
 
@@ -127,10 +149,17 @@ _MAY_NAME_MARKDOWN = re.compile(r"(?:\.|%2e)(?:m|%[46]d)(?:d|%[46]4)", re.I)
 MAX_HELPER_BYTES = 256 * 1024  # at most `disk_view.READ_LIMIT`
 
 
+#: the shortest cycle reported: two references that link each other ("see also", "go back to")
+#: are a cross-reference the model reads once, not a chain deeper than one level (samples 3 and
+#: 6: every two-file cycle labelled noise)
+MIN_CYCLE = 3
+
+
 @check("SK114")
 def reference_cycle(ctx: CheckContext) -> Iterator[Finding]:
-    """Helper markdown files (not SKILL.md) that link each other in a cycle. Links in a helper are
-    resolved against the helper's own folder, as a reader following them would."""
+    """Helper markdown files (not SKILL.md) that link each other in a cycle of `MIN_CYCLE` files
+    or more. Links in a helper are resolved against the helper's own folder, as a reader
+    following them would."""
     skill_dir = ctx.location.skill_dir
     if skill_dir is None or not skill_dir.is_dir():
         return
@@ -199,8 +228,9 @@ def _cycle_from(start: Path, graph: dict[Path, list[Path]]) -> list[Path] | None
     done: set[Path] = set()
 
     def visit(node: Path) -> list[Path] | None:
-        if node in on_path:
-            return path[path.index(node):]
+        if node in on_path:  # two files that link each other cross-refer: no chain (sample 6)
+            cycle = path[path.index(node):]
+            return cycle if len(cycle) >= MIN_CYCLE else None
         if node in done:
             return None
         path.append(node)

@@ -63,8 +63,9 @@ def injection_decisions(ctx: CheckContext) -> Iterator[Finding]:
     from wave_lsp.core.permissions.shell import split_command
 
     for planned in capped(ctx.injection_plan.injections, MAX_INJECTION_FINDINGS):
-        yield _announce(ctx, planned)
         decision = planned.decision
+        if not (decision.unknown or decision.refused):  # SK123 says it runs, and more (sample 6)
+            yield _announce(ctx, planned)
         # no allow rule to offer where a deny/ask rule decides or no rule can allow it
         fixes = ([_allow_fix(ctx, planned)] if not decision.allowed and decision.rule is None
                  and decision.rule_can_allow else [])

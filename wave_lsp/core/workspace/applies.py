@@ -205,6 +205,8 @@ def outside_every_root(location: SkillLocation) -> RuntimeProfile:
       `.codex-plugin/plugin.json`; `RuntimeProfile.plugin_manifests`): that runtime;
     - copied into a skills root by a README's command (`cp -r …/skills/* .agents/skills/`,
       `neighbours.readme_install`): the target of that root;
+    - preloaded by an agent definition beside its collection (`agents/*.md` with `skills:`
+      naming it, `preloaded_by_agent`): `claude-code`;
     - anything else (kept rather than used included: `kept_not_used`, which `check` reports
       instead of the rules when no target is configured; a repository that distributes skills,
       `examples/`): the `wave` default."""
@@ -217,7 +219,57 @@ def outside_every_root(location: SkillLocation) -> RuntimeProfile:
     installed = _installed_by_readme(skill_dir, location.project_root)
     if installed is not None:
         return installed
+    if preloaded_by_agent(_read_file, skill_dir):
+        return CLAUDE_CODE
     return DEFAULT_PROFILE
+
+
+def runtime_unknown(location: SkillLocation) -> bool:
+    """Whether the file's runtime is unknown: it lies in no skills root and no plugin, nothing
+    beside it names a runtime (no plugin manifest, no README copy command, no agent that preloads
+    it) and it is not kept rather than used. With no target configured it is checked for the
+    `wave` default, but only what holds under every runtime is an error or warning there
+    (docs/design/rules.md *The default target*, issue 37: sample 6)."""
+    if not installable(location) or kept_not_used(location) is not None:
+        return False
+    skill_dir = location.skill_dir
+    if skill_dir is None:
+        return True
+    return (_runtime_plugin(skill_dir, location.project_root) is None
+            and _installed_by_readme(skill_dir, location.project_root) is None
+            and not preloaded_by_agent(_read_file, skill_dir))
+
+
+#: the `skills:` list of an agent definition's frontmatter (block or flow style)
+_AGENT_SKILLS = re.compile(r"^skills:[ \t]*(?P<flow>\[[^\]\n]*\])?[ \t]*\n?(?P<block>(?:[ \t]*-[^\n]*\n)*)",
+                           re.M)
+MAX_AGENT_FILES = 64
+
+
+def preloaded_by_agent(read: Callable[[Path], bytes | OSError], skill_dir: Path) -> bool:
+    """Whether an agent definition beside the skill's collection (`<folder>/agents/*.md` for
+    `<folder>/skills/<skill>/`) preloads the skill by name in its frontmatter's `skills:` list:
+    Claude Code's sub-agent format, so the collection is Claude Code's (sample 6: a CI plugin's
+    reviewers preload its skills)."""
+    collection = skill_dir.parent
+    agents = collection.parent / "agents"
+    if collection.name != "skills" or not agents.is_dir():
+        return False
+    try:
+        files = sorted(agents.glob("*.md"))[:MAX_AGENT_FILES]
+    except OSError:
+        return False
+    for path in files:
+        data = read(path)
+        if isinstance(data, OSError) or not data.startswith(b"---"):
+            continue
+        head = data[:MAX_README_BYTES].decode("utf-8", "replace").split("\n---", 1)[0] + "\n"
+        for match in _AGENT_SKILLS.finditer(head):
+            listed = (match.group("flow") or "").strip("[]").split(",") + [
+                line.strip().removeprefix("-") for line in match.group("block").splitlines()]
+            if skill_dir.name in {item.strip().strip("\"'") for item in listed}:
+                return True
+    return False
 
 
 def kept_not_used(location: SkillLocation) -> str | None:

@@ -32,6 +32,7 @@ from pathlib import Path
 from wave_lsp.core.facts.profiles import PROFILES
 from wave_lsp.core.parsing.file_references import list_lead_in
 from wave_lsp.core.workspace.disk_view import DiskView
+from wave_lsp.core.workspace.location import SkillLocation
 
 SKILL_FILE = "SKILL.md"
 #: folders never searched (what no skill means by a relative path)
@@ -172,3 +173,75 @@ def undoubled_plugin_path(disk: DiskView, target: str, root: Path,
         if outer is None or ancestor == outer or outer not in ancestor.parents:
             break
     return None
+
+
+#: files that make a folder a package of its own, installed as one (an extension, a plugin of
+#: another runtime's format)
+PACKAGE_FILES = ("package.json", "pyproject.toml", "opencode.json", "VERSION", "Cargo.toml",
+                 ".codex-plugin/plugin.json", ".cursor-plugin/plugin.json")
+
+
+def installed_whole(disk: DiskView, location: SkillLocation) -> bool | None:
+    """Whether the repository shows the skill's whole collection installed together, so that a
+    sibling it links comes along (sample 4): True when a README copies the collection's folder
+    whole into a skills root (`cp -r …/skills/* .agents/skills/`, `applies.readme_install`) or
+    the collection lies in a folder below the project root that is a package of its own
+    (`arckit-opencode/` with its `opencode.json`, `package.json`, `VERSION`); False when a README
+    copies this skill's folder alone; None when nothing says (sample 6)."""
+    from wave_lsp.core.workspace.applies import readme_install
+
+    skill_dir, project = location.skill_dir, location.project_root
+    if skill_dir is None:
+        return None
+    found = readme_install(disk.read, skill_dir, project)
+    if found is not None and found[2]:
+        return True
+    package = skill_dir.parent.parent
+    if project is not None and project in package.parents and any(
+            disk.exists(str(package / name)) for name in PACKAGE_FILES):
+        return True
+    if found is not None:
+        return False
+    return _skills_cli(disk, skill_dir, project)
+
+
+#: the skills CLI's install command in a README (`npx skills add owner/repo --skill a --skill b`)
+_SKILLS_ADD = re.compile(r"\b(?:npx|bunx|pnpm\s+dlx|yarn\s+dlx)\s+skills(?:@[\w.-]+)?\s+add\s+"
+                         r"(?P<args>(?:\\\n|[^\n`])*)")
+
+
+def _skills_cli(disk: DiskView, skill_dir: Path, project: Path | None) -> bool | None:
+    """What the README at the project root says of `npx skills add`, which puts every skill it
+    installs side by side in one skills root: True when a command installs the repository's
+    skills together (no `--skill`, or several), False when each command names one skill, None
+    when no README has the command."""
+    from wave_lsp.core.workspace.applies import MAX_README_BYTES, READMES
+
+    if project is None or project not in skill_dir.parents:
+        return None
+    counts = []
+    for name in READMES:
+        data = disk.read(project / name)
+        if isinstance(data, OSError):
+            continue
+        text = data[:MAX_README_BYTES].decode("utf-8", "replace")
+        counts += [len(re.findall(r"(?:^|\s)(?:--skill|-s)\b", match.group("args")))
+                   for match in _SKILLS_ADD.finditer(text)
+                   if not re.search(r"(?:^|\s)(?:--list|-l)\b", match.group("args"))]
+    if not counts:
+        return None
+    return any(count != 1 for count in counts)
+
+
+def sibling_skill(disk: DiskView, target: Path, skill_dir: Path | None) -> str | None:
+    """The sibling skill folder (beside `skill_dir`, holding a SKILL.md) that `target` lies in,
+    or None."""
+    if skill_dir is None:
+        return None
+    collection = skill_dir.parent
+    if collection not in target.parents:
+        return None
+    name = target.relative_to(collection).parts[0]
+    if name == skill_dir.name or not disk.is_file(collection / name / SKILL_FILE):
+        return None
+    return name
