@@ -176,6 +176,8 @@ GUIDE = ("---\nname: create-workflow-command\ndescription: Create a workflow com
          "steps through sub-agents. Use when asked for one.\n---\n")
 AGENT = ("---\nname: do-in-steps\ndescription: Execute a task as ordered steps run by sub-agents. "
          "Use when asked.\n---\n")
+HOOKS = ("---\nname: hook-development\ndescription: Creates and configures event-driven hooks in "
+         "Claude Code plugins. Use when adding hooks to a plugin.\n---\n")
 MARKDOWN_TEMPLATE = "The command file:\n\n```markdown\nRead ${CLAUDE_PLUGIN_ROOT}/tasks/a.md\n```\n"
 MENTION = "Use `${CLAUDE_PLUGIN_ROOT}` for portable paths within a plugin.\n"
 
@@ -195,6 +197,18 @@ MENTION = "Use `${CLAUDE_PLUGIN_ROOT}` for portable paths within a plugin.\n"
     # value: both must work
     (AGENT, MARKDOWN_TEMPLATE, Severity.WARNING),
     (AGENT, "Provide the value of `${CLAUDE_PLUGIN_ROOT}` to each agent.\n", Severity.WARNING),
+    (AGENT, "Pass CLAUDE_PLUGIN_ROOT=`${CLAUDE_PLUGIN_ROOT}` to the judge.\n", Severity.WARNING),
+    # issue 37 (sample 5): a mention is a mention in any skill, and a guide to writing plugins
+    # shows the reader's hooks.json or hook script
+    (AGENT, "The scripts are pinned to `${CLAUDE_PLUGIN_ROOT}` - the plugin's copy.\n",
+     Severity.INFORMATION),
+    (AGENT, "**Always use ${CLAUDE_PLUGIN_ROOT}**: never hardcode paths.\n", Severity.INFORMATION),
+    (AGENT, "Templates are in `${CLAUDE_PLUGIN_ROOT}/templates/`.\n", Severity.WARNING),
+    (AGENT, '```json\n{"command": "${CLAUDE_PLUGIN_ROOT}/s.sh"}\n```\n', Severity.WARNING),
+    (HOOKS, '```json\n{"command": "${CLAUDE_PLUGIN_ROOT}/s.sh"}\n```\n', Severity.INFORMATION),
+    (HOOKS, "```bash\n#!/bin/bash\nsource \"${CLAUDE_PLUGIN_ROOT}/lib/x.sh\"\n```\n",
+     Severity.INFORMATION),
+    (HOOKS, "```bash\nbash ${CLAUDE_PLUGIN_ROOT}/lib/x.sh\n```\n", Severity.WARNING),
 ])
 def test_a_plugin_variable_outside_a_plugin_is_a_guess_only_where_a_guide_shows_it(
         tmp_path: Path, head: str, body: str, severity: Severity) -> None:
@@ -202,3 +216,35 @@ def test_a_plugin_variable_outside_a_plugin_is_a_guess_only_where_a_guide_shows_
     (finding,) = codes(report, "SK117")
     assert finding.severity == severity
     assert ("nothing is wrong" in finding.message) is (severity == Severity.INFORMATION)
+
+
+@pytest.mark.parametrize(("body", "severity"), [
+    ("Use `${CLAUDE_SKILL_DIR}` to reference bundled files.\n", Severity.INFORMATION),
+    ("Read `${CLAUDE_SKILL_DIR}/references/a.md` first.\n", Severity.WARNING),
+])
+def test_a_variable_the_target_lacks_is_a_guess_where_it_is_only_named(
+        tmp_path: Path, body: str, severity: Severity) -> None:
+    """The same decision under a target that has no such variable (`portable`, `.agents/skills`
+    copies in sample 5): a mention is information, a path stays a warning."""
+    report = run(tmp_path, AGENT + body, target="portable")
+    (finding,) = codes(report, "SK117")
+    assert finding.severity == severity
+    assert ("nothing is wrong" in finding.message) is (severity == Severity.INFORMATION)
+
+
+@pytest.mark.parametrize(("name", "description", "guide"), [
+    ("hook-development", "Creates and configures event-driven hooks in Claude Code plugins.", True),
+    ("mcp-integration", "Configures MCP servers in Codex plugins (.mcp.json).", True),
+    ("plugin-structure", 'Use when the user asks to "create a plugin" or "use ${CLAUDE_PLUGIN_ROOT}".',
+     True),
+    ("authoring-agents", "Use when writing or editing a subagent .md for Claude Code.", True),
+    ("addon-development", "Use when creating Godot editor plugins and @tool scripts.", False),
+    ("neural-network-builder", "Construct and configure neural network architectures using the "
+     "neural-network-builder plugin of Claude Code.", False),
+    ("git-cleanup", "Delete merged branches and prune remotes (a Claude Code skill).", False),
+])
+def test_a_guide_to_writing_plugins_is_known_by_its_name_and_description(
+        name: str, description: str, guide: bool) -> None:
+    from wave_lsp.core.rules.helpers import about_writing_plugins
+
+    assert about_writing_plugins(name, description) is guide

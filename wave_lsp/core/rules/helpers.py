@@ -131,3 +131,25 @@ def about_writing_skills(name: object, description: object) -> bool:
     read as one text (`slash-commands` + "Create and use …" is one)."""
     about = " ".join(v for v in (name, description) if isinstance(v, str))
     return bool(_WRITING_GUIDE.search(about))
+
+
+#: a skill about writing a plugin or its parts (hooks, MCP servers, agents), or the rules for them
+#: (sample 5: `hook-development` "Creates and configures event-driven hooks in Codex plugins",
+#: `mcp-integration`, `plugin-rulebook`, "create a plugin"): the `${CLAUDE_PLUGIN_ROOT}/x.sh` of
+#: its hooks.json, `scripts/my-hook.sh` of its commands are the plugin's the reader writes
+_PLUGIN_GUIDE = re.compile(
+    r"\b(?:plugins?|hooks?|mcp|sub-?agents?|agents?)-(?:develop|creat|author|writ|build|"
+    r"structure|rulebook|integration)\w*|"
+    r"\b(?:creat|writ|author|build|develop|design|scaffold|configur)(?:e|es|ed|ing|s)?[,\s]+"
+    r"(?:[\w-]+[,\s]+){0,5}?(?:plugins?|hooks?|sub-?agents?)\b", re.I)
+#: words that make those plugins an agent runtime's (not a Godot editor's, not a git hook's)
+_AGENT_PLUGINS = re.compile(r"claude|codex|copilot|gemini|opencode|\bskills?\b|\bcommands?\b|"
+                            r"plugin\.json|hooks\.json|\.mcp\.json|marketplace", re.I)
+
+
+def about_writing_plugins(name: object, description: object) -> bool:
+    """Whether a skill is a guide to writing skills or commands (`about_writing_skills`) or a
+    plugin and its parts: hooks, MCP servers, agents (`_PLUGIN_GUIDE`)."""
+    about = " ".join(v for v in (name, description) if isinstance(v, str))
+    return bool(_WRITING_GUIDE.search(about)
+                or (_PLUGIN_GUIDE.search(about) and _AGENT_PLUGINS.search(about)))

@@ -25,12 +25,13 @@ Decisions (so that findings are ones an author agrees with):
 - SK117 reports any unknown `${NAME}` in prose, but inside code only names that look like ours
   (`WAVE_…`, `CLAUDE_…`): `${HOME}` in a shell example is the user's shell's business. A plugin
   variable in a skill outside any plugin is a warning; a plugin is a folder with a plugin
-  manifest or a marketplace entry whose `source` holds the skill (`location.find_plugin`). It is
-  heuristic (information) where a guide to writing skills or commands may mean it as written
-  (issue 27): inside a Markdown block (a command file it shows or writes for a plugin) or alone
-  in inline code (the variable named, "use `${CLAUDE_PLUGIN_ROOT}` for paths"); used in a shell
-  block or a path it stays a warning, and so does every use in other skills (a Markdown block
-  there is often a prompt for a sub-agent, a mention often asks for the value).
+  manifest or a marketplace entry whose `source` holds the skill (`location.find_plugin`). Ours
+  is heuristic (information) where the skill may mean it as written (issues 27, 37), in every
+  skill and under every target alike: named on its own (alone in inline code or in prose, not a
+  path, not a value passed on: "use `${CLAUDE_PLUGIN_ROOT}` for paths"); and, for a plugin's
+  variable in a guide to writing plugins, hooks, MCP servers, skills or commands, inside a
+  block that is a file it shows (Markdown, JSON, YAML, TOML, a `#!` script). A path or a value passed on stays a
+  warning, and so does every block of other skills (often a prompt for a sub-agent).
 - SK118 reports `$name` in prose (not code, not injections) when `name` starts with a lowercase
   letter — `$HOME`-style environment variables are left alone — and is not declared.
 - SK119 reports argument placeholders inside injected commands: the target's own (a `\\$1` under
@@ -72,7 +73,12 @@ from wave_lsp.core.invocation.arguments import (
 from wave_lsp.core.parsing.injections import find_injections
 from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest
+from wave_lsp.core.rules.helpers import (
+    about_writing_plugins,
+    about_writing_skills,
+    capped,
+    closest,
+)
 from wave_lsp.core.rules.registry import check
 
 if TYPE_CHECKING:
@@ -557,6 +563,12 @@ def _is_amount(text: str, match: re.Match[str]) -> bool:
                 or _RANGE_START.search(text[max(0, match.start() - 16):match.start()]))
 
 
+def _plugin_guide(ctx: CheckContext) -> bool:
+    """Whether the skill is a guide to writing plugins (hooks, MCP servers, agents), skills or
+    commands: its `${CLAUDE_PLUGIN_ROOT}` in blocks are the reader's plugin's (SK117)."""
+    return about_writing_plugins(ctx.value("name"), ctx.value("description"))
+
+
 def _writing_guide(ctx: CheckContext) -> bool:
     """Whether the skill is a guide to writing skills or commands: its `$1`, `$ARGUMENTS` in code
     are examples."""
@@ -642,28 +654,55 @@ def _input_template(text: str, match: re.Match[str]) -> bool:
     return bool(_TEMPLATE_LINE.match(text[line_start:match.start()]))
 
 
-#: fences whose content is a Markdown document the skill shows or has the model write
-_DOCUMENT_LANGUAGES = frozenset({"markdown", "md"})
-
-
-def _shown_as_text(text: str, structure: MarkdownBody, span: Span, guide: bool) -> str | None:
-    """Why a plugin variable may be meant as written in a guide to writing skills or commands
-    (issue 27): inside a Markdown block (a command file the guide shows or has the model write
-    for a plugin, where the literal is the content) or alone in inline code (the variable named,
-    "use `${CLAUDE_PLUGIN_ROOT}` for paths"). Elsewhere such a block is often a prompt the model
-    passes to a sub-agent, and a mention often asks for the value ("provide the value of
-    `${CLAUDE_PLUGIN_ROOT}`"): there the path must work. None: it is used."""
-    if not guide:
-        return None
+def _shown_as_text(text: str, structure: MarkdownBody, span: Span, guide: bool,
+                   plugin_only: bool) -> str | None:
+    """Why a `${CLAUDE_…}` the target leaves literal may be meant as written (issues 27, 37):
+    named on its own, as a mention of the variable (`_named_alone`), in any skill; or, for a
+    plugin's variable in a guide to writing plugins, skills or commands (`about_writing_plugins`),
+    inside a block that is a file (`_FILE_LANGUAGES`, a `#!` script): the hooks.json, .mcp.json,
+    command file or hook script it shows for the plugin the reader writes, where the literal is the content (labelled-2 `create-hook`,
+    sample 5's plugin-devkit guides). A path the model opens or runs, a value passed on
+    (`X=${X}`) and every block of other skills stay warnings: there the path must work. None:
+    it is used."""
+    if _named_alone(text, structure, span):
+        return "it is named on its own, a mention of the variable, not a path"
     fence = structure.fence_at(span.start)
-    if fence is not None and fence.info.split(" ")[0].lower() in _DOCUMENT_LANGUAGES:
-        return "it is in a Markdown example of a guide to writing commands, which may be a file " \
-               "for a plugin"
-    code = structure.code_at(span.start)
-    if fence is None and code is not None and text[code.start:code.end].strip() == \
-            text[span.start:span.end]:
-        return "a guide to writing commands names it on its own, as a mention of the variable"
+    if guide and plugin_only and fence is not None and (
+            fence.info.split(" ")[0].lower() in _FILE_LANGUAGES
+            or text[fence.content.start:fence.content.end].startswith("#!")):
+        return "it is in a file a guide to writing plugins, skills or commands shows"
     return None
+
+
+#: fences whose content is a file a guide shows for the reader's plugin (a command file, a
+#: hooks.json, an .mcp.json); a shell block is the guide's own step (`mkdir -p
+#: ${CLAUDE_PLUGIN_ROOT}/tasks`, labelled-2: true) unless it is a script file (`#!`)
+_FILE_LANGUAGES = frozenset({"markdown", "md", "json", "jsonc", "json5", "yaml", "yml", "toml"})
+
+
+#: what makes a lone variable a value passed on, not a mention: `X=${X}`, "the value of ${X}"
+_PASSED_ON = re.compile(r"(?:[=:]\s*[`\"']?|\bvalue\s+of\s+[`*\"']*|\b(?:pass|provide|give|set)\s+"
+                        r"[`*\"']*)$", re.I)
+
+
+def _named_alone(text: str, structure: MarkdownBody, span: Span) -> bool:
+    """The variable is named, not used: outside fenced blocks, alone in its inline code span
+    or in prose (a heading, bold text), not followed by a path (`/…`) nor passed on as a value
+    ("`CLAUDE_PLUGIN_ROOT=${CLAUDE_PLUGIN_ROOT}`" in a sub-agent's prompt, labelled-2: true).
+    "Use `${CLAUDE_PLUGIN_ROOT}` for all file references", "pinned to `${CLAUDE_PLUGIN_ROOT}`"
+    (sample 5: false at warning level, 30 of them)."""
+    if structure.fence_at(span.start) is not None:
+        return False
+    start, end = span.start, span.end
+    code = structure.code_at(span.start)
+    if code is not None:
+        if text[code.start:code.end].strip() != text[span.start:span.end]:
+            return False
+        start, end = code.start - 1, code.end + 1  # the backticks
+    if text[end:end + 1] in ("/", "\\"):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    return not _PASSED_ON.search(text[max(line_start, start - 40):start])
 
 
 @check("SK117")
@@ -681,7 +720,7 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
         if known is not None and ctx.profile.expands(name):
             if known.plugin_only and not plugin:
                 found += 1
-                shown = _shown_as_text(ctx.text, structure, span, _writing_guide(ctx))
+                shown = _shown_as_text(ctx.text, structure, span, _plugin_guide(ctx), True)
                 finding = ctx.finding("SK117", span, f"`${{{name}}}` has a value only in plugin "
                                                      "skills: add the skill to a plugin, or use "
                                                      "`${CLAUDE_SKILL_DIR}` for its own files. No "
@@ -710,9 +749,16 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
                   else "write the value it stands for.")
         fixes = ([ctx.replace_fix(f"Change to `${{{suggestion}}}`", span, f"${{{suggestion}}}")]
                  if suggestion else [])
-        yield ctx.finding("SK117", span, f"`${{{name}}}` is not a variable of the `{ctx.profile.name}` "
-                                         f"target: {advice} It reaches the model literally.",
-                          fixes=fixes)
+        shown = _shown_as_text(ctx.text, structure, span, _plugin_guide(ctx),
+                               known is not None and known.plugin_only) if ours else None
+        finding = ctx.finding("SK117", span, f"`${{{name}}}` is not a variable of the "
+                                             f"`{ctx.profile.name}` target: {advice} It reaches "
+                                             "the model literally"
+                              + (f" ({shown}: if it is meant as written, nothing is wrong)."
+                                 if shown else "."), fixes=fixes)
+        if shown:
+            finding.confidence = Confidence.HEURISTIC
+        yield finding
 
 
 def _names_with_punctuation(value: object) -> list[str]:
