@@ -30,8 +30,9 @@ Decisions (so that findings are ones an author agrees with):
   skill and under every target alike: named on its own (alone in inline code or in prose, not a
   path, not a value passed on: "use `${CLAUDE_PLUGIN_ROOT}` for paths"); and, for a plugin's
   variable in a guide to writing plugins, hooks, MCP servers, skills or commands, inside a
-  block that is a file it shows (Markdown, JSON, YAML, TOML, a `#!` script). A path or a value passed on stays a
-  warning, and so does every block of other skills (often a prompt for a sub-agent).
+  block that is a file it shows (Markdown, JSON, YAML, TOML, a `#!` script). A path or a value
+  passed on stays a warning, and so does every block of other skills (often a prompt for a
+  sub-agent).
 - SK118 reports `$name` in prose (not code, not injections) when `name` starts with a lowercase
   letter — `$HOME`-style environment variables are left alone — and is not declared.
 - SK119 reports argument placeholders inside injected commands: the target's own (a `\\$1` under
@@ -660,8 +661,8 @@ def _shown_as_text(text: str, structure: MarkdownBody, span: Span, guide: bool,
     named on its own, as a mention of the variable (`_named_alone`), in any skill; or, for a
     plugin's variable in a guide to writing plugins, skills or commands (`about_writing_plugins`),
     inside a block that is a file (`_FILE_LANGUAGES`, a `#!` script): the hooks.json, .mcp.json,
-    command file or hook script it shows for the plugin the reader writes, where the literal is the content (labelled-2 `create-hook`,
-    sample 5's plugin-devkit guides). A path the model opens or runs, a value passed on
+    command file or hook script it shows for the plugin the reader writes, where the literal is
+    the content (labelled-2 `create-hook`, sample 5's plugin-devkit guides). A path the model opens or runs, a value passed on
     (`X=${X}`) and every block of other skills stay warnings: there the path must work. None:
     it is used."""
     if _named_alone(text, structure, span):
