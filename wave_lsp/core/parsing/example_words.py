@@ -1,7 +1,8 @@
 """What a skill's own words say about text it shows rather than uses (docs/design/rules.md
 *Body*; issues 27 and 37): a `${CLAUDE_…}` variable named on its own, a file a guide to writing
-plugins shows for the reader's plugin. The words are read as `reference_words` reads them (the
-line, the code span or block around the text); nothing here looks at the disk.
+plugins shows for the reader's plugin, a template line, an `@` word that is code (SK150). The
+words are read as `reference_words` reads them (the line, the code span or block around the
+text); nothing here looks at the disk.
 """
 
 from __future__ import annotations
@@ -61,3 +62,31 @@ def _named_alone(text: str, structure: MarkdownBody, span: Span) -> bool:
         return False
     line_start = text.rfind("\n", 0, start) + 1
     return not _PASSED_ON.search(text[max(line_start, start - 40):start])
+
+
+#: a placeholder a template line leaves for the reader: `[core idea]`, `[edge cases/advanced
+#: scenarios]` (words in square brackets that are no link: not followed by `(`, `[` or `:`)
+_BRACKET_PLACEHOLDER = re.compile(r"\[[A-Za-z][\w .,/-]*[ /][\w .,/-]*\](?![(\[:])")
+
+
+def template_line(text: str, offset: int) -> bool:
+    """Whether the line around `offset` is a template with placeholders to fill in ("Pattern:
+    [core idea]. See `references/file.md` for [edge cases]."): its paths are the template's."""
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    return bool(_BRACKET_PLACEHOLDER.search(text, start, end if end >= 0 else len(text)))
+
+
+#: the last dotted part of a code name: `Matcher` of `@Acl.Matcher`, `Principal` (an extension
+#: is lower case or all capitals: `.md`, `.MD`)
+_CAPITALIZED_PART = re.compile(r"\.[A-Z][a-z0-9]*[a-z][A-Za-z0-9]*$")
+
+
+def code_annotation(raw: str, following: str) -> bool:
+    """An `@` word that is code, not a file (SK150): a Java annotation or a decorator called
+    with arguments (`@Acl.Matcher(…)`, `@app.route("/")`: a file name is not followed by `(`), or
+    a dotted name whose last part is a capitalized word (`@Acl.Matcher`, `@Service.Named`),
+    which no file extension is. A path (`@docs/x.md`, `@./x`) is never one."""
+    if "/" in raw or raw.startswith(("~", ".")):
+        return False
+    return following == "(" or _CAPITALIZED_PART.search(raw) is not None
