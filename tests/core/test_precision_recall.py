@@ -248,3 +248,42 @@ def test_a_guide_to_writing_plugins_is_known_by_its_name_and_description(
     from wave_lsp.core.rules.helpers import about_writing_plugins
 
     assert about_writing_plugins(name, description) is guide
+
+
+# -- a test suite's data: one information finding under every target (issue 37, sample 5) -------
+@pytest.mark.parametrize(("relpath", "fixture"), [
+    ("tests/bridges/_fixtures/skill-no-description/SKILL.md", True),
+    ("tests/fixtures/market/plugins/p/skills/x/SKILL.md", True),
+    ("testdata/x/SKILL.md", True),
+    ("evals/rulebook/workspace/iteration-1/outputs/x/SKILL.md", True),
+    ("skills/x/SKILL.md", False),
+    ("skills/test/SKILL.md", False),  # a skill named `test`
+    ("evals/x/SKILL.md", False),
+    ("tests/.claude/skills/x/SKILL.md", False),  # a skills root of the project
+])
+@pytest.mark.parametrize("target", [None, "claude-code"])
+def test_a_test_suites_skill_is_said_once_not_checked(tmp_path: Path, relpath: str,
+                                                      fixture: bool, target: str | None) -> None:
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+
+    (tmp_path / ".git").mkdir()
+    if "/plugins/p/" in relpath:
+        manifest = tmp_path / relpath.split("/skills/")[0] / ".claude-plugin" / "plugin.json"
+        manifest.parent.mkdir(parents=True)
+        manifest.write_text('{"name": "p"}', "utf-8")
+    path = tmp_path / relpath
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("---\nname: No_Desc\n---\nBody.\n", "utf-8")  # malformed on purpose
+    settings = (Settings(auto_target=True, home=tmp_path / "home", personal=False)
+                if target is None else
+                Settings.for_target(target, home=tmp_path / "home", personal=False))
+    report = check_file(path, settings, strict=True)
+    found = [(f.code, f.severity.name) for f in report.findings]
+    if fixture:
+        assert found == [("SK002", "INFORMATION")], found
+        assert "a test suite's data" in report.findings[0].message
+        assert not report.verdict.loads
+    else:
+        assert not any("test suite" in f.message for f in report.findings), found
+        assert any(f.severity.name in ("ERROR", "WARNING") for f in report.findings), found
