@@ -287,3 +287,34 @@ def test_a_test_suites_skill_is_said_once_not_checked(tmp_path: Path, relpath: s
     else:
         assert not any("test suite" in f.message for f in report.findings), found
         assert any(f.severity.name in ("ERROR", "WARNING") for f in report.findings), found
+
+
+def test_a_variable_meant_as_written_is_said_once_per_skill(tmp_path: Path) -> None:
+    """Issue 37: a guide's many mentions of one variable are one information finding that says
+    how many it stands for; a use (a path) is still reported each time."""
+    body = ("Use `${CLAUDE_PLUGIN_ROOT}` for paths.\n\n**Always use ${CLAUDE_PLUGIN_ROOT}**.\n\n"
+            "Pinned to `${CLAUDE_PLUGIN_ROOT}`.\n\nRun `${CLAUDE_PLUGIN_ROOT}/a.sh` and "
+            "`${CLAUDE_PLUGIN_ROOT}/b.sh`.\n")
+    report = run(tmp_path, AGENT + body, target="claude-code")
+    found = codes(report, "SK117")
+    quiet = [f for f in found if f.severity == Severity.INFORMATION]
+    assert len(quiet) == 1 and "2 other mentions of `${CLAUDE_PLUGIN_ROOT}`" in quiet[0].message
+    assert len([f for f in found if f.severity == Severity.WARNING]) == 2
+
+
+def test_a_test_suite_is_said_once(tmp_path: Path) -> None:
+    """Issue 37: the fixtures of one test folder are one fact, said on the first by path."""
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+
+    (tmp_path / ".git").mkdir()
+    paths = [tmp_path / p for p in ("tests/a/_fixtures/one/SKILL.md", "tests/b/two/SKILL.md",
+                                    "tests/b/deep/three/SKILL.md")]
+    for path in paths:
+        path.parent.mkdir(parents=True)
+        path.write_text("---\nname: x\n---\nBody.\n", "utf-8")
+    settings = Settings(auto_target=True, home=tmp_path / "home", personal=False)
+    said = [[f.message for f in check_file(path, settings, strict=True).findings]
+            for path in paths]
+    assert len(said[0]) == 1 and "its 2 other skill folders" in said[0][0]
+    assert said[1] == said[2] == []

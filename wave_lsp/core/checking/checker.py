@@ -32,7 +32,7 @@ from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.workspace.applies import Reach
 from wave_lsp.core.workspace.applies import reach as reach_of
-from wave_lsp.core.workspace.disk_view import DiskView
+from wave_lsp.core.workspace.disk_view import DIRECTORY, DiskView
 from wave_lsp.core.workspace.location import SKILL_FILE, SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
 
@@ -167,6 +167,32 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
 SHADOWED = "SK130"
 
 
+#: at most this many folders of a test suite are walked for its skills (a checker's own suite)
+MAX_TEST_FOLDERS = 2000
+
+
+def _first_test_skill(location: SkillLocation, disk: DiskView) -> tuple[bool, int, Path]:
+    """Whether this file is the first SKILL.md of its test folder (by path), how many others
+    that holds, and the folder: a test suite's data is said once for the whole suite."""
+    from wave_lsp.core.workspace.applies import test_data_folder
+
+    top = test_data_folder(location)
+    if top is None or location.skill_dir is None:
+        return True, 0, Path()
+    found, pending, walked = [], [top], 0
+    while pending and walked < MAX_TEST_FOLDERS:
+        folder = pending.pop()
+        walked += 1
+        for name, kind in disk.entries(folder).items():
+            if kind == DIRECTORY:
+                pending.append(folder / name)
+            elif name == SKILL_FILE:
+                found.append(folder)
+    mine = location.skill_dir
+    first = not found or min(found) == mine or mine not in found
+    return first, len(found) - 1 if first and mine in found else 0, top
+
+
 def test_data(location: SkillLocation) -> str | None:
     """Why the file is a test suite's data (`applies.test_data`), or None."""
     from wave_lsp.core.workspace.applies import test_data as why  # as `_kept` imports applies
@@ -205,13 +231,17 @@ def _kept(document: SkillDocument, location: SkillLocation, disk: DiskView,
     reason = kept_not_used(location)
     if reason is None or location.skill_dir is None:
         return None, False
-    folder = location.skill_dir.parent
-    kept = sorted(kept_beside(location, [
-        name for name, kind in disk.entries(folder).items()
-        if kind != "file" and disk.is_file(folder / name / SKILL_FILE)]))
-    first = not kept or kept[0] == location.skill_dir.name or location.skill_dir.name not in kept
-    others = len(kept) - 1 if first and location.skill_dir.name in kept else 0
     fixture = test_data(location) is not None
+    folder = location.skill_dir.parent
+    if fixture:
+        first, others, folder = _first_test_skill(location, disk)
+    else:
+        kept = sorted(kept_beside(location, [
+            name for name, kind in disk.entries(folder).items()
+            if kind != "file" and disk.is_file(folder / name / SKILL_FILE)]))
+        first = not kept or kept[0] == location.skill_dir.name \
+            or location.skill_dir.name not in kept
+        others = len(kept) - 1 if first and location.skill_dir.name in kept else 0
     where = ("which no runtime reads and no plugin of the project installs" if fixture
              else "outside every skills root")
     check_it = ("give a target (`--target`) to check this one as that runtime would read it"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
 
@@ -97,6 +98,31 @@ def closest(word: str, candidates: Iterable[str], max_distance: int = 2) -> str 
         if distance <= max_distance and (best is None or distance < best[0]):
             best = (distance, candidate)
     return best[1] if best else None
+
+
+def once_per_skill(findings: Iterable[Finding], key: Callable[[Finding], str | None],
+                   what: str) -> Iterator[Finding]:
+    """The findings, but of those `key` groups (None: not grouped) only the first of each group,
+    which says how many more it stands for (issue 37: a guide's thirty mentions of one variable,
+    each an information finding with the same sentence, are one fact about the skill). `what`
+    names the others: "other mentions of `${X}`" -> "Said once here: 3 other mentions …"."""
+    first: dict[str, Finding] = {}
+    more: dict[str, int] = {}
+    for finding in findings:
+        group = key(finding)
+        if group is None:
+            yield finding
+        elif group in first:
+            more[group] = more.get(group, 0) + 1
+        else:
+            first[group] = finding
+    for group, finding in first.items():
+        count = more.get(group, 0)
+        if count:
+            finding.message += (f" Said once for this skill: {count} "
+                                f"{what.format(group)} {'is' if count == 1 else 'are'} "
+                                "not reported.")
+        yield finding
 
 
 def capped(items: Iterable[T], limit: int) -> Iterator[T]:

@@ -80,6 +80,7 @@ from wave_lsp.core.rules.helpers import (
     about_writing_skills,
     capped,
     closest,
+    once_per_skill,
 )
 from wave_lsp.core.rules.registry import check
 
@@ -658,6 +659,16 @@ def _input_template(text: str, match: re.Match[str]) -> bool:
 
 @check("SK117")
 def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
+    """SK117, each variable meant as written said once per skill (`once_per_skill`)."""
+    def meant(finding: Finding) -> str | None:
+        return ctx.text[finding.span.start:finding.span.end] \
+            if finding.confidence is Confidence.HEURISTIC else None
+
+    yield from once_per_skill(_unknown_variables(ctx), meant,
+                              "other mentions of `{}` that may be meant as written")
+
+
+def _unknown_variables(ctx: CheckContext) -> Iterator[Finding]:
     structure = parse_body(ctx.text, ctx.document.body_offset)
     plugin = ctx.location.plugin is not None
     injections = _spans_outside(ctx)

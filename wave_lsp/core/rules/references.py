@@ -54,15 +54,17 @@ from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.parsing.example_words import code_annotation, template_line
 from wave_lsp.core.parsing.file_references import (
+    WILDCARD,
     Reference,
     escapes,
     find_references,
     shorthand_files,
     skill_files,
+    wildcard_matches,
 )
 from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import about_writing_plugins, capped, closest, shown
+from wave_lsp.core.rules.helpers import about_writing_plugins, capped, closest, once_per_skill, shown
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.workspace.disk_view import DIRECTORY, DiskView
 
@@ -71,6 +73,14 @@ MAX_REFERENCE_FINDINGS = 200
 
 @check("SK112", "SK113")
 def broken_references(ctx: CheckContext) -> Iterator[Finding]:
+    """SK112/SK113 (`_broken_references`); a guide's example paths said once per skill."""
+    guide = _about_writing_skills(ctx)
+    yield from once_per_skill(_broken_references(ctx), lambda f: "x" if guide and f.code == "SK112"
+                              and f.confidence is Confidence.HEURISTIC else None,
+                              "other paths of this guide's examples that exist nowhere")
+
+
+def _broken_references(ctx: CheckContext) -> Iterator[Finding]:
     skill_dir = ctx.location.skill_dir
     if skill_dir is None or not skill_dir.is_dir():
         return
@@ -214,8 +224,9 @@ class _Search:
         A file name with a wildcard (`assets/*.template.md`, a glob the model expands) is held
         where a file of its folder matches it (sample 5)."""
         disk = self.ctx.disk
-        if _WILDCARD.search(reference.target.rsplit("/", 1)[-1]):
-            return any(_matches(disk, reference.resolved(base)) for base in self.bases)
+        if WILDCARD.search(reference.target.rsplit("/", 1)[-1]):
+            return any(wildcard_matches(reference.resolved(base), disk.entries)
+                       for base in self.bases)
         return (any(disk.exists(reference.resolved(base)) for base in self.bases)
                 or (self.outer is not None and _tail_exists(
                     disk, self.outer, reference, self.skill_dir.name,
@@ -361,20 +372,6 @@ class _Search:
             self._skills = [folder for folder in skill_folders(self.ctx.disk, root)
                             if folder != own]
         return self._skills
-
-
-#: a wildcard in a file name: `*.md`, `report-?.txt`
-_WILDCARD = re.compile(r"[*?]")
-
-
-def _matches(disk: DiskView, pattern: str) -> bool:
-    """Whether a file of the pattern's folder matches its file name (a wildcard in the name only:
-    a folder with one is not looked for)."""
-    from fnmatch import fnmatchcase
-
-    folder, name = os.path.split(pattern)
-    return not _WILDCARD.search(folder) and any(fnmatchcase(entry, name)
-                                                for entry in disk.entries(folder))
 
 
 def _parts(reference: Reference) -> list[str]:
@@ -724,6 +721,13 @@ _AT_FILE = re.compile(r"^(?:[/~.]|.*\.[A-Za-z0-9]{1,8}$)")
 
 @check("SK150")
 def at_references(ctx: CheckContext) -> Iterator[Finding]:
+    """SK150 (`_at_references`); the `@` paths a guide shows in code said once per skill."""
+    shown: set[int] = set()
+    yield from once_per_skill(_at_references(ctx, shown), lambda f: "x" if id(f) in shown
+                              else None, "other `@` paths of commands this guide shows")
+
+
+def _at_references(ctx: CheckContext, examples: set[int]) -> Iterator[Finding]:
     """`@path` in prose or inline code that resolves nowhere against the runtime's base, the
     working directory (the project the skill is used in): Claude Code attaches the file when the
     skill is invoked and drops a missing one silently. Code blocks are skipped (`npm i @scope/x`,
@@ -774,6 +778,7 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
                               "one silently.")
         if structure.in_code(match.start()) and _about_writing_skills(ctx):
             finding.confidence = Confidence.HEURISTIC  # a command's text a guide shows (sample 5)
+            examples.add(id(finding))
         elif not raw.startswith(("~", "/")) and ctx.location.scope != "project":
             # only a project's own skill (`.claude/skills/`) runs with this project as its
             # working directory; a plugin's or a distributed skill runs in the user's project,

@@ -251,18 +251,24 @@ def test_data(location: SkillLocation) -> str | None:
     it from there and no plugin of the project installs it; a checker's or a runtime's own tests
     keep skills malformed on purpose (sample 5: `skill-no-description`, `Scratch_Test_Skill`), so
     `check` gives it one information finding in every run instead of the rules' (issue 37)."""
+    folder = test_data_folder(location)
+    if folder is None:
+        return None
+    return f"it lies in `{folder.name}/`, a test suite's data (often malformed on purpose)"
+
+
+def test_data_folder(location: SkillLocation) -> Path | None:
+    """The test or fixture folder the file lies in (`test_data`), or None."""
     skill_dir, project = location.skill_dir, location.project_root
     if skill_dir is None or project is None or project not in skill_dir.parents:
         return None
     if location.skills_root is not None and location.scope != "plugin":
         return None  # a skills root a runtime reads (`tests/.claude/skills/` is the project's)
     parts = skill_dir.relative_to(project).parts[:-1]
-    folder = next((part for part in parts if _TEST_FOLDER.match(part)), None)
-    if folder is None and any(_EVALS.match(p) for p in parts):
-        folder = next((part for part in parts if part.lower() == "outputs"), None)
-    if folder is None:
-        return None
-    return f"it lies in `{folder}/`, a test suite's data (often malformed on purpose)"
+    index = next((i for i, part in enumerate(parts) if _TEST_FOLDER.match(part)), None)
+    if index is None and any(_EVALS.match(p) for p in parts):
+        index = next((i for i, part in enumerate(parts) if part.lower() == "outputs"), None)
+    return None if index is None else project.joinpath(*parts[:index + 1])
 
 
 #: folders of a test suite: what lies below is test data
