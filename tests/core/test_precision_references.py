@@ -305,6 +305,9 @@ def test_words_that_make_a_file_optional(text: str, path: str, optional: bool) -
      [("obsidian", "skill")]),
     ("In the `takt-sdd` repository, read `references/x.md`.\n", "references/x.md",
      [("takt-sdd", "repository")]),
+    # a name in bold before the path (sample 5: "the **zod** skill's `references/x.md`")
+    ("It is typed by the schema (the **zod** skill's `references/x.md`).\n", "references/x.md",
+     [("zod", "skill")]),
     # a runtime's name before the path scopes nothing; nor does "this skill"
     ("As a Claude Code skill, run `scripts/x.sh`.\n", "scripts/x.sh", []),
     ("See `references/x.md` in this skill.\n", "references/x.md", []),
