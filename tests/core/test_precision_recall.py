@@ -252,14 +252,14 @@ def test_a_guide_to_writing_plugins_is_known_by_its_name_and_description(
 
 # -- a test suite's data: one information finding under every target (issue 37, sample 5) -------
 @pytest.mark.parametrize(("relpath", "fixture"), [
-    ("tests/bridges/_fixtures/skill-no-description/SKILL.md", True),
-    ("tests/fixtures/market/plugins/p/skills/x/SKILL.md", True),
+    ("./tests/bridges/_fixtures/skill-no-description/SKILL.md", True),
+    ("./tests/fixtures/market/plugins/p/skills/x/SKILL.md", True),
     ("testdata/x/SKILL.md", True),
     ("evals/rulebook/workspace/iteration-1/outputs/x/SKILL.md", True),
     ("skills/x/SKILL.md", False),
     ("skills/test/SKILL.md", False),  # a skill named `test`
     ("evals/x/SKILL.md", False),
-    ("tests/.claude/skills/x/SKILL.md", False),  # a skills root of the project
+    ("./tests/.claude/skills/x/SKILL.md", False),  # a skills root of the project
 ])
 @pytest.mark.parametrize("target", [None, "claude-code"])
 def test_a_test_suites_skill_is_said_once_not_checked(tmp_path: Path, relpath: str,
@@ -308,8 +308,8 @@ def test_a_test_suite_is_said_once(tmp_path: Path) -> None:
     from wave_lsp.core.checking.config import Settings
 
     (tmp_path / ".git").mkdir()
-    paths = [tmp_path / p for p in ("tests/a/_fixtures/one/SKILL.md", "tests/b/two/SKILL.md",
-                                    "tests/b/deep/three/SKILL.md")]
+    paths = [tmp_path / p for p in ("./tests/a/_fixtures/one/SKILL.md", "./tests/b/two/SKILL.md",
+                                    "./tests/b/deep/three/SKILL.md")]
     for path in paths:
         path.parent.mkdir(parents=True)
         path.write_text("---\nname: x\n---\nBody.\n", "utf-8")
