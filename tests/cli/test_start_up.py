@@ -82,7 +82,8 @@ wave_lsp.core.checking.config wave_lsp.core.checking.context wave_lsp.core.check
 wave_lsp.core.checking.findings wave_lsp.core.checking.loading wave_lsp.core.checking.messages
 wave_lsp.core.checking.not_found wave_lsp.core.checking.quick_schema
 wave_lsp.core.checking.schema wave_lsp.core.checking.suppression
-wave_lsp.core.parsing wave_lsp.core.parsing.document wave_lsp.core.parsing.file_references
+wave_lsp.core.parsing wave_lsp.core.parsing.document wave_lsp.core.parsing.example_words
+wave_lsp.core.parsing.file_references
 wave_lsp.core.parsing.injections wave_lsp.core.parsing.markdown wave_lsp.core.parsing.reading
 wave_lsp.core.parsing.source wave_lsp.core.parsing.text wave_lsp.core.parsing.yamltree
 wave_lsp.core.rules wave_lsp.core.rules.allowed_tools wave_lsp.core.rules.body

@@ -176,6 +176,8 @@ GUIDE = ("---\nname: create-workflow-command\ndescription: Create a workflow com
          "steps through sub-agents. Use when asked for one.\n---\n")
 AGENT = ("---\nname: do-in-steps\ndescription: Execute a task as ordered steps run by sub-agents. "
          "Use when asked.\n---\n")
+HOOKS = ("---\nname: hook-development\ndescription: Creates and configures event-driven hooks in "
+         "Claude Code plugins. Use when adding hooks to a plugin.\n---\n")
 MARKDOWN_TEMPLATE = "The command file:\n\n```markdown\nRead ${CLAUDE_PLUGIN_ROOT}/tasks/a.md\n```\n"
 MENTION = "Use `${CLAUDE_PLUGIN_ROOT}` for portable paths within a plugin.\n"
 
@@ -195,6 +197,18 @@ MENTION = "Use `${CLAUDE_PLUGIN_ROOT}` for portable paths within a plugin.\n"
     # value: both must work
     (AGENT, MARKDOWN_TEMPLATE, Severity.WARNING),
     (AGENT, "Provide the value of `${CLAUDE_PLUGIN_ROOT}` to each agent.\n", Severity.WARNING),
+    (AGENT, "Pass CLAUDE_PLUGIN_ROOT=`${CLAUDE_PLUGIN_ROOT}` to the judge.\n", Severity.WARNING),
+    # issue 37 (sample 5): a mention is a mention in any skill, and a guide to writing plugins
+    # shows the reader's hooks.json or hook script
+    (AGENT, "The scripts are pinned to `${CLAUDE_PLUGIN_ROOT}` - the plugin's copy.\n",
+     Severity.INFORMATION),
+    (AGENT, "**Always use ${CLAUDE_PLUGIN_ROOT}**: never hardcode paths.\n", Severity.INFORMATION),
+    (AGENT, "Templates are in `${CLAUDE_PLUGIN_ROOT}/templates/`.\n", Severity.WARNING),
+    (AGENT, '```json\n{"command": "${CLAUDE_PLUGIN_ROOT}/s.sh"}\n```\n', Severity.WARNING),
+    (HOOKS, '```json\n{"command": "${CLAUDE_PLUGIN_ROOT}/s.sh"}\n```\n', Severity.INFORMATION),
+    (HOOKS, "```bash\n#!/bin/bash\nsource \"${CLAUDE_PLUGIN_ROOT}/lib/x.sh\"\n```\n",
+     Severity.INFORMATION),
+    (HOOKS, "```bash\nbash ${CLAUDE_PLUGIN_ROOT}/lib/x.sh\n```\n", Severity.WARNING),
 ])
 def test_a_plugin_variable_outside_a_plugin_is_a_guess_only_where_a_guide_shows_it(
         tmp_path: Path, head: str, body: str, severity: Severity) -> None:
@@ -202,3 +216,105 @@ def test_a_plugin_variable_outside_a_plugin_is_a_guess_only_where_a_guide_shows_
     (finding,) = codes(report, "SK117")
     assert finding.severity == severity
     assert ("nothing is wrong" in finding.message) is (severity == Severity.INFORMATION)
+
+
+@pytest.mark.parametrize(("body", "severity"), [
+    ("Use `${CLAUDE_SKILL_DIR}` to reference bundled files.\n", Severity.INFORMATION),
+    ("Read `${CLAUDE_SKILL_DIR}/references/a.md` first.\n", Severity.WARNING),
+])
+def test_a_variable_the_target_lacks_is_a_guess_where_it_is_only_named(
+        tmp_path: Path, body: str, severity: Severity) -> None:
+    """The same decision under a target that has no such variable (`portable`, `.agents/skills`
+    copies in sample 5): a mention is information, a path stays a warning."""
+    report = run(tmp_path, AGENT + body, target="portable")
+    (finding,) = codes(report, "SK117")
+    assert finding.severity == severity
+    assert ("nothing is wrong" in finding.message) is (severity == Severity.INFORMATION)
+
+
+@pytest.mark.parametrize(("name", "description", "guide"), [
+    ("hook-development", "Creates and configures event-driven hooks in Claude Code plugins.", True),
+    ("mcp-integration", "Configures MCP servers in Codex plugins (.mcp.json).", True),
+    ("plugin-structure", 'Use when the user asks to "create a plugin" or "use ${CLAUDE_PLUGIN_ROOT}".',
+     True),
+    ("authoring-agents", "Use when writing or editing a subagent .md for Claude Code.", True),
+    ("addon-development", "Use when creating Godot editor plugins and @tool scripts.", False),
+    ("neural-network-builder", "Construct and configure neural network architectures using the "
+     "neural-network-builder plugin of Claude Code.", False),
+    ("git-cleanup", "Delete merged branches and prune remotes (a Claude Code skill).", False),
+])
+def test_a_guide_to_writing_plugins_is_known_by_its_name_and_description(
+        name: str, description: str, guide: bool) -> None:
+    from wave_lsp.core.rules.helpers import about_writing_plugins
+
+    assert about_writing_plugins(name, description) is guide
+
+
+# -- a test suite's data: one information finding under every target (issue 37, sample 5) -------
+@pytest.mark.parametrize(("relpath", "fixture"), [
+    ("./tests/bridges/_fixtures/skill-no-description/SKILL.md", True),
+    ("./tests/fixtures/market/plugins/p/skills/x/SKILL.md", True),
+    ("testdata/x/SKILL.md", True),
+    ("evals/rulebook/workspace/iteration-1/outputs/x/SKILL.md", True),
+    ("skills/x/SKILL.md", False),
+    ("skills/test/SKILL.md", False),  # a skill named `test`
+    ("evals/x/SKILL.md", False),
+    ("./tests/.claude/skills/x/SKILL.md", False),  # a skills root of the project
+])
+@pytest.mark.parametrize("target", [None, "claude-code"])
+def test_a_test_suites_skill_is_said_once_not_checked(tmp_path: Path, relpath: str,
+                                                      fixture: bool, target: str | None) -> None:
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+
+    (tmp_path / ".git").mkdir()
+    if "/plugins/p/" in relpath:
+        manifest = tmp_path / relpath.split("/skills/")[0] / ".claude-plugin" / "plugin.json"
+        manifest.parent.mkdir(parents=True)
+        manifest.write_text('{"name": "p"}', "utf-8")
+    path = tmp_path / relpath
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("---\nname: No_Desc\n---\nBody.\n", "utf-8")  # malformed on purpose
+    settings = (Settings(auto_target=True, home=tmp_path / "home", personal=False)
+                if target is None else
+                Settings.for_target(target, home=tmp_path / "home", personal=False))
+    report = check_file(path, settings, strict=True)
+    found = [(f.code, f.severity.name) for f in report.findings]
+    if fixture:
+        assert found == [("SK002", "INFORMATION")], found
+        assert "a test suite's data" in report.findings[0].message
+        assert not report.verdict.loads
+    else:
+        assert not any("test suite" in f.message for f in report.findings), found
+        assert any(f.severity.name in ("ERROR", "WARNING") for f in report.findings), found
+
+
+def test_a_variable_meant_as_written_is_said_once_per_skill(tmp_path: Path) -> None:
+    """Issue 37: a guide's many mentions of one variable are one information finding that says
+    how many it stands for; a use (a path) is still reported each time."""
+    body = ("Use `${CLAUDE_PLUGIN_ROOT}` for paths.\n\n**Always use ${CLAUDE_PLUGIN_ROOT}**.\n\n"
+            "Pinned to `${CLAUDE_PLUGIN_ROOT}`.\n\nRun `${CLAUDE_PLUGIN_ROOT}/a.sh` and "
+            "`${CLAUDE_PLUGIN_ROOT}/b.sh`.\n")
+    report = run(tmp_path, AGENT + body, target="claude-code")
+    found = codes(report, "SK117")
+    quiet = [f for f in found if f.severity == Severity.INFORMATION]
+    assert len(quiet) == 1 and "2 other mentions of `${CLAUDE_PLUGIN_ROOT}`" in quiet[0].message
+    assert len([f for f in found if f.severity == Severity.WARNING]) == 2
+
+
+def test_a_test_suite_is_said_once(tmp_path: Path) -> None:
+    """Issue 37: the fixtures of one test folder are one fact, said on the first by path."""
+    from wave_lsp.core.checking.checker import check_file
+    from wave_lsp.core.checking.config import Settings
+
+    (tmp_path / ".git").mkdir()
+    paths = [tmp_path / p for p in ("./tests/a/_fixtures/one/SKILL.md", "./tests/b/two/SKILL.md",
+                                    "./tests/b/deep/three/SKILL.md")]
+    for path in paths:
+        path.parent.mkdir(parents=True)
+        path.write_text("---\nname: x\n---\nBody.\n", "utf-8")
+    settings = Settings(auto_target=True, home=tmp_path / "home", personal=False)
+    said = [[f.message for f in check_file(path, settings, strict=True).findings]
+            for path in paths]
+    assert len(said[0]) == 1 and "its 2 other skill folders" in said[0][0]
+    assert said[1] == said[2] == []

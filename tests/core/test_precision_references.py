@@ -175,6 +175,18 @@ MECHANISMS: dict[str, tuple[Case, Case]] = {
              {**GIT, ".ai/skills/kairos-analyze/SKILL.md": HEAD.format(name="kairos-analyze"),
               "AGENTS.md": "## Layout\n\nThe skills live under `.ai/skills/`.\n"},
              ".ai/skills/kairos-workflow/SKILL.md")),
+    # sample 5: a guide's template line, a glob the model expands
+    "a template line of a guide to writing skills": (
+        Case("**Linking:** Pattern: [core idea]. See references/file.md for [edge cases/more].\n",
+             [], relpath="skills/skill-creator/SKILL.md"),
+        Case("**Linking:** See references/file.md for the edge cases.\n",
+             [("SK112", "references/file.md")], relpath="skills/skill-creator/SKILL.md")),
+    "a glob the model expands": (
+        Case("Start from the matching `${CLAUDE_SKILL_DIR}/assets/*.template.md`.\n", [],
+             files={"skills/markdown/assets/readme.template.md": "# Readme\n"}),
+        Case("Start from the matching `${CLAUDE_SKILL_DIR}/assets/*.template.md`.\n",
+             [("SK112", "assets/*.template.md")],
+             files={"skills/markdown/assets/readme.md": "# Readme\n"})),
 }
 
 
@@ -293,6 +305,9 @@ def test_words_that_make_a_file_optional(text: str, path: str, optional: bool) -
      [("obsidian", "skill")]),
     ("In the `takt-sdd` repository, read `references/x.md`.\n", "references/x.md",
      [("takt-sdd", "repository")]),
+    # a name in bold before the path (sample 5: "the **zod** skill's `references/x.md`")
+    ("It is typed by the schema (the **zod** skill's `references/x.md`).\n", "references/x.md",
+     [("zod", "skill")]),
     # a runtime's name before the path scopes nothing; nor does "this skill"
     ("As a Claude Code skill, run `scripts/x.sh`.\n", "scripts/x.sh", []),
     ("See `references/x.md` in this skill.\n", "references/x.md", []),
@@ -421,3 +436,21 @@ def test_a_repository_in_the_samples_shapes(tmp_path: Path, capsys: pytest.Captu
 def test_an_output_the_sentence_makes(text: str, targets: list[str]) -> None:
     document = SkillDocument.from_text(HEAD.format(name="x") + text)
     assert [r.target for r in find_references(document)] == targets
+
+
+@pytest.mark.parametrize(("head", "body", "severity"), [
+    # a guide to writing commands shows a command's text in inline code (sample 5)
+    ("---\nname: command-development\ndescription: Creates slash commands.\n---\n",
+     "**Multiple files:** `Compare @src/old.js with @src/new.js.`\n", Severity.INFORMATION),
+    # its prose is attached like any other skill's (labelled-2)
+    ("---\nname: command-development\ndescription: Creates slash commands.\n---\n",
+     "Read the guide first: @docs/guide.md\n", Severity.WARNING),
+    ("---\nname: review\ndescription: Reviews code.\n---\n",
+     "Then `Compare @src/old.js with @src/new.js.`\n", Severity.WARNING),
+])
+def test_an_at_path_a_guide_shows_in_code_is_a_guess(tmp_path: Path, head: str, body: str,
+                                                     severity: Severity) -> None:
+    (tmp_path / ".git").mkdir()
+    report = run(tmp_path, head + body, relpath=".claude/skills/x/SKILL.md", target="claude-code")
+    found = [f for f in report.findings if f.code == "SK150"]
+    assert found and {f.severity for f in found} == {severity}

@@ -32,7 +32,7 @@ from wave_lsp.core.parsing.source import DecodeResult, decode, strip_bom
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.workspace.applies import Reach
 from wave_lsp.core.workspace.applies import reach as reach_of
-from wave_lsp.core.workspace.disk_view import DiskView
+from wave_lsp.core.workspace.disk_view import DIRECTORY, DiskView
 from wave_lsp.core.workspace.location import SKILL_FILE, SkillLocation, locate
 from wave_lsp.core.workspace.session import WorkspaceSession
 
@@ -131,8 +131,8 @@ def _check_and_decide(document: SkillDocument, location: SkillLocation, settings
     is_reported = Reported(settings)
     template = _template(document, location, settings)
     shows = True
-    if template is None and target.chosen_here:
-        template, shows = _kept(document, location, context.disk)
+    if template is None and (target.chosen_here or test_data(location) is not None):
+        template, shows = _kept(document, location, context.disk, target.chosen_here)
     if template is not None:  # a generator's input: its placeholders are not the skill's faults
         shown = finalize([template], document, settings) \
             if shows and is_reported[template.code] else []
@@ -222,6 +222,39 @@ def _skipped(raw: list[Finding], document: SkillDocument, verdict: LoadVerdict,
     return LoadVerdict(False, stopped, dropped if aggregate else ())
 
 
+#: at most this many folders of a test suite are walked for its skills (a checker's own suite)
+MAX_TEST_FOLDERS = 2000
+
+
+def _first_test_skill(location: SkillLocation, disk: DiskView) -> tuple[bool, int, Path]:
+    """Whether this file is the first SKILL.md of its test folder (by path), how many others
+    that holds, and the folder: a test suite's data is said once for the whole suite."""
+    from wave_lsp.core.workspace.applies import test_data_folder
+
+    top = test_data_folder(location)
+    if top is None or location.skill_dir is None:
+        return True, 0, Path()
+    found, pending, walked = [], [top], 0
+    while pending and walked < MAX_TEST_FOLDERS:
+        folder = pending.pop()
+        walked += 1
+        for name, kind in disk.entries(folder).items():
+            if kind == DIRECTORY:
+                pending.append(folder / name)
+            elif name == SKILL_FILE:
+                found.append(folder)
+    mine = location.skill_dir
+    first = not found or min(found) == mine or mine not in found
+    return first, len(found) - 1 if first and mine in found else 0, top
+
+
+def test_data(location: SkillLocation) -> str | None:
+    """Why the file is a test suite's data (`applies.test_data`), or None."""
+    from wave_lsp.core.workspace.applies import test_data as why  # as `_kept` imports applies
+
+    return why(location)
+
+
 def _template(document: SkillDocument, location: SkillLocation,
               settings: Settings) -> Finding | None:
     """The one finding of a generator's template (`location.template_reason`): information, since
@@ -240,30 +273,40 @@ def _template(document: SkillDocument, location: SkillLocation,
     return finding
 
 
-def _kept(document: SkillDocument, location: SkillLocation,
-          disk: DiskView) -> tuple[Finding | None, bool]:
+def _kept(document: SkillDocument, location: SkillLocation, disk: DiskView,
+          chosen_here: bool = True) -> tuple[Finding | None, bool]:
     """The one finding of a SKILL.md kept rather than used (`applies.kept_not_used`: an
     archive, a version of the skill, outside every skills root) when no target is configured:
     no runtime loads it where it lies, so no runtime's rules speak of it (sample 4). Said once
     per folder of kept skills: on the first skill folder by name, with the count of the others
-    (the second value: whether this file shows it)."""
+    (the second value: whether this file shows it). A test suite's data (`applies.test_data`)
+    gets it under a configured target too (issue 37): its skills are malformed on purpose."""
     from wave_lsp.core.workspace.applies import kept_beside, kept_not_used
 
     reason = kept_not_used(location)
     if reason is None or location.skill_dir is None:
         return None, False
+    fixture = test_data(location) is not None
     folder = location.skill_dir.parent
-    kept = sorted(kept_beside(location, [
-        name for name, kind in disk.entries(folder).items()
-        if kind != "file" and disk.is_file(folder / name / SKILL_FILE)]))
-    first = not kept or kept[0] == location.skill_dir.name or location.skill_dir.name not in kept
-    others = len(kept) - 1 if first and location.skill_dir.name in kept else 0
+    if fixture:
+        first, others, folder = _first_test_skill(location, disk)
+    else:
+        kept = sorted(kept_beside(location, [
+            name for name, kind in disk.entries(folder).items()
+            if kind != "file" and disk.is_file(folder / name / SKILL_FILE)]))
+        first = not kept or kept[0] == location.skill_dir.name \
+            or location.skill_dir.name not in kept
+        others = len(kept) - 1 if first and location.skill_dir.name in kept else 0
+    where = ("which no runtime reads and no plugin of the project installs" if fixture
+             else "outside every skills root")
+    check_it = ("give a target (`--target`) to check this one as that runtime would read it"
+                if chosen_here and not fixture else
+                "copy it into a skills root to check it as a runtime reads it")
     finding = Finding(code="SK002", span=document.lines.span_of_line(0),
                       level=Severity.INFORMATION,
                       message=f"No runtime loads this SKILL.md where it lies, and it is kept, not "
-                              f"used: {reason}, outside every skills root. It is not checked for "
-                              "a runtime: check the copy that is installed, or give a target "
-                              "(`--target`) to check this one as that runtime would read it." + (
+                              f"used: {reason}, {where}. It is not checked for a runtime: check "
+                              f"the copy that is installed, or {check_it}." + (
                                   f" Said once for `{folder.name}/`: its {others} other skill "
                                   "folders are not checked either." if others else ""))
     finding.resolve(document.lines)

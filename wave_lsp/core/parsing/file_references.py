@@ -23,7 +23,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -656,3 +656,16 @@ def skill_files(skill_dir: Path, limit: int = 2000) -> list[str]:
             if len(found) >= limit:
                 return found
     return found
+
+
+#: a wildcard in a file name: `*.md`, `report-?.txt`
+WILDCARD = re.compile(r"[*?]")
+
+
+def wildcard_matches(pattern: str, names: Callable[[str], Iterable[str]]) -> bool:
+    """Whether a name of the pattern's folder (`names(folder)`) matches its file name: a glob
+    the model expands (`assets/*.template.md`, SK112). A wildcard in a folder is not looked for."""
+    from fnmatch import fnmatchcase
+
+    folder, name = os.path.split(pattern)
+    return not WILDCARD.search(folder) and any(fnmatchcase(entry, name) for entry in names(folder))

@@ -213,9 +213,9 @@ def _paragraph_after(text: str, offset: int) -> str:
 
 
 #: a name followed by the word that makes it a skill or a repository: "the spec skill", "the
-#: `takt-sdd` repository", "`obsidian` スキル", "`takt-sdd` リポジトリ"
+#: `takt-sdd` repository", "the **zod** skill's" (bold, sample 5), "`obsidian` スキル"
 _NAMED_OWNER = re.compile(
-    r"[`*\"']?((?:[\w.-]+:)?[\w.-]*\w)(?:[`*\"']\s*|\s+)"
+    r"[`*\"']{0,2}((?:[\w.-]+:)?[\w.-]*\w)(?:[`*\"']{1,2}\s*|\s+)"
     r"(?P<kind>skill|repo(?:sitory)?|スキル|リポジトリ|レポジトリ|技能|仓库|저장소|스킬)"
     r"(?:['’]s)?(?![A-Za-z0-9_-]|\.\w)", re.I)
 #: the owner phrase right after a path: "… in the spec skill", "of the `obsidian` skill"

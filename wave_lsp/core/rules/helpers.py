@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.parsing.text import Span
 from wave_lsp.core.parsing.yamltree import ALIAS, YamlNode
 
@@ -102,6 +103,31 @@ def closest(word: str, candidates: Iterable[str], max_distance: int = 2) -> str 
     return best[1] if best else None
 
 
+def once_per_skill(findings: Iterable[Finding], key: Callable[[Finding], str | None],
+                   what: str) -> Iterator[Finding]:
+    """The findings, but of those `key` groups (None: not grouped) only the first of each group,
+    which says how many more it stands for (issue 37: a guide's thirty mentions of one variable,
+    each an information finding with the same sentence, are one fact about the skill). `what`
+    names the others: "other mentions of `${X}`" -> "Said once here: 3 other mentions …"."""
+    first: dict[str, Finding] = {}
+    more: dict[str, int] = {}
+    for finding in findings:
+        group = key(finding)
+        if group is None:
+            yield finding
+        elif group in first:
+            more[group] = more.get(group, 0) + 1
+        else:
+            first[group] = finding
+    for group, finding in first.items():
+        count = more.get(group, 0)
+        if count:
+            finding.message += (f" Said once for this skill: {count} "
+                                f"{what.format(group)} {'is' if count == 1 else 'are'} "
+                                "not reported.")
+        yield finding
+
+
 def capped(items: Iterable[T], limit: int) -> Iterator[T]:
     """At most `limit` items (rules that could fire thousands of times on hostile input)."""
     for index, item in enumerate(items):
@@ -157,3 +183,41 @@ def substituting(code: str, profile: RuntimeProfile) -> str:
 
     names = who_reports(code, profile, lambda p: p.substitutes_arguments)
     return agree(names, "substitutes", "substitute") if names else "a runtime substitutes"
+
+
+#: a skill about writing a plugin or its parts (hooks, MCP servers, agents), or the rules for them
+#: (sample 5: `hook-development` "Creates and configures event-driven hooks in Codex plugins",
+#: `mcp-integration`, `plugin-rulebook`, "create a plugin"): the `${CLAUDE_PLUGIN_ROOT}/x.sh` of
+#: its hooks.json, `scripts/my-hook.sh` of its commands are the plugin's the reader writes
+_PLUGIN_GUIDE = re.compile(
+    r"\b(?:plugins?|hooks?|mcp|sub-?agents?|agents?)-(?:develop|creat|author|writ|build|"
+    r"structure|rulebook|integration)\w*|"
+    r"\b(?:creat|writ|author|build|develop|design|scaffold|configur)(?:e|es|ed|ing|s)?[,\s]+"
+    r"(?:[\w-]+[,\s]+){0,5}?(?:plugins?|hooks?|sub-?agents?)\b", re.I)
+#: words that make those plugins an agent runtime's (not a Godot editor's, not a git hook's)
+_AGENT_PLUGINS = re.compile(r"claude|codex|copilot|gemini|opencode|\bskills?\b|\bcommands?\b|"
+                            r"plugin\.json|hooks\.json|\.mcp\.json|marketplace", re.I)
+
+
+def about_writing_plugins(name: object, description: object) -> bool:
+    """Whether a skill is a guide to writing skills or commands (`about_writing_skills`) or a
+    plugin and its parts: hooks, MCP servers, agents (`_PLUGIN_GUIDE`)."""
+    about = " ".join(v for v in (name, description) if isinstance(v, str))
+    return bool(_WRITING_GUIDE.search(about)
+                or (_PLUGIN_GUIDE.search(about) and _AGENT_PLUGINS.search(about)))
+
+
+def counting_from(base: int, singular: str, plural: str) -> str:
+    """The runtimes that substitute `$N` counting from `base`, with the verb that agrees."""
+    from wave_lsp.core.checking.messages import agree, runtimes_that
+
+    names = runtimes_that(lambda p: p.substitutes_arguments and p.argument_base == base)
+    return agree(names, singular, plural) if names else f"a runtime counting from {base} {singular}"
+
+
+def indexed_syntax() -> str:
+    """The runtimes with `$ARGUMENTS[N]` and named arguments (`argument_syntax` "escapable")."""
+    from wave_lsp.core.checking.messages import runtime_names, runtimes_that
+
+    return runtime_names(runtimes_that(lambda p: p.argument_syntax == "escapable"
+                                       and p.substitutes_arguments))

@@ -25,12 +25,14 @@ Decisions (so that findings are ones an author agrees with):
 - SK117 reports any unknown `${NAME}` in prose, but inside code only names that look like ours
   (`WAVE_…`, `CLAUDE_…`): `${HOME}` in a shell example is the user's shell's business. A plugin
   variable in a skill outside any plugin is a warning; a plugin is a folder with a plugin
-  manifest or a marketplace entry whose `source` holds the skill (`location.find_plugin`). It is
-  heuristic (information) where a guide to writing skills or commands may mean it as written
-  (issue 27): inside a Markdown block (a command file it shows or writes for a plugin) or alone
-  in inline code (the variable named, "use `${CLAUDE_PLUGIN_ROOT}` for paths"); used in a shell
-  block or a path it stays a warning, and so does every use in other skills (a Markdown block
-  there is often a prompt for a sub-agent, a mention often asks for the value).
+  manifest or a marketplace entry whose `source` holds the skill (`location.find_plugin`). Ours
+  is heuristic (information) where the skill may mean it as written (issues 27, 37), in every
+  skill and under every target alike: named on its own (alone in inline code or in prose, not a
+  path, not a value passed on: "use `${CLAUDE_PLUGIN_ROOT}` for paths"); and, for a plugin's
+  variable in a guide to writing plugins, hooks, MCP servers, skills or commands, inside a
+  block that is a file it shows (Markdown, JSON, YAML, TOML, a `#!` script). A path or a value
+  passed on stays a warning, and so does every block of other skills (often a prompt for a
+  sub-agent).
 - SK118 reports `$name` in prose (not code, not injections) when `name` starts with a lowercase
   letter — `$HOME`-style environment variables are left alone — and is not declared.
 - SK119 reports argument placeholders inside injected commands: the target's own (a `\\$1` under
@@ -56,7 +58,7 @@ from typing import TYPE_CHECKING
 from wave_lsp.core.checking.catalog import Confidence, Severity, rule
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
-from wave_lsp.core.checking.messages import agree, runtime_names, runtimes_that
+from wave_lsp.core.checking.messages import runtime_names
 from wave_lsp.core.facts.variables import PLACEHOLDER as VARIABLE
 from wave_lsp.core.facts.variables import VARIABLES, variable
 from wave_lsp.core.invocation.arguments import (
@@ -69,10 +71,21 @@ from wave_lsp.core.invocation.arguments import (
     takes_rest,
     unescaped_placeholders,
 )
+from wave_lsp.core.parsing.example_words import shown_as_text
 from wave_lsp.core.parsing.injections import find_injections
 from wave_lsp.core.parsing.markdown import MarkdownBody, parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest, counted_by, substituting
+from wave_lsp.core.rules.helpers import (
+    about_writing_plugins,
+    about_writing_skills,
+    capped,
+    closest,
+    counted_by,
+    counting_from,
+    indexed_syntax,
+    once_per_skill,
+    substituting,
+)
 from wave_lsp.core.rules.registry import check
 
 if TYPE_CHECKING:
@@ -187,7 +200,7 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
         elif wave and n == 0:
             yield ctx.finding("SK115", span, f"`$0` is always empty in {runtime}: write `$1` for "
                                              "the first argument (arguments count from 1). "
-                                             f"{_counting_from(0, 'reads', 'read')} `$0` as the "
+                                             f"{counting_from(0, 'reads', 'read')} `$0` as the "
                                              "first argument.",
                               level=Severity.WARNING)
         elif wave:
@@ -196,7 +209,7 @@ def positional_semantics(ctx: CheckContext) -> Iterator[Finding]:
             amount = "" if declares else f" If you meant the amount `${n}`, write `\\${n}`."
             yield ctx.finding("SK115", span, f"`${n}` is argument {n + 1} here ({runtime} counts "
                                              "from 0): use named `arguments` to be explicit. "
-                                             f"{_counting_from(1, 'would', 'would')} put argument "
+                                             f"{counting_from(1, 'would', 'would')} put argument "
                                              f"{n} here." + amount)
     if ctx.profile.argument_base == 0:
         said = list(_first_is_one(ctx, structure, injections))
@@ -219,7 +232,7 @@ def _one_based(ctx: CheckContext, span: Span, n: int, declares: bool) -> Finding
     if not members:
         return ctx.finding("SK115", span, f"`${n}` is argument {n} here ({profile.runtime} counts "
                                           "from 1): use named `arguments` to be explicit. "
-                                          f"{_counting_from(0, 'would', 'would')} put argument "
+                                          f"{counting_from(0, 'would', 'would')} put argument "
                                           f"{n + 1} here." + amount)
     levels = [level for m in members if (level := rule("SK115").severity(m)) is not None]
     one = runtime_names(m.runtime for m in members if m.argument_base == 1)
@@ -250,7 +263,7 @@ def _indexed_arguments(ctx: CheckContext, structure: MarkdownBody,
     for match in capped(found, MAX_PLACEHOLDER_FINDINGS):
         word = int(match.group(1)) + base  # `$ARGUMENTS[0]` is Claude Code's first word
         yield ctx.finding("SK115", Span(match.start(), match.end()),
-                          f"`{match.group(0)}` is the syntax of {_indexed_syntax()}: write "
+                          f"`{match.group(0)}` is the syntax of {indexed_syntax()}: write "
                           f"`${word}` for that "
                           f"argument. {ctx.profile.runtime} has no `$ARGUMENTS[N]`: it puts all "
                           f"the arguments here, followed by `[{match.group(1)}]`.",
@@ -289,10 +302,10 @@ def _plain_positional(ctx: CheckContext, match: re.Match[str], declares: bool) -
         return ctx.finding("SK115", span, f"`${n}` {missing_below_base(profile, rest)} in "
                                           f"{runtime}: write `${base}` for the first argument "
                                           f"(arguments count from {base}). "
-                                          f"{_counting_from(0, 'reads', 'read')} `$0` as the "
+                                          f"{counting_from(0, 'reads', 'read')} `$0` as the "
                                           "first argument.", level=Severity.WARNING)
-    other = (f"{_counting_from(0, 'would', 'would')} put argument {n + 1} here" if base == 1
-             else f"{_counting_from(1, 'would', 'would')} put argument {n} here")
+    other = (f"{counting_from(0, 'would', 'would')} put argument {n + 1} here" if base == 1
+             else f"{counting_from(1, 'would', 'would')} put argument {n} here")
     counting = f"{runtime} counts from {base}" + (f", and {REST_REASON}" if rest else "")
     return ctx.finding("SK115", span, f"`${n}` is {arguments_from(n + 1 - base, rest)} here "
                                       f"({counting}): use `$ARGUMENTS` if the skill must also work "
@@ -564,6 +577,12 @@ def _is_amount(text: str, match: re.Match[str]) -> bool:
                 or _RANGE_START.search(text[max(0, match.start() - 16):match.start()]))
 
 
+def _plugin_guide(ctx: CheckContext) -> bool:
+    """Whether the skill is a guide to writing plugins (hooks, MCP servers, agents), skills or
+    commands: its `${CLAUDE_PLUGIN_ROOT}` in blocks are the reader's plugin's (SK117)."""
+    return about_writing_plugins(ctx.value("name"), ctx.value("description"))
+
+
 def _writing_guide(ctx: CheckContext) -> bool:
     """Whether the skill is a guide to writing skills or commands: its `$1`, `$ARGUMENTS` in code
     are examples."""
@@ -649,32 +668,18 @@ def _input_template(text: str, match: re.Match[str]) -> bool:
     return bool(_TEMPLATE_LINE.match(text[line_start:match.start()]))
 
 
-#: fences whose content is a Markdown document the skill shows or has the model write
-_DOCUMENT_LANGUAGES = frozenset({"markdown", "md"})
-
-
-def _shown_as_text(text: str, structure: MarkdownBody, span: Span, guide: bool) -> str | None:
-    """Why a plugin variable may be meant as written in a guide to writing skills or commands
-    (issue 27): inside a Markdown block (a command file the guide shows or has the model write
-    for a plugin, where the literal is the content) or alone in inline code (the variable named,
-    "use `${CLAUDE_PLUGIN_ROOT}` for paths"). Elsewhere such a block is often a prompt the model
-    passes to a sub-agent, and a mention often asks for the value ("provide the value of
-    `${CLAUDE_PLUGIN_ROOT}`"): there the path must work. None: it is used."""
-    if not guide:
-        return None
-    fence = structure.fence_at(span.start)
-    if fence is not None and fence.info.split(" ")[0].lower() in _DOCUMENT_LANGUAGES:
-        return "it is in a Markdown example of a guide to writing commands, which may be a file " \
-               "for a plugin"
-    code = structure.code_at(span.start)
-    if fence is None and code is not None and text[code.start:code.end].strip() == \
-            text[span.start:span.end]:
-        return "a guide to writing commands names it on its own, as a mention of the variable"
-    return None
-
-
 @check("SK117")
 def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
+    """SK117, each variable meant as written said once per skill (`once_per_skill`)."""
+    def meant(finding: Finding) -> str | None:
+        return ctx.text[finding.span.start:finding.span.end] \
+            if finding.confidence is Confidence.HEURISTIC else None
+
+    yield from once_per_skill(_unknown_variables(ctx), meant,
+                              "other mentions of `{}` that may be meant as written")
+
+
+def _unknown_variables(ctx: CheckContext) -> Iterator[Finding]:
     structure = parse_body(ctx.text, ctx.document.body_offset)
     plugin = ctx.location.plugin is not None
     injections = _spans_outside(ctx)
@@ -688,7 +693,7 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
         if known is not None and ctx.profile.expands(name):
             if known.plugin_only and not plugin:
                 found += 1
-                shown = _shown_as_text(ctx.text, structure, span, _writing_guide(ctx))
+                shown = shown_as_text(ctx.text, structure, span, _plugin_guide(ctx), True)
                 finding = ctx.finding("SK117", span, f"`${{{name}}}` has a value only in plugin "
                                                      "skills: add the skill to a plugin, or use "
                                                      "`${CLAUDE_SKILL_DIR}` for its own files. No "
@@ -717,9 +722,16 @@ def unknown_variable(ctx: CheckContext) -> Iterator[Finding]:
                   else "write the value it stands for.")
         fixes = ([ctx.replace_fix(f"Change to `${{{suggestion}}}`", span, f"${{{suggestion}}}")]
                  if suggestion else [])
-        yield ctx.finding("SK117", span, f"`${{{name}}}` is not a variable of the `{ctx.profile.name}` "
-                                         f"target: {advice} It reaches the model literally.",
-                          fixes=fixes)
+        shown = shown_as_text(ctx.text, structure, span, _plugin_guide(ctx),
+                              known is not None and known.plugin_only) if ours else None
+        finding = ctx.finding("SK117", span, f"`${{{name}}}` is not a variable of the "
+                                             f"`{ctx.profile.name}` target: {advice} It reaches "
+                                             "the model literally"
+                              + (f" ({shown}: if it is meant as written, nothing is wrong)."
+                                 if shown else "."), fixes=fixes)
+        if shown:
+            finding.confidence = Confidence.HEURISTIC
+        yield finding
 
 
 def _names_with_punctuation(value: object) -> list[str]:
@@ -728,18 +740,6 @@ def _names_with_punctuation(value: object) -> list[str]:
     names = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
     return sorted((n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.-]*", n)
                    and re.search(r"[.-]", n)), key=len, reverse=True)
-
-
-def _counting_from(base: int, singular: str, plural: str) -> str:
-    """The runtimes that substitute `$N` counting from `base`, with the verb that agrees."""
-    names = runtimes_that(lambda p: p.substitutes_arguments and p.argument_base == base)
-    return agree(names, singular, plural) if names else f"a runtime counting from {base} {singular}"
-
-
-def _indexed_syntax() -> str:
-    """The runtimes with `$ARGUMENTS[N]` and named arguments (`argument_syntax` "escapable")."""
-    return runtime_names(runtimes_that(lambda p: p.argument_syntax == "escapable"
-                                       and p.substitutes_arguments))
 
 
 @check("SK118")
@@ -767,7 +767,7 @@ def undeclared_argument(ctx: CheckContext) -> Iterator[Finding]:
                               f"substitutes no named arguments: write {position} (or "
                               f"`$ARGUMENTS`) instead. {ctx.profile.runtime} replaces only "
                               f"`$ARGUMENTS` and `$1`, `$2`, …; `arguments` is read by "
-                              f"{_indexed_syntax()}.")
+                              f"{indexed_syntax()}.")
             continue
         suggestion = closest(name, names)
         advice = (f"change it to `${suggestion}` if that is meant." if suggestion

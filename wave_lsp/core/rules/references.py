@@ -52,16 +52,19 @@ from wave_lsp.core.checking.catalog import Confidence, Severity
 from wave_lsp.core.checking.context import CheckContext
 from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.messages import capitalized
+from wave_lsp.core.parsing.example_words import code_annotation, template_line
 from wave_lsp.core.parsing.file_references import (
+    WILDCARD,
     Reference,
     escapes,
     find_references,
     shorthand_files,
     skill_files,
+    wildcard_matches,
 )
 from wave_lsp.core.parsing.markdown import parse_body
 from wave_lsp.core.parsing.text import Span
-from wave_lsp.core.rules.helpers import about_writing_skills, capped, closest, shown
+from wave_lsp.core.rules.helpers import about_writing_plugins, capped, closest, once_per_skill, shown
 from wave_lsp.core.rules.registry import check
 from wave_lsp.core.workspace.disk_view import DIRECTORY, DiskView
 
@@ -70,6 +73,14 @@ MAX_REFERENCE_FINDINGS = 200
 
 @check("SK112", "SK113")
 def broken_references(ctx: CheckContext) -> Iterator[Finding]:
+    """SK112/SK113 (`_broken_references`); a guide's example paths said once per skill."""
+    guide = _about_writing_skills(ctx)
+    yield from once_per_skill(_broken_references(ctx), lambda f: "x" if guide and f.code == "SK112"
+                              and f.confidence is Confidence.HEURISTIC else None,
+                              "other paths of this guide's examples that exist nowhere")
+
+
+def _broken_references(ctx: CheckContext) -> Iterator[Finding]:
     skill_dir = ctx.location.skill_dir
     if skill_dir is None or not skill_dir.is_dir():
         return
@@ -209,8 +220,13 @@ class _Search:
         self._made: frozenset[str] | None = None
 
     def holds(self, reference: Reference) -> bool:
-        """Whether a base holds the path, or (a bare path) a folder of the project, or a twin."""
+        """Whether a base holds the path, or (a bare path) a folder of the project, or a twin.
+        A file name with a wildcard (`assets/*.template.md`, a glob the model expands) is held
+        where a file of its folder matches it (sample 5)."""
         disk = self.ctx.disk
+        if WILDCARD.search(reference.target.rsplit("/", 1)[-1]):
+            return any(wildcard_matches(reference.resolved(base), disk.entries)
+                       for base in self.bases)
         return (any(disk.exists(reference.resolved(base)) for base in self.bases)
                 or (self.outer is not None and _tail_exists(
                     disk, self.outer, reference, self.skill_dir.name,
@@ -607,16 +623,19 @@ def _meant_as_own_file(ctx: CheckContext, reference: Reference) -> bool:
     `references/` exists, so a missing `references/x.md` is one it lacks), or the path is what a
     command runs or reads (`python scripts/x.py`, `./scripts/x`, `cat references/x.md`), or an
     instruction in prose names it ("Read `references/x.md`", "see references/x.md"). A guide to
-    writing skills names other skills' files, in code (a fenced example, an inline span): there a
-    bare path stays a guess, unless the guide's own prose, outside code, tells the model to open
-    it ("Consult these guides: See references/workflows.md for …")."""
+    writing skills, commands or plugins names other skills' files, in code (a fenced example, an
+    inline span) or on a template line ("Pattern: [core idea]. See references/file.md for
+    [edge cases]", sample 5): there a bare path stays a guess, unless the guide's own prose,
+    outside code, tells the model to open it ("Consult these guides: See references/workflows.md
+    for …")."""
     before = _line_before(ctx.text, reference.span.start)
     if _MADE_HERE.search(before):
         return False  # "the emitted `references/x.md`", "Save the chart to assets/x.png"
     structure = parse_body(ctx.text, ctx.document.body_offset)
     if _about_writing_skills(ctx):
         return (not structure.in_code(reference.span.start)
-                and bool(_TOLD_TO_OPEN.search(before)))
+                and bool(_TOLD_TO_OPEN.search(before))
+                and not template_line(ctx.text, reference.span.start))
     skill_dir = ctx.location.skill_dir
     first = reference.target.removeprefix("./").split("/", 1)[0]
     if skill_dir is not None and ctx.disk.kind(str(skill_dir / first)) == DIRECTORY:
@@ -642,7 +661,9 @@ def _listed_file(reference: Reference, before: str, after: str) -> bool:
 
 
 def _about_writing_skills(ctx: CheckContext) -> bool:
-    return about_writing_skills(ctx.value("name"), ctx.value("description"))
+    """A guide to writing skills, commands or plugins (hooks, MCP servers, agents): the paths in
+    its examples are the reader's skill's or plugin's (`scripts/my-hook.sh`, sample 5)."""
+    return about_writing_plugins(ctx.value("name"), ctx.value("description"))
 
 
 def _line_before(text: str, offset: int) -> str:
@@ -704,6 +725,13 @@ _AT_FILE = re.compile(r"^(?:[/~.]|.*\.[A-Za-z0-9]{1,8}$)")
 
 @check("SK150")
 def at_references(ctx: CheckContext) -> Iterator[Finding]:
+    """SK150 (`_at_references`); the `@` paths a guide shows in code said once per skill."""
+    shown: set[int] = set()
+    yield from once_per_skill(_at_references(ctx, shown), lambda f: "x" if id(f) in shown
+                              else None, "other `@` paths of commands this guide shows")
+
+
+def _at_references(ctx: CheckContext, examples: set[int]) -> Iterator[Finding]:
     """`@path` in prose or inline code that resolves nowhere against the runtime's base, the
     working directory (the project the skill is used in): Claude Code attaches the file when the
     skill is invoked and drops a missing one silently. Code blocks are skipped (`npm i @scope/x`,
@@ -711,8 +739,10 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
     `@/x` or `@~/x` is likely wrong wherever the skill runs; a relative one is checked against the
     project, which is the working directory only for a project's own skill (scope "project"): a
     plugin's, a personal or a distributed skill runs in the user's project, so there it is
-    heuristic. A guide to writing commands is no exception: its "Read the guide first:
-    @/docs/x.md" is attached like any other (labelled-2's reviewer: true)."""
+    heuristic. A guide to writing commands is no exception in its prose: its "Read the guide
+    first: @/docs/x.md" is attached like any other (labelled-2's reviewer: true); in its inline
+    code the `@` path is the text of a command it shows ("**Multiple files:** `Compare
+    @src/old.js with @src/new.js`", sample 5): heuristic."""
     skill_dir = ctx.location.skill_dir
     if skill_dir is None or not skill_dir.is_dir():
         return
@@ -731,7 +761,7 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
         if structure.fence_at(match.start()) is not None or not raw or "@" in raw \
                 or not _AT_FILE.match(raw) or _SCHEME_LIKE.match(raw) or _HOST.match(raw):
             continue  # `@claude`, `@types/node`, `@posit.co`: a mention, a package, a domain
-        if _code_annotation(raw, ctx.text[match.end():match.end() + 1]):
+        if code_annotation(raw, ctx.text[match.end():match.end() + 1]):
             continue  # `@Acl.Matcher(…)`, `@app.route("/")`: an annotation or a decorator
         if raw.startswith(("~", "/")):
             targets = [os.path.expanduser(raw)]
@@ -750,27 +780,15 @@ def at_references(ctx: CheckContext) -> Iterator[Finding]:
                               f"when the skill is invoked, resolved against {where}, and "
                               f"drop{'' if ctx.profile.kind == 'aggregate' else 's'} a missing "
                               "one silently.")
-        if not raw.startswith(("~", "/")) and ctx.location.scope != "project":
+        if structure.in_code(match.start()) and _about_writing_skills(ctx):
+            finding.confidence = Confidence.HEURISTIC  # a command's text a guide shows (sample 5)
+            examples.add(id(finding))
+        elif not raw.startswith(("~", "/")) and ctx.location.scope != "project":
             # only a project's own skill (`.claude/skills/`) runs with this project as its
             # working directory; a plugin's or a distributed skill runs in the user's project,
             # and whether that has the file is unknown here
             finding.confidence = Confidence.HEURISTIC
         yield finding
-
-
-#: the last dotted part of a code name: `Matcher` of `@Acl.Matcher`, `Principal` (an extension
-#: is lower case or all capitals: `.md`, `.MD`)
-_CAPITALIZED_PART = re.compile(r"\.[A-Z][a-z0-9]*[a-z][A-Za-z0-9]*$")
-
-
-def _code_annotation(raw: str, following: str) -> bool:
-    """An `@` word that is code, not a file (SK150): a Java annotation or a decorator called
-    with arguments (`@Acl.Matcher(…)`, `@app.route("/")`: a file name is not followed by `(`), or
-    a dotted name whose last part is a capitalized word (`@Acl.Matcher`, `@Service.Named`),
-    which no file extension is. A path (`@docs/x.md`, `@./x`) is never one."""
-    if "/" in raw or raw.startswith(("~", ".")):
-        return False
-    return following == "(" or _CAPITALIZED_PART.search(raw) is not None
 
 
 def _attacher(ctx: CheckContext) -> str:

@@ -278,10 +278,14 @@ def kept_not_used(location: SkillLocation) -> str | None:
     versions, drafts or an inbox (`specs/archive/…/inbox/skills/x`), or its own folder is named
     for a version of the skill (`misc/git-260611-0`). No runtime loads it where it lies and none
     is meant to: with no target configured, `check` gives it one information finding (SK002)
-    instead of any runtime's findings (docs/design/rules.md *The default target*)."""
+    instead of any runtime's findings (docs/design/rules.md *The default target*). A test
+    suite's data is kept too, in or out of a plugin (`test_data`)."""
     skill_dir = location.skill_dir
-    if skill_dir is None or not installable(location):
+    if skill_dir is None:
         return None
+    fixture = test_data(location)
+    if fixture is not None or not installable(location):
+        return fixture
     project = location.project_root
     parts = (skill_dir.relative_to(project).parts
              if project is not None and project in skill_dir.parents else skill_dir.parts[-4:])
@@ -291,6 +295,40 @@ def kept_not_used(location: SkillLocation) -> str | None:
         return f"its folder `{parts[-1]}` is named for a version of the skill"
     kept = next((part for part in parts[:-1] if _KEPT.match(part)), None)
     return None if kept is None else f"it lies in the folder `{kept}/`, kept rather than used"
+
+
+def test_data(location: SkillLocation) -> str | None:
+    """Why the file is a test suite's data, in words, or None: a folder on its path below the
+    project root (not the skill's own folder) is a test or fixture folder (`tests/bridges/
+    _fixtures/x`, `tests/fixtures/…/plugins/p/skills/x`, `testdata/`) or an evaluation's output
+    (`evals/…/outputs/x`), and no runtime's skills root of the project holds it. No runtime loads
+    it from there and no plugin of the project installs it; a checker's or a runtime's own tests
+    keep skills malformed on purpose (sample 5: `skill-no-description`, `Scratch_Test_Skill`), so
+    `check` gives it one information finding in every run instead of the rules' (issue 37)."""
+    folder = test_data_folder(location)
+    if folder is None:
+        return None
+    return f"it lies in `{folder.name}/`, a test suite's data (often malformed on purpose)"
+
+
+def test_data_folder(location: SkillLocation) -> Path | None:
+    """The test or fixture folder the file lies in (`test_data`), or None."""
+    skill_dir, project = location.skill_dir, location.project_root
+    if skill_dir is None or project is None or project not in skill_dir.parents:
+        return None
+    if location.skills_root is not None and location.scope != "plugin":
+        return None  # a skills root a runtime reads (`tests/.claude/skills/` is the project's)
+    parts = skill_dir.relative_to(project).parts[:-1]
+    index = next((i for i, part in enumerate(parts) if _TEST_FOLDER.match(part)), None)
+    if index is None and any(_EVALS.match(p) for p in parts):
+        index = next((i for i, part in enumerate(parts) if part.lower() == "outputs"), None)
+    return None if index is None else project.joinpath(*parts[:index + 1])
+
+
+#: folders of a test suite: what lies below is test data
+_TEST_FOLDER = re.compile(r"^(?:tests?|__tests__|testdata|test[-_]data|fixtures?|_fixtures|"
+                          r"__fixtures__|testcases|test[-_]cases)$", re.I)
+_EVALS = re.compile(r"^evals?$", re.I)
 
 
 def kept_beside(location: SkillLocation, names: list[str]) -> list[str]:
