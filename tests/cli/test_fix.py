@@ -51,7 +51,9 @@ def test_fix_applies_safe_fixes_and_reports_what_remains(examples: Path, capsys)
     code, codes_after = _codes(capsys, "skills", "--fix")
     assert "SK021" in codes_before and "SK021" not in codes_after  # the safe quoting fix
     assert "SK034" in codes_after  # upper-case name: its fix is unsafe, so it stays
-    assert code == 1  # errors remain (SK034 is an error under wave)
+    # no error remains: the examples lie where no runtime reads them, so SK034 (an error under
+    # wave only) is information there (docs/cli.md, no runtime known)
+    assert code == 0
     after = _snapshot(examples)
     changed = {name for name in before if before[name] != after[name]}
     assert changed == {"skills/release-notes/SKILL.md", "skills/pr-review/SKILL.md",

@@ -139,7 +139,8 @@ def heavy_modules(tmp_path: Path, folder: str, text: str) -> tuple[list[str], di
     (PLAIN.replace("Use when asked.\n", "Use when asked.\ncontext: forked\n"),
      ["jsonschema"], ["SK092"]),
     (PLAIN.replace("Run `make`.", "Title: !`gh pr view --json title`"),
-     ["tree_sitter", "tree_sitter_bash", "wave_lsp.core.permissions.shell"], ["SK120", "SK123"]),
+     # SK123 only: SK120 is not said again beside the SK123 of the same injection
+     ["tree_sitter", "tree_sitter_bash", "wave_lsp.core.permissions.shell"], ["SK123"]),
 ])
 def test_what_a_check_imports(tmp_path: Path, text: str, heavy: list[str],
                               codes: list[str]) -> None:

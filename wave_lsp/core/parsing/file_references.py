@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from wave_lsp.core.parsing.document import SkillDocument
@@ -669,3 +669,15 @@ def wildcard_matches(pattern: str, names: Callable[[str], Iterable[str]]) -> boo
 
     folder, name = os.path.split(pattern)
     return not WILDCARD.search(folder) and any(fnmatchcase(entry, name) for entry in names(folder))
+
+
+#: a link target that starts with a host name (`docs.claude.com/en/…`): a URL without its scheme
+HOST_LIKE = re.compile(r"^(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|app|"
+                       r"co|edu|gov)(?:/|$)", re.I)
+
+
+def same_file_name(written: str, files: list[str]) -> str | None:
+    """The one file of `files` (clean relative paths) with the file name of `written`, if one."""
+    name = PurePosixPath(written).name
+    matches = [path for path in files if path.rpartition("/")[2] == name]
+    return matches[0] if len(matches) == 1 else None

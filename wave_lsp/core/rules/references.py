@@ -54,10 +54,12 @@ from wave_lsp.core.checking.findings import Finding
 from wave_lsp.core.checking.messages import capitalized
 from wave_lsp.core.parsing.example_words import code_annotation, template_line
 from wave_lsp.core.parsing.file_references import (
+    HOST_LIKE,
     WILDCARD,
     Reference,
     escapes,
     find_references,
+    same_file_name,
     shorthand_files,
     skill_files,
     wildcard_matches,
@@ -561,9 +563,9 @@ def _broken(ctx: CheckContext, reference: Reference, files: list[str],
             where: str = "the skill folder", holders: list[str] | None = None,
             named: str = "") -> Finding:
     written = reference.target.removeprefix("./")
-    suggestion = closest(written, files) or _same_file_name(written, files)
+    suggestion = closest(written, files) or same_file_name(written, files)
     advice = []
-    if reference.kind == "link" and _HOST.match(reference.target):
+    if reference.kind == "link" and HOST_LIKE.match(reference.target):
         advice.append(f"write `https://{shown(reference.target)}` (it looks like a web address "
                       "without a scheme)")
     fixes = []
@@ -703,17 +705,6 @@ _TOLD_TO_OPEN = re.compile(
 _PROJECT_FOLDER = re.compile(r"^\.(?!\.?/)[\w-]+/")
 
 
-#: a link target that starts with a host name (`docs.claude.com/en/…`): a URL without its scheme
-_HOST = re.compile(r"^(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|app|"
-                   r"co|edu|gov)(?:/|$)", re.I)
-
-
-def _same_file_name(written: str, files: list[str]) -> str | None:
-    name = PurePosixPath(written).name
-    matches = [path for path in files if path.rpartition("/")[2] == name]  # clean relative paths
-    return matches[0] if len(matches) == 1 else None
-
-
 #: `@path` as Claude Code finds it in a local skill's text when the skill is invoked: after the
 #: start of a line or white space; the path up to white space (a trailing sentence mark is not part
 #: of it). docs/design/rules.md *Body*.
@@ -759,7 +750,7 @@ def _at_references(ctx: CheckContext, examples: set[int]) -> Iterator[Finding]:
         if ctx.text[match.end():match.end() + 1] == "{":
             continue  # `@/docs/command-resources/{relevant-templates}`: a template
         if structure.fence_at(match.start()) is not None or not raw or "@" in raw \
-                or not _AT_FILE.match(raw) or _SCHEME_LIKE.match(raw) or _HOST.match(raw):
+                or not _AT_FILE.match(raw) or _SCHEME_LIKE.match(raw) or HOST_LIKE.match(raw):
             continue  # `@claude`, `@types/node`, `@posit.co`: a mention, a package, a domain
         if code_annotation(raw, ctx.text[match.end():match.end() + 1]):
             continue  # `@Acl.Matcher(…)`, `@app.route("/")`: an annotation or a decorator
