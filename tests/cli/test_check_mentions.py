@@ -110,7 +110,7 @@ def test_sarif_and_github_output(project: Path, capsys, fmt: str,
     else:
         found = []
         for line in out.splitlines():
-            if line.startswith("::warning"):
+            if line.startswith(("::warning", "::notice")):
                 fields = dict(part.split("=", 1) for part in line.split(" ", 1)[1]
                               .split("::", 1)[0].split(","))
                 found.append((fields["title"].split()[0], fields["file"], int(fields["line"]),
@@ -240,7 +240,8 @@ def test_the_walk_s_cheap_test_agrees_with_the_file_kinds(relative: str) -> None
 ])
 def test_agents_md_with_no_target_is_information(project: Path, capsys, target: tuple[str, ...],
                                                  level: str, shared: bool) -> None:
-    (project / "docs/AGENTS.md").write_text("Run /review, then /deploy.\n", "utf-8")
+    # a near miss of the skill `deploy` (a name with none near it is information everywhere)
+    (project / "docs/AGENTS.md").write_text("Run /deplyo, then /deploy.\n", "utf-8")
     _, out, _ = run(capsys, ".", "--format", "json", *target)
     report = json.loads(out)
     found = [(f["severity"], f["message"]) for file in report["files"]
@@ -248,3 +249,16 @@ def test_agents_md_with_no_target_is_information(project: Path, capsys, target: 
              for f in file["findings"] if f["code"] == "SK152"]
     assert [severity for severity, _ in found] == [level]
     assert ("other runtimes read `AGENTS.md` too" in found[0][1]) is shared
+
+
+def test_a_name_with_no_known_name_near_it_is_information(project: Path, capsys) -> None:
+    """`/nothing-here` has no skill or command near it: more often a plugin's or a personal skill
+    the check does not see than a typo, so it is information and says why; `/deplyo` (one letter
+    from `deploy`) keeps the rule's level (sample 7: a CLAUDE.md naming its plugin's skills)."""
+    _, out, _ = run(capsys, "--format", "json")
+    levels = {_mentioned(f["message"]): (f["severity"], f["message"])
+              for entry in json.loads(out)["files"] for f in entry["findings"]
+              if f["code"] == "SK152"}
+    assert levels["deplyo"][0] == "warning"
+    assert levels["nothing-here"][0] == "information"
+    assert "a plugin or a personal skill this check does not see" in levels["nothing-here"][1]

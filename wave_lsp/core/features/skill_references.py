@@ -419,7 +419,13 @@ def _finding(mention: Mention, nearest: str | None, settings: Settings, default:
     rest = "Otherwise the model looks for a command that does not exist."
     fixes = []
     if nearest is None:
-        message = f"{said}: write the name of an existing skill, or create the skill. {rest}"
+        # no name near it: more often a plugin's, a submodule's or a personal skill the index
+        # does not see than a typo (sample 7: a CLAUDE.md naming its plugin's skills), so it is
+        # information; a near miss of a known name stays at the rule's level
+        message = (f"{said}: write the name of an existing skill, or create the skill. {rest} "
+                   "(Information: no known name is near it, so a plugin or a personal skill "
+                   "this check does not see may provide it.)")
+        default = max(default, Severity.INFORMATION)  # the less severe of the two
     else:
         message = (f"{said}: replace it with `/{nearest}`, the nearest name, or create the skill. "
                    f"Did you mean `/{nearest}`? {rest}")
