@@ -310,16 +310,20 @@ def load_table(text: str) -> Table:
                  commands=MappingProxyType(commands))
 
 
+def data_text(name: str) -> str:
+    """A file of `wave_lsp/data`: beside the source in a checkout, else the installed package's."""
+    beside = Path(__file__).parents[2] / "data" / name
+    if beside.is_file():
+        return beside.read_text("utf-8")
+    from importlib import resources
+
+    return resources.files("wave_lsp.data").joinpath(name).read_text("utf-8")
+
+
 @lru_cache(maxsize=1)
 def table() -> Table:
     """The table, read from `wave_lsp/data/readonly.toml` once."""
-    beside = Path(__file__).parents[2] / "data" / "readonly.toml"
-    if beside.is_file():
-        return load_table(beside.read_text("utf-8"))
-    from importlib import resources
-
-    return load_table(resources.files("wave_lsp.data").joinpath("readonly.toml")
-                      .read_text("utf-8"))
+    return load_table(data_text("readonly.toml"))
 
 
 def commands() -> Mapping[str, CommandSpec]:

@@ -38,6 +38,7 @@ from wave_lsp.core.permissions.readonly import (
     _read_arguments,
     _read_simple,
     commands,
+    data_text,
     has_brace_list,
     program_entry,
 )
@@ -120,13 +121,7 @@ def load_runtime_list(text: str) -> RuntimeList:
 @lru_cache(maxsize=1)
 def runtime_list() -> RuntimeList:
     """The runtime's list, read from `wave_lsp/data/readonly_runtime.toml` once."""
-    beside = Path(__file__).parents[2] / "data" / "readonly_runtime.toml"
-    if beside.is_file():
-        return load_runtime_list(beside.read_text("utf-8"))
-    from importlib import resources
-
-    return load_runtime_list(resources.files("wave_lsp.data").joinpath("readonly_runtime.toml")
-                             .read_text("utf-8"))
+    return load_runtime_list(data_text("readonly_runtime.toml"))
 
 
 @dataclass(frozen=True, slots=True)
